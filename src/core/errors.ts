@@ -1,0 +1,42 @@
+/**
+ * Domain errors carry a stable, upper-snake-case code. Only `src/http/` maps a code to an HTTP status
+ * (see `src/http/error-codes.ts`); everything below it throws `DomainError` with the code that fits.
+ */
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'VALIDATION_FAILED'
+  | 'INVALID_JSON'
+  | 'INVALID_HASH'
+  | 'INVALID_SIGNATURE'
+  | 'INVALID_PUBKEY'
+  | 'INVALID_RECEIPT'
+  | 'INVALID_URL'
+  | 'FORBIDDEN_URL'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'TRANSITION_NOT_ALLOWED'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'ALREADY_EXISTS'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED'
+  | 'NOT_READY'
+  | 'KEY_REVOKED'
+  | 'KEY_EXPIRED'
+  | 'INSUFFICIENT_FUNDS'
+  | 'CHAIN_UNAVAILABLE'
+  | 'INTERNAL';
+
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+  }
+}
+
+export function fail(code: ErrorCode, message: string): never {
+  throw new DomainError(code, message);
+}
