@@ -1,0 +1,3 @@
+export * from './tree.js';
+export * from './proof.js';
+export * from './serialize.js';
