@@ -1,0 +1,72 @@
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { JobQueue, SendOptions } from '../../app/ports/jobs.port.js';
+import type { JobDefinition } from '../../jobs/job-definition.js';
+import type { SqlDatabase } from '../store/sql.js';
+
+/** pg-boss's database hook: runs its SQL on the Store's own connection (pool or PGlite). */
+function bossDb(db: SqlDatabase): PgBoss.Db {
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      if (values && values.length > 0) return { rows: await db.query(text, values) };
+      if (db.kind === 'postgres') return { rows: await db.query(text) };
+      // PGlite prepares every query, so a text of several statements (pg-boss's migrations and locked
+      // maintenance) is refused at parse time, before anything runs; exec sends it as one simple query.
+      try {
+        return { rows: await db.query(text) };
+      } catch (err) {
+        if (!/multiple commands/.test(String((err as Error).message))) throw err;
+        await db.exec(text);
+        return { rows: [] };
+      }
+    },
+  };
+}
+
+export interface JobEngine extends JobQueue {
+  start(): Promise<void>;
+  /** Creates the queue of each definition (idempotent). Any role may send jobs after this. */
+  declare(defs: readonly JobDefinition[]): Promise<void>;
+  /** Starts working these definitions in this process, and their schedules. */
+  work(defs: readonly JobDefinition[]): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createJobEngine(db: SqlDatabase, log: Logger, opts: { pollingIntervalSeconds?: number } = {}): JobEngine {
+  const boss = new PgBoss({ db: bossDb(db), schema: db.schema ? `${db.schema}_pgboss` : 'pgboss', supervise: true, schedule: false, migrate: true });
+  boss.on('error', (err) => log.error({ err }, 'job engine error'));
+  const timers: NodeJS.Timeout[] = [];
+  const send = (name: string, data: object, o: SendOptions = {}) =>
+    boss.send(name, data, { singletonKey: o.singletonKey, singletonSeconds: o.singletonSeconds, startAfter: o.startAfterSeconds });
+
+  return {
+    send,
+    start: async () => { await boss.start(); },
+    async declare(defs) {
+      for (const d of defs) {
+        const existing = await boss.getQueue(d.name);
+        const options = { name: d.name, policy: d.policy, retryLimit: d.retryLimit, retryDelay: d.retryDelaySeconds, retryBackoff: d.retryBackoff, expireInSeconds: d.expireInSeconds };
+        if (existing) await boss.updateQueue(d.name, options);
+        else await boss.createQueue(d.name, options);
+      }
+    },
+    async work(defs) {
+      for (const d of defs) {
+        await boss.work(d.name, { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1, batchSize: 1 }, async (jobs) => {
+          for (const job of jobs) await d.handle(job.data as object);
+        });
+        if (d.everySeconds !== undefined) schedule(d, d.everySeconds);
+      }
+    },
+    async stop() {
+      timers.forEach(clearInterval);
+      await boss.stop({ graceful: true, wait: true, close: false, timeout: 10_000 });
+    },
+  };
+
+  function schedule(d: JobDefinition, every: number): void {
+    const tick = () => { send(d.name, {}, { singletonKey: d.name, singletonSeconds: every }).catch((err: unknown) => log.warn({ err, job: d.name }, 'could not schedule job')); };
+    tick();
+    timers.push(setInterval(tick, every * 1000).unref());
+  }
+}

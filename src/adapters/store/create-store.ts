@@ -1,0 +1,49 @@
+import type { Store } from '../../app/ports/store.port.js';
+import { accountRepository, settingRepository, tokenRepository } from './account.repository.js';
+import { openEmbedded } from './embedded-database.js';
+import { migrate } from './migrate.js';
+import { openPostgres } from './postgres-database.js';
+import type { Sql, SqlDatabase } from './sql.js';
+
+function storeOn(sql: Sql, kind: Store['kind']): Store {
+  return {
+    kind,
+    accounts: accountRepository(sql),
+    tokens: tokenRepository(sql),
+    settings: settingRepository(sql),
+    transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, kind))),
+    ping: async () => { await sql.query('SELECT 1'); },
+  };
+}
+
+export interface OpenedStore {
+  readonly store: Store;
+  readonly db: SqlDatabase;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** PostgreSQL connection string; undefined selects the embedded store. */
+  readonly databaseUrl: string | undefined;
+  /** Folder of the embedded store; undefined keeps it in memory. */
+  readonly embeddedDir: string | undefined;
+  readonly now: () => number;
+  /** Apply pending migrations on open (default true). */
+  readonly migrate?: boolean;
+  readonly poolSize?: number;
+}
+
+/** Opens the configured store and brings its schema up to date. */
+export async function openStore(opts: StoreOptions): Promise<OpenedStore> {
+  const db: SqlDatabase = opts.databaseUrl
+    ? openPostgres(opts.databaseUrl, { max: opts.poolSize })
+    : await openEmbedded(opts.embeddedDir);
+  try {
+    if (db.schema) await db.exec(`CREATE SCHEMA IF NOT EXISTS ${db.schema}`);
+    if (opts.migrate !== false) await migrate(db, opts.now);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return { store: storeOn(db, db.kind), db, close: () => db.close() };
+}

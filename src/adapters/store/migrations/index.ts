@@ -1,0 +1,11 @@
+/**
+ * The one ordered list of SQL migrations, applied by both stores. Append only: a migration that has
+ * run is never edited; a change is a new entry.
+ */
+import { sql as m001 } from './001-accounts.js';
+
+export interface Migration { readonly id: string; readonly sql: string }
+
+export const migrations: readonly Migration[] = [
+  { id: '001-accounts', sql: m001 },
+];

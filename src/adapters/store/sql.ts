@@ -1,0 +1,19 @@
+/**
+ * The small SQL surface both store adapters implement: PostgreSQL through `pg` and the embedded
+ * PostgreSQL (PGlite). Repositories are written once against it, so both stores run the same SQL.
+ */
+export interface Sql {
+  /** One parameterised statement; rows as plain objects. */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Several statements without parameters (migrations). */
+  exec(text: string): Promise<void>;
+  /** Runs `fn` in one transaction; a nested call joins the outer transaction. */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+}
+
+export interface SqlDatabase extends Sql {
+  readonly kind: 'postgres' | 'embedded';
+  /** The schema the store lives in when not the default one (a `?schema=` in DATABASE_URL). */
+  readonly schema?: string;
+  close(): Promise<void>;
+}

@@ -1,0 +1,15 @@
+import type { AccountRepository, SettingRepository, TokenRepository } from './account.port.js';
+
+/**
+ * The Store: every repository the use cases need, on PostgreSQL or on the embedded PostgreSQL.
+ * `transaction` gives a Store whose repositories all write in one database transaction.
+ */
+export interface Store {
+  readonly kind: 'postgres' | 'embedded';
+  readonly accounts: AccountRepository;
+  readonly tokens: TokenRepository;
+  readonly settings: SettingRepository;
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+}

@@ -1,0 +1,171 @@
+/**
+ * The one reader of `process.env`. Parses the environment once, checks every value, and returns a frozen
+ * Config; on bad values it throws a ConfigError listing everything that is wrong, so the process stops at
+ * start with one readable message. The defaults give the embedded run (PGlite, regtest node, no SMTP).
+ */
+import path from 'node:path';
+
+export type BitcoinNetwork = 'mainnet' | 'testnet' | 'signet' | 'regtest';
+export type Role = 'api' | 'worker' | 'all' | 'identity';
+
+export interface Config {
+  readonly port: number;
+  readonly identityPort: number;
+  readonly host: string;
+  readonly publicUrl: string;
+  readonly identityPublicUrl: string;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly bitcoinRpcUrl: string | undefined;
+  readonly bitcoinNetwork: BitcoinNetwork;
+  readonly batchIntervalSeconds: number;
+  readonly batchMaxSize: number;
+  readonly confirmationsRequired: number;
+  readonly feeRateSatVb: number;
+  readonly feeCapSatVb: number;
+  readonly bumpAfterBlocks: number;
+  readonly regtestBlockIntervalSeconds: number;
+  readonly secretKey: string | undefined;
+  readonly smtpUrl: string | undefined;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly bodyLimitBytes: number;
+  readonly rateLimitPublicPerMinute: number;
+  readonly rateLimitAuthPerMinute: number;
+  readonly trustProxy: boolean;
+  readonly allowPrivateUrls: boolean;
+  readonly shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  str(name: string, fallback: string): string {
+    const v = this.env[name];
+    return v === undefined || v === '' ? fallback : v;
+  }
+
+  optional(name: string): string | undefined {
+    const v = this.env[name];
+    return v === undefined || v === '' ? undefined : v;
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!/^-?\d+$/.test(raw) || n < min || n > max) {
+      this.problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+    this.problems.push(`${name} must be true or false, got "${raw}"`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    this.problems.push(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+    return fallback;
+  }
+
+  url(name: string, protocols: string[], fallback?: string): string | undefined {
+    const raw = this.optional(name) ?? fallback;
+    if (raw === undefined) return undefined;
+    try {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) throw new Error('protocol');
+      return raw.replace(/\/+$/, '');
+    } catch {
+      this.problems.push(`${name} must be a ${protocols.join(' or ')} URL, got "${redact(raw)}"`);
+      return fallback;
+    }
+  }
+}
+
+/** Hides the password of a URL so a config error never prints a secret. */
+function redact(raw: string): string {
+  return raw.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const r = new Reader(env);
+  const network = r.oneOf('BITCOIN_NETWORK', ['mainnet', 'testnet', 'signet', 'regtest'] as const, 'regtest');
+  const port = r.int('PORT', 3000, 0, 65535);
+  const identityPort = r.int('IDENTITY_PORT', 3001, 0, 65535);
+  const secretKey = r.optional('SECRET_KEY');
+  if (secretKey !== undefined && secretKey.length < 32) r.problems.push('SECRET_KEY must be at least 32 characters');
+  const config: Config = {
+    port,
+    identityPort,
+    host: r.str('HOST', '0.0.0.0'),
+    publicUrl: r.url('PUBLIC_URL', ['http:', 'https:'], `http://localhost:${port}`) as string,
+    identityPublicUrl: r.url('IDENTITY_PUBLIC_URL', ['http:', 'https:'], `http://localhost:${identityPort}`) as string,
+    dataDir: path.resolve(r.str('DATA_DIR', './data')),
+    databaseUrl: r.url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    bitcoinRpcUrl: r.url('BITCOIN_RPC_URL', ['http:', 'https:']),
+    bitcoinNetwork: network,
+    batchIntervalSeconds: r.int('BATCH_INTERVAL_SECONDS', network === 'regtest' ? 5 : 3 * 3600, 1, 7 * 24 * 3600),
+    batchMaxSize: r.int('BATCH_MAX_SIZE', 1_000_000, 1, 10_000_000),
+    confirmationsRequired: r.int('CONFIRMATIONS_REQUIRED', 6, 1, 100),
+    feeRateSatVb: r.int('FEE_RATE_SAT_VB', network === 'regtest' ? 2 : 10, 1, 10_000),
+    feeCapSatVb: r.int('FEE_CAP_SAT_VB', network === 'regtest' ? 50 : 200, 1, 100_000),
+    bumpAfterBlocks: r.int('BUMP_AFTER_BLOCKS', 3, 1, 1000),
+    regtestBlockIntervalSeconds: r.int('REGTEST_BLOCK_INTERVAL_SECONDS', 5, 0, 3600),
+    secretKey,
+    smtpUrl: r.url('SMTP_URL', ['smtp:', 'smtps:']),
+    logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
+    rateLimitPublicPerMinute: r.int('RATE_LIMIT_PUBLIC_PER_MINUTE', 600, 1, 10_000_000),
+    rateLimitAuthPerMinute: r.int('RATE_LIMIT_AUTH_PER_MINUTE', 30, 1, 10_000_000),
+    trustProxy: r.bool('TRUST_PROXY', false),
+    allowPrivateUrls: r.bool('ALLOW_PRIVATE_URLS', false),
+    shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+  };
+  if (config.bitcoinRpcUrl === undefined && network !== 'regtest') {
+    r.problems.push(`BITCOIN_RPC_URL is required when BITCOIN_NETWORK is ${network} (the embedded node is regtest only)`);
+  }
+  if (config.feeCapSatVb < config.feeRateSatVb) r.problems.push('FEE_CAP_SAT_VB must be at least FEE_RATE_SAT_VB');
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return Object.freeze(config);
+}
+
+/** Settings of the command-line client and operator commands (flags override them). */
+export interface CliEnv {
+  readonly apiUrl: string | undefined;
+  readonly identityUrl: string | undefined;
+  readonly apiToken: string | undefined;
+  readonly login: string | undefined;
+  readonly password: string | undefined;
+  readonly identityToken: string | undefined;
+}
+
+export function loadCliEnv(env: Env = process.env): CliEnv {
+  const get = (name: string) => (env[name] === '' ? undefined : env[name]);
+  return {
+    apiUrl: get('PROOFSEAL_API_URL'),
+    identityUrl: get('PROOFSEAL_IDENTITY_URL'),
+    apiToken: get('PROOFSEAL_TOKEN'),
+    login: get('PROOFSEAL_LOGIN'),
+    password: get('PROOFSEAL_PASSWORD'),
+    identityToken: get('PROOFSEAL_IDENTITY_TOKEN'),
+  };
+}

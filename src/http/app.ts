@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppDeps } from '../app/deps.js';
+import type { Config } from '../config.js';
+import { loggerOptions } from './logging.js';
+import { registerAuth } from './plugins/auth.plugin.js';
+import { registerErrorHandling } from './plugins/errors.plugin.js';
+import { healthRoutes, type Readiness } from './routes/health.route.js';
+import { tokenRoutes } from './routes/v1/token.route.js';
+import { ErrorSchema } from './schemas.js';
+import { validatorCompiler } from './validation.js';
+
+export interface HttpDeps extends AppDeps {
+  readonly readiness: Readiness;
+}
+
+/** A route module: registers its routes on the `/v1` scope. */
+export type RouteModule = (app: FastifyInstance, deps: HttpDeps, config: Config) => void;
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export async function buildApp(deps: HttpDeps, config: Config, extraRoutes: RouteModule[] = []): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: false } },
+  });
+  app.setValidatorCompiler(validatorCompiler());
+  app.addSchema(ErrorSchema);
+  app.addHook('onSend', async (req, reply) => { void reply.header('x-request-id', req.id); });
+  registerErrorHandling(app);
+  registerAuth(app, { deps, failuresPerMinute: config.rateLimitAuthPerMinute });
+  await app.register(rateLimit, {
+    global: false,
+    max: config.rateLimitPublicPerMinute,
+    timeWindow: 60_000,
+    errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, code: 'RATE_LIMITED', error: 'Too Many Requests', message: `rate limit of ${ctx.max} per minute reached; retry in ${ctx.after}` }),
+  });
+  await registerOpenApi(app, config);
+  healthRoutes(app, deps.readiness);
+  await app.register(async (v1) => {
+    for (const routes of [tokenRoutes, ...extraRoutes]) routes(v1, deps, config);
+  }, { prefix: '/v1' });
+  return app;
+}
+
+async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'proofseal API', version: '1', description: 'Seals (signature anchors in Bitcoin, Chainpoint v2 receipts) and signature requests.' },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { basic: { type: 'http', scheme: 'basic' }, bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/v1/docs' });
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

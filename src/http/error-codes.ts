@@ -1,0 +1,41 @@
+import type { ErrorCode } from '../core/errors.js';
+
+/** The one catalogue of error codes and their HTTP statuses (documented in docs/errors.md). */
+export const STATUS_OF: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  VALIDATION_FAILED: 400,
+  INVALID_JSON: 400,
+  INVALID_HASH: 400,
+  INVALID_SIGNATURE: 400,
+  INVALID_PUBKEY: 400,
+  INVALID_RECEIPT: 400,
+  INVALID_URL: 400,
+  FORBIDDEN_URL: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  TRANSITION_NOT_ALLOWED: 403,
+  KEY_REVOKED: 403,
+  KEY_EXPIRED: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  ALREADY_EXISTS: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  NOT_READY: 503,
+  INSUFFICIENT_FUNDS: 503,
+  CHAIN_UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+const REASON: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
+  413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export interface ErrorBody { statusCode: number; code: string; error: string; message: string }
+
+export function errorBody(statusCode: number, code: string, message: string): ErrorBody {
+  return { statusCode, code, error: REASON[statusCode] ?? 'Error', message };
+}

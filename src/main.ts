@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+/**
+ * The composition root and the one binary: `proofseal start --role api|worker|all`, `migrate`, and the
+ * operator commands. Wires config → adapters → use cases → HTTP and jobs; nothing else builds adapters.
+ */
+import type { FastifyInstance } from 'fastify';
+import { pathToFileURL } from 'node:url';
+import { parse, UsageError } from './cli/args.js';
+import { accountCommand, tokenCommand } from './cli/operator-commands.js';
+import { ConfigError, loadCliEnv, loadConfig, type Config, type Role } from './config.js';
+import { DomainError } from './core/errors.js';
+import { buildApp } from './http/app.js';
+import { jobDefinitions } from './jobs/index.js';
+import { openRuntime, type Runtime } from './runtime.js';
+
+const USAGE = `usage: proofseal <command>
+  start [--role api|worker|all]   run the service (default role: all)
+  migrate                         apply database migrations and exit
+  account create --email E --password P [--first-name F] [--last-name L]
+  token create --email E [--name N] | token revoke --token T | --id ID`;
+
+export interface Started {
+  readonly runtime: Runtime;
+  readonly app: FastifyInstance | null;
+  stop(): Promise<void>;
+}
+
+/** Starts a process of the given role; resolves once it serves (api) and works jobs (worker). */
+export async function startService(config: Config, role: Role): Promise<Started> {
+  const runtime = await openRuntime(config);
+  const defs = jobDefinitions(runtime.deps);
+  await runtime.jobs.declare(defs);
+  let app: FastifyInstance | null = null;
+  if (role === 'worker' || role === 'all') await runtime.jobs.work(defs);
+  if (role === 'api' || role === 'all') {
+    app = await buildApp({ ...runtime.deps, readiness: { store: () => runtime.deps.store.ping() } }, config);
+    await app.listen({ port: config.port, host: config.host });
+  }
+  runtime.log.info({ role, store: runtime.opened.store.kind, port: app ? config.port : undefined }, 'proofseal started');
+  return {
+    runtime, app,
+    async stop() {
+      if (app) await app.close();
+      await runtime.close();
+    },
+  };
+}
+
+function onSignals(started: Started, timeoutMs: number): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    started.runtime.log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
+    setTimeout(() => { started.runtime.log.error('shutdown timed out'); process.exit(1); }, timeoutMs).unref();
+    started.stop().then(() => process.exit(0), (err: unknown) => { started.runtime.log.error({ err }, 'shutdown failed'); process.exit(1); });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+async function withRuntime(config: Config, fn: (rt: Runtime) => Promise<void>): Promise<void> {
+  const rt = await openRuntime(config);
+  try {
+    await fn(rt);
+  } finally {
+    await rt.close();
+  }
+}
+
+export async function run(argv: string[], out: (line: string) => void = console.log): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help') return out(USAGE);
+  const config = loadConfig();
+  switch (command) {
+    case 'start': {
+      const { values } = parse(rest, { role: { type: 'string', default: 'all' } });
+      const role = values.role as string;
+      if (!['api', 'worker', 'all'].includes(role)) throw new UsageError(`--role must be api, worker or all, got "${role}"`);
+      onSignals(await startService(config, role as Role), config.shutdownTimeoutMs);
+      return;
+    }
+    case 'migrate':
+      return withRuntime({ ...config, logLevel: 'warn' }, async () => out('migrations applied'));
+    case 'account':
+      return withRuntime({ ...config, logLevel: 'warn' }, (rt) => accountCommand(rt.deps, rest, out, loadCliEnv().password));
+    case 'token':
+      return withRuntime({ ...config, logLevel: 'warn' }, (rt) => tokenCommand(rt.deps, rest, out));
+    default:
+      throw new UsageError(`unknown command "${command}"\n${USAGE}`);
+  }
+}
+
+/** Exit codes: 1 runtime failure, 2 usage or configuration error, 3 refused by a domain rule. */
+export function exitCodeOf(err: unknown): number {
+  if (err instanceof UsageError || err instanceof ConfigError) return 2;
+  if (err instanceof DomainError) return 3;
+  return 1;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  run(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err instanceof UsageError || err instanceof ConfigError || err instanceof DomainError ? `proofseal: ${(err as Error).message}` : err);
+    process.exit(exitCodeOf(err));
+  });
+}
