@@ -3,9 +3,11 @@
  * run is never edited; a change is a new entry.
  */
 import { sql as m001 } from './001-accounts.js';
+import { sql as m002 } from './002-anchors.js';
 
 export interface Migration { readonly id: string; readonly sql: string }
 
 export const migrations: readonly Migration[] = [
   { id: '001-accounts', sql: m001 },
+  { id: '002-anchors', sql: m002 },
 ];
