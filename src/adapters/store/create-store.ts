@@ -1,6 +1,7 @@
 import type { Store } from '../../app/ports/store.port.js';
 import { accountRepository, settingRepository, tokenRepository } from './account.repository.js';
 import { openEmbedded } from './embedded-database.js';
+import { identityKeyRepository, identityTokenRepository } from './identity.repository.js';
 import { migrate } from './migrate.js';
 import { openPostgres } from './postgres-database.js';
 import type { Sql, SqlDatabase } from './sql.js';
@@ -11,6 +12,8 @@ function storeOn(sql: Sql, kind: Store['kind']): Store {
     accounts: accountRepository(sql),
     tokens: tokenRepository(sql),
     settings: settingRepository(sql),
+    identityKeys: identityKeyRepository(sql),
+    identityTokens: identityTokenRepository(sql),
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, kind))),
     ping: async () => { await sql.query('SELECT 1'); },
   };

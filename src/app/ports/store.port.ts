@@ -1,4 +1,5 @@
 import type { AccountRepository, SettingRepository, TokenRepository } from './account.port.js';
+import type { IdentityKeyRepository, IdentityTokenRepository } from './identity.port.js';
 
 /**
  * The Store: every repository the use cases need, on PostgreSQL or on the embedded PostgreSQL.
@@ -9,6 +10,8 @@ export interface Store {
   readonly accounts: AccountRepository;
   readonly tokens: TokenRepository;
   readonly settings: SettingRepository;
+  readonly identityKeys: IdentityKeyRepository;
+  readonly identityTokens: IdentityTokenRepository;
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;

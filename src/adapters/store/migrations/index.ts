@@ -4,10 +4,12 @@
  */
 import { sql as m001 } from './001-accounts.js';
 import { sql as m002 } from './002-anchors.js';
+import { sql as m004 } from './004-identity.js';
 
 export interface Migration { readonly id: string; readonly sql: string }
 
 export const migrations: readonly Migration[] = [
   { id: '001-accounts', sql: m001 },
   { id: '002-anchors', sql: m002 },
+  { id: '004-identity', sql: m004 },
 ];

@@ -1,0 +1,65 @@
+/**
+ * The identity server's keys and tokens, as the use cases see them. Keys are stored with their secret
+ * key sealed (never in clear); tokens only as a hash.
+ */
+
+/** The identity a key vouches for; only `commonName` is required. */
+export interface IdentityFields {
+  readonly commonName: string;
+  readonly organization: string | null;
+  readonly organizationalUnit: string | null;
+  readonly locality: string | null;
+  readonly country: string | null;
+  readonly emailAddress: string | null;
+}
+
+export interface IdentityKey {
+  readonly id: string;
+  readonly name: string;
+  /** The key's address (P2PKH, mainnet form): the `pubKey` of its signatures. */
+  readonly pubKey: string;
+  /** The compressed SEC public key, hex. */
+  readonly publicKey: string;
+  /** The 32-byte secret key sealed with SECRET_KEY (`v1.…`, purpose {@link IDENTITY_KEY_PURPOSE}). */
+  readonly privateKeySealed: string;
+  readonly identity: IdentityFields;
+  /** ms; null = never expires. */
+  readonly expiration: number | null;
+  readonly revokedAt: number | null;
+  readonly created: number;
+}
+
+/** The secret-box purpose label of identity keys. */
+export const IDENTITY_KEY_PURPOSE = 'identity-key';
+
+export interface IdentityToken {
+  readonly id: string;
+  readonly name: string;
+  readonly created: number;
+  readonly lastUsed: number | null;
+  readonly revokedAt: number | null;
+}
+
+export interface IdentityKeyRepository {
+  /** Inserts; resolves false when a key with this pubKey exists. */
+  insert(key: IdentityKey): Promise<boolean>;
+  findByPubKey(pubKey: string): Promise<IdentityKey | null>;
+  /** The newest key neither revoked nor expired at `now`, or null. */
+  findNewestLive(now: number): Promise<IdentityKey | null>;
+  /** Every key, newest first. */
+  list(): Promise<IdentityKey[]>;
+  count(): Promise<number>;
+  /** Revokes a key not yet revoked; resolves false when none matched. */
+  revoke(pubKey: string, now: number): Promise<boolean>;
+}
+
+export interface IdentityTokenRepository {
+  insert(token: IdentityToken, tokenHash: string): Promise<void>;
+  /** The live (not revoked) token with this hash, or null. */
+  findLiveByHash(tokenHash: string): Promise<IdentityToken | null>;
+  list(): Promise<IdentityToken[]>;
+  /** Revokes the token with this hash or id; resolves false when nothing live matched. */
+  revoke(match: { tokenHash?: string; id?: string }, now: number): Promise<boolean>;
+  /** Records a use (at most once a minute). */
+  touch(id: string, now: number): Promise<void>;
+}
