@@ -115,7 +115,7 @@ describe('block Merkle branch (Bitcoin rule: odd level duplicates its last node)
       const pick = seed % n;
       const branch = blockMerkleBranch(ids, ids[pick]);
       assert.equal(branch.index, pick);
-      let node = Buffer.from(ids[pick], 'hex').reverse();
+      let node: Buffer = Buffer.from(ids[pick], 'hex').reverse();
       branch.siblings.forEach((s, level) => {
         const sib = Buffer.from(s, 'hex');
         node = doubleSha256((branch.index >> level) & 1 ? Buffer.concat([sib, node]) : Buffer.concat([node, sib]));

@@ -1,0 +1,3 @@
+export * from './receipt.js';
+export * from './validate.js';
+export * from './ots.js';
