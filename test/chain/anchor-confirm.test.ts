@@ -13,7 +13,7 @@ const sha256d = (b: Uint8Array) => createHash('sha256').update(createHash('sha25
 
 /** Bitcoin's block merkle root from txids in RPC (reversed) order; odd levels duplicate the last hash. */
 function blockMerkleRoot(txids: string[]): string {
-  let level = txids.map((id) => Buffer.from(id, 'hex').reverse());
+  let level: Buffer[] = txids.map((id) => Buffer.from(id, 'hex').reverse());
   while (level.length > 1) {
     const next: Buffer[] = [];
     for (let i = 0; i < level.length; i += 2) next.push(sha256d(Buffer.concat([level[i]!, level[i + 1] ?? level[i]!])));

@@ -137,3 +137,31 @@ describe('BitcoinRpcClient transport (injected fetch)', () => {
     await assert.rejects(chain.getBlockCount(), isCode('CHAIN_UNAVAILABLE'));
   });
 });
+
+describe('EmbeddedRegtest helpers', () => {
+  it('starts with segwit active by default (tip 432) and mines on a timer until stopped', async (t) => {
+    let time = performance.now();
+    const node = await EmbeddedRegtest.start();
+    const startMs = performance.now() - time;
+    try {
+      const chain = new BitcoinRpcClient({ url: node.rpcUrl });
+      assert.equal(await chain.getBlockCount(), 432);
+      time = performance.now();
+      await node.mine(101);
+      const mine101Ms = performance.now() - time;
+      time = performance.now();
+      await node.mine(450);
+      t.diagnostic(`start incl. 432 blocks ${startMs.toFixed(0)} ms; 101 blocks ${mine101Ms.toFixed(0)} ms; 450 blocks ${(performance.now() - time).toFixed(0)} ms`);
+      const miner = node.autoMine(30);
+      const before = await chain.getBlockCount();
+      await new Promise((r) => setTimeout(r, 250));
+      miner.stop();
+      const stopped = await chain.getBlockCount();
+      assert.ok(stopped > before, `auto-mined ${stopped - before} blocks`);
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(await chain.getBlockCount(), stopped, 'nothing mined after stop');
+    } finally {
+      await node.stop();
+    }
+  });
+});
