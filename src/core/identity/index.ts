@@ -1,0 +1,3 @@
+export * from './x500-name.js';
+export * from './issuer-domain.js';
+export * from './identity-message.js';
