@@ -6,7 +6,7 @@ import { Transaction } from '@scure/btc-signer';
 import { DomainError } from '../../src/core/errors.js';
 import {
   ANCHOR_SEQUENCE, P2WPKH_DUST_SAT, anchorAddress, anchorScriptHex, buildAnchorTx, bumpFee, describeAnchorTx,
-  estimateAnchorVsize, opReturnScript, publicKeyOf, selectCoins, type SpendableUtxo,
+  estimateAnchorVsize, publicKeyOf, selectCoins, type SpendableUtxo,
 } from '../../src/core/bitcoin/anchor-tx.js';
 
 const KEY = new Uint8Array(32).fill(7);
@@ -45,7 +45,7 @@ describe('buildAnchorTx', () => {
     assert.equal(info.vsize, tx.vsize);
     assert.ok(fee >= 3 * tx.vsize, `fee ${fee} pays 3 sat/vB on ${tx.vsize} vB`);
     assert.ok(fee <= 3 * (tx.vsize + 1));
-    assert.equal(info.opReturnScriptHex, hex.encode(opReturnScript(ROOT)));
+    assert.equal(info.opReturnScriptHex, '6a20' + hex.encode(ROOT));
     assert.equal(info.rootHex, hex.encode(ROOT));
     assert.deepEqual(info.change, { txid: info.txid, vout: 1, valueSat: 100_000 - fee, scriptHex: SCRIPT });
   });
@@ -85,7 +85,7 @@ describe('buildAnchorTx', () => {
 
   it('rejects a root that is not 32 bytes, a rate under 1 sat/vB, a coin of another key, a fee over the cap', () => {
     const utxos = [utxo(1, 100_000)];
-    assert.throws(() => buildAnchorTx({ root: new Uint8Array(31), utxos, feeRateSatVb: 1, privateKey: KEY }), isCode('VALIDATION_FAILED'));
+    assert.throws(() => buildAnchorTx({ root: new Uint8Array(31), utxos, feeRateSatVb: 1, privateKey: KEY }), isCode('INVALID_HASH'));
     assert.throws(() => buildAnchorTx({ root: ROOT, utxos, feeRateSatVb: 0.5, privateKey: KEY }), isCode('VALIDATION_FAILED'));
     const foreign = { ...utxo(2, 100_000), scriptHex: '0014' + '11'.repeat(20) };
     assert.throws(() => buildAnchorTx({ root: ROOT, utxos: [foreign], feeRateSatVb: 1, privateKey: KEY }), isCode('VALIDATION_FAILED'));

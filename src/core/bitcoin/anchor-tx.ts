@@ -3,6 +3,8 @@ import { hex } from '@scure/base';
 import { NETWORK, TEST_NETWORK, Transaction, p2wpkh } from '@scure/btc-signer';
 import type { BTC_NETWORK } from '@scure/btc-signer/utils.js';
 import { DomainError } from '../errors.js';
+import type { Network } from './addresses.js';
+import { opReturnScript, parseOpReturn } from './op-return.js';
 
 /**
  * The anchoring transaction: spends UTXOs of the service's own key, writes a 32-byte Merkle root in an
@@ -17,7 +19,8 @@ import { DomainError } from '../errors.js';
  * Pure: no I/O, no clock; the private key is passed in.
  */
 
-export type BitcoinNetwork = 'mainnet' | 'testnet' | 'signet' | 'regtest';
+/** The networks the service runs on (the same union as `addresses.ts`). */
+export type BitcoinNetwork = Network;
 
 /** Address prefixes per network; regtest uses Bitcoin Core's (`bcrt`, 0x6f, 0xc4, WIF 0xef). */
 export const BITCOIN_NETWORKS: Readonly<Record<BitcoinNetwork, BTC_NETWORK>> = Object.freeze({
@@ -90,17 +93,6 @@ export function anchorAddress(publicKey: Uint8Array, network: BitcoinNetwork): s
   return p2wpkh(publicKey, BITCOIN_NETWORKS[network]).address!;
 }
 
-/** The OP_RETURN script `6a20<root>`. @throws DomainError VALIDATION_FAILED unless root is 32 bytes. */
-export function opReturnScript(root: Uint8Array): Uint8Array {
-  if (!(root instanceof Uint8Array) || root.length !== 32) {
-    throw new DomainError('VALIDATION_FAILED', `"root" expected 32 bytes, got ${root?.length}`);
-  }
-  const script = new Uint8Array(34);
-  script.set([0x6a, 0x20]);
-  script.set(root, 2);
-  return script;
-}
-
 const varIntSize = (n: number) => (n < 0xfd ? 1 : n <= 0xffff ? 3 : 5);
 
 /**
@@ -160,7 +152,7 @@ function assertFeeRate(rate: number): void {
 /**
  * Builds and signs the anchoring transaction for `root`: version 2, BIP-125 inputs, output 0 =
  * `OP_RETURN <root>`, output 1 = change to our own P2WPKH script (left out when dust).
- * @throws DomainError INSUFFICIENT_FUNDS, VALIDATION_FAILED (bad root, rate or foreign UTXO), FORBIDDEN (fee cap).
+ * @throws DomainError INSUFFICIENT_FUNDS, INVALID_HASH (root not 32 bytes), VALIDATION_FAILED (rate, foreign UTXO), FORBIDDEN (fee cap).
  */
 export function buildAnchorTx(options: BuildAnchorOptions): AnchorTxInfo {
   const selection = selectCoins(options.utxos, options.feeRateSatVb);
@@ -222,7 +214,7 @@ export function describeAnchorTx(txHex: string, inputs: readonly SpendableUtxo[]
     const out = tx.getOutput(i);
     const script = out.script!;
     outSat += Number(out.amount);
-    if (script.length === 34 && script[0] === 0x6a && script[1] === 0x20) opReturn = script;
+    if (parseOpReturn(script)) opReturn = script;
     else change = { txid, vout: i, valueSat: Number(out.amount), scriptHex: hex.encode(script) };
   }
   if (!opReturn) throw new DomainError('VALIDATION_FAILED', `transaction ${txid} has no OP_RETURN <32 bytes> output`);
