@@ -14,4 +14,6 @@ export default tseslint.config(
     },
   },
   { files: ['src/config.ts', 'test/**', 'bench/**'], rules: { 'no-restricted-properties': 'off' } },
+  // node:test's describe/it return promises the runner itself awaits.
+  { files: ['test/**'], rules: { '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] }] }] } },
 );

@@ -9,6 +9,7 @@ import { loggerOptions } from './logging.js';
 import { registerAuth } from './plugins/auth.plugin.js';
 import { registerErrorHandling } from './plugins/errors.plugin.js';
 import { healthRoutes, type Readiness } from './routes/health.route.js';
+import { accountRoutes } from './routes/v1/account.route.js';
 import { tokenRoutes } from './routes/v1/token.route.js';
 import { ErrorSchema } from './schemas.js';
 import { validatorCompiler } from './validation.js';
@@ -50,7 +51,7 @@ export async function buildApp(deps: HttpDeps, config: Config, extraRoutes: Rout
   await registerOpenApi(app, config);
   healthRoutes(app, deps.readiness);
   await app.register(async (v1) => {
-    for (const routes of [tokenRoutes, ...extraRoutes]) routes(v1, deps, config);
+    for (const routes of [tokenRoutes, accountRoutes, ...extraRoutes]) routes(v1, deps, config);
   }, { prefix: '/v1' });
   return app;
 }

@@ -37,6 +37,9 @@ export function accountRepository(sql: Sql): AccountRepository {
     async setCallbackSecret(id, sealed, now) {
       await sql.query('UPDATE account SET callback_secret_sealed = $2, last_modified = $3 WHERE id = $1', [id, sealed, now]);
     },
+    async setNames(id, firstName, lastName, now) {
+      await sql.query('UPDATE account SET first_name = $2, last_name = $3, last_modified = $4 WHERE id = $1', [id, firstName, lastName, now]);
+    },
     async setPassword(id, passwordHash, now) {
       await sql.query('UPDATE account SET password_hash = $2, last_modified = $3 WHERE id = $1', [id, passwordHash, now]);
     },
@@ -67,7 +70,7 @@ export function tokenRepository(sql: Sql): TokenRepository {
       return rows.length > 0;
     },
     async touch(id, now) {
-      await sql.query('UPDATE api_token SET last_used = $2 WHERE id = $1 AND (last_used IS NULL OR last_used < $2 - 60000)', [id, now]);
+      await sql.query('UPDATE api_token SET last_used = $2 WHERE id = $1 AND (last_used IS NULL OR last_used < $2::bigint - 60000)', [id, now]);
     },
     async purgeRevoked(before) {
       return (await sql.query('DELETE FROM api_token WHERE revoked_at < $1 RETURNING id', [before])).length;

@@ -25,6 +25,7 @@ export interface AccountRepository {
   findByEmail(email: string): Promise<Account | null>;
   setCallbackSecret(id: string, sealed: string, now: number): Promise<void>;
   setPassword(id: string, passwordHash: string, now: number): Promise<void>;
+  setNames(id: string, firstName: string, lastName: string, now: number): Promise<void>;
 }
 
 export interface TokenRepository {

@@ -1,0 +1,107 @@
+/** The job engine (pg-boss) on both stores: restart survival, retries with backoff, scheduled singletons. */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { createJobEngine, type JobEngine } from '../../src/adapters/jobs/job-engine.js';
+import { openStore } from '../../src/adapters/store/create-store.js';
+import type { JobDefinition } from '../../src/jobs/job-definition.js';
+import { silentLog } from '../support/fixtures.js';
+import { dropSchema, newSchemaName, schemaUrl, storeKinds } from '../support/stores.js';
+
+const kinds = await storeKinds();
+
+function def(name: string, handle: (d: object) => Promise<void>, extra: Partial<JobDefinition> = {}): JobDefinition {
+  return { name, policy: 'standard', retryLimit: 3, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: 60, handle, ...extra };
+}
+
+async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Runs the child, waits for "sent", then kills it with SIGKILL (no graceful stop). */
+async function sendFromKilledProcess(url: string, dir: string, queue: string, payload: object): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/send-job-then-hang.ts', url, dir, queue, JSON.stringify(payload)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (b: Buffer) => { if (b.toString().includes('sent ')) resolve(); });
+    child.on('exit', (code) => reject(new Error(`child exited with ${code} before sending`)));
+  });
+  child.kill('SIGKILL');
+  await new Promise((r) => child.once('exit', r));
+}
+
+for (const kind of kinds) {
+  describe(`jobs on ${kind.name}`, { skip: kind.skip }, () => {
+    it('a job sent by a process that is then killed runs after a restart', async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'proofseal-jobs-'));
+      const schema = newSchemaName();
+      const url = kind.name === 'postgres' ? schemaUrl(schema) : undefined;
+      try {
+        await sendFromKilledProcess(url ?? '-', url ? '-' : dir, 'restart.test', { n: 42 });
+        const opened = await openStore({ databaseUrl: url, embeddedDir: url ? undefined : dir, now: Date.now });
+        const engine = createJobEngine(opened.db, silentLog, { pollingIntervalSeconds: 0.5 });
+        const seen: object[] = [];
+        await engine.start();
+        await engine.work([def('restart.test', async (d) => { seen.push(d); })]);
+        await until(() => seen.length > 0, 15_000, 'the job to run after restart');
+        assert.deepEqual(seen, [{ n: 42 }]);
+        await engine.stop();
+        await opened.close();
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+        if (url) await dropSchema(schema);
+      }
+    });
+
+    it('a failing job is retried with backoff until it succeeds', async () => {
+      const s = await kind.open();
+      const engine = createJobEngine(s.db, silentLog, { pollingIntervalSeconds: 0.5 });
+      const attempts: number[] = [];
+      try {
+        await engine.start();
+        const d = def('retry.test', async () => {
+          attempts.push(Date.now());
+          if (attempts.length < 3) throw new Error('transient');
+        }, { retryLimit: 4, retryDelaySeconds: 1, retryBackoff: true });
+        await engine.declare([d]);
+        await engine.work([d]);
+        await engine.send('retry.test', {});
+        await until(() => attempts.length >= 3, 30_000, 'three attempts');
+        const gaps = [attempts[1]! - attempts[0]!, attempts[2]! - attempts[1]!];
+        assert.ok(gaps[0]! >= 900, `first retry after ${gaps[0]} ms`);
+        assert.ok(gaps[1]! >= gaps[0]!, `backoff grows: ${gaps.join(', ')} ms`);
+        const [row] = await s.db.query<{ state: string; retry_count: number }>(
+          `SELECT state, retry_count FROM ${s.db.schema ? `${s.db.schema}_pgboss` : 'pgboss'}.job WHERE name = 'retry.test'`);
+        assert.equal(row!.retry_count, 2);
+      } finally {
+        await engine.stop();
+        await s.destroy();
+      }
+    });
+
+    it('two workers scheduling the same periodic job create one job per slot', async () => {
+      const s = await kind.open();
+      const engines: JobEngine[] = [createJobEngine(s.db, silentLog), createJobEngine(s.db, silentLog)];
+      let runs = 0;
+      try {
+        const d = def('tick.test', async () => { runs += 1; }, { policy: 'stately', everySeconds: 3600 });
+        for (const e of engines) { await e.start(); await e.declare([d]); }
+        for (const e of engines) await e.work([d]);
+        await until(() => runs >= 1, 15_000, 'the first tick');
+        await new Promise((r) => setTimeout(r, 1500));
+        const jobs = await s.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${s.db.schema ? `${s.db.schema}_pgboss` : 'pgboss'}.job WHERE name = 'tick.test'`);
+        assert.equal(jobs[0]!.n, 1, 'one job for the slot, though two workers asked');
+        assert.equal(runs, 1);
+      } finally {
+        for (const e of engines) await e.stop();
+        await s.destroy();
+      }
+    });
+  });
+}

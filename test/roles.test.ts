@@ -1,0 +1,76 @@
+/**
+ * One binary, several roles: an api process and a worker process against the same PostgreSQL; the
+ * operator commands on the same database; graceful shutdown on SIGTERM.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { freePort, runProofseal, startProofseal, type Proc } from './support/processes.js';
+import { dropSchema, newSchemaName, schemaUrl, storeKinds } from './support/stores.js';
+
+const [, postgres] = await storeKinds();
+
+describe('api and worker processes on one PostgreSQL', { skip: postgres!.skip }, () => {
+  const schema = newSchemaName();
+  const env = { DATABASE_URL: schemaUrl(schema), DATA_DIR: `/tmp/proofseal-roles-${schema}`, SECRET_KEY: 'k'.repeat(40) };
+  const procs: Proc[] = [];
+  let port = 0;
+  let client: pg.Client;
+
+  before(async () => {
+    client = new pg.Client({ connectionString: schemaUrl(schema).split('?')[0] });
+    await client.connect();
+  });
+  after(async () => {
+    for (const p of procs) await p.stop();
+    await client.end();
+    await dropSchema(schema);
+  });
+
+  it('operator commands create an account and a token on the shared database', async () => {
+    const created = await runProofseal(['account', 'create', '--email', 'ops@example.com', '--password', 'operator password'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const dup = await runProofseal(['account', 'create', '--email', 'OPS@example.com', '--password', 'operator password'], env);
+    assert.equal(dup.code, 3, 'a duplicate is refused by a domain rule');
+    assert.match(dup.stderr, /exists/);
+    const bad = await runProofseal(['account', 'create', '--email', 'x@example.com'], env);
+    assert.equal(bad.code, 2, 'a usage error');
+  });
+
+  it('an api process serves what the operator created; it works no jobs', async () => {
+    port = await freePort();
+    procs.push(await startProofseal(['start', '--role', 'api'], { ...env, PORT: String(port) }, /proofseal started/));
+    const token = await runProofseal(['token', 'create', '--email', 'ops@example.com', '--name', 'roles'], env);
+    assert.equal(token.code, 0, token.stderr);
+    const res = await fetch(`http://127.0.0.1:${port}/v1/tokens`, { headers: { authorization: `Bearer ${token.stdout.trim()}` } });
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { name: string }[])[0]!.name, 'roles');
+    const old = Date.now() - 90 * 24 * 3600 * 1000;
+    const { rows: [acc] } = await client.query(`SELECT id FROM ${schema}.account LIMIT 1`);
+    await client.query(`INSERT INTO ${schema}.api_token (id, account_id, token_hash, created, revoked_at) VALUES ($1, $2, 'old', $3, $3)`, [randomUUID(), acc.id, old]);
+    await new Promise((r) => setTimeout(r, 2500));
+    const { rows } = await client.query(`SELECT 1 FROM ${schema}.api_token WHERE token_hash = 'old'`);
+    assert.equal(rows.length, 1, 'the api role ran no maintenance job');
+  });
+
+  it('a worker process runs the scheduled jobs on the same database', async () => {
+    procs.push(await startProofseal(['start', '--role', 'worker'], env, /proofseal started/));
+    const end = Date.now() + 20_000;
+    let gone = false;
+    while (!gone && Date.now() < end) {
+      gone = (await client.query(`SELECT 1 FROM ${schema}.api_token WHERE token_hash = 'old'`)).rows.length === 0;
+      if (!gone) await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.ok(gone, 'the worker purged the long-revoked token');
+  });
+
+  it('SIGTERM stops a process cleanly (exit 0) after in-flight requests', async () => {
+    const api = procs[0]!;
+    const slow = fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.status);
+    const code = await api.stop();
+    assert.equal(code, 0, api.output().slice(-2000));
+    assert.equal(await slow, 200);
+    assert.match(api.output(), /shutting down/);
+  });
+});
