@@ -30,8 +30,8 @@ function proofsPerSecond(run: (i: number) => unknown, leafCount: number): number
 
 /** The rejected layout: every node its own Buffer. */
 function arrayOfBuffersTree(packed: Buffer): Buffer[][] {
-  let level = Array.from({ length: packed.length / 32 }, (_, i) => Buffer.from(packed.subarray(i * 32, i * 32 + 32)));
-  const levels = [level];
+  let level: Buffer[] = Array.from({ length: packed.length / 32 }, (_, i) => Buffer.from(packed.subarray(i * 32, i * 32 + 32)));
+  const levels: Buffer[][] = [level];
   while (level.length > 1) {
     const next: Buffer[] = [];
     for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? createHash('sha256').update(level[i]).update(level[i + 1]).digest() : level[i]);

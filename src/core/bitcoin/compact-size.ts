@@ -1,5 +1,6 @@
 /** Bitcoin's CompactSize unsigned integer ("varint" in the signed-message format and transactions). */
 import { DomainError } from '../errors.js';
+import { asBuffer } from '../hash/hex.js';
 
 /**
  * Encode `n` as a CompactSize.
@@ -26,7 +27,7 @@ function withPrefix(prefix: number, size: number, write: (b: Buffer) => void): B
  * @throws DomainError BAD_REQUEST when the data ends early or the value exceeds 2^53
  */
 export function readCompactSize(data: Uint8Array, offset: number): { value: number; next: number } {
-  const b = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const b = asBuffer(data);
   const first = need(b, offset, 1)[offset];
   if (first < 0xfd) return { value: first, next: offset + 1 };
   if (first === 0xfd) return { value: need(b, offset, 3).readUInt16LE(offset + 1), next: offset + 3 };

@@ -49,7 +49,9 @@ export function parseRawTransaction(rawTxHex: string): ParsedTransaction {
 }
 
 function readBody(raw: Buffer, start: number): { inputCount: number; outputs: TxOutput[]; bodyEnd: number } {
-  let { value: inputCount, next: at } = readCompactSize(raw, start);
+  const inputs = readCompactSize(raw, start);
+  const inputCount = inputs.value;
+  let at = inputs.next;
   for (let i = 0; i < inputCount; i++) {
     const script = readCompactSize(raw, need(raw, at, 36) + 36);
     at = need(raw, script.next, script.value + 4) + script.value + 4;

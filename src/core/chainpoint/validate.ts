@@ -4,7 +4,7 @@
  * refused. Whether the proof, the signature or the transaction hold is the verifier's business.
  */
 import { DomainError } from '../errors.js';
-import { isHash } from '../hash/hash-check.js';
+import { assertHash } from '../hash/hash-check.js';
 import type { ProofStep } from '../merkle/proof.js';
 import {
   BTC_OP_RETURN, CHAINPOINT_CONTEXT, CHAINPOINT_TYPE, orderedSignature, type ChainpointReceipt, type ReceiptAnchor, type ReceiptSignature,
@@ -35,9 +35,11 @@ function kindOf(value: unknown): string {
 }
 
 function hashField(value: unknown, label: string): string {
-  if (isHash(value)) return value;
-  const got = typeof value === 'string' ? (/^[0-9a-fA-F]{64}$/.test(value) ? 'upper-case characters' : `${value.length} chars`) : kindOf(value);
-  return invalid(`"${label}" expected 64 lowercase hex chars, got ${got}`);
+  try {
+    return assertHash(value, label);
+  } catch (e) {
+    return invalid((e as Error).message);
+  }
 }
 
 function textField(value: unknown, label: string): string {

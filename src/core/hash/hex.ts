@@ -38,7 +38,7 @@ function describeHexFault(value: string): string {
 
 /** Encode bytes as lowercase hex. */
 export function bytesToHex(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+  return asBuffer(bytes).toString('hex');
 }
 
 /** View any Uint8Array as a Buffer without copying. */

@@ -4,7 +4,7 @@
  * Paths are derived on demand from the stored levels; only log2(n) nodes are needed per path.
  */
 import { DomainError } from '../errors.js';
-import { hexToBytes } from '../hash/hex.js';
+import { bytesToHex, hexToBytes } from '../hash/hex.js';
 import { sha256Pair } from '../hash/sha256.js';
 import { levelCounts, nodeAt, NODE_SIZE, type MerkleTree } from './tree.js';
 
@@ -50,7 +50,7 @@ export function proofFromNodes(locations: readonly ProofNodeLocation[], nodes: r
   return locations.map((loc, i) => {
     const node = nodes[i];
     if (node.length !== NODE_SIZE) throw new DomainError('BAD_REQUEST', `"nodes[${i}]" expected 32 bytes, got ${node.length}`);
-    const hex = Buffer.from(node.buffer, node.byteOffset, node.byteLength).toString('hex');
+    const hex = bytesToHex(node);
     return loc.side === 'left' ? { left: hex } : { right: hex };
   });
 }

@@ -9,6 +9,7 @@
  * fetch just the log2(n) nodes of one path (e.g. with SQL `substring` on a bytea).
  */
 import { DomainError } from '../errors.js';
+import { asBuffer } from '../hash/hex.js';
 import { proofFromNodes, proofNodeLocations, type ProofStep } from './proof.js';
 import { levelCounts, NODE_SIZE, type MerkleTree } from './tree.js';
 
@@ -36,7 +37,7 @@ export function serializedSize(leafCount: number): number {
 export function readLeafCount(header: Uint8Array): number {
   if (header.length < HEADER_SIZE) throw new DomainError('BAD_REQUEST', `"tree" expected at least ${HEADER_SIZE} bytes, got ${header.length}`);
   if (header[0] !== FORMAT_VERSION) throw new DomainError('BAD_REQUEST', `"tree" expected format version ${FORMAT_VERSION}, got ${header[0]}`);
-  return Buffer.from(header.buffer, header.byteOffset, HEADER_SIZE).readUInt32BE(1);
+  return asBuffer(header).readUInt32BE(1);
 }
 
 /**
