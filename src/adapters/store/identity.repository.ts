@@ -1,5 +1,5 @@
 import type {
-  IdentityKey, IdentityKeyRepository, IdentityToken, IdentityTokenRepository,
+  IdentityKey, IdentityKeyRepository, IdentityToken, IdentityTokenRepository, KeyIdentity,
 } from '../../app/ports/identity.port.js';
 import type { Sql } from './sql.js';
 
@@ -12,12 +12,21 @@ interface TokenRow { id: string; name: string; created: number; last_used: numbe
 
 const toKey = (r: KeyRow): IdentityKey => ({
   id: r.id, name: r.name, pubKey: r.pub_key, publicKey: r.public_key, privateKeySealed: r.private_key_sealed,
-  identity: {
-    commonName: r.common_name, organization: r.organization, organizationalUnit: r.organizational_unit,
-    locality: r.locality, country: r.country, emailAddress: r.email_address,
-  },
+  identity: identityOf(r),
   expiration: r.expiration, revokedAt: r.revoked_at, created: r.created,
 });
+/** Absent identity fields are NULL in the table and left out of the object. */
+function identityOf(r: KeyRow): KeyIdentity {
+  return {
+    commonName: r.common_name,
+    ...(r.organization !== null && { organization: r.organization }),
+    ...(r.organizational_unit !== null && { organizationalUnit: r.organizational_unit }),
+    ...(r.locality !== null && { locality: r.locality }),
+    ...(r.country !== null && { country: r.country }),
+    ...(r.email_address !== null && { emailAddress: r.email_address }),
+  };
+}
+
 const toToken = (r: TokenRow): IdentityToken => ({
   id: r.id, name: r.name, created: r.created, lastUsed: r.last_used, revokedAt: r.revoked_at,
 });
@@ -30,8 +39,8 @@ export function identityKeyRepository(sql: Sql): IdentityKeyRepository {
         `INSERT INTO identity_key (id, name, pub_key, public_key, private_key_sealed, common_name, organization,
            organizational_unit, locality, country, email_address, expiration, revoked_at, created)
          VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14) ON CONFLICT DO NOTHING RETURNING id`,
-        [k.id, k.name, k.pubKey, k.publicKey, k.privateKeySealed, i.commonName, i.organization, i.organizationalUnit,
-          i.locality, i.country, i.emailAddress, k.expiration, k.revokedAt, k.created]);
+        [k.id, k.name, k.pubKey, k.publicKey, k.privateKeySealed, i.commonName, i.organization ?? null, i.organizationalUnit ?? null,
+          i.locality ?? null, i.country ?? null, i.emailAddress ?? null, k.expiration, k.revokedAt, k.created]);
       return rows.length === 1;
     },
     async findByPubKey(pubKey) {
@@ -80,7 +89,7 @@ export function identityTokenRepository(sql: Sql): IdentityTokenRepository {
       return rows.length > 0;
     },
     async touch(id, now) {
-      await sql.query('UPDATE identity_token SET last_used = $2 WHERE id = $1 AND (last_used IS NULL OR last_used < $2 - 60000)', [id, now]);
+      await sql.query('UPDATE identity_token SET last_used = $2 WHERE id = $1 AND (last_used IS NULL OR last_used < $2::bigint - 60000)', [id, now]);
     },
   };
 }

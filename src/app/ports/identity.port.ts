@@ -2,16 +2,10 @@
  * The identity server's keys and tokens, as the use cases see them. Keys are stored with their secret
  * key sealed (never in clear); tokens only as a hash.
  */
+import type { IdentityFields } from '../../core/identity/x500-name.js';
 
-/** The identity a key vouches for; only `commonName` is required. */
-export interface IdentityFields {
-  readonly commonName: string;
-  readonly organization: string | null;
-  readonly organizationalUnit: string | null;
-  readonly locality: string | null;
-  readonly country: string | null;
-  readonly emailAddress: string | null;
-}
+/** The identity a key vouches for: `commonName` always set, the other fields when given. */
+export type KeyIdentity = IdentityFields & { readonly commonName: string };
 
 export interface IdentityKey {
   readonly id: string;
@@ -22,7 +16,7 @@ export interface IdentityKey {
   readonly publicKey: string;
   /** The 32-byte secret key sealed with SECRET_KEY (`v1.…`, purpose {@link IDENTITY_KEY_PURPOSE}). */
   readonly privateKeySealed: string;
-  readonly identity: IdentityFields;
+  readonly identity: KeyIdentity;
   /** ms; null = never expires. */
   readonly expiration: number | null;
   readonly revokedAt: number | null;

@@ -1,0 +1,50 @@
+/**
+ * The identity server: its own Fastify app and port (IDENTITY_PORT), sharing the code base and the store
+ * (its own tables) with the API. `GET /sign`, `GET /identity`, `/health`, `/openapi.json`.
+ */
+import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { IdentityDeps } from '../app/identity-deps.js';
+import type { Config } from '../config.js';
+import { errorBody, registerIdentityErrors } from './errors.js';
+import { identityRoutes } from './routes.js';
+import { ErrorSchema } from './schemas.js';
+
+export type IdentityServerConfig = Pick<Config, 'logLevel' | 'trustProxy' | 'identityPublicUrl' | 'rateLimitPublicPerMinute' | 'rateLimitAuthPerMinute'>;
+
+export async function buildIdentityApp(deps: IdentityDeps, config: IdentityServerConfig): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization'], censor: '[redacted]' },
+      serializers: { req: (req: { method: string; url: string; ip: string; id: string }) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip, id: req.id }) },
+    },
+    bodyLimit: 16 * 1024,
+    trustProxy: config.trustProxy,
+    genReqId: () => randomUUID(),
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array' } },
+  });
+  app.addSchema(ErrorSchema);
+  registerIdentityErrors(app);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) => errorBody(429, 'RATE_LIMITED', `rate limit of ${ctx.max} per minute reached; retry in ${ctx.after}`),
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'proofseal identity server', version: '1', description: 'Signs hashes with the identity keys of this server and proves their identity.' },
+      servers: [{ url: config.identityPublicUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/health', { schema: { tags: ['operations'] } }, async () => ({ status: 'ok' }));
+  identityRoutes(app, deps, { publicPerMinute: config.rateLimitPublicPerMinute, authFailuresPerMinute: config.rateLimitAuthPerMinute });
+  return app;
+}
