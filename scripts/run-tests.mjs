@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// Runs every test/**/*.test.ts with node's test runner (through tsx), or the files/folders given.
+// Node 20's runner does not expand globs, so the files are listed here.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+function collect(p) {
+  if (statSync(p).isFile()) return p.endsWith('.test.ts') ? [p] : [];
+  return readdirSync(p).sort().flatMap((name) => (name === 'node_modules' ? [] : collect(path.join(p, name))));
+}
+
+const args = process.argv.slice(2);
+const targets = args.length > 0 ? args : ['test'];
+const files = targets.flatMap(collect);
+if (files.length === 0) {
+  console.error(`no test files under ${targets.join(' ')}`);
+  process.exit(1);
+}
+const concurrency = process.env.TEST_CONCURRENCY ?? '2';
+const tap = path.join(mkdtempSync(path.join(os.tmpdir(), 'proofseal-tests-')), 'results.tap');
+const r = spawnSync(process.execPath, [
+  '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`,
+  '--test-reporter=spec', '--test-reporter-destination=stdout',
+  '--test-reporter=tap', `--test-reporter-destination=${tap}`,
+  ...files,
+], { stdio: 'inherit' });
+// One plain closing line with the counts, from the TAP summary.
+const summary = readFileSync(tap, 'utf8');
+const count = (name) => Number((summary.match(new RegExp(`^# ${name} (\\d+)$`, 'm')) ?? [])[1] ?? 0);
+console.log(`${count('pass')} passed, ${count('fail') + count('cancelled')} failed, ${count('skipped') + count('todo')} skipped`);
+process.exit(r.status ?? 1);
