@@ -10,7 +10,10 @@ import { registerAuth } from './plugins/auth.plugin.js';
 import { registerErrorHandling } from './plugins/errors.plugin.js';
 import { healthRoutes, type Readiness } from './routes/health.route.js';
 import { accountRoutes } from './routes/v1/account.route.js';
+import { anchorRoutes } from './routes/v1/anchor.route.js';
+import { receiptRoutes } from './routes/v1/receipt.route.js';
 import { tokenRoutes } from './routes/v1/token.route.js';
+import { userRoutes } from './routes/v1/user.route.js';
 import { ErrorSchema } from './schemas.js';
 import { validatorCompiler } from './validation.js';
 
@@ -23,9 +26,14 @@ export type RouteModule = (app: FastifyInstance, deps: HttpDeps, config: Config)
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-export async function buildApp(deps: HttpDeps, config: Config, extraRoutes: RouteModule[] = []): Promise<FastifyInstance> {
+export interface BuildOptions {
+  /** Where logs go (default stdout); tests read them back. */
+  readonly logStream?: { write(line: string): void };
+}
+
+export async function buildApp(deps: HttpDeps, config: Config, extraRoutes: RouteModule[] = [], opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config.logLevel),
+    logger: opts.logStream ? { ...loggerOptions(config.logLevel), stream: opts.logStream } : loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     requestIdHeader: false,
@@ -51,7 +59,7 @@ export async function buildApp(deps: HttpDeps, config: Config, extraRoutes: Rout
   await registerOpenApi(app, config);
   healthRoutes(app, deps.readiness);
   await app.register(async (v1) => {
-    for (const routes of [tokenRoutes, accountRoutes, ...extraRoutes]) routes(v1, deps, config);
+    for (const routes of [tokenRoutes, accountRoutes, anchorRoutes, receiptRoutes, userRoutes, ...extraRoutes]) routes(v1, deps, config);
   }, { prefix: '/v1' });
   return app;
 }
