@@ -5,6 +5,7 @@
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createJobEngine, type JobEngine } from './adapters/jobs/job-engine.js';
+import { createSafeFetch } from './adapters/net/safe-fetch.js';
 import { openStore, type OpenedStore } from './adapters/store/create-store.js';
 import { resolveSecretKey, systemClock, systemRandom } from './adapters/system/system.js';
 import type { AppDeps } from './app/deps.js';
@@ -35,7 +36,8 @@ export async function openRuntime(config: Config, opts: { log?: Logger } = {}): 
     await opened.close();
     throw err;
   }
-  const deps: AppDeps = { store: opened.store, clock: systemClock, random: systemRandom, jobs };
+  const httpClient = createSafeFetch({ allowPrivateUrls: config.allowPrivateUrls });
+  const deps: AppDeps = { store: opened.store, clock: systemClock, random: systemRandom, jobs, httpClient, secretKey };
   return {
     config, log, opened, jobs, deps, secretKey,
     async close() {

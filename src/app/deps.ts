@@ -1,4 +1,6 @@
+import type { ChainPort } from './ports/chain.port.js';
 import type { Clock, Random } from './ports/clock.port.js';
+import type { HttpClient } from './ports/http-client.port.js';
 import type { JobQueue } from './ports/jobs.port.js';
 import type { Store } from './ports/store.port.js';
 
@@ -8,4 +10,10 @@ export interface AppDeps {
   readonly clock: Clock;
   readonly random: Random;
   readonly jobs: JobQueue;
+  /** Outbound HTTP to user-given URLs (callbacks, identity checks); absent, those calls fail softly. */
+  readonly httpClient?: HttpClient;
+  /** The Bitcoin node, for receipt verification; absent, a transaction is reported TX_NOT_FOUND. */
+  readonly chain?: ChainPort;
+  /** SECRET_KEY: seals secrets at rest (callback secrets). */
+  readonly secretKey?: string;
 }

@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'KEY_EXPIRED'
   | 'INSUFFICIENT_FUNDS'
   | 'CHAIN_UNAVAILABLE'
+  | 'DELIVERY_FAILED'
   | 'INTERNAL';
 
 export class DomainError extends Error {

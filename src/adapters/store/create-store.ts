@@ -1,12 +1,14 @@
 import type { Store } from '../../app/ports/store.port.js';
 import { accountRepository, settingRepository, tokenRepository } from './account.repository.js';
+import { anchorRepository } from './anchor.repository.js';
+import { callbackRepository } from './callback.repository.js';
 import { openEmbedded } from './embedded-database.js';
 import { identityKeyRepository, identityTokenRepository } from './identity.repository.js';
 import { migrate } from './migrate.js';
 import { openPostgres } from './postgres-database.js';
 import type { Sql, SqlDatabase } from './sql.js';
 
-function storeOn(sql: Sql, kind: Store['kind']): Store {
+function storeOn(sql: Sql, kind: Store['kind'], inTransaction = false): Store {
   return {
     kind,
     accounts: accountRepository(sql),
@@ -14,7 +16,9 @@ function storeOn(sql: Sql, kind: Store['kind']): Store {
     settings: settingRepository(sql),
     identityKeys: identityKeyRepository(sql),
     identityTokens: identityTokenRepository(sql),
-    transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, kind))),
+    anchors: anchorRepository(sql, { groupCommit: !inTransaction, maxInFlight: kind === 'postgres' ? 4 : 1 }),
+    callbacks: callbackRepository(sql),
+    transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, kind, true))),
     ping: async () => { await sql.query('SELECT 1'); },
   };
 }

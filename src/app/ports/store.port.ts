@@ -1,4 +1,6 @@
 import type { AccountRepository, SettingRepository, TokenRepository } from './account.port.js';
+import type { AnchorRepository } from './anchor.port.js';
+import type { CallbackRepository } from './callback.port.js';
 import type { IdentityKeyRepository, IdentityTokenRepository } from './identity.port.js';
 
 /**
@@ -12,6 +14,8 @@ export interface Store {
   readonly settings: SettingRepository;
   readonly identityKeys: IdentityKeyRepository;
   readonly identityTokens: IdentityTokenRepository;
+  readonly anchors: AnchorRepository;
+  readonly callbacks: CallbackRepository;
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;

@@ -1,0 +1,93 @@
+/**
+ * Anchors as the use cases see them. The status of an anchor is derived from its batch (WAIT while it
+ * has none or its batch is WAIT), so one batch update moves all its anchors at once.
+ */
+export type AnchorStatus = 'WAIT' | 'SENT' | 'CONFIRMED';
+export type AnchorKind = 'signature' | 'data';
+export type MetadataValue = string | number | boolean | null;
+
+/** What a creation writes; everything else (status, batch) comes later from the batching jobs. */
+export interface NewAnchor {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly kind: AnchorKind;
+  /** The signed hash (signature anchor) or the data hash (data anchor). */
+  readonly hash: string;
+  readonly signature: string | null;
+  readonly pubKey: string | null;
+  readonly identityUrl: string | null;
+  readonly signedIdentity: string | null;
+  readonly signedIssuerDomain: string | null;
+  /** The 32-byte Merkle leaf: SHA-256 of the base64 signature, or the data hash. */
+  readonly leaf: Buffer;
+  readonly public: boolean;
+  readonly tags: readonly string[];
+  readonly metadata: Readonly<Record<string, MetadataValue>> | null;
+  readonly callbackUrl: string | null;
+  readonly created: number;
+}
+
+/** An anchor with the fields derived from its batch. */
+export interface Anchor extends NewAnchor {
+  readonly lastModified: number;
+  readonly status: AnchorStatus;
+  readonly batchId: string | null;
+  readonly txId: string | null;
+  readonly confirmations: number;
+  /** Block time of the first confirmation, ms; null before it. */
+  readonly timestamp: number | null;
+}
+
+/** The fields `PUT /v1/anchor/{id}` may change; an absent field is left as it is. */
+export interface AnchorChanges {
+  readonly name?: string;
+  readonly public?: boolean;
+  readonly tags?: readonly string[];
+  readonly metadata?: Readonly<Record<string, MetadataValue>> | null;
+  readonly callbackUrl?: string | null;
+}
+
+export interface AnchorSearch {
+  readonly accountId: string;
+  readonly name?: string;
+  readonly hash?: string;
+  readonly tags?: readonly string[];
+  readonly sort: 'created' | 'lastModified' | 'name';
+  readonly direction: 'asc' | 'desc';
+  readonly page: number;
+  readonly size: number;
+}
+
+export interface PageOf<T> {
+  readonly items: T[];
+  readonly total: number;
+}
+
+/** What a receipt needs: the anchor, its batch's root and transaction, and the proof path nodes. */
+export interface AnchorProofData {
+  readonly anchor: Anchor;
+  /** Null while the anchor is WAIT. */
+  readonly batch: { readonly root: Buffer; readonly leafCount: number; readonly leafIndex: number } | null;
+}
+
+export interface AnchorRepository {
+  /**
+   * Inserts an anchor. Concurrent calls are grouped into one multi-row INSERT in one transaction
+   * (group commit); the promise resolves once this row is committed.
+   */
+  insert(anchor: NewAnchor): Promise<void>;
+  /** The anchor, with its derived status; null when unknown or (when `accountId` is given) another account's. */
+  findById(id: string, accountId?: string): Promise<Anchor | null>;
+  /** Applies the changes to the account's anchor; null when it has no such anchor. */
+  update(id: string, accountId: string, changes: AnchorChanges, now: number): Promise<Anchor | null>;
+  search(query: AnchorSearch): Promise<PageOf<Anchor>>;
+  /** Ids of PUBLIC anchors of this hash, oldest first. */
+  publicIdsByHash(hash: string, page: number, size: number): Promise<PageOf<string>>;
+  /** The anchor and, once batched, its batch's root and leaf position; null when unknown. */
+  findProofData(id: string): Promise<AnchorProofData | null>;
+  /** The 32-byte nodes at these byte offsets of the batch's serialised tree, read with substring(). */
+  readTreeNodes(batchId: string, offsets: readonly number[]): Promise<Buffer[]>;
+  /** The anchors of a batch that have a callback URL. */
+  withCallbackInBatch(batchId: string): Promise<Anchor[]>;
+}
