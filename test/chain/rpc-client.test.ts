@@ -155,7 +155,7 @@ describe('EmbeddedRegtest helpers', () => {
       const miner = node.autoMine(30);
       const before = await chain.getBlockCount();
       await new Promise((r) => setTimeout(r, 250));
-      miner.stop();
+      await miner.stop();
       const stopped = await chain.getBlockCount();
       assert.ok(stopped > before, `auto-mined ${stopped - before} blocks`);
       await new Promise((r) => setTimeout(r, 100));

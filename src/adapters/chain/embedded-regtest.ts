@@ -91,7 +91,8 @@ export interface EmbeddedRegtestOptions {
 
 /** A running timer that mines blocks; `stop()` ends it. */
 export interface AutoMiner {
-  stop(): void;
+  /** Resolves once no block is being mined any more. */
+  stop(): Promise<void>;
 }
 
 /** The embedded regtest node: start it, read {@link EmbeddedRegtest.rpcUrl}, stop it. */
@@ -148,11 +149,18 @@ export class EmbeddedRegtest {
 
   /** Mines one block every `intervalMs` until stopped; failures are kept in {@link nodeErrors}. */
   autoMine(intervalMs: number, toAddress?: string): AutoMiner {
+    let inFlight: Promise<unknown> = Promise.resolve();
+    let busy = false;
     const timer = setInterval(() => {
-      this.mine(1, toAddress).catch((err: unknown) => this.nodeErrors.push(`autoMine: ${String(err)}`));
+      if (busy) return;
+      busy = true;
+      inFlight = this.mine(1, toAddress)
+        .catch((err: unknown) => this.nodeErrors.push(`autoMine: ${String(err)}`))
+        .finally(() => { busy = false; });
     }, intervalMs);
     timer.unref();
-    return { stop: () => clearInterval(timer) };
+    // Stopping waits for a block being mined, so no block appears after stop() resolves.
+    return { stop: async () => { clearInterval(timer); await inFlight; } };
   }
 
   /**
