@@ -7,6 +7,11 @@ import type { FastifyInstance } from 'fastify';
 import { pathToFileURL } from 'node:url';
 import { parse, UsageError } from './cli/args.js';
 import { accountCommand, tokenCommand } from './cli/operator-commands.js';
+import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
+import { identityCommand } from './cli/identity-commands.js';
+import { bootstrapLocalCredentials } from './cli/local-credentials.js';
+import { startIdentityServer } from './identity/app.js';
+import type { IdentityDeps } from './app/identity-deps.js';
 import { ConfigError, loadCliEnv, loadConfig, type Config, type Role } from './config.js';
 import { DomainError } from './core/errors.js';
 import { buildApp } from './http/app.js';
@@ -14,10 +19,18 @@ import { jobDefinitions } from './jobs/index.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
 const USAGE = `usage: proofseal <command>
-  start [--role api|worker|all]   run the service (default role: all)
+  start [--role api|worker|all|identity]   run the service (default role: all = api + worker + identity server)
   migrate                         apply database migrations and exit
   account create --email E --password P [--first-name F] [--last-name L]
-  token create --email E [--name N] | token revoke --token T | --id ID`;
+  token create --email E [--name N] | token revoke --token T | --id ID
+  identity key create --name N --cn CN [--o --ou --l --c --email] [--expires YYYY-MM-DD] | key list | key revoke --pubkey P
+  identity token create [--name N] | identity token revoke --token T | --id ID
+${CLIENT_USAGE}`;
+
+/** The identity server's deps: the runtime's, plus SECRET_KEY (seals its keys) and IDENTITY_PUBLIC_URL. */
+function identityDepsOf(rt: Runtime): IdentityDeps {
+  return { ...rt.deps, identity: { secretKey: rt.secretKey, publicUrl: rt.config.identityPublicUrl } };
+}
 
 export interface Started {
   readonly runtime: Runtime;
@@ -32,15 +45,21 @@ export async function startService(config: Config, role: Role): Promise<Started>
   await runtime.jobs.declare(defs);
   let app: FastifyInstance | null = null;
   if (role === 'worker' || role === 'all') await runtime.jobs.work(defs);
+  let identityApp: FastifyInstance | null = null;
+  if (role === 'identity' || role === 'all') {
+    if (role === 'all') await bootstrapLocalCredentials({ ...identityDepsOf(runtime), jobs: runtime.jobs }, config, runtime.log);
+    identityApp = await startIdentityServer(identityDepsOf(runtime), config);
+  }
   if (role === 'api' || role === 'all') {
     app = await buildApp({ ...runtime.deps, readiness: { store: () => runtime.deps.store.ping() } }, config);
     await app.listen({ port: config.port, host: config.host });
   }
-  runtime.log.info({ role, store: runtime.opened.store.kind, port: app ? config.port : undefined }, 'proofseal started');
+  runtime.log.info({ role, store: runtime.opened.store.kind, port: app ? config.port : undefined, identityPort: identityApp ? config.identityPort : undefined }, 'proofseal started');
   return {
     runtime, app,
     async stop() {
       if (app) await app.close();
+      if (identityApp) await identityApp.close();
       await runtime.close();
     },
   };
@@ -76,7 +95,7 @@ export async function run(argv: string[], out: (line: string) => void = console.
     case 'start': {
       const { values } = parse(rest, { role: { type: 'string', default: 'all' } });
       const role = values.role as string;
-      if (!['api', 'worker', 'all'].includes(role)) throw new UsageError(`--role must be api, worker or all, got "${role}"`);
+      if (!['api', 'worker', 'all', 'identity'].includes(role)) throw new UsageError(`--role must be api, worker, all or identity, got "${role}"`);
       onSignals(await startService(config, role as Role), config.shutdownTimeoutMs);
       return;
     }
@@ -86,6 +105,10 @@ export async function run(argv: string[], out: (line: string) => void = console.
       return withRuntime({ ...config, logLevel: 'warn' }, (rt) => accountCommand(rt.deps, rest, out, loadCliEnv().password));
     case 'token':
       return withRuntime({ ...config, logLevel: 'warn' }, (rt) => tokenCommand(rt.deps, rest, out));
+    case 'identity':
+      return withRuntime({ ...config, logLevel: 'warn' }, (rt) => identityCommand(identityDepsOf(rt), rest, out));
+    case 'seal': case 'verify': case 'receipt': case 'find':
+      return CLIENT_COMMANDS[command]!(rest, { env: loadCliEnv(), dataDir: config.dataDir, out });
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }

@@ -48,3 +48,10 @@ export async function buildIdentityApp(deps: IdentityDeps, config: IdentityServe
   identityRoutes(app, deps, { publicPerMinute: config.rateLimitPublicPerMinute, authFailuresPerMinute: config.rateLimitAuthPerMinute });
   return app;
 }
+
+/** Builds the identity server and listens on IDENTITY_PORT. */
+export async function startIdentityServer(deps: IdentityDeps, config: IdentityServerConfig & Pick<Config, 'identityPort' | 'host'>): Promise<FastifyInstance> {
+  const app = await buildIdentityApp(deps, config);
+  await app.listen({ port: config.identityPort, host: config.host });
+  return app;
+}
