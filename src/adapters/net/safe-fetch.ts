@@ -18,18 +18,22 @@ const V4_BLOCKED = [
 ] as const;
 /** Loopback, unspecified, IPv4-mapped/compatible/translated, ULA, link-local, multicast, documentation, 6to4, Teredo. */
 const V6_BLOCKED = [
-  ['::', 128], ['::1', 128], ['::ffff:0:0', 96], ['::', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32],
+  ['::', 128], ['::1', 128], ['::', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32],
   ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const;
 
 const blocked = new BlockList();
 for (const [net, prefix] of V4_BLOCKED) blocked.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of V6_BLOCKED) blocked.addSubnet(net, prefix, 'ipv6');
+/** IPv4-mapped IPv6 (::ffff:a.b.c.d). Kept apart: BlockList matches plain IPv4 addresses against this range too. */
+const mapped = new BlockList();
+mapped.addSubnet('::ffff:0:0', 96, 'ipv6');
 
 /** True when `address` (an IP literal) is loopback, private, link-local, CGNAT, multicast, reserved… */
 export function isBlockedAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
+  if (family === 6 && mapped.check(address, 'ipv6')) return true;
   return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 

@@ -34,7 +34,7 @@ export function groupCommit<T>(write: (rows: T[]) => Promise<void>, opts: GroupC
     if (inFlight >= opts.maxInFlight || queue.length === 0) return;
     const group = queue.splice(0, opts.maxRows);
     inFlight += 1;
-    writeGroup(group).finally(() => {
+    void writeGroup(group).finally(() => {
       inFlight -= 1;
       schedule();
     });
