@@ -34,6 +34,10 @@ export interface Config {
   readonly trustProxy: boolean;
   readonly allowPrivateUrls: boolean;
   readonly shutdownTimeoutMs: number;
+  /** How often SENT batches are checked against the chain (CONFIRM_POLL_SECONDS). */
+  readonly confirmPollSeconds: number;
+  /** Test hook (crash test only): the worker exits right after handing a transaction to the node. */
+  readonly crashAfterBroadcast: boolean;
 }
 
 export class ConfigError extends Error {
@@ -139,6 +143,8 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: r.bool('TRUST_PROXY', false),
     allowPrivateUrls: r.bool('ALLOW_PRIVATE_URLS', false),
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    confirmPollSeconds: r.int('CONFIRM_POLL_SECONDS', network === 'regtest' ? 2 : 60, 1, 3600),
+    crashAfterBroadcast: r.bool('PROOFSEAL_TEST_CRASH_AFTER_BROADCAST', false),
   };
   if (config.bitcoinRpcUrl === undefined && network !== 'regtest') {
     r.problems.push(`BITCOIN_RPC_URL is required when BITCOIN_NETWORK is ${network} (the embedded node is regtest only)`);

@@ -7,6 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { pathToFileURL } from 'node:url';
 import { parse, UsageError } from './cli/args.js';
 import { accountCommand, tokenCommand } from './cli/operator-commands.js';
+import { walletCommand } from './cli/wallet-command.js';
+import { openBitcoin, openWalletForCommand } from './bitcoin-runtime.js';
 import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
 import { identityCommand } from './cli/identity-commands.js';
 import { bootstrapLocalCredentials } from './cli/local-credentials.js';
@@ -25,6 +27,7 @@ const USAGE = `usage: proofseal <command>
   token create --email E [--name N] | token revoke --token T | --id ID
   identity key create --name N --cn CN [--o --ou --l --c --email] [--expires YYYY-MM-DD] | key list | key revoke --pubkey P
   identity token create [--name N] | identity token revoke --token T | --id ID
+  wallet [--json] | wallet import <txid>   the anchoring address, balance, network | register a deposit
 ${CLIENT_USAGE}`;
 
 /** The identity server's deps: the runtime's, plus SECRET_KEY (seals its keys) and IDENTITY_PUBLIC_URL. */
@@ -41,7 +44,9 @@ export interface Started {
 /** Starts a process of the given role; resolves once it serves (api) and works jobs (worker). */
 export async function startService(config: Config, role: Role): Promise<Started> {
   const runtime = await openRuntime(config);
-  const defs = jobDefinitions(runtime.deps);
+  const bitcoin = await openBitcoin(runtime, role).catch(async (err: unknown) => { await runtime.close(); throw err; });
+  const chain = bitcoin.chain;
+  const defs = [...jobDefinitions(runtime.deps), ...bitcoin.jobs];
   await runtime.jobs.declare(defs);
   let app: FastifyInstance | null = null;
   if (role === 'worker' || role === 'all') await runtime.jobs.work(defs);
@@ -51,7 +56,8 @@ export async function startService(config: Config, role: Role): Promise<Started>
     identityApp = await startIdentityServer(identityDepsOf(runtime), config);
   }
   if (role === 'api' || role === 'all') {
-    app = await buildApp({ ...runtime.deps, readiness: { store: () => runtime.deps.store.ping() } }, config);
+    const readiness = { store: () => runtime.deps.store.ping(), ...(chain && { chain: async () => { await chain.getBlockCount(); } }) };
+    app = await buildApp({ ...runtime.deps, ...(chain && { chain }), readiness }, config);
     await app.listen({ port: config.port, host: config.host });
   }
   runtime.log.info({ role, store: runtime.opened.store.kind, port: app ? config.port : undefined, identityPort: identityApp ? config.identityPort : undefined }, 'proofseal started');
@@ -61,6 +67,7 @@ export async function startService(config: Config, role: Role): Promise<Started>
       if (app) await app.close();
       if (identityApp) await identityApp.close();
       await runtime.close();
+      await bitcoin.close();
     },
   };
 }
@@ -107,6 +114,11 @@ export async function run(argv: string[], out: (line: string) => void = console.
       return withRuntime({ ...config, logLevel: 'warn' }, (rt) => tokenCommand(rt.deps, rest, out));
     case 'identity':
       return withRuntime({ ...config, logLevel: 'warn' }, (rt) => identityCommand(identityDepsOf(rt), rest, out));
+    case 'wallet':
+      return withRuntime({ ...config, logLevel: 'warn' }, async (rt) => {
+        const opened = await openWalletForCommand(rt);
+        await walletCommand({ ...opened, utxos: rt.deps.store.utxos }, rest, out);
+      });
     case 'seal': case 'verify': case 'receipt': case 'find':
       return CLIENT_COMMANDS[command]!(rest, { env: loadCliEnv(), dataDir: config.dataDir, out });
     default:

@@ -11,6 +11,7 @@ import { registerErrorHandling } from './plugins/errors.plugin.js';
 import { healthRoutes, type Readiness } from './routes/health.route.js';
 import { accountRoutes } from './routes/v1/account.route.js';
 import { anchorRoutes } from './routes/v1/anchor.route.js';
+import { otsRoutes } from './routes/v1/ots.route.js';
 import { receiptRoutes } from './routes/v1/receipt.route.js';
 import { tokenRoutes } from './routes/v1/token.route.js';
 import { userRoutes } from './routes/v1/user.route.js';
@@ -59,7 +60,7 @@ export async function buildApp(deps: HttpDeps, config: Config, extraRoutes: Rout
   await registerOpenApi(app, config);
   healthRoutes(app, deps.readiness);
   await app.register(async (v1) => {
-    for (const routes of [tokenRoutes, accountRoutes, anchorRoutes, receiptRoutes, userRoutes, ...extraRoutes]) routes(v1, deps, config);
+    for (const routes of [tokenRoutes, accountRoutes, anchorRoutes, receiptRoutes, otsRoutes, userRoutes, ...extraRoutes]) routes(v1, deps, config);
   }, { prefix: '/v1' });
   return app;
 }

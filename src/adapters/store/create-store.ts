@@ -1,12 +1,15 @@
 import type { Store } from '../../app/ports/store.port.js';
 import { accountRepository, settingRepository, tokenRepository } from './account.repository.js';
 import { anchorRepository } from './anchor.repository.js';
+import { batchRepository } from './batch.repository.js';
+import { btcTxRepository } from './btc-tx.repository.js';
 import { callbackRepository } from './callback.repository.js';
 import { openEmbedded } from './embedded-database.js';
 import { identityKeyRepository, identityTokenRepository } from './identity.repository.js';
 import { migrate } from './migrate.js';
 import { openPostgres } from './postgres-database.js';
 import type { Sql, SqlDatabase } from './sql.js';
+import { utxoRepository } from './utxo.repository.js';
 
 function storeOn(sql: Sql, kind: Store['kind'], inTransaction = false): Store {
   return {
@@ -18,6 +21,9 @@ function storeOn(sql: Sql, kind: Store['kind'], inTransaction = false): Store {
     identityTokens: identityTokenRepository(sql),
     anchors: anchorRepository(sql, { groupCommit: !inTransaction, maxInFlight: kind === 'postgres' ? 4 : 1 }),
     callbacks: callbackRepository(sql),
+    batches: batchRepository(sql),
+    btcTxs: btcTxRepository(sql),
+    utxos: utxoRepository(sql),
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, kind, true))),
     ping: async () => { await sql.query('SELECT 1'); },
   };

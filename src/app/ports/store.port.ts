@@ -1,7 +1,9 @@
 import type { AccountRepository, SettingRepository, TokenRepository } from './account.port.js';
 import type { AnchorRepository } from './anchor.port.js';
+import type { BatchRepository, BtcTxRepository } from './bitcoin.port.js';
 import type { CallbackRepository } from './callback.port.js';
 import type { IdentityKeyRepository, IdentityTokenRepository } from './identity.port.js';
+import type { UtxoStore } from './utxo.port.js';
 
 /**
  * The Store: every repository the use cases need, on PostgreSQL or on the embedded PostgreSQL.
@@ -16,6 +18,9 @@ export interface Store {
   readonly identityTokens: IdentityTokenRepository;
   readonly anchors: AnchorRepository;
   readonly callbacks: CallbackRepository;
+  readonly batches: BatchRepository;
+  readonly btcTxs: BtcTxRepository;
+  readonly utxos: UtxoStore;
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;

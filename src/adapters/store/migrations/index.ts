@@ -4,6 +4,7 @@
  */
 import { sql as m001 } from './001-accounts.js';
 import { sql as m002 } from './002-anchors.js';
+import { sql as m003 } from './003-bitcoin.js';
 import { sql as m004 } from './004-identity.js';
 import { sql as m005 } from './005-callbacks.js';
 
@@ -12,6 +13,7 @@ export interface Migration { readonly id: string; readonly sql: string }
 export const migrations: readonly Migration[] = [
   { id: '001-accounts', sql: m001 },
   { id: '002-anchors', sql: m002 },
+  { id: '003-bitcoin', sql: m003 },
   { id: '004-identity', sql: m004 },
   { id: '005-callbacks', sql: m005 },
 ];

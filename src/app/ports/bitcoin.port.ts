@@ -1,0 +1,134 @@
+/**
+ * Batches and the Bitcoin transactions that carry them, as the batching use cases see them, and the
+ * anchoring wallet (the service's own key; adapter in `adapters/chain/anchoring-wallet.ts`).
+ */
+import type { AnchorTxInfo, BitcoinNetwork, FeeCap, SpendableUtxo } from '../../core/bitcoin/anchor-tx.js';
+import type { TxMerkleBranch } from '../../core/bitcoin/block-merkle.js';
+import type { UtxoRow } from './utxo.port.js';
+
+export type BatchStatus = 'WAIT' | 'SENT' | 'CONFIRMED';
+
+/** Where a batch's transaction was first seen confirmed. */
+export interface BlockRecord {
+  readonly blockHash: string;
+  readonly blockHeight: number;
+  /** Block time, ms. */
+  readonly blockTime: number;
+}
+
+export interface Batch {
+  readonly id: string;
+  readonly status: BatchStatus;
+  readonly root: Buffer;
+  readonly leafCount: number;
+  /** The transaction the anchors' receipts name: the latest broadcast, then the one that confirmed. */
+  readonly txId: string | null;
+  /** Null until the first confirmation, and again after a reorg took it away. */
+  readonly block: BlockRecord | null;
+  readonly confirmations: number;
+  readonly created: number;
+}
+
+/** What `/ots` needs besides the receipt: stored at the first confirmation. */
+export interface BatchConfirmationProof extends BlockRecord {
+  readonly txId: string;
+  readonly rawTx: string;
+  readonly txMerkleBranch: TxMerkleBranch;
+}
+
+export interface BatchRepository {
+  /** Serialises batch closing across processes until the end of the current transaction. */
+  lockClosing(): Promise<void>;
+  /** True when some anchor has no batch yet. */
+  hasUnbatched(): Promise<boolean>;
+  /** Inserts a WAIT batch with no tree yet (the anchors' foreign key needs it first). */
+  insertEmpty(id: string, now: number): Promise<void>;
+  /**
+   * Gives the `max` oldest unbatched anchors (seq order) to the batch, leaf_index 0..n-1 in that order,
+   * in one statement. Returns n.
+   */
+  assignUnbatched(batchId: string, max: number): Promise<number>;
+  /** The leaves of the batch packed back to back (32 bytes each), in leaf_index order. */
+  packedLeaves(batchId: string): Promise<Buffer>;
+  /** Stores the serialised tree and its root. */
+  setTree(batchId: string, root: Buffer, leafCount: number, tree: Buffer, now: number): Promise<void>;
+  delete(batchId: string): Promise<void>;
+  findById(id: string): Promise<Batch | null>;
+  /** WAIT batches with a tree and no transaction that could still confirm, oldest first. */
+  waitingForTx(): Promise<Batch[]>;
+  /** Batches in a broadcast transaction not yet CONFIRMED, oldest first. */
+  sent(): Promise<Batch[]>;
+  /** WAIT → SENT with `txId`; false when the batch was not WAIT. */
+  markSent(id: string, txId: string, now: number): Promise<boolean>;
+  /** Names a replacement as the transaction of a SENT batch not yet confirmed (no-op otherwise). */
+  setTxId(id: string, txId: string, now: number): Promise<void>;
+  /** First confirmation of `proof.txId`: block, raw transaction and its block Merkle branch. */
+  recordConfirmation(id: string, proof: BatchConfirmationProof, confirmations: number, now: number): Promise<void>;
+  /** Updates the confirmation count; `confirmed` moves the batch to CONFIRMED. */
+  setConfirmations(id: string, confirmations: number, confirmed: boolean, now: number): Promise<void>;
+  /** A reorg took the block away: back to SENT with no block data. */
+  clearConfirmation(id: string, now: number): Promise<void>;
+  /** Back to WAIT with no transaction (its transactions can never confirm). */
+  resetToWait(id: string, now: number): Promise<void>;
+  /** The stored confirmation data, or null before the first confirmation. */
+  confirmationProof(id: string): Promise<BatchConfirmationProof | null>;
+}
+
+export type BtcTxStatus = 'SIGNED' | 'BROADCAST' | 'REPLACED' | 'CONFIRMED' | 'ABANDONED';
+
+/** A transaction the service signed. */
+export interface BtcTx {
+  readonly txid: string;
+  readonly batchId: string;
+  readonly hex: string;
+  readonly feeSat: number;
+  readonly feeRateSatVb: number;
+  readonly vsize: number;
+  readonly inputs: SpendableUtxo[];
+  readonly change: SpendableUtxo | null;
+  /** The txid of the transaction this one replaces (fee bump), or null. */
+  readonly replaces: string | null;
+  readonly status: BtcTxStatus;
+  /** Chain height when it was broadcast; null while SIGNED. */
+  readonly broadcastHeight: number | null;
+  readonly created: number;
+}
+
+export interface BtcTxRepository {
+  insert(tx: BtcTx): Promise<void>;
+  /** Transactions of a batch, newest first. */
+  ofBatch(batchId: string): Promise<BtcTx[]>;
+  withStatus(status: BtcTxStatus): Promise<BtcTx[]>;
+  findByTxid(txid: string): Promise<BtcTx | null>;
+  setStatus(txid: string, status: BtcTxStatus, now: number, broadcastHeight?: number): Promise<void>;
+  /**
+   * Coins `reserved` that no live transaction (SIGNED, BROADCAST, CONFIRMED) spends go back to
+   * `available`: a crash between reserving and recording the transaction left them so. Returns how many.
+   */
+  releaseOrphanReservations(): Promise<number>;
+}
+
+/** The anchoring key and its coins. */
+export interface AnchorWallet {
+  readonly address: string;
+  readonly network: BitcoinNetwork;
+  /** Builds and signs the anchoring transaction of `root`; reserves its inputs, records its change. */
+  createAnchorTx(root: Uint8Array, feeRateSatVb: number, feeCap?: FeeCap): Promise<AnchorTxInfo>;
+  /** The BIP-125 replacement of `prev`: same inputs, higher fee. */
+  bumpAnchorTx(prev: AnchorTxInfo, newFeeRateSatVb: number, feeCap: FeeCap): Promise<AnchorTxInfo>;
+  /** Registers the outputs of a deposit that pay the anchoring address. */
+  importDeposit(txid: string): Promise<UtxoRow[]>;
+  /** Sum of the coins believed available, satoshis. */
+  balanceSat(): Promise<number>;
+}
+
+/** Fee and confirmation settings of the batching jobs (from the configuration). */
+export interface AnchoringSettings {
+  readonly batchMaxSize: number;
+  readonly confirmationsRequired: number;
+  readonly feeRateSatVb: number;
+  readonly feeCapSatVb: number;
+  /** Upper bound of one transaction's fee, satoshis. */
+  readonly maxFeeSat: number;
+  readonly bumpAfterBlocks: number;
+}

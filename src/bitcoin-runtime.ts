@@ -1,0 +1,128 @@
+/**
+ * The Bitcoin side of a process, wired from the configuration: the Chain (Bitcoin Core JSON-RPC on
+ * BITCOIN_RPC_URL, or — unset, regtest — the embedded bcoin node started in this process), the
+ * anchoring wallet and the batching jobs. Part of the composition root.
+ */
+import { AnchoringWallet } from './adapters/chain/anchoring-wallet.js';
+import { BitcoinRpcClient } from './adapters/chain/bitcoin-rpc.js';
+import { EmbeddedRegtest, type AutoMiner } from './adapters/chain/embedded-regtest.js';
+import { keyVaultRepository } from './adapters/store/key-vault.repository.js';
+import type { AnchoringDeps } from './app/anchoring-deps.js';
+import { forgetVanishedChain } from './app/forget-vanished-chain.js';
+import type { AnchoringSettings } from './app/ports/bitcoin.port.js';
+import type { ChainPort } from './app/ports/chain.port.js';
+import type { Config, Role } from './config.js';
+import { DomainError } from './core/errors.js';
+import { anchoringJobs } from './jobs/bitcoin.jobs.js';
+import type { JobDefinition } from './jobs/job-definition.js';
+import type { Runtime } from './runtime.js';
+
+/** Coinbases mined to the anchoring key when the embedded node starts with an unfunded wallet. */
+const EMBEDDED_FUNDING_COINBASES = 5;
+/** Below this balance (satoshis) the embedded run funds the wallet again. */
+const EMBEDDED_MIN_BALANCE_SAT = 100_000_000;
+
+export interface BitcoinRuntime {
+  /** Absent for an api process with no BITCOIN_RPC_URL (the embedded node lives in the worker). */
+  readonly chain: ChainPort | undefined;
+  readonly wallet: AnchoringWallet | undefined;
+  readonly node: EmbeddedRegtest | undefined;
+  readonly jobs: JobDefinition[];
+  close(): Promise<void>;
+}
+
+export function anchoringSettings(config: Config): AnchoringSettings {
+  return {
+    batchMaxSize: config.batchMaxSize,
+    confirmationsRequired: config.confirmationsRequired,
+    feeRateSatVb: config.feeRateSatVb,
+    feeCapSatVb: config.feeCapSatVb,
+    // An anchoring transaction is 150-300 vB; 1000 vB at the capped rate bounds one of many inputs too.
+    maxFeeSat: config.feeCapSatVb * 1000,
+    bumpAfterBlocks: config.bumpAfterBlocks,
+  };
+}
+
+/** Opens the wallet on the store's key vault and coins; retries once when another process stored a key first. */
+export async function openWallet(rt: Runtime, chain: ChainPort): Promise<AnchoringWallet> {
+  const options = {
+    chain, vault: keyVaultRepository(rt.opened.db, rt.deps.clock.now), utxos: rt.deps.store.utxos,
+    network: rt.config.bitcoinNetwork, secretKey: rt.secretKey,
+  };
+  try {
+    return await AnchoringWallet.open(options);
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'CONFLICT') return AnchoringWallet.open(options);
+    throw err;
+  }
+}
+
+/** Starts what the role needs: nothing but a client for api, the whole anchoring side for worker and all. */
+export async function openBitcoin(rt: Runtime, role: Role): Promise<BitcoinRuntime> {
+  const { config } = rt;
+  const works = role === 'worker' || role === 'all';
+  if (!works) {
+    const chain = config.bitcoinRpcUrl ? new BitcoinRpcClient({ url: config.bitcoinRpcUrl }) : undefined;
+    return { chain, wallet: undefined, node: undefined, jobs: [], close: async () => undefined };
+  }
+  const node = config.bitcoinRpcUrl ? undefined : await EmbeddedRegtest.start();
+  const chain = new BitcoinRpcClient({ url: config.bitcoinRpcUrl ?? node!.rpcUrl });
+  let miner: AutoMiner | undefined;
+  try {
+    await checkNetwork(chain, config);
+    const wallet = await openWallet(rt, chain);
+    if (node) miner = await prepareEmbedded(rt, node, wallet);
+    const deps: AnchoringDeps = { ...rt.deps, chain, wallet, settings: anchoringSettings(config), afterBroadcast: crashHook(rt) };
+    const jobs = anchoringJobs({ deps, log: rt.log, batchIntervalSeconds: config.batchIntervalSeconds, pollSeconds: config.confirmPollSeconds });
+    rt.log.info({ address: wallet.address, network: wallet.network, node: node ? 'embedded regtest' : chain.redactedUrl }, 'anchoring wallet ready');
+    return { chain, wallet, node, jobs, close: async () => { await miner?.stop(); await node?.stop(); } };
+  } catch (err) {
+    await miner?.stop();
+    await node?.stop();
+    throw err;
+  }
+}
+
+async function checkNetwork(chain: ChainPort, config: Config): Promise<void> {
+  const info = await chain.getNetworkInfo();
+  if (info.network !== config.bitcoinNetwork) {
+    throw new DomainError('CHAIN_UNAVAILABLE', `the node runs ${info.network} but BITCOIN_NETWORK is ${config.bitcoinNetwork}`);
+  }
+}
+
+/**
+ * The default run: the store may hold state of a previous (in-memory, so vanished) chain; the wallet
+ * is funded with matured coinbases; a block is mined every REGTEST_BLOCK_INTERVAL_SECONDS.
+ */
+async function prepareEmbedded(rt: Runtime, node: EmbeddedRegtest, wallet: AnchoringWallet): Promise<AutoMiner | undefined> {
+  const chainId = (await node.rpc.getBlockHash(1))!;
+  const reset = await forgetVanishedChain(rt.deps, { chainId });
+  if (reset && reset.length > 0) rt.log.warn({ batches: reset.length }, 'embedded regtest chain is new: pending batches will be anchored again');
+  if ((await wallet.balanceSat()) < EMBEDDED_MIN_BALANCE_SAT) {
+    for (const txid of await node.fund(wallet.address, EMBEDDED_FUNDING_COINBASES)) await wallet.importDeposit(txid);
+  }
+  const every = rt.config.regtestBlockIntervalSeconds;
+  return every > 0 ? node.autoMine(every * 1000) : undefined;
+}
+
+/** The crash test's hook: end the process right after a broadcast, before it is recorded. */
+function crashHook(rt: Runtime): (() => void) | undefined {
+  if (!rt.config.crashAfterBroadcast) return undefined;
+  return () => {
+    rt.log.fatal('PROOFSEAL_TEST_CRASH_AFTER_BROADCAST: exiting right after the broadcast');
+    process.exit(86);
+  };
+}
+
+/** A Chain for commands run where no node is reachable (the embedded node lives in the worker). */
+const offlineChain = new Proxy({}, {
+  get: () => () => Promise.reject(new DomainError('CHAIN_UNAVAILABLE', 'no Bitcoin node: set BITCOIN_RPC_URL (the embedded node runs inside the worker)')),
+}) as ChainPort;
+
+/** The wallet for the operator's `proofseal wallet`: on BITCOIN_RPC_URL when set, offline otherwise. */
+export async function openWalletForCommand(rt: Runtime): Promise<{ wallet: AnchoringWallet; node: string; online: boolean }> {
+  const url = rt.config.bitcoinRpcUrl;
+  const chain = url ? new BitcoinRpcClient({ url }) : offlineChain;
+  const node = url ? (chain as BitcoinRpcClient).redactedUrl : 'embedded regtest (runs inside the worker, funded automatically)';
+  return { wallet: await openWallet(rt, chain), node, online: url !== undefined };
+}

@@ -1,0 +1,68 @@
+import type { AnchoringDeps } from '../app/anchoring-deps.js';
+import { CLOSE_BATCH, CONFIRM_BATCHES, SEND_BATCHES } from '../app/anchoring-deps.js';
+import { closeBatch } from '../app/close-batch.js';
+import { confirmBatches, type ConfirmSummary } from '../app/confirm-batches.js';
+import { sendBatches } from '../app/send-batches.js';
+import type { JobDefinition } from './job-definition.js';
+
+/** The part of a logger the batching jobs use (pino's signature). */
+export interface JobLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface AnchoringJobOptions {
+  readonly deps: AnchoringDeps;
+  readonly log: JobLog;
+  readonly batchIntervalSeconds: number;
+  /** How often SENT batches are checked against the chain (and unsent ones retried). */
+  readonly pollSeconds: number;
+}
+
+/**
+ * The three batching jobs, each a stately singleton (one queued, one active across all workers):
+ * close a batch every BATCH_INTERVAL_SECONDS; send closed batches (queued by the close, and on the
+ * poll schedule so a batch that could not be paid is retried); poll confirmations.
+ */
+export function anchoringJobs(o: AnchoringJobOptions): JobDefinition[] {
+  return [closeBatchJob(o), sendBatchesJob(o), confirmBatchesJob(o)];
+}
+
+function closeBatchJob({ deps, log, batchIntervalSeconds }: AnchoringJobOptions): JobDefinition {
+  return {
+    name: CLOSE_BATCH, policy: 'stately', retryLimit: 2, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 1800,
+    everySeconds: batchIntervalSeconds,
+    handle: async () => {
+      const closed = await closeBatch(deps, { maxSize: deps.settings.batchMaxSize });
+      if (closed) log.info(closed, 'batch closed');
+    },
+  };
+}
+
+function sendBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions): JobDefinition {
+  return {
+    name: SEND_BATCHES, policy: 'stately', retryLimit: 3, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 300,
+    everySeconds: pollSeconds,
+    handle: async () => {
+      const s = await sendBatches(deps);
+      if (s.sent.length > 0 || s.reconciled > 0 || s.released > 0) log.info(s, 'batches sent');
+      if (s.insufficientFunds) log.warn({ address: deps.wallet.address, reason: s.insufficientFunds }, 'cannot pay for the next batch: fund the anchoring address');
+    },
+  };
+}
+
+function confirmBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions): JobDefinition {
+  return {
+    name: CONFIRM_BATCHES, policy: 'stately', retryLimit: 2, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 300,
+    everySeconds: pollSeconds,
+    handle: async () => {
+      const s = await confirmBatches(deps);
+      if (changed(s)) log.info(s, 'confirmations read');
+      if (s.atFeeCap.length > 0) log.warn({ batches: s.atFeeCap }, 'stuck batches at the fee cap (FEE_CAP_SAT_VB)');
+    },
+  };
+}
+
+function changed(s: ConfirmSummary): boolean {
+  return [s.confirmed, s.firstConfirmations, s.reorgs, s.rebroadcast, s.bumped, s.abandoned].some((list) => list.length > 0);
+}
