@@ -72,7 +72,8 @@ export async function sealCommand(args: string[], ctx: ClientContext): Promise<v
 
 async function hashWithProgress(file: string, p: Progress): Promise<string> {
   const size = await fileSize(file);
-  const hash = await sha256File(file, (done) => p.update(`hashing ${path.basename(file)}: ${size === 0 ? 100 : Math.floor((done / size) * 100)}%`));
+  const tenths = (done: number) => (size === 0 ? 100 : Math.floor((done / size) * 10) * 10);
+  const hash = await sha256File(file, (done) => p.update(`hashing ${path.basename(file)}: ${tenths(done)}%`));
   if (hash === EMPTY_SHA256) throw new DomainError('INVALID_HASH', `${file} is empty: the hash of empty data cannot be sealed`);
   return hash;
 }
