@@ -12,10 +12,14 @@ export async function authenticateBasic(deps: Pick<AppDeps, 'store'>, email: str
   return ok && account ? account : null;
 }
 
+/** How stale a token's `lastUsed` may get before it is written again. */
+const TOUCH_EVERY_MS = 60_000;
+
 /** The account of a live API token, or null; records when the token was last used (at most once a minute). */
 export async function authenticateBearer(deps: Pick<AppDeps, 'store' | 'clock'>, token: string): Promise<Account | null> {
-  const apiToken = await deps.store.tokens.findLiveByHash(hashApiToken(token));
-  if (!apiToken) return null;
-  await deps.store.tokens.touch(apiToken.id, deps.clock.now());
-  return deps.store.accounts.findById(apiToken.accountId);
+  const found = await deps.store.tokens.findLiveWithAccount(hashApiToken(token));
+  if (!found) return null;
+  const now = deps.clock.now();
+  if (found.token.lastUsed === null || now - found.token.lastUsed > TOUCH_EVERY_MS) await deps.store.tokens.touch(found.token.id, now);
+  return found.account;
 }

@@ -43,9 +43,14 @@ for (const kind of kinds) {
       const t = { id: randomUUID(), accountId: a.id, name: 'ci', created: 10, lastUsed: null, revokedAt: null };
       await s.store.tokens.insert(t, 'hash-a');
       assert.equal((await s.store.tokens.findLiveByHash('hash-a'))?.id, t.id);
+      const both = await s.store.tokens.findLiveWithAccount('hash-a');
+      assert.equal(both?.token.id, t.id);
+      assert.equal(both?.account.email, a.email);
+      assert.equal(both?.account.created, 1);
       assert.equal(await s.store.tokens.revoke(b.id, { tokenHash: 'hash-a' }, 20), false, 'another account cannot revoke it');
       assert.equal(await s.store.tokens.revoke(a.id, { tokenHash: 'hash-a' }, 20), true);
       assert.equal(await s.store.tokens.findLiveByHash('hash-a'), null);
+      assert.equal(await s.store.tokens.findLiveWithAccount('hash-a'), null);
       assert.equal(await s.store.tokens.revoke(a.id, { tokenHash: 'hash-a' }, 21), false, 'already revoked');
       assert.equal(await s.store.tokens.purgeRevoked(15), 0);
       assert.equal(await s.store.tokens.purgeRevoked(25), 1);

@@ -57,6 +57,13 @@ export function tokenRepository(sql: Sql): TokenRepository {
       const rows = await sql.query<TokenRow>('SELECT * FROM api_token WHERE token_hash = $1 AND revoked_at IS NULL', [tokenHash]);
       return rows[0] ? toToken(rows[0]) : null;
     },
+    async findLiveWithAccount(tokenHash) {
+      const rows = await sql.query<TokenRow & { a: AccountRow }>(
+        `SELECT t.*, row_to_json(a) AS a FROM api_token t JOIN account a ON a.id = t.account_id
+         WHERE t.token_hash = $1 AND t.revoked_at IS NULL`, [tokenHash]);
+      const r = rows[0];
+      return r ? { token: toToken(r), account: toAccount(r.a) } : null;
+    },
     async listByAccount(accountId) {
       const rows = await sql.query<TokenRow>('SELECT * FROM api_token WHERE account_id = $1 ORDER BY created, id', [accountId]);
       return rows.map(toToken);

@@ -32,6 +32,8 @@ export interface TokenRepository {
   insert(token: ApiToken, tokenHash: string): Promise<void>;
   /** The live (not revoked) token with this hash, or null. */
   findLiveByHash(tokenHash: string): Promise<ApiToken | null>;
+  /** The live token with this hash and its account, in one read. */
+  findLiveWithAccount(tokenHash: string): Promise<{ token: ApiToken; account: Account } | null>;
   listByAccount(accountId: string): Promise<ApiToken[]>;
   /** Revokes the account's token with this hash or id; resolves false if none matched. */
   revoke(accountId: string | null, match: { tokenHash?: string; id?: string }, now: number): Promise<boolean>;

@@ -6,17 +6,22 @@ import type { Account } from '../../app/ports/account.port.js';
 import { DomainError } from '../../core/errors.js';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Drops remembered logins in this process (after a revocation or a password change). */
+    forgetCredentials(): void;
+  }
   interface FastifyRequest { account: Account | null }
   interface FastifyContextConfig { auth?: 'account' | 'optional' }
 }
 
 /**
- * Successful Basic logins are remembered for a short time (keyed by a hash of the header), so a client
- * sending its password on every call does not pay a full scrypt each time. A password change or a
- * revoked token takes effect within BASIC_CACHE_MS; bearer tokens are looked up every time.
+ * Successful logins are remembered for a short time, keyed by a hash of the Authorization header, so a
+ * client sending its password on every call does not pay a full scrypt each time, and a busy token does
+ * not cost a database read per request. In this process a revocation or password change forgets them at
+ * once; other API processes see it within the TTL.
  */
-const BASIC_CACHE_MS = 60_000;
-const BASIC_CACHE_MAX = 10_000;
+const CACHE_TTL_MS = { basic: 60_000, bearer: 5_000 } as const;
+const CACHE_MAX = 10_000;
 
 export interface AuthOptions {
   readonly deps: Pick<AppDeps, 'store' | 'clock'>;
@@ -31,23 +36,28 @@ function parseBasic(value: string): { email: string; password: string } | null {
 }
 
 export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
-  const basicCache = new Map<string, { accountId: string; until: number }>();
+  const cache = new Map<string, { account: Account; until: number }>();
   const failures = new Map<string, { count: number; windowStart: number }>();
   app.decorateRequest('account', null);
+  app.decorate('forgetCredentials', () => cache.clear());
 
-  async function identify(header: string): Promise<Account | null> {
+  async function check(header: string): Promise<Account | null> {
     const [scheme, value = ''] = header.split(' ', 2) as [string, string?];
     if (/^bearer$/i.test(scheme)) return authenticateBearer(opts.deps, value.trim());
     if (!/^basic$/i.test(scheme)) return null;
-    const key = createHash('sha256').update(header).digest('base64');
-    const hit = basicCache.get(key);
-    const now = opts.deps.clock.now();
-    if (hit && hit.until > now) return opts.deps.store.accounts.findById(hit.accountId);
     const creds = parseBasic(value.trim());
-    const account = creds ? await authenticateBasic(opts.deps, creds.email, creds.password) : null;
+    return creds ? authenticateBasic(opts.deps, creds.email, creds.password) : null;
+  }
+
+  async function identify(header: string): Promise<Account | null> {
+    const key = createHash('sha256').update(header).digest('base64');
+    const now = opts.deps.clock.now();
+    const hit = cache.get(key);
+    if (hit && hit.until > now) return hit.account;
+    const account = await check(header);
     if (account) {
-      if (basicCache.size >= BASIC_CACHE_MAX) basicCache.clear();
-      basicCache.set(key, { accountId: account.id, until: now + BASIC_CACHE_MS });
+      if (cache.size >= CACHE_MAX) cache.clear();
+      cache.set(key, { account, until: now + (/^bearer /i.test(header) ? CACHE_TTL_MS.bearer : CACHE_TTL_MS.basic) });
     }
     return account;
   }

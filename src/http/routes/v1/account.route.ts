@@ -27,5 +27,9 @@ export function accountRoutes(app: FastifyInstance, deps: HttpDeps): void {
       tags: ['account'], summary: 'Change the calling account\'s names or password', security, body: UserUpdate,
       response: { 200: User, ...errors(400, 401, 403, 413, 415, 429) },
     },
-  }, async (req) => view(await updateAccount(deps, { accountId: accountOf(req).id, ...(req.body as object) })));
+  }, async (req) => {
+    const updated = await updateAccount(deps, { accountId: accountOf(req).id, ...(req.body as object) });
+    app.forgetCredentials();
+    return view(updated);
+  });
 }

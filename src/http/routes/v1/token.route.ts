@@ -31,6 +31,7 @@ export function tokenRoutes(app: FastifyInstance, deps: HttpDeps): void {
     },
   }, async (req, reply) => {
     await revokeApiToken(deps, { accountId: accountOf(req).id, token: (req.query as { token: string }).token });
+    app.forgetCredentials();
     return reply.status(204).send();
   });
 
