@@ -28,7 +28,7 @@ export function anchoringJobs(o: AnchoringJobOptions): JobDefinition[] {
   return [closeBatchJob(o), sendBatchesJob(o), confirmBatchesJob(o)];
 }
 
-function closeBatchJob({ deps, log, batchIntervalSeconds }: AnchoringJobOptions): JobDefinition {
+export function closeBatchJob({ deps, log, batchIntervalSeconds }: AnchoringJobOptions): JobDefinition {
   return {
     name: CLOSE_BATCH, policy: 'stately', retryLimit: 2, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 1800,
     everySeconds: batchIntervalSeconds,
@@ -39,7 +39,7 @@ function closeBatchJob({ deps, log, batchIntervalSeconds }: AnchoringJobOptions)
   };
 }
 
-function sendBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions): JobDefinition {
+export function sendBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions): JobDefinition {
   return {
     name: SEND_BATCHES, policy: 'stately', retryLimit: 3, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 300,
     everySeconds: pollSeconds,
@@ -51,7 +51,7 @@ function sendBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions): JobDef
   };
 }
 
-function confirmBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions): JobDefinition {
+export function confirmBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions): JobDefinition {
   return {
     name: CONFIRM_BATCHES, policy: 'stately', retryLimit: 2, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 300,
     everySeconds: pollSeconds,
