@@ -1,0 +1,139 @@
+/**
+ * Closing batches on both stores: leaf order and indexes, the stored tree, the size limit, and the
+ * scheduled singleton across two job engines on one database while anchors keep arriving.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createJobEngine, type JobEngine } from '../../src/adapters/jobs/job-engine.js';
+import { openStore, type OpenedStore } from '../../src/adapters/store/create-store.js';
+import type { Sql } from '../../src/adapters/store/sql.js';
+import { SEND_BATCHES, type AnchoringDeps } from '../../src/app/anchoring-deps.js';
+import { closeBatch } from '../../src/app/close-batch.js';
+import { createAccount } from '../../src/app/create-account.js';
+import { buildMerkleTree, deserializeTree, merkleRoot } from '../../src/core/merkle/index.js';
+import { closeBatchJob } from '../../src/jobs/bitcoin.jobs.js';
+import type { JobDefinition } from '../../src/jobs/job-definition.js';
+import { TEST_SETTINGS } from '../support/anchoring-fixture.js';
+import { silentLog, testDeps } from '../support/fixtures.js';
+import { storeKinds, type TestStore } from '../support/stores.js';
+
+const kinds = await storeKinds();
+
+/** Inserts `n` data anchors straight in SQL (one statement); returns their leaves in seq order. */
+async function insertAnchors(sql: Sql, accountId: string, n: number): Promise<Buffer[]> {
+  const leaves = Array.from({ length: n }, () => randomBytes(32));
+  await sql.query(
+    `INSERT INTO anchor (id, account_id, name, kind, hash, leaf, created, last_modified)
+     SELECT gen_random_uuid(), $1, 'bulk', 'data', encode(l, 'hex'), l, 0, 0 FROM unnest($2::bytea[]) WITH ORDINALITY AS t(l, o) ORDER BY o`,
+    [accountId, leaves]);
+  return leaves;
+}
+
+interface BatchLeaves { id: string; leafCount: number; root: Buffer; tree: Buffer; indexes: number[]; leaves: Buffer[] }
+
+async function batchesWithLeaves(sql: Sql): Promise<BatchLeaves[]> {
+  const batches = await sql.query<{ id: string; leaf_count: number; root: Uint8Array; tree: Uint8Array }>('SELECT id, leaf_count, root, tree FROM batch ORDER BY created, id');
+  const out: BatchLeaves[] = [];
+  for (const b of batches) {
+    const rows = await sql.query<{ leaf_index: number; leaf: Uint8Array }>('SELECT leaf_index, leaf FROM anchor WHERE batch_id = $1 ORDER BY leaf_index', [b.id]);
+    out.push({ id: b.id, leafCount: b.leaf_count, root: Buffer.from(b.root), tree: Buffer.from(b.tree), indexes: rows.map((r) => r.leaf_index), leaves: rows.map((r) => Buffer.from(r.leaf)) });
+  }
+  return out;
+}
+
+function assertWellFormed(b: BatchLeaves): void {
+  assert.deepEqual(b.indexes, Array.from({ length: b.leafCount }, (_, i) => i), 'leaf indexes 0..n-1');
+  assert.deepEqual(merkleRoot(buildMerkleTree(b.leaves)), b.root, 'root of the stored leaves');
+  const tree = deserializeTree(b.tree);
+  assert.equal(tree.leafCount, b.leafCount);
+  assert.deepEqual(merkleRoot(tree), b.root, 'the stored tree has that root');
+}
+
+for (const kind of kinds) {
+  describe(`close-batch on ${kind.name}`, { skip: kind.skip }, () => {
+    let s: TestStore;
+    let accountId = '';
+    before(async () => {
+      s = await kind.open();
+      accountId = (await createAccount(testDeps(s.store), { email: 'bulk@example.com', password: 'correct horse battery' })).id;
+    });
+    after(() => s?.destroy());
+
+    it('takes the oldest unbatched anchors in seq order, max size per batch, tree stored once', async () => {
+      const deps = testDeps(s.store);
+      const leaves = await insertAnchors(s.db, accountId, 2500);
+      const sizes: number[] = [];
+      for (let c = await closeBatch(deps, { maxSize: 1000 }); c; c = await closeBatch(deps, { maxSize: 1000 })) sizes.push(c.leafCount);
+      assert.deepEqual(sizes, [1000, 1000, 500]);
+      const batches = await batchesWithLeaves(s.db);
+      batches.forEach(assertWellFormed);
+      assert.deepEqual(batches.flatMap((b) => b.leaves), leaves, 'seq order across batches');
+      assert.equal((await s.store.batches.waitingForTx()).length, 3);
+      assert.equal((deps.jobs as { sent: { name: string }[] }).sent.filter((j) => j.name === SEND_BATCHES).length, 3, 'a send is queued per batch');
+    });
+
+    it('closes nothing when no anchor waits', async () => {
+      const before = (await s.db.query('SELECT id FROM batch')).length;
+      assert.equal(await closeBatch(testDeps(s.store), { maxSize: 1000 }), null);
+      assert.equal((await s.db.query('SELECT id FROM batch')).length, before);
+    });
+  });
+
+  describe(`close-batch as a scheduled singleton across two engines, ${kind.name}`, { skip: kind.skip }, () => {
+    let s: TestStore;
+    let second: OpenedStore | null = null;
+    const engines: JobEngine[] = [];
+    after(async () => {
+      for (const e of engines) await e.stop();
+      await second?.close();
+      await s?.destroy();
+    });
+
+    it('every anchor lands in exactly one well-formed batch and the job never runs twice at once', async () => {
+      s = await kind.open();
+      // PostgreSQL: two pools as two processes would have; PGlite is one process's database, shared.
+      second = s.url ? await openStore({ databaseUrl: s.url, embeddedDir: undefined, now: Date.now }) : null;
+      const accountId = (await createAccount(testDeps(s.store), { email: 'two@example.com', password: 'correct horse battery' })).id;
+      let active = 0;
+      let maxActive = 0;
+      let runs = 0;
+      for (const opened of [s, second ?? s]) {
+        const engine = createJobEngine(opened.db, silentLog, { pollingIntervalSeconds: 0.5 });
+        engines.push(engine);
+        await engine.start();
+        const deps = { ...testDeps(opened.store, { jobs: engine }), settings: { ...TEST_SETTINGS, batchMaxSize: 700 } } as unknown as AnchoringDeps;
+        const job = closeBatchJob({ deps, log: silentLog, batchIntervalSeconds: 1, pollSeconds: 1 });
+        const counted: JobDefinition = {
+          ...job,
+          handle: async (d) => {
+            active += 1;
+            runs += 1;
+            maxActive = Math.max(maxActive, active);
+            try { await job.handle(d); } finally { active -= 1; }
+          },
+        };
+        const send: JobDefinition = { name: SEND_BATCHES, policy: 'stately', retryLimit: 0, retryDelaySeconds: 1, retryBackoff: false, expireInSeconds: 60, handle: async () => undefined };
+        await engine.declare([counted, send]);
+        await engine.work([counted]);
+      }
+      const inserted: Buffer[] = [];
+      for (let i = 0; i < 12; i++) {
+        inserted.push(...(await insertAnchors(s.db, accountId, 400)));
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      const end = Date.now() + 30_000;
+      while ((await s.db.query('SELECT 1 FROM anchor WHERE batch_id IS NULL LIMIT 1')).length > 0) {
+        if (Date.now() > end) throw new Error('anchors left unbatched');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const batches = await batchesWithLeaves(s.db);
+      batches.forEach(assertWellFormed);
+      assert.equal(batches.reduce((n, b) => n + b.leafCount, 0), inserted.length, 'no anchor lost or batched twice');
+      assert.equal(new Set(batches.flatMap((b) => b.leaves.map((l) => l.toString('hex')))).size, inserted.length);
+      assert.ok(batches.every((b) => b.leafCount <= 700));
+      assert.equal(maxActive, 1, `the close job ran concurrently (${runs} runs)`);
+      assert.ok(runs >= 3, `scheduled runs: ${runs}`);
+    });
+  });
+}
