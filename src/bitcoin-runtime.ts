@@ -8,6 +8,7 @@ import { BitcoinRpcClient } from './adapters/chain/bitcoin-rpc.js';
 import { EmbeddedRegtest, type AutoMiner } from './adapters/chain/embedded-regtest.js';
 import { keyVaultRepository } from './adapters/store/key-vault.repository.js';
 import type { AnchoringDeps } from './app/anchoring-deps.js';
+import { reconcileSigned } from './app/broadcast-anchor-tx.js';
 import { forgetVanishedChain } from './app/forget-vanished-chain.js';
 import type { AnchoringSettings } from './app/ports/bitcoin.port.js';
 import type { ChainPort } from './app/ports/chain.port.js';
@@ -73,6 +74,7 @@ export async function openBitcoin(rt: Runtime, role: Role): Promise<BitcoinRunti
     const wallet = await openWallet(rt, chain);
     if (node) miner = await prepareEmbedded(rt, node, wallet);
     const deps: AnchoringDeps = { ...rt.deps, chain, wallet, settings: anchoringSettings(config), afterBroadcast: crashHook(rt) };
+    await reconcileAtStart(rt, deps);
     const jobs = anchoringJobs({ deps, log: rt.log, batchIntervalSeconds: config.batchIntervalSeconds, pollSeconds: config.confirmPollSeconds });
     rt.log.info({ address: wallet.address, network: wallet.network, node: node ? 'embedded regtest' : chain.redactedUrl }, 'anchoring wallet ready');
     return { chain, wallet, node, jobs, close: async () => { await miner?.stop(); await node?.stop(); } };
@@ -81,6 +83,16 @@ export async function openBitcoin(rt: Runtime, role: Role): Promise<BitcoinRunti
     await node?.stop();
     throw err;
   }
+}
+
+/**
+ * A worker that died between a broadcast and its bookkeeping left a SIGNED transaction, and its send job
+ * stays active until the job engine expires it: reconcile at start (the same bytes, idempotent) so the
+ * batch is SENT at once rather than after the expiry.
+ */
+async function reconcileAtStart(rt: Runtime, deps: AnchoringDeps): Promise<void> {
+  const reconciled = await reconcileSigned(deps);
+  if (reconciled > 0) rt.log.warn({ reconciled }, 'signed transactions found at start were reconciled (same bytes)');
 }
 
 async function checkNetwork(chain: ChainPort, config: Config): Promise<void> {

@@ -53,7 +53,7 @@ export function sendBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions):
 
 export function confirmBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions): JobDefinition {
   return {
-    name: CONFIRM_BATCHES, policy: 'stately', retryLimit: 2, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 300,
+    name: CONFIRM_BATCHES, policy: 'stately', retryLimit: 2, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 60,
     everySeconds: pollSeconds,
     handle: async () => {
       const s = await confirmBatches(deps);

@@ -15,7 +15,7 @@ import { buildMerkleTree, deserializeTree, merkleRoot } from '../../src/core/mer
 import { closeBatchJob } from '../../src/jobs/bitcoin.jobs.js';
 import type { JobDefinition } from '../../src/jobs/job-definition.js';
 import { TEST_SETTINGS } from '../support/anchoring-fixture.js';
-import { silentLog, testDeps } from '../support/fixtures.js';
+import { recordingJobs, silentLog, testDeps } from '../support/fixtures.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
 
 const kinds = await storeKinds();
@@ -61,7 +61,8 @@ for (const kind of kinds) {
     after(() => s?.destroy());
 
     it('takes the oldest unbatched anchors in seq order, max size per batch, tree stored once', async () => {
-      const deps = testDeps(s.store);
+      const jobs = recordingJobs();
+      const deps = testDeps(s.store, { jobs });
       const leaves = await insertAnchors(s.db, accountId, 2500);
       const sizes: number[] = [];
       for (let c = await closeBatch(deps, { maxSize: 1000 }); c; c = await closeBatch(deps, { maxSize: 1000 })) sizes.push(c.leafCount);
@@ -70,7 +71,7 @@ for (const kind of kinds) {
       batches.forEach(assertWellFormed);
       assert.deepEqual(batches.flatMap((b) => b.leaves), leaves, 'seq order across batches');
       assert.equal((await s.store.batches.waitingForTx()).length, 3);
-      assert.equal((deps.jobs as { sent: { name: string }[] }).sent.filter((j) => j.name === SEND_BATCHES).length, 3, 'a send is queued per batch');
+      assert.equal(jobs.sent.filter((j) => j.name === SEND_BATCHES).length, 3, 'a send is queued per batch');
     });
 
     it('closes nothing when no anchor waits', async () => {
