@@ -1,5 +1,8 @@
 import fs from 'node:fs/promises';
 import { BitcoinRpcClient } from '../adapters/chain/bitcoin-rpc.js';
+import { createSafeFetch } from '../adapters/net/safe-fetch.js';
+import { systemRandom } from '../adapters/system/system.js';
+import { verifyIdentity } from '../app/verify-identity.js';
 import { parseOpReturn } from '../core/bitcoin/op-return.js';
 import { verifySignedMessage } from '../core/bitcoin/signed-message.js';
 import { checkReceiptPath, signatureMatchesTarget, type ChainpointReceipt } from '../core/chainpoint/receipt.js';
@@ -13,7 +16,13 @@ import { apiClient, type ClientContext } from './seal-command.js';
 
 /** One line of the verdict: ok true ✓, false ✗ (fails the verdict), null ? (could not be checked, informative). */
 interface Check { readonly name: string; readonly ok: boolean | null; readonly text: string }
-interface ChainResult { readonly checks: Check[]; readonly timestamp?: number; readonly confirmations?: number }
+interface ChainResult {
+  readonly checks: Check[];
+  readonly timestamp?: number;
+  readonly confirmations?: number;
+  /** True when the service could ask the identity server (its answer is among the checks). */
+  readonly identityChecked?: boolean;
+}
 
 /**
  * `proofseal verify <file> [<receipt.json>] [--rpc-url URL]`: checks locally that the file is the one
@@ -38,6 +47,8 @@ export async function verifyCommand(args: string[], ctx: ClientContext): Promise
         ? await chainByNode(values['rpc-url'], parsed.receipt)
         : await chainByService(await resolveClientSettings(values, ctx.env, ctx.dataDir), parsed.receipt);
       checks.push(...chain.checks);
+      const identity = chain.identityChecked ? null : await identityByClient(parsed.receipt);
+      if (identity) checks.push(identity);
     }
   }
   const verified = checks.every((c) => c.ok !== false);
@@ -101,9 +112,20 @@ async function chainByService(s: Awaited<ReturnType<typeof resolveClientSettings
   }
   const ok = v.code === 'VERIFIED';
   const checks: Check[] = [{ name: 'bitcoin', ok, text: ok ? confirmedText(receipt, v.confirmations ?? 0, v.timestamp) : `${v.code}: ${v.text}` }];
-  const identity = identityCheck(v.identityVerificationStatus);
-  if (identity) checks.push(identity);
-  return { checks, timestamp: v.timestamp ?? undefined, confirmations: v.confirmations ?? undefined };
+  const askedIdentity = v.identityVerificationStatus !== null && v.identityVerificationStatus !== 'HTTP_ERROR';
+  if (askedIdentity) checks.push(identityCheck(v.identityVerificationStatus)!);
+  return { checks, timestamp: v.timestamp ?? undefined, confirmations: v.confirmations ?? undefined, identityChecked: askedIdentity };
+}
+
+/**
+ * The identity check made from this machine, when the service could not make it (it does not fetch
+ * private addresses, such as the identity server of the default run) or was not asked (--rpc-url).
+ */
+async function identityByClient(receipt: ChainpointReceipt): Promise<Check | null> {
+  const sig = receipt.signature;
+  if (sig?.identityURL === undefined) return null;
+  const httpClient = createSafeFetch({ allowPrivateUrls: true });
+  return identityCheck(await verifyIdentity({ httpClient, random: systemRandom }, { ...sig, identityURL: sig.identityURL }));
 }
 
 function identityCheck(status: string | null): Check | null {

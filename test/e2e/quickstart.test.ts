@@ -125,6 +125,7 @@ describe('quickstart: the default run, proofseal seal, proofseal verify', () => 
     }, 90_000, () => `${verified?.stdout}\n${verified?.stderr}`);
     assert.match(verified!.stdout, /^VERIFIED: /m);
     assert.match(verified!.stdout, /✓ the signature by 1\w+ \(CN=proofseal local seal\) holds/);
+    assert.match(verified!.stdout, /✓ the identity server confirms the identity of the key/);
 
     const changed = path.join(dataDir, 'contract-changed.txt');
     writeFileSync(changed, `${readFileSync(doc, 'utf8')}!`);
