@@ -21,6 +21,7 @@ import { signHash } from '../../src/app/sign-hash.js';
 import { findCommand, receiptCommand } from '../../src/cli/lookup-commands.js';
 import { sealCommand, type ClientContext } from '../../src/cli/seal-command.js';
 import { verifyCommand } from '../../src/cli/verify-command.js';
+import { opReturnScript } from '../../src/core/bitcoin/op-return.js';
 import { buildReceipt, signatureLeaf, type ChainpointReceipt } from '../../src/core/chainpoint/receipt.js';
 import { buildIdentityApp } from '../../src/identity/app.js';
 import { realRandom, testClock, testConfig } from '../support/fixtures.js';
@@ -164,6 +165,45 @@ describe('client commands: seal, verify, receipt, find', () => {
     assert.equal(v.verdict, 'VERIFIED');
     assert.deepEqual(v.checks.map((c: { name: string }) => c.name), ['file', 'signature', 'merkle', 'bitcoin', 'identity']);
     assert.equal(v.confirmations, 3);
+  });
+
+  it('verify --rpc-url reads the transaction from a Bitcoin node: confirmed OP_RETURN of the root, else NOT VERIFIED', async () => {
+    const receipt = JSON.parse(readFileSync(`${doc}.receipt.json`, 'utf8')) as ChainpointReceipt;
+    let tx: object | null = null;
+    const node = http.createServer((req, res) => {
+      let text = '';
+      req.on('data', (d: Buffer) => { text += d.toString(); });
+      req.on('end', () => {
+        const { id, method } = JSON.parse(text);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(method === 'getrawtransaction' && tx
+          ? { result: tx, error: null, id }
+          : { result: null, error: { code: -5, message: 'No such mempool or blockchain transaction' }, id }));
+      });
+    });
+    await new Promise<void>((r) => node.listen(0, '127.0.0.1', r));
+    const rpcUrl = `http://u:p@127.0.0.1:${(node.address() as AddressInfo).port}/`;
+    const txOf = (root: string, confirmations: number) => ({
+      txid: receipt.anchors[0]!.sourceId, hex: '00', confirmations, blockhash: confirmations > 0 ? 'ef'.repeat(32) : null, blocktime: 1_700_000_000,
+      vout: [{ n: 0, value: 0, scriptPubKey: { hex: opReturnScript(Buffer.from(root, 'hex')).toString('hex') } }],
+    });
+    try {
+      const cases: [object | null, number, RegExp][] = [
+        [txOf(receipt.merkleRoot, 2), 0, /^VERIFIED: .* existed at 2023-11-14T22:13:20\.000Z/],
+        [txOf(receipt.merkleRoot, 0), 1, /^NOT VERIFIED: transaction \w+ is not confirmed yet/],
+        [txOf('cd'.repeat(32), 2), 1, /^NOT VERIFIED: transaction \w+ does not carry the merkle root/],
+        [null, 1, /^NOT VERIFIED: the node knows no transaction of the receipt/],
+      ];
+      for (const [answer, code, verdict] of cases) {
+        fresh();
+        tx = answer;
+        await verifyCommand([doc, '--rpc-url', rpcUrl], ctx);
+        assert.equal(process.exitCode, code, lines.join('\n'));
+        assert.match(lines.at(-1)!, verdict);
+      }
+    } finally {
+      await new Promise((r) => node.close(r));
+    }
   });
 
   it('receipt and find', async () => {
