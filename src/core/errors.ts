@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
   | 'NOT_READY'
+  | 'NOT_CONFIRMED'
   | 'KEY_REVOKED'
   | 'KEY_EXPIRED'
   | 'INSUFFICIENT_FUNDS'

@@ -23,6 +23,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   NOT_READY: 503,
+  NOT_CONFIRMED: 202,
   INSUFFICIENT_FUNDS: 503,
   CHAIN_UNAVAILABLE: 503,
   DELIVERY_FAILED: 502,
@@ -30,7 +31,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
 };
 
 const REASON: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
+  202: 'Accepted', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
   413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
   503: 'Service Unavailable',
 };

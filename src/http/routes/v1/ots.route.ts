@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { getOtsProof } from '../../../app/get-ots-proof.js';
 import type { Config } from '../../../config.js';
+import { fail } from '../../../core/errors.js';
 import type { HttpDeps } from '../../app.js';
-import { errorBody } from '../../error-codes.js';
 import { errors } from '../../schemas.js';
 import { IdParams } from './anchor.schemas.js';
 
@@ -24,10 +24,7 @@ export function otsRoutes(app: FastifyInstance, deps: HttpDeps, config: Config):
   }, async (req, reply) => {
     const id = (req.params as { id: string }).id;
     const result = await getOtsProof(deps, { id });
-    if (!result.ready) {
-      const body = errorBody(202, 'NOT_CONFIRMED', `anchor ${id} is ${result.status}: the .ots proof exists once it is CONFIRMED`);
-      return reply.status(202).send({ ...body, error: 'Accepted' });
-    }
+    if (!result.ready) fail('NOT_CONFIRMED', `anchor ${id} is ${result.status}: the .ots proof exists once it is CONFIRMED`);
     return reply
       .header('content-type', 'application/octet-stream')
       .header('content-disposition', `attachment; filename="${result.targetHash}.ots"`)

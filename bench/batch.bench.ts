@@ -1,0 +1,78 @@
+/**
+ * Closing a batch: time and peak memory of `closeBatch` (one UPDATE numbering the anchors, the leaves read
+ * back packed, the Merkle tree built over Buffers, the serialised tree stored in the batch row, all in
+ * one transaction) for 100,000 and 1,000,000 anchors, on PGlite (embedded, in memory) and on PostgreSQL
+ * (TEST_DATABASE_URL, default 127.0.0.1:5432/test, in a schema of its own).
+ * The anchors are inserted first with SQL (100,000 rows per statement); that time is printed apart.
+ * Each case runs in a child process of its own, so its peak RSS is its own.
+ * Run: node --import tsx bench/batch.bench.ts            (prints figures; never fails on a timing)
+ *      node --import tsx bench/batch.bench.ts postgres 100000   (one case)
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { openStore } from '../src/adapters/store/create-store.js';
+import { closeBatch } from '../src/app/close-batch.js';
+import { createAccount } from '../src/app/create-account.js';
+import { testDeps } from '../test/support/fixtures.js';
+import { dropSchema, newSchemaName, schemaUrl } from '../test/support/stores.js';
+
+const MB = 1024 * 1024;
+const CHUNK = 100_000;
+const peakRssMb = (): number => Math.round(process.resourceUsage().maxRSS / 1024);
+const rssMb = (): number => Math.round(process.memoryUsage().rss / MB);
+
+interface CaseResult { store: string; anchors: number; insertMs: number; closeMs: number; rssBeforeCloseMb: number; peakRssMb: number; treeMb: number }
+
+async function runCase(storeName: 'pglite' | 'postgres', n: number): Promise<CaseResult> {
+  const schema = newSchemaName();
+  // PGlite on a folder, as the default run keeps it (DATA_DIR/pglite), not in memory.
+  const dir = storeName === 'pglite' ? await mkdtemp(path.join(os.tmpdir(), 'proofseal-bench-')) : undefined;
+  const opened = await openStore({ databaseUrl: storeName === 'postgres' ? schemaUrl(schema) : undefined, embeddedDir: dir, now: Date.now });
+  try {
+    const deps = testDeps(opened.store);
+    const account = await createAccount(deps, { email: `bench-${randomUUID()}@example.com`, password: 'correct horse battery' });
+    let start = performance.now();
+    for (let done = 0; done < n; done += CHUNK) {
+      const leaves = Array.from({ length: Math.min(CHUNK, n - done) }, () => randomBytes(32));
+      await opened.db.query(
+        `INSERT INTO anchor (id, account_id, name, kind, hash, leaf, created, last_modified)
+         SELECT gen_random_uuid(), $1, 'bench', 'data', encode(l, 'hex'), l, 0, 0 FROM unnest($2::bytea[]) AS l`, [account.id, leaves]);
+    }
+    const insertMs = performance.now() - start;
+    globalThis.gc?.();
+    const rssBeforeCloseMb = rssMb();
+    start = performance.now();
+    const closed = await closeBatch(deps, { maxSize: n });
+    const closeMs = performance.now() - start;
+    if (closed?.leafCount !== n) throw new Error(`closed ${closed?.leafCount} of ${n}`);
+    const [size] = await opened.db.query<{ b: number }>('SELECT octet_length(tree) AS b FROM batch WHERE id = $1', [closed.batchId]);
+    return { store: storeName, anchors: n, insertMs: Math.round(insertMs), closeMs: Math.round(closeMs), rssBeforeCloseMb, peakRssMb: peakRssMb(), treeMb: Math.round((size!.b / MB) * 10) / 10 };
+  } finally {
+    await opened.close();
+    if (storeName === 'postgres') await dropSchema(schema);
+    if (dir) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const [storeArg, nArg] = process.argv.slice(2);
+if (storeArg) {
+  console.log(JSON.stringify(await runCase(storeArg as 'pglite' | 'postgres', Number(nArg))));
+} else {
+  console.log('close-batch: one batch of N anchors (tree + storage), each case in its own process');
+  console.log('store     anchors    insert (SQL, apart)  close batch   RSS before close  peak RSS  tree stored');
+  for (const store of ['pglite', 'postgres']) {
+    for (const n of [100_000, 1_000_000]) {
+      const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', new URL(import.meta.url).pathname, store, String(n)], { encoding: 'utf8', maxBuffer: 16 * MB });
+      const line = r.stdout.trim().split('\n').pop() ?? '';
+      if (r.status !== 0 || !line.startsWith('{')) {
+        console.log(`${store.padEnd(9)} ${String(n).padStart(9)}  failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+        continue;
+      }
+      const c = JSON.parse(line) as CaseResult;
+      console.log(`${c.store.padEnd(9)} ${String(c.anchors).padStart(9)}  ${`${(c.insertMs / 1000).toFixed(1)} s`.padStart(19)}  ${`${(c.closeMs / 1000).toFixed(2)} s`.padStart(11)}  ${`${c.rssBeforeCloseMb} MB`.padStart(16)}  ${`${c.peakRssMb} MB`.padStart(8)}  ${`${c.treeMb} MB`.padStart(11)}`);
+    }
+  }
+}
