@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-floating-promises -- node:test's describe/it return promises that the runner itself awaits */
+ 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { AnchorTxInfo } from '../../src/core/bitcoin/anchor-tx.js';

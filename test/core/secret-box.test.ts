@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-floating-promises -- node:test's describe/it return promises that the runner itself awaits */
+ 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { hkdf } from '@noble/hashes/hkdf.js';
