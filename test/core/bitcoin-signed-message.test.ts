@@ -9,7 +9,7 @@ import {
   type AddressType, type Network,
 } from '../../src/core/bitcoin/index.js';
 
-const woleet = JSON.parse(readFileSync(new URL('../../../shared/test-vectors/woleet-receipts.json', import.meta.url), 'utf8')) as {
+const woleet = JSON.parse(readFileSync(new URL('../vectors/woleet-receipts.json', import.meta.url), 'utf8')) as {
   validSignedReceipt: { signature: { signature: string; signedHash: string; pubKey: string } };
   messageVectors: { signedHash: string; pubKey: string; signature: string }[];
 };

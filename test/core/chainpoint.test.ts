@@ -10,7 +10,7 @@ import { buildMerkleTree, merkleRoot, proofPath } from '../../src/core/merkle/in
 import { sha256Utf8 } from '../../src/core/hash/index.js';
 
 type Vectors = Record<'validSignedReceipt' | 'validDataReceipt' | 'invalidSignedReceipt' | 'invalidDataReceipt', ChainpointReceipt>;
-const woleet = JSON.parse(readFileSync(new URL('../../../shared/test-vectors/woleet-receipts.json', import.meta.url), 'utf8')) as Vectors;
+const woleet = JSON.parse(readFileSync(new URL('../vectors/woleet-receipts.json', import.meta.url), 'utf8')) as Vectors;
 const clone = <T>(v: T): T => structuredClone(v);
 
 describe('woleet vectors', () => {

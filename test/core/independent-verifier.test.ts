@@ -8,7 +8,7 @@ import { messageToSign } from '../../src/core/identity/index.js';
 import { buildMerkleTree, merkleRoot, proofPath } from '../../src/core/merkle/index.js';
 import { verifyReceiptIndependently, type Rpc } from '../support/independent-verifier.js';
 
-const woleet = JSON.parse(readFileSync(new URL('../../../shared/test-vectors/woleet-receipts.json', import.meta.url), 'utf8')) as Record<string, ChainpointReceipt>;
+const woleet = JSON.parse(readFileSync(new URL('../vectors/woleet-receipts.json', import.meta.url), 'utf8')) as Record<string, ChainpointReceipt>;
 const notFound: Rpc = async () => { throw new Error('No such mempool or blockchain transaction'); };
 
 describe('independent verifier on the woleet vectors (rpc: not found)', () => {
