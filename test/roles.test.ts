@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { freePort, runProofseal, startProofseal, type Proc } from './support/processes.js';
@@ -54,8 +55,20 @@ describe('api and worker processes on one PostgreSQL', { skip: postgres!.skip },
     assert.equal(rows.length, 1, 'the api role ran no maintenance job');
   });
 
-  it('a worker process runs the scheduled jobs on the same database', async () => {
+  it('a worker process runs the scheduled jobs on the same database, and anchors the api\'s anchors', async () => {
+    const token = (await runProofseal(['token', 'create', '--email', 'ops@example.com'], env)).stdout.trim();
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const hash = randomUUID().replace(/-/g, '').padEnd(64, 'a');
+    const created = await fetch(`http://127.0.0.1:${port}/v1/anchor`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'roles', hash }) });
+    assert.equal(created.status, 200, await created.clone().text());
+    const { id } = (await created.json()) as { id: string };
     procs.push(await startProofseal(['start', '--role', 'worker'], env, /proofseal started/));
+    let status = 'WAIT';
+    for (const end = Date.now() + 30_000; status === 'WAIT' && Date.now() < end;) {
+      await new Promise((r) => setTimeout(r, 250));
+      status = ((await (await fetch(`http://127.0.0.1:${port}/v1/anchor/${id}`, { headers: auth })).json()) as { status: string }).status;
+    }
+    assert.notEqual(status, 'WAIT', 'the worker batched and broadcast the anchor the api process took');
     const end = Date.now() + 20_000;
     let gone = false;
     while (!gone && Date.now() < end) {
@@ -65,12 +78,21 @@ describe('api and worker processes on one PostgreSQL', { skip: postgres!.skip },
     assert.ok(gone, 'the worker purged the long-revoked token');
   });
 
-  it('SIGTERM stops a process cleanly (exit 0) after in-flight requests', async () => {
+  it('SIGTERM lets an in-flight request finish, then the process exits 0', async () => {
     const api = procs[0]!;
-    const slow = fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.status);
-    const code = await api.stop();
-    assert.equal(code, 0, api.output().slice(-2000));
-    assert.equal(await slow, 200);
+    const token = (await runProofseal(['token', 'create', '--email', 'ops@example.com'], env)).stdout.trim();
+    // A request whose body is still arriving when the signal comes.
+    const req = http.request({ host: '127.0.0.1', port, method: 'PUT', path: '/v1/user', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+    const answered = new Promise<number>((resolve, reject) => { req.on('response', (res) => { res.resume(); resolve(res.statusCode!); }); req.on('error', reject); });
+    req.write('{"firstName": ');
+    await new Promise((r) => setTimeout(r, 300));
+    const exited = api.stop();
+    await new Promise((r) => setTimeout(r, 300));
+    req.end('"Graceful"}');
+    assert.equal(await answered, 200, api.output().slice(-2000));
+    assert.equal(await exited, 0, api.output().slice(-2000));
     assert.match(api.output(), /shutting down/);
+    const { rows } = await client.query(`SELECT first_name FROM ${schema}.account WHERE email = 'ops@example.com'`);
+    assert.equal(rows[0].first_name, 'Graceful');
   });
 });
