@@ -29,7 +29,7 @@ async function serve(store: string, receiptCount: number): Promise<void> {
   const schema = `t_bench_${randomBytes(4).toString('hex')}`;
   const url = store === 'postgres' ? `${POSTGRES_URL}?schema=${schema}` : undefined;
   const opened = await openStore({ databaseUrl: url, embeddedDir: undefined, now: Date.now, poolSize: 12 });
-  const deps = { store: opened.store, clock: { now: Date.now }, random: { bytes: randomBytes, uuid: randomUUID }, jobs: { send: async () => null } };
+  const deps = { store: opened.store, clock: { now: Date.now }, random: { bytes: randomBytes, uuid: randomUUID }, jobs: { send: async () => null }, secretKey: 'bench-secret-key-of-at-least-32-characters' };
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/proofseal-bench', RATE_LIMIT_PUBLIC_PER_MINUTE: '10000000' });
   const app = await buildApp({ ...deps, readiness: {} }, config);
   const account = await createAccount(deps, { email: 'bench@example.com', password: 'bench password 123' });

@@ -14,6 +14,6 @@ export interface AppDeps {
   readonly httpClient?: HttpClient;
   /** The Bitcoin node, for receipt verification; absent, a transaction is reported TX_NOT_FOUND. */
   readonly chain?: ChainPort;
-  /** SECRET_KEY: seals secrets at rest (callback secrets). */
-  readonly secretKey?: string;
+  /** SECRET_KEY (configured, or generated once into DATA_DIR): seals secrets at rest. */
+  readonly secretKey: string;
 }

@@ -28,8 +28,11 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/proofseal-test-unused', ...overrides });
 }
 
+/** A SECRET_KEY for tests (the runtime always has one: configured or generated). */
+export const TEST_SECRET_KEY = 'test-secret-key-of-at-least-32-characters';
+
 export function testDeps(store: Store, overrides: Partial<AppDeps> = {}): AppDeps {
-  return { store, clock: { now: () => Date.now() }, random: realRandom, jobs: recordingJobs(), ...overrides };
+  return { store, clock: { now: () => Date.now() }, random: realRandom, jobs: recordingJobs(), secretKey: TEST_SECRET_KEY, ...overrides };
 }
 
 export async function testApp(store: Store, opts: { config?: Config; deps?: Partial<AppDeps>; routes?: RouteModule[] } = {}): Promise<FastifyInstance> {
