@@ -8,28 +8,27 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { IdentityDeps } from '../app/identity-deps.js';
 import type { Config } from '../config.js';
-import { errorBody, registerIdentityErrors } from './errors.js';
+import { errorBody } from '../http/error-codes.js';
+import { loggerOptions } from '../http/logging.js';
+import { registerErrorHandling } from '../http/plugins/errors.plugin.js';
+import { ErrorSchema } from '../http/schemas.js';
+import { validatorCompiler } from '../http/validation.js';
 import { identityRoutes } from './routes.js';
-import { ErrorSchema } from './schemas.js';
 
 export type IdentityServerConfig = Pick<Config, 'logLevel' | 'trustProxy' | 'identityPublicUrl' | 'rateLimitPublicPerMinute' | 'rateLimitAuthPerMinute'>;
 
 export async function buildIdentityApp(deps: IdentityDeps, config: IdentityServerConfig): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: { paths: ['req.headers.authorization'], censor: '[redacted]' },
-      serializers: { req: (req: { method: string; url: string; ip: string; id: string }) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip, id: req.id }) },
-    },
+    logger: loggerOptions(config.logLevel),
     bodyLimit: 16 * 1024,
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
     return503OnClosing: true,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array' } },
   });
+  app.setValidatorCompiler(validatorCompiler());
   app.addSchema(ErrorSchema);
-  registerIdentityErrors(app);
+  registerErrorHandling(app);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_req, ctx) => errorBody(429, 'RATE_LIMITED', `rate limit of ${ctx.max} per minute reached; retry in ${ctx.after}`),

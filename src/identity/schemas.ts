@@ -1,15 +1,6 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 
-export const ErrorSchema = Type.Object({
-  statusCode: Type.Integer(),
-  code: Type.String({ description: 'Stable error code, upper snake case' }),
-  error: Type.String(),
-  message: Type.String(),
-}, { $id: 'IdentityError', title: 'Error' });
-
-export function errors(...statuses: number[]): Record<number, TSchema> {
-  return Object.fromEntries(statuses.map((s) => [s, Type.Ref('IdentityError')]));
-}
+export { errors } from '../http/schemas.js';
 
 const Text = (description: string) => Type.String({ description });
 
