@@ -128,7 +128,8 @@ export function loadConfig(env: Env = process.env): Config {
     bitcoinRpcUrl: r.url('BITCOIN_RPC_URL', ['http:', 'https:']),
     bitcoinNetwork: network,
     batchIntervalSeconds: r.int('BATCH_INTERVAL_SECONDS', network === 'regtest' ? 5 : 3 * 3600, 1, 7 * 24 * 3600),
-    batchMaxSize: r.int('BATCH_MAX_SIZE', 1_000_000, 1, 10_000_000),
+    // The embedded store runs inside this process: a 1,000,000-anchor batch peaks near 6 GB there.
+    batchMaxSize: r.int('BATCH_MAX_SIZE', r.optional('DATABASE_URL') ? 1_000_000 : 100_000, 1, 10_000_000),
     confirmationsRequired: r.int('CONFIRMATIONS_REQUIRED', 6, 1, 100),
     feeRateSatVb: r.int('FEE_RATE_SAT_VB', network === 'regtest' ? 2 : 10, 1, 10_000),
     feeCapSatVb: r.int('FEE_CAP_SAT_VB', network === 'regtest' ? 50 : 200, 1, 100_000),

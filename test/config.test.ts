@@ -13,6 +13,8 @@ describe('config', () => {
     assert.equal(c.publicUrl, 'http://localhost:3000');
     assert.ok(c.batchIntervalSeconds <= 10);
     assert.equal(c.confirmationsRequired, 6);
+    assert.equal(c.batchMaxSize, 100_000, 'the embedded store keeps batches small');
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/x' }).batchMaxSize, 1_000_000);
     assert.ok(Object.isFrozen(c));
   });
 
