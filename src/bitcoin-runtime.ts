@@ -41,6 +41,7 @@ export function anchoringSettings(config: Config): AnchoringSettings {
     // An anchoring transaction is 150-300 vB; 1000 vB at the capped rate bounds one of many inputs too.
     maxFeeSat: config.feeCapSatVb * 1000,
     bumpAfterBlocks: config.bumpAfterBlocks,
+    reorgWatchDepth: config.reorgWatchDepth,
   };
 }
 

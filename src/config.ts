@@ -24,6 +24,7 @@ export interface Config {
   readonly feeRateSatVb: number;
   readonly feeCapSatVb: number;
   readonly bumpAfterBlocks: number;
+  readonly reorgWatchDepth: number;
   readonly regtestBlockIntervalSeconds: number;
   readonly secretKey: string | undefined;
   readonly smtpUrl: string | undefined;
@@ -134,6 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     feeRateSatVb: r.int('FEE_RATE_SAT_VB', network === 'regtest' ? 2 : 10, 1, 10_000),
     feeCapSatVb: r.int('FEE_CAP_SAT_VB', network === 'regtest' ? 50 : 200, 1, 100_000),
     bumpAfterBlocks: r.int('BUMP_AFTER_BLOCKS', 3, 1, 1000),
+    reorgWatchDepth: r.int('REORG_WATCH_DEPTH', 100, 6, 10_000),
     regtestBlockIntervalSeconds: r.int('REGTEST_BLOCK_INTERVAL_SECONDS', 5, 0, 3600),
     secretKey,
     smtpUrl: r.url('SMTP_URL', ['smtp:', 'smtps:']),

@@ -37,9 +37,21 @@ export interface ConfirmSummary {
 export async function confirmBatches(deps: AnchoringDeps): Promise<ConfirmSummary> {
   const summary: ConfirmSummary = { confirmed: [], firstConfirmations: [], reorgs: [], rebroadcast: [], bumped: [], atFeeCap: [], abandoned: [] };
   const height = await deps.chain.getBlockCount();
+  for (const batch of await deps.store.batches.confirmedAbove(height - deps.settings.reorgWatchDepth)) await watchConfirmed(deps, batch, summary);
   for (const batch of await deps.store.batches.sent()) await confirmBatch(deps, batch, height, summary);
   if (summary.abandoned.length > 0) await deps.jobs.send(SEND_BATCHES, {});
   return summary;
+}
+
+/**
+ * A CONFIRMED batch whose block left the best chain (a reorg deeper than the required confirmations)
+ * goes back to SENT; the SENT pass right after treats it like any other reorg.
+ */
+async function watchConfirmed(deps: AnchoringDeps, b: Batch, s: ConfirmSummary): Promise<void> {
+  if (!b.block || (await deps.chain.getBlockHash(b.block.blockHeight)) === b.block.blockHash) return;
+  await deps.store.batches.clearConfirmation(b.id, deps.clock.now());
+  await enqueueAnchorCallbacks(deps, { batchId: b.id });
+  s.reorgs.push(b.id);
 }
 
 async function confirmBatch(deps: AnchoringDeps, batch: Batch, height: number, s: ConfirmSummary): Promise<void> {

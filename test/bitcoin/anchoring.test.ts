@@ -134,6 +134,32 @@ for (const kind of kinds) {
       assert.deepEqual(await txidsCarrying(f.chain, closed.root, height - 1), [txid], 'anchored once');
     });
 
+    it('deep reorg: a CONFIRMED batch whose block leaves the chain goes back to SENT and is anchored again, once', async () => {
+      const id = await createDataAnchor();
+      const closed = (await closeBatch(f.deps, { maxSize: 1000 }))!;
+      const [txid] = (await sendBatches(f.deps)).sent as [string];
+      await inMempool(txid);
+      const [block] = (await f.node.mine(1)) as [string];
+      await confirmBatches(f.deps);
+      await f.node.mine(6);
+      await confirmBatches(f.deps);
+      assert.equal((await anchorOf(id)).status, 'CONFIRMED');
+      const height = (await f.s.store.batches.findById(closed.batchId))!.block!.blockHeight;
+
+      await f.node.invalidateBlock(block);
+      const after = await confirmBatches(f.deps);
+      assert.deepEqual(after.reorgs, [closed.batchId], 'watched though already CONFIRMED');
+      assert.deepEqual(after.rebroadcast, [txid]);
+      assert.equal((await anchorOf(id)).status, 'SENT');
+
+      await inMempool(txid);
+      await f.node.mine(6);
+      await confirmBatches(f.deps);
+      await confirmBatches(f.deps);
+      assert.equal((await anchorOf(id)).status, 'CONFIRMED');
+      assert.deepEqual(await txidsCarrying(f.chain, closed.root, height - 1), [txid], 'anchored once');
+    });
+
     it('fee bump: a tx unconfirmed for BUMP_AFTER_BLOCKS blocks is replaced (same inputs, higher fee); the replacement confirms, the original is REPLACED', async () => {
       const id = await createDataAnchor();
       const closed = (await closeBatch(f.deps, { maxSize: 1000 }))!;

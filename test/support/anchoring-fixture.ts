@@ -21,7 +21,7 @@ import type { StoreKind, TestStore } from './stores.js';
 export const TEST_SECRET_KEY = 's'.repeat(40);
 
 export const TEST_SETTINGS: AnchoringSettings = {
-  batchMaxSize: 100_000, confirmationsRequired: 6, feeRateSatVb: 2, feeCapSatVb: 50, maxFeeSat: 50_000, bumpAfterBlocks: 2,
+  batchMaxSize: 100_000, confirmationsRequired: 6, feeRateSatVb: 2, feeCapSatVb: 50, maxFeeSat: 50_000, bumpAfterBlocks: 2, reorgWatchDepth: 100,
 };
 
 export interface AnchoringFixture {

@@ -61,6 +61,7 @@ export function batchRepository(sql: Sql): BatchRepository {
     },
     waitingForTx: () => one(`SELECT ${COLUMNS} FROM batch b WHERE status = 'WAIT' AND leaf_count > 0 AND NOT ${LIVE_TX} ORDER BY created, id`, []),
     sent: () => one(`SELECT ${COLUMNS} FROM batch WHERE status = 'SENT' ORDER BY created, id`, []),
+    confirmedAbove: (minHeight) => one(`SELECT ${COLUMNS} FROM batch WHERE status = 'CONFIRMED' AND block_height > $1 ORDER BY block_height, id`, [minHeight]),
     async markSent(id, txId, now) {
       const rows = await sql.query(`UPDATE batch SET status = 'SENT', tx_id = $2, last_modified = $3 WHERE id = $1 AND status = 'WAIT' RETURNING id`, [id, txId, now]);
       return rows.length === 1;

@@ -58,6 +58,8 @@ export interface BatchRepository {
   waitingForTx(): Promise<Batch[]>;
   /** Batches in a broadcast transaction not yet CONFIRMED, oldest first. */
   sent(): Promise<Batch[]>;
+  /** CONFIRMED batches whose block is above `minHeight`, oldest first (still watched for reorgs). */
+  confirmedAbove(minHeight: number): Promise<Batch[]>;
   /** WAIT → SENT with `txId`; false when the batch was not WAIT. */
   markSent(id: string, txId: string, now: number): Promise<boolean>;
   /** Names a replacement as the transaction of a SENT batch not yet confirmed (no-op otherwise). */
@@ -131,4 +133,6 @@ export interface AnchoringSettings {
   /** Upper bound of one transaction's fee, satoshis. */
   readonly maxFeeSat: number;
   readonly bumpAfterBlocks: number;
+  /** CONFIRMED batches stay watched for reorgs until their block is this deep. */
+  readonly reorgWatchDepth: number;
 }

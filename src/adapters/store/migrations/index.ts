@@ -7,6 +7,7 @@ import { sql as m002 } from './002-anchors.js';
 import { sql as m003 } from './003-bitcoin.js';
 import { sql as m004 } from './004-identity.js';
 import { sql as m005 } from './005-callbacks.js';
+import { sql as m006 } from './006-reorg-watch.js';
 
 export interface Migration { readonly id: string; readonly sql: string }
 
@@ -16,4 +17,5 @@ export const migrations: readonly Migration[] = [
   { id: '003-bitcoin', sql: m003 },
   { id: '004-identity', sql: m004 },
   { id: '005-callbacks', sql: m005 },
+  { id: '006-reorg-watch', sql: m006 },
 ];
