@@ -9,27 +9,30 @@ const PREFIX = 'whsec_';
 
 type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey'>;
 
-function secretKeyOf(deps: Pick<AppDeps, 'secretKey'>): string {
-  return deps.secretKey;
-}
-
-async function createSecret(deps: Deps, accountId: string): Promise<string> {
+function newSealedSecret(deps: Deps): string {
   const secret = PREFIX + deps.random.bytes(32).toString('base64');
-  const sealed = sealSecret(Buffer.from(secret, 'utf8'), secretKeyOf(deps), PURPOSE, deps.random.bytes(12));
-  await deps.store.accounts.setCallbackSecret(accountId, sealed, deps.clock.now());
-  return secret;
+  return sealSecret(Buffer.from(secret, 'utf8'), deps.secretKey, PURPOSE, deps.random.bytes(12));
 }
 
-/** The account's callback secret, created on first use; kept only sealed (AES-GCM under SECRET_KEY). */
+function open(deps: Deps, sealed: string): string {
+  return Buffer.from(openSecret(sealed, deps.secretKey, PURPOSE)).toString('utf8');
+}
+
+/**
+ * The account's callback secret, created on first use; kept only sealed (AES-GCM under SECRET_KEY).
+ * Two first calls at once agree on one secret: only the first write of an absent secret wins.
+ */
 export async function getCallbackSecret(deps: Deps, input: { accountId: string }): Promise<string> {
   const account = (await deps.store.accounts.findById(input.accountId)) ?? fail('NOT_FOUND', 'no such account');
-  if (account.callbackSecretSealed === null) return createSecret(deps, input.accountId);
-  return Buffer.from(openSecret(account.callbackSecretSealed, secretKeyOf(deps), PURPOSE)).toString('utf8');
+  if (account.callbackSecretSealed !== null) return open(deps, account.callbackSecretSealed);
+  return open(deps, await deps.store.accounts.setCallbackSecretIfAbsent(input.accountId, newSealedSecret(deps), deps.clock.now()));
 }
 
 /** Replaces the account's callback secret; callbacks sent from now on are signed with the new one. */
 export async function rotateCallbackSecret(deps: Deps, input: { accountId: string }): Promise<string> {
-  return createSecret(deps, input.accountId);
+  const sealed = newSealedSecret(deps);
+  await deps.store.accounts.setCallbackSecret(input.accountId, sealed, deps.clock.now());
+  return open(deps, sealed);
 }
 
 /** The HMAC key of a `whsec_…` secret. */

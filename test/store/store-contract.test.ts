@@ -56,6 +56,15 @@ for (const kind of kinds) {
       assert.equal(await s.store.tokens.purgeRevoked(25), 1);
     });
 
+    it('callback secret: set-if-absent keeps the first, rotation replaces it', async () => {
+      const a = account(`cb-${randomUUID()}@example.com`);
+      await s.store.accounts.insert(a);
+      const results = await Promise.all(['s1', 's2', 's3'].map((v) => s.store.accounts.setCallbackSecretIfAbsent(a.id, v, 5)));
+      assert.equal(new Set(results).size, 1, `concurrent first writes agree: ${results.join(', ')}`);
+      await s.store.accounts.setCallbackSecret(a.id, 'rotated', 6);
+      assert.equal(await s.store.accounts.setCallbackSecretIfAbsent(a.id, 'late', 7), 'rotated');
+    });
+
     it('a failed transaction leaves nothing behind', async () => {
       const a = account(`rollback-${randomUUID()}@example.com`);
       await assert.rejects(s.store.transaction(async (tx) => {

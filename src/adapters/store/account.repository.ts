@@ -40,6 +40,11 @@ export function accountRepository(sql: Sql): AccountRepository {
     async setNames(id, firstName, lastName, now) {
       await sql.query('UPDATE account SET first_name = $2, last_name = $3, last_modified = $4 WHERE id = $1', [id, firstName, lastName, now]);
     },
+    async setCallbackSecretIfAbsent(id, sealed, now) {
+      await sql.query('UPDATE account SET callback_secret_sealed = $2, last_modified = $3 WHERE id = $1 AND callback_secret_sealed IS NULL', [id, sealed, now]);
+      const rows = await sql.query<{ s: string }>('SELECT callback_secret_sealed AS s FROM account WHERE id = $1', [id]);
+      return rows[0]!.s;
+    },
     async setPassword(id, passwordHash, now) {
       await sql.query('UPDATE account SET password_hash = $2, last_modified = $3 WHERE id = $1', [id, passwordHash, now]);
     },

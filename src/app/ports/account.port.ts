@@ -24,6 +24,8 @@ export interface AccountRepository {
   findById(id: string): Promise<Account | null>;
   findByEmail(email: string): Promise<Account | null>;
   setCallbackSecret(id: string, sealed: string, now: number): Promise<void>;
+  /** Stores the sealed secret only if the account has none; resolves with the one now stored. */
+  setCallbackSecretIfAbsent(id: string, sealed: string, now: number): Promise<string>;
   setPassword(id: string, passwordHash: string, now: number): Promise<void>;
   setNames(id: string, firstName: string, lastName: string, now: number): Promise<void>;
 }
