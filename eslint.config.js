@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'tmp/', 'node_modules/', 'data/', 'bin/', 'scripts/', '**/*.cjs', 'eslint.config.js'] },
+  { ignores: ['dist/', 'tmp/', 'node_modules/', 'data/', 'bin/', 'scripts/', 'bench/run.mjs', '**/*.cjs', 'eslint.config.js'] },
   ...tseslint.configs.recommended,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// `npm run bench`: every benchmark in turn, each in its own process, with its default parameters.
+// Each prints its own figures; none fails on a timing. Run one alone for other parameters (see its header).
+import { spawnSync } from 'node:child_process';
+
+const benches = [
+  ['--expose-gc', '--import', 'tsx', 'bench/merkle.bench.ts'],
+  ['--import', 'tsx', 'bench/batch.bench.ts'],
+  ['--import', 'tsx', 'bench/anchors.bench.ts'],
+];
+for (const args of benches) {
+  console.log(`\n== ${args.at(-1)}`);
+  const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
