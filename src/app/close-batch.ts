@@ -35,3 +35,24 @@ export async function closeBatch(deps: Pick<AppDeps, 'store' | 'clock' | 'random
   if (closed) await deps.jobs.send(SEND_BATCHES, {});
   return closed;
 }
+
+/** Most batches one run of {@link closeDueBatches} closes; the next run goes on. */
+const MAX_BATCHES_PER_RUN = 20;
+
+/**
+ * Closes the batches that are due: one as soon as `maxSize` anchors wait (a full batch goes at once,
+ * whatever the interval), or when the oldest waiting anchor has waited `intervalMs`. So no anchor
+ * waits much longer than the interval, and a backlog leaves in full batches.
+ */
+export async function closeDueBatches(deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'jobs'>, input: { maxSize: number; intervalMs: number }): Promise<ClosedBatch[]> {
+  const closed: ClosedBatch[] = [];
+  while (closed.length < MAX_BATCHES_PER_RUN) {
+    const state = await deps.store.batches.unbatchedState(input.maxSize);
+    if (state.oldestCreated === null) break;
+    if (!state.full && deps.clock.now() - state.oldestCreated < input.intervalMs) break;
+    const batch = await closeBatch(deps, { maxSize: input.maxSize });
+    if (!batch) break;
+    closed.push(batch);
+  }
+  return closed;
+}

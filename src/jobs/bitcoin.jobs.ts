@@ -1,6 +1,6 @@
 import type { AnchoringDeps } from '../app/anchoring-deps.js';
 import { CLOSE_BATCH, CONFIRM_BATCHES, SEND_BATCHES } from '../app/anchoring-deps.js';
-import { closeBatch } from '../app/close-batch.js';
+import { closeDueBatches } from '../app/close-batch.js';
 import { confirmBatches, type ConfirmSummary } from '../app/confirm-batches.js';
 import { sendBatches } from '../app/send-batches.js';
 import type { JobDefinition } from './job-definition.js';
@@ -28,13 +28,16 @@ export function anchoringJobs(o: AnchoringJobOptions): JobDefinition[] {
   return [closeBatchJob(o), sendBatchesJob(o), confirmBatchesJob(o)];
 }
 
+/** A full batch waits at most this long for the close job to look (the interval, when shorter). */
+const FULL_BATCH_CHECK_SECONDS = 30;
+
 export function closeBatchJob({ deps, log, batchIntervalSeconds }: AnchoringJobOptions): JobDefinition {
   return {
     name: CLOSE_BATCH, policy: 'stately', retryLimit: 2, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 1800,
-    everySeconds: batchIntervalSeconds,
+    everySeconds: Math.min(batchIntervalSeconds, FULL_BATCH_CHECK_SECONDS),
     handle: async () => {
-      const closed = await closeBatch(deps, { maxSize: deps.settings.batchMaxSize });
-      if (closed) log.info(closed, 'batch closed');
+      const closed = await closeDueBatches(deps, { maxSize: deps.settings.batchMaxSize, intervalMs: batchIntervalSeconds * 1000 });
+      for (const batch of closed) log.info(batch, 'batch closed');
     },
   };
 }

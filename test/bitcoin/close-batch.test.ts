@@ -9,13 +9,13 @@ import { createJobEngine, type JobEngine } from '../../src/adapters/jobs/job-eng
 import { openStore, type OpenedStore } from '../../src/adapters/store/create-store.js';
 import type { Sql } from '../../src/adapters/store/sql.js';
 import { SEND_BATCHES, type AnchoringDeps } from '../../src/app/anchoring-deps.js';
-import { closeBatch } from '../../src/app/close-batch.js';
+import { closeBatch, closeDueBatches } from '../../src/app/close-batch.js';
 import { createAccount } from '../../src/app/create-account.js';
 import { buildMerkleTree, deserializeTree, merkleRoot } from '../../src/core/merkle/index.js';
 import { closeBatchJob } from '../../src/jobs/bitcoin.jobs.js';
 import type { JobDefinition } from '../../src/jobs/job-definition.js';
 import { TEST_SETTINGS } from '../support/anchoring-fixture.js';
-import { recordingJobs, silentLog, testDeps } from '../support/fixtures.js';
+import { recordingJobs, silentLog, testClock, testDeps } from '../support/fixtures.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
 
 const kinds = await storeKinds();
@@ -78,6 +78,29 @@ for (const kind of kinds) {
       const before = (await s.db.query('SELECT id FROM batch')).length;
       assert.equal(await closeBatch(testDeps(s.store), { maxSize: 1000 }), null);
       assert.equal((await s.db.query('SELECT id FROM batch')).length, before);
+    });
+  });
+
+  describe(`due batches on ${kind.name}`, { skip: kind.skip }, () => {
+    it('a full batch leaves at once; the rest waits until its oldest anchor has waited the interval', async () => {
+      const s = await kind.open();
+      try {
+        const clock = testClock(1_000_000);
+        const deps = testDeps(s.store, { clock });
+        const accountId = (await createAccount(deps, { email: 'due@example.com', password: 'correct horse battery' })).id;
+        await insertAnchors(s.db, accountId, 250);
+        await s.db.query('UPDATE anchor SET created = $1', [clock.now()]);
+        clock.advance(1000);
+        const full = await closeDueBatches(deps, { maxSize: 100, intervalMs: 60_000 });
+        assert.deepEqual(full.map((b) => b.leafCount), [100, 100], 'two full batches at once, the 50 left wait');
+        clock.advance(58_000);
+        assert.deepEqual(await closeDueBatches(deps, { maxSize: 100, intervalMs: 60_000 }), [], 'not yet due');
+        clock.advance(1_000);
+        assert.deepEqual((await closeDueBatches(deps, { maxSize: 100, intervalMs: 60_000 })).map((b) => b.leafCount), [50]);
+        assert.deepEqual(await closeDueBatches(deps, { maxSize: 100, intervalMs: 60_000 }), [], 'nothing left');
+      } finally {
+        await s.destroy();
+      }
     });
   });
 

@@ -29,6 +29,12 @@ export function batchRepository(sql: Sql): BatchRepository {
     async lockClosing() {
       await sql.query('SELECT pg_advisory_xact_lock($1)', [CLOSE_LOCK]);
     },
+    async unbatchedState(fullSize) {
+      const rows = await sql.query<{ oldest: number | null; full: boolean }>(
+        `SELECT (SELECT created FROM anchor WHERE batch_id IS NULL ORDER BY seq LIMIT 1) AS oldest,
+                EXISTS (SELECT 1 FROM anchor WHERE batch_id IS NULL ORDER BY seq OFFSET $1 LIMIT 1) AS full`, [fullSize - 1]);
+      return { oldestCreated: rows[0]?.oldest ?? null, full: rows[0]?.full ?? false };
+    },
     async hasUnbatched() {
       return (await sql.query('SELECT 1 FROM anchor WHERE batch_id IS NULL LIMIT 1')).length > 0;
     },

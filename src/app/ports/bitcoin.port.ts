@@ -41,6 +41,8 @@ export interface BatchRepository {
   lockClosing(): Promise<void>;
   /** True when some anchor has no batch yet. */
   hasUnbatched(): Promise<boolean>;
+  /** The creation time of the oldest unbatched anchor (null: none), and whether `fullSize` of them wait. */
+  unbatchedState(fullSize: number): Promise<{ oldestCreated: number | null; full: boolean }>;
   /** Inserts a WAIT batch with no tree yet (the anchors' foreign key needs it first). */
   insertEmpty(id: string, now: number): Promise<void>;
   /**
