@@ -15,6 +15,18 @@ export async function createApiToken(deps: Deps, input: { accountId: string; nam
   return { token, apiToken };
 }
 
+/** Creates a token for the account with this e-mail (operators). Throws NOT_FOUND for an unknown e-mail. */
+export async function createApiTokenForEmail(deps: Deps, input: { email: string; name?: string }): Promise<{ token: string; apiToken: ApiToken }> {
+  const account = await deps.store.accounts.findByEmail(input.email);
+  if (!account) fail('NOT_FOUND', `no account with e-mail ${input.email}`);
+  return createApiToken(deps, { accountId: account.id, name: input.name });
+}
+
+/** The account's live tokens, without their secrets (only hashes are kept anyway). */
+export async function listApiTokens(deps: Pick<AppDeps, 'store'>, input: { accountId: string }): Promise<ApiToken[]> {
+  return (await deps.store.tokens.listByAccount(input.accountId)).filter((t) => t.revokedAt === null);
+}
+
 /**
  * Revokes a token given in clear (or by id, for operators). `accountId` null means any account (operator).
  * Throws NOT_FOUND when nothing live matched, including another account's token.

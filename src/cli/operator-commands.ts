@@ -1,7 +1,6 @@
 import { createAccount } from '../app/create-account.js';
 import type { AppDeps } from '../app/deps.js';
-import { createApiToken, revokeApiToken } from '../app/manage-api-tokens.js';
-import { DomainError } from '../core/errors.js';
+import { createApiTokenForEmail, revokeApiToken } from '../app/manage-api-tokens.js';
 import { parse, required, UsageError } from './args.js';
 
 type Out = (line: string) => void;
@@ -25,9 +24,7 @@ export async function tokenCommand(deps: AppDeps, args: string[], out: Out): Pro
   const [sub, ...rest] = args;
   const { values } = parse(rest, { email: { type: 'string' }, name: { type: 'string' }, token: { type: 'string' }, id: { type: 'string' }, json: { type: 'boolean' } });
   if (sub === 'create') {
-    const account = await deps.store.accounts.findByEmail(required(values, 'email'));
-    if (!account) throw new DomainError('NOT_FOUND', `no account with e-mail ${String(values.email)}`);
-    const { token, apiToken } = await createApiToken(deps, { accountId: account.id, name: values.name as string | undefined });
+    const { token, apiToken } = await createApiTokenForEmail(deps, { email: required(values, 'email'), name: values.name as string | undefined });
     out(values.json ? JSON.stringify({ id: apiToken.id, token }) : token);
     return;
   }

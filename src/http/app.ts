@@ -16,7 +16,7 @@ import { receiptRoutes } from './routes/v1/receipt.route.js';
 import { tokenRoutes } from './routes/v1/token.route.js';
 import { userRoutes } from './routes/v1/user.route.js';
 import { ErrorSchema } from './schemas.js';
-import { validatorCompiler } from './validation.js';
+import { validatorOptions } from './validation.js';
 
 export interface HttpDeps extends AppDeps {
   readonly readiness: Readiness;
@@ -44,9 +44,8 @@ export async function buildApp(deps: HttpDeps, config: Config, extraRoutes: Rout
     },
     forceCloseConnections: 'idle',
     return503OnClosing: true,
-    ajv: { customOptions: { removeAdditional: false } },
+    ...validatorOptions(),
   });
-  app.setValidatorCompiler(validatorCompiler());
   app.addSchema(ErrorSchema);
   app.addHook('onSend', async (req, reply) => { void reply.header('x-request-id', req.id); });
   registerErrorHandling(app);

@@ -12,7 +12,7 @@ import { errorBody } from '../http/error-codes.js';
 import { loggerOptions } from '../http/logging.js';
 import { registerErrorHandling } from '../http/plugins/errors.plugin.js';
 import { ErrorSchema } from '../http/schemas.js';
-import { validatorCompiler } from '../http/validation.js';
+import { validatorOptions } from '../http/validation.js';
 import { identityRoutes } from './routes.js';
 
 export type IdentityServerConfig = Pick<Config, 'logLevel' | 'trustProxy' | 'identityPublicUrl' | 'rateLimitPublicPerMinute' | 'rateLimitAuthPerMinute'>;
@@ -25,8 +25,8 @@ export async function buildIdentityApp(deps: IdentityDeps, config: IdentityServe
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    ...validatorOptions(),
   });
-  app.setValidatorCompiler(validatorCompiler());
   app.addSchema(ErrorSchema);
   registerErrorHandling(app);
   await app.register(rateLimit, {

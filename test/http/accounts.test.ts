@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { createAccount } from '../../src/app/create-account.js';
 import { createApiToken } from '../../src/app/manage-api-tokens.js';
 import { hashApiToken } from '../../src/core/crypto/password.js';
+import type { RouteModule } from '../../src/http/app.js';
 import { basic, testApp, testConfig, testDeps } from '../support/fixtures.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
 
@@ -162,6 +163,28 @@ for (const kind of kinds) {
     });
   });
 }
+
+describe('strict body validation holds in every plugin scope', () => {
+  it('a route module that adds a shared schema still refuses wrong types and unknown fields', async () => {
+    const [embedded] = kinds;
+    const s = await embedded!.open();
+    const { Type } = await import('@sinclair/typebox');
+    const probe: RouteModule = (v1) => {
+      v1.addSchema(Type.Object({ n: Type.Integer() }, { $id: 'ProbeShared' }));
+      v1.post('/probe', { schema: { body: Type.Object({ n: Type.Integer(), shared: Type.Optional(Type.Ref('ProbeShared')) }, { additionalProperties: false }) } }, async (req) => req.body);
+    };
+    const app = await testApp(s.store, { routes: [probe] });
+    const post = (payload: string) => app.inject({ method: 'POST', url: '/v1/probe', headers: { 'content-type': 'application/json' }, payload });
+    assert.equal((await post('{"n": 1, "shared": {"n": 2}}')).statusCode, 200);
+    for (const bad of ['{"n": "1"}', '{"n": 1, "x": 0}', '{"n": 1, "shared": {"n": "2"}}']) {
+      const res = await post(bad);
+      assert.equal(res.statusCode, 400, `${bad} → ${res.body}`);
+      assert.equal(res.json().code, 'VALIDATION_FAILED');
+    }
+    await app.close();
+    await s.destroy();
+  });
+});
 
 describe('readiness reports a failing part', () => {
   it('answers 503 when a check fails', async () => {

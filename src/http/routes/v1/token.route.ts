@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { createApiToken, revokeApiToken } from '../../../app/manage-api-tokens.js';
+import { createApiToken, listApiTokens, revokeApiToken } from '../../../app/manage-api-tokens.js';
 import type { HttpDeps } from '../../app.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { accountSecurity as security, errors, Timestamp, Uuid } from '../../schemas.js';
@@ -41,5 +41,5 @@ export function tokenRoutes(app: FastifyInstance, deps: HttpDeps): void {
       tags: ['account'], summary: 'List the calling account\'s live API tokens (without their secrets)', security,
       response: { 200: Type.Array(TokenInfo), ...errors(401, 429) },
     },
-  }, async (req) => (await deps.store.tokens.listByAccount(accountOf(req).id)).filter((t) => t.revokedAt === null));
+  }, async (req) => listApiTokens(deps, { accountId: accountOf(req).id }));
 }
