@@ -1,7 +1,19 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'tmp/', 'node_modules/', 'data/', 'bin/', 'scripts/', 'bench/run.mjs', '**/*.cjs', 'eslint.config.js'] },
+  {
+    ignores: [
+      'dist/',
+      'tmp/',
+      'node_modules/',
+      'data/',
+      'bin/',
+      'scripts/',
+      'bench/run.mjs',
+      '**/*.cjs',
+      'eslint.config.js',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
@@ -10,10 +22,25 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Only src/config.ts reads process.env.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Only src/config.ts reads process.env.' },
+      ],
     },
   },
   { files: ['src/config.ts', 'test/**', 'bench/**'], rules: { 'no-restricted-properties': 'off' } },
   // node:test's describe/it return promises the runner itself awaits.
-  { files: ['test/**'], rules: { '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] }] }] } },
+  {
+    files: ['test/**'],
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -14,8 +14,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { openStore } from '../src/adapters/store/create-store.js';
-import { closeBatch } from '../src/app/close-batch.js';
-import { createAccount } from '../src/app/create-account.js';
+import { closeBatch } from '../src/app/anchoring/close-batch.js';
+import { createAccount } from '../src/app/accounts/create-account.js';
 import { testDeps } from '../test/support/fixtures.js';
 import { dropSchema, newSchemaName, schemaUrl } from '../test/support/stores.js';
 
@@ -24,22 +24,39 @@ const CHUNK = 100_000;
 const peakRssMb = (): number => Math.round(process.resourceUsage().maxRSS / 1024);
 const rssMb = (): number => Math.round(process.memoryUsage().rss / MB);
 
-interface CaseResult { store: string; anchors: number; insertMs: number; closeMs: number; rssBeforeCloseMb: number; peakRssMb: number; treeMb: number }
+interface CaseResult {
+  store: string;
+  anchors: number;
+  insertMs: number;
+  closeMs: number;
+  rssBeforeCloseMb: number;
+  peakRssMb: number;
+  treeMb: number;
+}
 
 async function runCase(storeName: 'pglite' | 'postgres', n: number): Promise<CaseResult> {
   const schema = newSchemaName();
   // PGlite on a folder, as the default run keeps it (DATA_DIR/pglite), not in memory.
   const dir = storeName === 'pglite' ? await mkdtemp(path.join(os.tmpdir(), 'proofseal-bench-')) : undefined;
-  const opened = await openStore({ databaseUrl: storeName === 'postgres' ? schemaUrl(schema) : undefined, embeddedDir: dir, now: Date.now });
+  const opened = await openStore({
+    databaseUrl: storeName === 'postgres' ? schemaUrl(schema) : undefined,
+    embeddedDir: dir,
+    now: Date.now,
+  });
   try {
     const deps = testDeps(opened.store);
-    const account = await createAccount(deps, { email: `bench-${randomUUID()}@example.com`, password: 'correct horse battery' });
+    const account = await createAccount(deps, {
+      email: `bench-${randomUUID()}@example.com`,
+      password: 'correct horse battery',
+    });
     let start = performance.now();
     for (let done = 0; done < n; done += CHUNK) {
       const leaves = Array.from({ length: Math.min(CHUNK, n - done) }, () => randomBytes(32));
       await opened.db.query(
         `INSERT INTO anchor (id, account_id, name, kind, hash, leaf, created, last_modified)
-         SELECT gen_random_uuid(), $1, 'bench', 'data', encode(l, 'hex'), l, 0, 0 FROM unnest($2::bytea[]) AS l`, [account.id, leaves]);
+         SELECT gen_random_uuid(), $1, 'bench', 'data', encode(l, 'hex'), l, 0, 0 FROM unnest($2::bytea[]) AS l`,
+        [account.id, leaves],
+      );
     }
     const insertMs = performance.now() - start;
     globalThis.gc?.();
@@ -48,8 +65,18 @@ async function runCase(storeName: 'pglite' | 'postgres', n: number): Promise<Cas
     const closed = await closeBatch(deps, { maxSize: n });
     const closeMs = performance.now() - start;
     if (closed?.leafCount !== n) throw new Error(`closed ${closed?.leafCount} of ${n}`);
-    const [size] = await opened.db.query<{ b: number }>('SELECT octet_length(tree) AS b FROM batch WHERE id = $1', [closed.batchId]);
-    return { store: storeName, anchors: n, insertMs: Math.round(insertMs), closeMs: Math.round(closeMs), rssBeforeCloseMb, peakRssMb: peakRssMb(), treeMb: Math.round((size!.b / MB) * 10) / 10 };
+    const [size] = await opened.db.query<{ b: number }>('SELECT octet_length(tree) AS b FROM batch WHERE id = $1', [
+      closed.batchId,
+    ]);
+    return {
+      store: storeName,
+      anchors: n,
+      insertMs: Math.round(insertMs),
+      closeMs: Math.round(closeMs),
+      rssBeforeCloseMb,
+      peakRssMb: peakRssMb(),
+      treeMb: Math.round((size!.b / MB) * 10) / 10,
+    };
   } finally {
     await opened.close();
     if (storeName === 'postgres') await dropSchema(schema);
@@ -65,14 +92,22 @@ if (storeArg) {
   console.log('store     anchors    insert (SQL, apart)  close batch   RSS before close  peak RSS  tree stored');
   for (const store of ['pglite', 'postgres']) {
     for (const n of [100_000, 1_000_000]) {
-      const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', new URL(import.meta.url).pathname, store, String(n)], { encoding: 'utf8', maxBuffer: 16 * MB });
+      const r = spawnSync(
+        process.execPath,
+        ['--expose-gc', '--import', 'tsx', new URL(import.meta.url).pathname, store, String(n)],
+        { encoding: 'utf8', maxBuffer: 16 * MB },
+      );
       const line = r.stdout.trim().split('\n').pop() ?? '';
       if (r.status !== 0 || !line.startsWith('{')) {
-        console.log(`${store.padEnd(9)} ${String(n).padStart(9)}  failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+        console.log(
+          `${store.padEnd(9)} ${String(n).padStart(9)}  failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`,
+        );
         continue;
       }
       const c = JSON.parse(line) as CaseResult;
-      console.log(`${c.store.padEnd(9)} ${String(c.anchors).padStart(9)}  ${`${(c.insertMs / 1000).toFixed(1)} s`.padStart(19)}  ${`${(c.closeMs / 1000).toFixed(2)} s`.padStart(11)}  ${`${c.rssBeforeCloseMb} MB`.padStart(16)}  ${`${c.peakRssMb} MB`.padStart(8)}  ${`${c.treeMb} MB`.padStart(11)}`);
+      console.log(
+        `${c.store.padEnd(9)} ${String(c.anchors).padStart(9)}  ${`${(c.insertMs / 1000).toFixed(1)} s`.padStart(19)}  ${`${(c.closeMs / 1000).toFixed(2)} s`.padStart(11)}  ${`${c.rssBeforeCloseMb} MB`.padStart(16)}  ${`${c.peakRssMb} MB`.padStart(8)}  ${`${c.treeMb} MB`.padStart(11)}`,
+      );
     }
   }
 }

@@ -6,7 +6,13 @@
  * Peak RSS is the process-wide maximum so far (getrusage); "retained" is RSS growth while the result is alive.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { buildMerkleTreeFromPacked, merkleRoot, proofPath, proofPathFromReader, serializeTree } from '../src/core/merkle/index.js';
+import {
+  buildMerkleTreeFromPacked,
+  merkleRoot,
+  proofPath,
+  proofPathFromReader,
+  serializeTree,
+} from '../src/core/merkle/index.js';
 
 const MB = 1024 * 1024;
 const peakRssMb = (): number => Math.round(process.resourceUsage().maxRSS / 1024);
@@ -18,7 +24,12 @@ function timed<T>(fn: () => T): { value: T; ms: number; retainedMb: number; peak
   const value = fn();
   const ms = performance.now() - start;
   globalThis.gc?.();
-  return { value, ms: Math.round(ms), retainedMb: Math.round((process.memoryUsage().rss - before) / MB), peakRssMb: peakRssMb() };
+  return {
+    value,
+    ms: Math.round(ms),
+    retainedMb: Math.round((process.memoryUsage().rss - before) / MB),
+    peakRssMb: peakRssMb(),
+  };
 }
 
 function proofsPerSecond(run: (i: number) => unknown, leafCount: number): number {
@@ -30,11 +41,21 @@ function proofsPerSecond(run: (i: number) => unknown, leafCount: number): number
 
 /** The rejected layout: every node its own Buffer. */
 function arrayOfBuffersTree(packed: Buffer): Buffer[][] {
-  let level: Buffer[] = Array.from({ length: packed.length / 32 }, (_, i) => Buffer.from(packed.subarray(i * 32, i * 32 + 32)));
+  let level: Buffer[] = Array.from({ length: packed.length / 32 }, (_, i) =>
+    Buffer.from(packed.subarray(i * 32, i * 32 + 32)),
+  );
   const levels: Buffer[][] = [level];
   while (level.length > 1) {
     const next: Buffer[] = [];
-    for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? createHash('sha256').update(level[i]).update(level[i + 1]).digest() : level[i]);
+    for (let i = 0; i < level.length; i += 2)
+      next.push(
+        i + 1 < level.length
+          ? createHash('sha256')
+              .update(level[i])
+              .update(level[i + 1])
+              .digest()
+          : level[i],
+      );
     levels.push((level = next));
   }
   return levels;
@@ -46,13 +67,29 @@ for (const leafCount of [100_000, 1_000_000]) {
   const tree = built.value;
   const serialised = timed(() => serializeTree(tree));
   const data = serialised.value;
-  console.log(JSON.stringify({
-    leaves: leafCount, root: merkleRoot(tree).toString('hex').slice(0, 16),
-    build: { ms: built.ms, retainedMb: built.retainedMb, peakRssMb: built.peakRssMb },
-    serialise: { ms: serialised.ms, sizeMb: +(data.length / MB).toFixed(1), peakRssMb: serialised.peakRssMb },
-    proofsPerSec: { inMemory: proofsPerSecond((i) => proofPath(tree, i), leafCount), fromSerialised: proofsPerSecond((i) => proofPathFromReader(leafCount, i, (o) => data.subarray(o, o + 32)), leafCount) },
-  }));
+  console.log(
+    JSON.stringify({
+      leaves: leafCount,
+      root: merkleRoot(tree).toString('hex').slice(0, 16),
+      build: { ms: built.ms, retainedMb: built.retainedMb, peakRssMb: built.peakRssMb },
+      serialise: { ms: serialised.ms, sizeMb: +(data.length / MB).toFixed(1), peakRssMb: serialised.peakRssMb },
+      proofsPerSec: {
+        inMemory: proofsPerSecond((i) => proofPath(tree, i), leafCount),
+        fromSerialised: proofsPerSecond(
+          (i) => proofPathFromReader(leafCount, i, (o) => data.subarray(o, o + 32)),
+          leafCount,
+        ),
+      },
+    }),
+  );
 }
 
 const naive = timed(() => arrayOfBuffersTree(randomBytes(1_000_000 * 32)));
-console.log(JSON.stringify({ comparison: 'arrays of Buffers, 1,000,000 leaves', ms: naive.ms, retainedMb: naive.retainedMb, peakRssMb: naive.peakRssMb }));
+console.log(
+  JSON.stringify({
+    comparison: 'arrays of Buffers, 1,000,000 leaves',
+    ms: naive.ms,
+    retainedMb: naive.retainedMb,
+    peakRssMb: naive.peakRssMb,
+  }),
+);

@@ -8,7 +8,9 @@ import path from 'node:path';
 
 function collect(p) {
   if (statSync(p).isFile()) return p.endsWith('.test.ts') ? [p] : [];
-  return readdirSync(p).sort().flatMap((name) => (name === 'node_modules' ? [] : collect(path.join(p, name))));
+  return readdirSync(p)
+    .sort()
+    .flatMap((name) => (name === 'node_modules' ? [] : collect(path.join(p, name))));
 }
 
 const args = process.argv.slice(2);
@@ -20,14 +22,25 @@ if (files.length === 0) {
 }
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const tap = path.join(mkdtempSync(path.join(os.tmpdir(), 'proofseal-tests-')), 'results.tap');
-const r = spawnSync(process.execPath, [
-  '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`,
-  '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=tap', `--test-reporter-destination=${tap}`,
-  ...files,
-], { stdio: 'inherit' });
+const r = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tap}`,
+    ...files,
+  ],
+  { stdio: 'inherit' },
+);
 // One plain closing line with the counts, from the TAP summary.
 const summary = readFileSync(tap, 'utf8');
 const count = (name) => Number((summary.match(new RegExp(`^# ${name} (\\d+)$`, 'm')) ?? [])[1] ?? 0);
-console.log(`${count('pass')} passed, ${count('fail') + count('cancelled')} failed, ${count('skipped') + count('todo')} skipped`);
+console.log(
+  `${count('pass')} passed, ${count('fail') + count('cancelled')} failed, ${count('skipped') + count('todo')} skipped`,
+);
 process.exit(r.status ?? 1);

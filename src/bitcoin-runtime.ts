@@ -7,14 +7,14 @@ import { AnchoringWallet } from './adapters/chain/anchoring-wallet.js';
 import { BitcoinRpcClient } from './adapters/chain/bitcoin-rpc.js';
 import { EmbeddedRegtest, type AutoMiner } from './adapters/chain/embedded-regtest.js';
 import { keyVaultRepository } from './adapters/store/key-vault.repository.js';
-import type { AnchoringDeps } from './app/anchoring-deps.js';
-import { reconcileSigned } from './app/broadcast-anchor-tx.js';
-import { forgetVanishedChain } from './app/forget-vanished-chain.js';
-import type { AnchoringSettings } from './app/ports/bitcoin.port.js';
-import type { ChainPort } from './app/ports/chain.port.js';
+import type { AnchoringDeps } from './app/anchoring/anchoring-deps.js';
+import { reconcileSigned } from './app/anchoring/broadcast-anchor-tx.js';
+import { forgetVanishedChain } from './app/anchoring/forget-vanished-chain.js';
+import type { AnchoringSettings } from './app/anchoring/bitcoin.port.js';
+import type { ChainPort } from './app/anchoring/chain.port.js';
 import type { Config, Role } from './config.js';
 import { DomainError } from './core/errors.js';
-import { anchoringJobs } from './jobs/bitcoin.jobs.js';
+import { anchoringJobs } from './jobs/anchoring/bitcoin.jobs.js';
 import type { JobDefinition } from './jobs/job-definition.js';
 import type { Runtime } from './runtime.js';
 
@@ -48,8 +48,11 @@ export function anchoringSettings(config: Config): AnchoringSettings {
 /** Opens the wallet on the store's key vault and coins; retries once when another process stored a key first. */
 export async function openWallet(rt: Runtime, chain: ChainPort): Promise<AnchoringWallet> {
   const options = {
-    chain, vault: keyVaultRepository(rt.opened.db, rt.deps.clock.now), utxos: rt.deps.store.utxos,
-    network: rt.config.bitcoinNetwork, secretKey: rt.secretKey,
+    chain,
+    vault: keyVaultRepository(rt.opened.db, rt.deps.clock.now),
+    utxos: rt.deps.store.utxos,
+    network: rt.config.bitcoinNetwork,
+    secretKey: rt.secretKey,
   };
   try {
     return await AnchoringWallet.open(options);
@@ -74,11 +77,34 @@ export async function openBitcoin(rt: Runtime, role: Role): Promise<BitcoinRunti
     await checkNetwork(chain, config);
     const wallet = await openWallet(rt, chain);
     if (node) miner = await prepareEmbedded(rt, node, wallet);
-    const deps: AnchoringDeps = { ...rt.deps, chain, wallet, settings: anchoringSettings(config), afterBroadcast: crashHook(rt) };
+    const deps: AnchoringDeps = {
+      ...rt.deps,
+      chain,
+      wallet,
+      settings: anchoringSettings(config),
+      afterBroadcast: crashHook(rt),
+    };
     await reconcileAtStart(rt, deps);
-    const jobs = anchoringJobs({ deps, log: rt.log, batchIntervalSeconds: config.batchIntervalSeconds, pollSeconds: config.confirmPollSeconds });
-    rt.log.info({ address: wallet.address, network: wallet.network, node: node ? 'embedded regtest' : chain.redactedUrl }, 'anchoring wallet ready');
-    return { chain, wallet, node, jobs, close: async () => { await miner?.stop(); await node?.stop(); } };
+    const jobs = anchoringJobs({
+      deps,
+      log: rt.log,
+      batchIntervalSeconds: config.batchIntervalSeconds,
+      pollSeconds: config.confirmPollSeconds,
+    });
+    rt.log.info(
+      { address: wallet.address, network: wallet.network, node: node ? 'embedded regtest' : chain.redactedUrl },
+      'anchoring wallet ready',
+    );
+    return {
+      chain,
+      wallet,
+      node,
+      jobs,
+      close: async () => {
+        await miner?.stop();
+        await node?.stop();
+      },
+    };
   } catch (err) {
     await miner?.stop();
     await node?.stop();
@@ -99,7 +125,10 @@ async function reconcileAtStart(rt: Runtime, deps: AnchoringDeps): Promise<void>
 async function checkNetwork(chain: ChainPort, config: Config): Promise<void> {
   const info = await chain.getNetworkInfo();
   if (info.network !== config.bitcoinNetwork) {
-    throw new DomainError('CHAIN_UNAVAILABLE', `the node runs ${info.network} but BITCOIN_NETWORK is ${config.bitcoinNetwork}`);
+    throw new DomainError(
+      'CHAIN_UNAVAILABLE',
+      `the node runs ${info.network} but BITCOIN_NETWORK is ${config.bitcoinNetwork}`,
+    );
   }
 }
 
@@ -107,10 +136,15 @@ async function checkNetwork(chain: ChainPort, config: Config): Promise<void> {
  * The default run: the store may hold state of a previous (in-memory, so vanished) chain; the wallet
  * is funded with matured coinbases; a block is mined every REGTEST_BLOCK_INTERVAL_SECONDS.
  */
-async function prepareEmbedded(rt: Runtime, node: EmbeddedRegtest, wallet: AnchoringWallet): Promise<AutoMiner | undefined> {
+async function prepareEmbedded(
+  rt: Runtime,
+  node: EmbeddedRegtest,
+  wallet: AnchoringWallet,
+): Promise<AutoMiner | undefined> {
   const chainId = (await node.rpc.getBlockHash(1))!;
   const reset = await forgetVanishedChain(rt.deps, { chainId });
-  if (reset && reset.length > 0) rt.log.warn({ batches: reset.length }, 'embedded regtest chain is new: pending batches will be anchored again');
+  if (reset && reset.length > 0)
+    rt.log.warn({ batches: reset.length }, 'embedded regtest chain is new: pending batches will be anchored again');
   if ((await wallet.balanceSat()) < EMBEDDED_MIN_BALANCE_SAT) {
     for (const txid of await node.fund(wallet.address, EMBEDDED_FUNDING_COINBASES)) await wallet.importDeposit(txid);
   }
@@ -128,14 +162,27 @@ function crashHook(rt: Runtime): (() => void) | undefined {
 }
 
 /** A Chain for commands run where no node is reachable (the embedded node lives in the worker). */
-const offlineChain = new Proxy({}, {
-  get: () => () => Promise.reject(new DomainError('CHAIN_UNAVAILABLE', 'no Bitcoin node: set BITCOIN_RPC_URL (the embedded node runs inside the worker)')),
-}) as ChainPort;
+const offlineChain = new Proxy(
+  {},
+  {
+    get: () => () =>
+      Promise.reject(
+        new DomainError(
+          'CHAIN_UNAVAILABLE',
+          'no Bitcoin node: set BITCOIN_RPC_URL (the embedded node runs inside the worker)',
+        ),
+      ),
+  },
+) as ChainPort;
 
 /** The wallet for the operator's `proofseal wallet`: on BITCOIN_RPC_URL when set, offline otherwise. */
-export async function openWalletForCommand(rt: Runtime): Promise<{ wallet: AnchoringWallet; node: string; online: boolean }> {
+export async function openWalletForCommand(
+  rt: Runtime,
+): Promise<{ wallet: AnchoringWallet; node: string; online: boolean }> {
   const url = rt.config.bitcoinRpcUrl;
   const chain = url ? new BitcoinRpcClient({ url }) : offlineChain;
-  const node = url ? (chain as BitcoinRpcClient).redactedUrl : 'embedded regtest (runs inside the worker, funded automatically)';
+  const node = url
+    ? (chain as BitcoinRpcClient).redactedUrl
+    : 'embedded regtest (runs inside the worker, funded automatically)';
   return { wallet: await openWallet(rt, chain), node, online: url !== undefined };
 }

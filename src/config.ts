@@ -150,7 +150,9 @@ export function loadConfig(env: Env = process.env): Config {
     crashAfterBroadcast: r.bool('PROOFSEAL_TEST_CRASH_AFTER_BROADCAST', false),
   };
   if (config.bitcoinRpcUrl === undefined && network !== 'regtest') {
-    r.problems.push(`BITCOIN_RPC_URL is required when BITCOIN_NETWORK is ${network} (the embedded node is regtest only)`);
+    r.problems.push(
+      `BITCOIN_RPC_URL is required when BITCOIN_NETWORK is ${network} (the embedded node is regtest only)`,
+    );
   }
   if (config.feeCapSatVb < config.feeRateSatVb) r.problems.push('FEE_CAP_SAT_VB must be at least FEE_RATE_SAT_VB');
   if (r.problems.length > 0) throw new ConfigError(r.problems);

@@ -13,7 +13,7 @@ import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
 import { identityCommand } from './cli/identity-commands.js';
 import { bootstrapLocalCredentials } from './cli/local-credentials.js';
 import { startIdentityServer } from './identity/app.js';
-import type { IdentityDeps } from './app/identity-deps.js';
+import type { IdentityDeps } from './app/identity/identity-deps.js';
 import { ConfigError, loadCliEnv, loadConfig, type Config, type Role } from './config.js';
 import { DomainError } from './core/errors.js';
 import { buildApp } from './http/app.js';
@@ -44,7 +44,10 @@ export interface Started {
 /** Starts a process of the given role; resolves once it serves (api) and works jobs (worker). */
 export async function startService(config: Config, role: Role): Promise<Started> {
   const runtime = await openRuntime(config);
-  const bitcoin = await openBitcoin(runtime, role).catch(async (err: unknown) => { await runtime.close(); throw err; });
+  const bitcoin = await openBitcoin(runtime, role).catch(async (err: unknown) => {
+    await runtime.close();
+    throw err;
+  });
   const chain = bitcoin.chain;
   const defs = [...jobDefinitions(runtime.deps), ...bitcoin.jobs];
   await runtime.jobs.declare(defs);
@@ -52,17 +55,34 @@ export async function startService(config: Config, role: Role): Promise<Started>
   if (role === 'worker' || role === 'all') await runtime.jobs.work(defs);
   let identityApp: FastifyInstance | null = null;
   if (role === 'identity' || role === 'all') {
-    if (role === 'all') await bootstrapLocalCredentials({ ...identityDepsOf(runtime), jobs: runtime.jobs }, config, runtime.log);
+    if (role === 'all')
+      await bootstrapLocalCredentials({ ...identityDepsOf(runtime), jobs: runtime.jobs }, config, runtime.log);
     identityApp = await startIdentityServer(identityDepsOf(runtime), config);
   }
   if (role === 'api' || role === 'all') {
-    const readiness = { store: () => runtime.deps.store.ping(), ...(chain && { chain: async () => { await chain.getBlockCount(); } }) };
+    const readiness = {
+      store: () => runtime.deps.store.ping(),
+      ...(chain && {
+        chain: async () => {
+          await chain.getBlockCount();
+        },
+      }),
+    };
     app = await buildApp({ ...runtime.deps, ...(chain && { chain }), readiness }, config);
     await app.listen({ port: config.port, host: config.host });
   }
-  runtime.log.info({ role, store: runtime.opened.store.kind, port: app ? config.port : undefined, identityPort: identityApp ? config.identityPort : undefined }, 'proofseal started');
+  runtime.log.info(
+    {
+      role,
+      store: runtime.opened.store.kind,
+      port: app ? config.port : undefined,
+      identityPort: identityApp ? config.identityPort : undefined,
+    },
+    'proofseal started',
+  );
   return {
-    runtime, app,
+    runtime,
+    app,
     async stop() {
       if (app) await app.close();
       if (identityApp) await identityApp.close();
@@ -78,8 +98,17 @@ function onSignals(started: Started, timeoutMs: number): void {
     if (stopping) return;
     stopping = true;
     started.runtime.log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
-    setTimeout(() => { started.runtime.log.error('shutdown timed out'); process.exit(1); }, timeoutMs).unref();
-    started.stop().then(() => process.exit(0), (err: unknown) => { started.runtime.log.error({ err }, 'shutdown failed'); process.exit(1); });
+    setTimeout(() => {
+      started.runtime.log.error('shutdown timed out');
+      process.exit(1);
+    }, timeoutMs).unref();
+    started.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        started.runtime.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
@@ -102,14 +131,17 @@ export async function run(argv: string[], out: (line: string) => void = console.
     case 'start': {
       const { values } = parse(rest, { role: { type: 'string', default: 'all' } });
       const role = values.role as string;
-      if (!['api', 'worker', 'all', 'identity'].includes(role)) throw new UsageError(`--role must be api, worker, all or identity, got "${role}"`);
+      if (!['api', 'worker', 'all', 'identity'].includes(role))
+        throw new UsageError(`--role must be api, worker, all or identity, got "${role}"`);
       onSignals(await startService(config, role as Role), config.shutdownTimeoutMs);
       return;
     }
     case 'migrate':
       return withRuntime({ ...config, logLevel: 'warn' }, async () => out('migrations applied'));
     case 'account':
-      return withRuntime({ ...config, logLevel: 'warn' }, (rt) => accountCommand(rt.deps, rest, out, loadCliEnv().password));
+      return withRuntime({ ...config, logLevel: 'warn' }, (rt) =>
+        accountCommand(rt.deps, rest, out, loadCliEnv().password),
+      );
     case 'token':
       return withRuntime({ ...config, logLevel: 'warn' }, (rt) => tokenCommand(rt.deps, rest, out));
     case 'identity':
@@ -119,7 +151,10 @@ export async function run(argv: string[], out: (line: string) => void = console.
         const opened = await openWalletForCommand(rt);
         await walletCommand({ ...opened, utxos: rt.deps.store.utxos }, rest, out);
       });
-    case 'seal': case 'verify': case 'receipt': case 'find':
+    case 'seal':
+    case 'verify':
+    case 'receipt':
+    case 'find':
       return CLIENT_COMMANDS[command]!(rest, { env: loadCliEnv(), dataDir: config.dataDir, out });
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);
@@ -135,7 +170,11 @@ export function exitCodeOf(err: unknown): number {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   run(process.argv.slice(2)).catch((err: unknown) => {
-    console.error(err instanceof UsageError || err instanceof ConfigError || err instanceof DomainError ? `proofseal: ${(err as Error).message}` : err);
+    console.error(
+      err instanceof UsageError || err instanceof ConfigError || err instanceof DomainError
+        ? `proofseal: ${(err as Error).message}`
+        : err,
+    );
     process.exit(exitCodeOf(err));
   });
 }

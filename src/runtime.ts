@@ -8,7 +8,7 @@ import { createJobEngine, type JobEngine } from './adapters/jobs/job-engine.js';
 import { createSafeFetch } from './adapters/net/safe-fetch.js';
 import { openStore, type OpenedStore } from './adapters/store/create-store.js';
 import { resolveSecretKey, systemClock, systemRandom } from './adapters/system/system.js';
-import type { AppDeps } from './app/deps.js';
+import type { AppDeps } from './app/shared/deps.js';
 import type { Config } from './config.js';
 
 export interface Runtime {
@@ -37,9 +37,21 @@ export async function openRuntime(config: Config, opts: { log?: Logger } = {}): 
     throw err;
   }
   const httpClient = createSafeFetch({ allowPrivateUrls: config.allowPrivateUrls });
-  const deps: AppDeps = { store: opened.store, clock: systemClock, random: systemRandom, jobs, httpClient, secretKey };
+  const deps: AppDeps = {
+    store: opened.withJobs(jobs.sendOn),
+    clock: systemClock,
+    random: systemRandom,
+    jobs,
+    httpClient,
+    secretKey,
+  };
   return {
-    config, log, opened, jobs, deps, secretKey,
+    config,
+    log,
+    opened,
+    jobs,
+    deps,
+    secretKey,
     async close() {
       await jobs.stop();
       await opened.close();

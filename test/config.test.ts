@@ -26,7 +26,13 @@ describe('config', () => {
 
   it('lists every problem at once, without printing secrets', () => {
     try {
-      loadConfig({ PORT: 'eighty', BITCOIN_NETWORK: 'moon', DATABASE_URL: 'mysql://root:hunter2@db/x', SECRET_KEY: 'short', TRUST_PROXY: 'maybe' });
+      loadConfig({
+        PORT: 'eighty',
+        BITCOIN_NETWORK: 'moon',
+        DATABASE_URL: 'mysql://root:hunter2@db/x',
+        SECRET_KEY: 'short',
+        TRUST_PROXY: 'maybe',
+      });
       assert.fail('should throw');
     } catch (err) {
       assert.ok(err instanceof ConfigError);

@@ -14,7 +14,11 @@ const [, postgres] = await storeKinds();
 
 describe('api and worker processes on one PostgreSQL', { skip: postgres!.skip }, () => {
   const schema = newSchemaName();
-  const env = { DATABASE_URL: schemaUrl(schema), DATA_DIR: `/tmp/proofseal-roles-${schema}`, SECRET_KEY: 'k'.repeat(40) };
+  const env = {
+    DATABASE_URL: schemaUrl(schema),
+    DATA_DIR: `/tmp/proofseal-roles-${schema}`,
+    SECRET_KEY: 'k'.repeat(40),
+  };
   const procs: Proc[] = [];
   let port = 0;
   let client: pg.Client;
@@ -30,9 +34,15 @@ describe('api and worker processes on one PostgreSQL', { skip: postgres!.skip },
   });
 
   it('operator commands create an account and a token on the shared database', async () => {
-    const created = await runProofseal(['account', 'create', '--email', 'ops@example.com', '--password', 'operator password'], env);
+    const created = await runProofseal(
+      ['account', 'create', '--email', 'ops@example.com', '--password', 'operator password'],
+      env,
+    );
     assert.equal(created.code, 0, created.stderr);
-    const dup = await runProofseal(['account', 'create', '--email', 'OPS@example.com', '--password', 'operator password'], env);
+    const dup = await runProofseal(
+      ['account', 'create', '--email', 'OPS@example.com', '--password', 'operator password'],
+      env,
+    );
     assert.equal(dup.code, 3, 'a duplicate is refused by a domain rule');
     assert.match(dup.stderr, /exists/);
     const bad = await runProofseal(['account', 'create', '--email', 'x@example.com'], env);
@@ -44,29 +54,44 @@ describe('api and worker processes on one PostgreSQL', { skip: postgres!.skip },
     procs.push(await startProofseal(['start', '--role', 'api'], { ...env, PORT: String(port) }, /proofseal started/));
     const token = await runProofseal(['token', 'create', '--email', 'ops@example.com', '--name', 'roles'], env);
     assert.equal(token.code, 0, token.stderr);
-    const res = await fetch(`http://127.0.0.1:${port}/v1/tokens`, { headers: { authorization: `Bearer ${token.stdout.trim()}` } });
+    const res = await fetch(`http://127.0.0.1:${port}/v1/tokens`, {
+      headers: { authorization: `Bearer ${token.stdout.trim()}` },
+    });
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as { name: string }[])[0]!.name, 'roles');
     const old = Date.now() - 90 * 24 * 3600 * 1000;
-    const { rows: [acc] } = await client.query(`SELECT id FROM ${schema}.account LIMIT 1`);
-    await client.query(`INSERT INTO ${schema}.api_token (id, account_id, token_hash, created, revoked_at) VALUES ($1, $2, 'old', $3, $3)`, [randomUUID(), acc.id, old]);
+    const {
+      rows: [acc],
+    } = await client.query(`SELECT id FROM ${schema}.account LIMIT 1`);
+    await client.query(
+      `INSERT INTO ${schema}.api_token (id, account_id, token_hash, created, revoked_at) VALUES ($1, $2, 'old', $3, $3)`,
+      [randomUUID(), acc.id, old],
+    );
     await new Promise((r) => setTimeout(r, 2500));
     const { rows } = await client.query(`SELECT 1 FROM ${schema}.api_token WHERE token_hash = 'old'`);
     assert.equal(rows.length, 1, 'the api role ran no maintenance job');
   });
 
-  it('a worker process runs the scheduled jobs on the same database, and anchors the api\'s anchors', async () => {
+  it("a worker process runs the scheduled jobs on the same database, and anchors the api's anchors", async () => {
     const token = (await runProofseal(['token', 'create', '--email', 'ops@example.com'], env)).stdout.trim();
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const hash = randomUUID().replace(/-/g, '').padEnd(64, 'a');
-    const created = await fetch(`http://127.0.0.1:${port}/v1/anchor`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'roles', hash }) });
+    const created = await fetch(`http://127.0.0.1:${port}/v1/anchor`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ name: 'roles', hash }),
+    });
     assert.equal(created.status, 200, await created.clone().text());
     const { id } = (await created.json()) as { id: string };
     procs.push(await startProofseal(['start', '--role', 'worker'], env, /proofseal started/));
     let status = 'WAIT';
     for (const end = Date.now() + 30_000; status === 'WAIT' && Date.now() < end;) {
       await new Promise((r) => setTimeout(r, 250));
-      status = ((await (await fetch(`http://127.0.0.1:${port}/v1/anchor/${id}`, { headers: auth })).json()) as { status: string }).status;
+      status = (
+        (await (await fetch(`http://127.0.0.1:${port}/v1/anchor/${id}`, { headers: auth })).json()) as {
+          status: string;
+        }
+      ).status;
     }
     assert.notEqual(status, 'WAIT', 'the worker batched and broadcast the anchor the api process took');
     const end = Date.now() + 20_000;
@@ -82,8 +107,20 @@ describe('api and worker processes on one PostgreSQL', { skip: postgres!.skip },
     const api = procs[0]!;
     const token = (await runProofseal(['token', 'create', '--email', 'ops@example.com'], env)).stdout.trim();
     // A request whose body is still arriving when the signal comes.
-    const req = http.request({ host: '127.0.0.1', port, method: 'PUT', path: '/v1/user', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
-    const answered = new Promise<number>((resolve, reject) => { req.on('response', (res) => { res.resume(); resolve(res.statusCode!); }); req.on('error', reject); });
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'PUT',
+      path: '/v1/user',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    });
+    const answered = new Promise<number>((resolve, reject) => {
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+    });
     req.write('{"firstName": ');
     await new Promise((r) => setTimeout(r, 300));
     const exited = api.stop();

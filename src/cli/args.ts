@@ -8,7 +8,10 @@ export class UsageError extends Error {
 }
 
 /** node:util parseArgs with errors turned into UsageError (exit code 2). */
-export function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+export function parse(
+  args: string[],
+  options: NonNullable<ParseArgsConfig['options']>,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   try {
     const r = parseArgs({ args, options, allowPositionals: true, strict: true });
     return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };

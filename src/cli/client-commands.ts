@@ -6,7 +6,10 @@ export type { ClientContext };
 
 /** The client commands of `npx proofseal`: they talk to a running service over HTTP, never to the store. */
 export const CLIENT_COMMANDS: Readonly<Record<string, (args: string[], ctx: ClientContext) => Promise<void>>> = {
-  seal: sealCommand, verify: verifyCommand, receipt: receiptCommand, find: findCommand,
+  seal: sealCommand,
+  verify: verifyCommand,
+  receipt: receiptCommand,
+  find: findCommand,
 };
 
 export const CLIENT_USAGE = `  seal <file> [--private] [--name N] [--confirmed] [--identity ALL|CN,O,OU,L,C,EMAILADDRESS] [--timeout S]

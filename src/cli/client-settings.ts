@@ -19,12 +19,18 @@ export type Flags = Record<string, string | boolean | undefined>;
 
 /** The options every client command takes. */
 export const CLIENT_OPTIONS = {
-  'api-url': { type: 'string' }, 'identity-url': { type: 'string' }, token: { type: 'string' }, login: { type: 'string' },
-  password: { type: 'string' }, 'identity-token': { type: 'string' }, json: { type: 'boolean' },
+  'api-url': { type: 'string' },
+  'identity-url': { type: 'string' },
+  token: { type: 'string' },
+  login: { type: 'string' },
+  password: { type: 'string' },
+  'identity-token': { type: 'string' },
+  json: { type: 'boolean' },
 } as const;
 
 const str = (v: string | boolean | undefined) => (typeof v === 'string' && v !== '' ? v : undefined);
-const sameUrl = (a: string | undefined, b: string) => a !== undefined && a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+const sameUrl = (a: string | undefined, b: string) =>
+  a !== undefined && a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 
 /**
  * Flags, then PROOFSEAL_* environment, then `<DATA_DIR>/credentials.json` of the default run, then the
@@ -34,7 +40,12 @@ const sameUrl = (a: string | undefined, b: string) => a !== undefined && a.repla
 export async function resolveClientSettings(flags: Flags, env: CliEnv, dataDir: string): Promise<ClientSettings> {
   const local = (await readCredentialsFile(dataDir)) ?? {};
   const apiUrl = (str(flags['api-url']) ?? env.apiUrl ?? local.apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, '');
-  const identityUrl = (str(flags['identity-url']) ?? env.identityUrl ?? local.identityUrl ?? DEFAULT_IDENTITY_URL).replace(/\/+$/, '');
+  const identityUrl = (
+    str(flags['identity-url']) ??
+    env.identityUrl ??
+    local.identityUrl ??
+    DEFAULT_IDENTITY_URL
+  ).replace(/\/+$/, '');
   const token = str(flags.token) ?? env.apiToken;
   const login = str(flags.login) ?? env.login;
   const password = str(flags.password) ?? env.password;
@@ -46,6 +57,9 @@ export async function resolveClientSettings(flags: Flags, env: CliEnv, dataDir: 
     auth = { kind: 'bearer', token: local.apiToken };
     credentialsFrom = 'credentials.json';
   } else credentialsFrom = 'none';
-  const identityToken = str(flags['identity-token']) ?? env.identityToken ?? (sameUrl(local.identityUrl, identityUrl) ? local.identityToken : undefined);
+  const identityToken =
+    str(flags['identity-token']) ??
+    env.identityToken ??
+    (sameUrl(local.identityUrl, identityUrl) ? local.identityToken : undefined);
   return { apiUrl, identityUrl, auth, identityToken, credentialsFrom };
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { bootstrapDefaultRun } from '../app/bootstrap-default-run.js';
-import type { AppDeps } from '../app/deps.js';
-import type { IdentityDeps } from '../app/identity-deps.js';
+import { bootstrapDefaultRun } from '../app/accounts/bootstrap-default-run.js';
+import type { AppDeps } from '../app/shared/deps.js';
+import type { IdentityDeps } from '../app/identity/identity-deps.js';
 import { writeCredentialsFile } from '../adapters/system/credentials-file.js';
 import type { Config } from '../config.js';
 
@@ -10,29 +10,38 @@ import type { Config } from '../config.js';
  * `bootstrapDefaultRun`), writes them to `<DATA_DIR>/credentials.json` (mode 0600) for the command line,
  * and prints them once. When DATA_DIR cannot be written, the printed copy is the only one.
  */
-export async function bootstrapLocalCredentials(deps: IdentityDeps & Pick<AppDeps, 'jobs'>, config: Config, log: Logger,
-  print: (text: string) => void = (t) => process.stdout.write(t)): Promise<void> {
+export async function bootstrapLocalCredentials(
+  deps: IdentityDeps & Pick<AppDeps, 'jobs'>,
+  config: Config,
+  log: Logger,
+  print: (text: string) => void = (t) => process.stdout.write(t),
+): Promise<void> {
   const creds = await bootstrapDefaultRun(deps, { apiUrl: config.publicUrl, identityUrl: config.identityPublicUrl });
   if (!creds) return;
   let where: string;
   try {
     where = `saved to ${await writeCredentialsFile(config.dataDir, creds)} (readable by you only)`;
   } catch (err) {
-    log.warn({ err, dataDir: config.dataDir }, 'cannot write credentials.json: the credentials below are shown only now');
+    log.warn(
+      { err, dataDir: config.dataDir },
+      'cannot write credentials.json: the credentials below are shown only now',
+    );
     where = 'NOT saved (DATA_DIR is not writable): keep them now';
   }
-  print([
-    '',
-    '  proofseal: first start: local credentials created (shown once)',
-    `  API                 ${creds.apiUrl}`,
-    `  identity server     ${creds.identityUrl}`,
-    `  login               ${creds.login}`,
-    `  password            ${creds.password}`,
-    `  API token           ${creds.apiToken}`,
-    `  identity API token  ${creds.identityToken}`,
-    `  identity key        ${creds.identityPubKey}`,
-    `  ${where}`,
-    '  try: npx proofseal seal <file>',
-    '',
-  ].join('\n') + '\n');
+  print(
+    [
+      '',
+      '  proofseal: first start: local credentials created (shown once)',
+      `  API                 ${creds.apiUrl}`,
+      `  identity server     ${creds.identityUrl}`,
+      `  login               ${creds.login}`,
+      `  password            ${creds.password}`,
+      `  API token           ${creds.apiToken}`,
+      `  identity API token  ${creds.identityToken}`,
+      `  identity key        ${creds.identityPubKey}`,
+      `  ${where}`,
+      '  try: npx proofseal seal <file>',
+      '',
+    ].join('\n') + '\n',
+  );
 }

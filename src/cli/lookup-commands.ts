@@ -10,16 +10,26 @@ export async function receiptCommand(args: string[], ctx: ClientContext): Promis
   if (positionals.length !== 1) throw new UsageError('usage: proofseal receipt <anchorId> [--out FILE]');
   const id = positionals[0]!;
   const s = await resolveClientSettings(values, ctx.env, ctx.dataDir);
-  const { status, body } = await apiClient(s, false).request<object>('GET', `/v1/receipt/${encodeURIComponent(id)}`, { accept: [200, 202] });
+  const { status, body } = await apiClient(s, false).request<object>('GET', `/v1/receipt/${encodeURIComponent(id)}`, {
+    accept: [200, 202],
+  });
   if (status === 202) {
-    ctx.out(values.json ? JSON.stringify({ anchorId: id, ready: false, partial: body }) : `anchor ${id} is not in a Bitcoin transaction yet (WAIT): no receipt yet, try again later`);
+    ctx.out(
+      values.json
+        ? JSON.stringify({ anchorId: id, ready: false, partial: body })
+        : `anchor ${id} is not in a Bitcoin transaction yet (WAIT): no receipt yet, try again later`,
+    );
     process.exitCode = 1;
     return;
   }
   const text = `${JSON.stringify(body, null, 2)}\n`;
   if (typeof values.out === 'string') {
     await fs.writeFile(values.out, text);
-    ctx.out(values.json ? JSON.stringify({ anchorId: id, ready: true, file: values.out }) : `receipt of ${id} saved to ${values.out}`);
+    ctx.out(
+      values.json
+        ? JSON.stringify({ anchorId: id, ready: true, file: values.out })
+        : `receipt of ${id} saved to ${values.out}`,
+    );
   } else ctx.out(values.json ? JSON.stringify(body) : text.trimEnd());
 }
 
@@ -34,7 +44,9 @@ export async function findCommand(args: string[], ctx: ClientContext): Promise<v
   const api = apiClient(await resolveClientSettings(values, ctx.env, ctx.dataDir), false);
   const ids: string[] = [];
   for (let page = 0; ids.length < MAX_IDS; page++) {
-    const { body } = await api.request<{ content: string[]; last: boolean }>('GET', '/v1/anchorids', { query: { hash, page: String(page), size: String(PAGE_SIZE) } });
+    const { body } = await api.request<{ content: string[]; last: boolean }>('GET', '/v1/anchorids', {
+      query: { hash, page: String(page), size: String(PAGE_SIZE) },
+    });
     ids.push(...body.content);
     if (body.last || body.content.length === 0) break;
   }

@@ -19,9 +19,16 @@ export function progress(stream: NodeJS.WriteStream = process.stderr, enabled = 
   let state = '';
   if (!stream.isTTY) {
     return {
-      update: (s) => { if (s !== state) stream.write(`${s}\n`); state = s; },
-      note: (line) => { stream.write(`${line}\n`); },
-      done: (final) => { if (final) stream.write(`${final}\n`); },
+      update: (s) => {
+        if (s !== state) stream.write(`${s}\n`);
+        state = s;
+      },
+      note: (line) => {
+        stream.write(`${line}\n`);
+      },
+      done: (final) => {
+        if (final) stream.write(`${final}\n`);
+      },
     };
   }
   let frame = 0;
@@ -32,8 +39,14 @@ export function progress(stream: NodeJS.WriteStream = process.stderr, enabled = 
   const timer = setInterval(draw, 100);
   timer.unref();
   return {
-    update: (s) => { state = s; draw(); },
-    note: (line) => { stream.write(`\r\x1b[K${line}\n`); draw(); },
+    update: (s) => {
+      state = s;
+      draw();
+    },
+    note: (line) => {
+      stream.write(`\r\x1b[K${line}\n`);
+      draw();
+    },
     done: (final) => {
       clearInterval(timer);
       stream.write('\r\x1b[K');

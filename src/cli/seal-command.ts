@@ -17,17 +17,29 @@ export interface ClientContext {
 }
 
 type AnchorStatus = 'WAIT' | 'SENT' | 'CONFIRMED';
-interface AnchorView { id: string; status: AnchorStatus; txId?: string; confirmations?: number }
+interface AnchorView {
+  id: string;
+  status: AnchorStatus;
+  txId?: string;
+  confirmations?: number;
+}
 
 const RANK: Record<AnchorStatus, number> = { WAIT: 0, SENT: 1, CONFIRMED: 2 };
 
 /** The API client of the command line; `needAuth` refuses early, with advice, when no credentials are known. */
 export function apiClient(s: ClientSettings, needAuth: boolean): ServiceClient {
   if (needAuth && !s.auth) {
-    throw new UsageError('no account credentials: give --token, or --login and --password (or PROOFSEAL_TOKEN, PROOFSEAL_LOGIN and '
-      + 'PROOFSEAL_PASSWORD); the default run (npx proofseal start) writes local ones to DATA_DIR/credentials.json');
+    throw new UsageError(
+      'no account credentials: give --token, or --login and --password (or PROOFSEAL_TOKEN, PROOFSEAL_LOGIN and ' +
+        'PROOFSEAL_PASSWORD); the default run (npx proofseal start) writes local ones to DATA_DIR/credentials.json',
+    );
   }
-  return new ServiceClient({ baseUrl: s.apiUrl, label: 'proofseal API', auth: needAuth ? s.auth : undefined, startHint: START_HINT });
+  return new ServiceClient({
+    baseUrl: s.apiUrl,
+    label: 'proofseal API',
+    auth: needAuth ? s.auth : undefined,
+    startHint: START_HINT,
+  });
 }
 
 /**
@@ -37,23 +49,39 @@ export function apiClient(s: ClientSettings, needAuth: boolean): ServiceClient {
  */
 export async function sealCommand(args: string[], ctx: ClientContext): Promise<void> {
   const { values, positionals } = parse(args, {
-    ...CLIENT_OPTIONS, private: { type: 'boolean' }, name: { type: 'string' }, confirmed: { type: 'boolean' },
-    identity: { type: 'string' }, 'pub-key': { type: 'string' }, timeout: { type: 'string' },
+    ...CLIENT_OPTIONS,
+    private: { type: 'boolean' },
+    name: { type: 'string' },
+    confirmed: { type: 'boolean' },
+    identity: { type: 'string' },
+    'pub-key': { type: 'string' },
+    timeout: { type: 'string' },
   });
-  if (positionals.length !== 1) throw new UsageError('usage: proofseal seal <file> [--private] [--name N] [--confirmed] [--identity ALL|CN,O,…]');
+  if (positionals.length !== 1)
+    throw new UsageError('usage: proofseal seal <file> [--private] [--name N] [--confirmed] [--identity ALL|CN,O,…]');
   const file = positionals[0]!;
   const timeoutMs = parseTimeout(values.timeout);
   const s = await resolveClientSettings(values, ctx.env, ctx.dataDir);
-  if (!s.identityToken) throw new UsageError('no identity API token: give --identity-token (or PROOFSEAL_IDENTITY_TOKEN); the default run writes a local one to DATA_DIR/credentials.json');
+  if (!s.identityToken)
+    throw new UsageError(
+      'no identity API token: give --identity-token (or PROOFSEAL_IDENTITY_TOKEN); the default run writes a local one to DATA_DIR/credentials.json',
+    );
   const api = apiClient(s, true);
   const p = progress();
   try {
     const hash = await hashWithProgress(file, p);
     p.update('signing the hash on the identity server');
-    const signed = await httpSigner({ baseUrl: s.identityUrl, token: s.identityToken, startHint: START_HINT })
-      .sign({ hashToSign: hash, identityToSign: values.identity as string | undefined, pubKey: values['pub-key'] as string | undefined });
+    const signed = await httpSigner({ baseUrl: s.identityUrl, token: s.identityToken, startHint: START_HINT }).sign({
+      hashToSign: hash,
+      identityToSign: values.identity as string | undefined,
+      pubKey: values['pub-key'] as string | undefined,
+    });
     p.update('creating the anchor');
-    const body = { name: (values.name as string | undefined) ?? path.basename(file), ...signed, public: values.private !== true };
+    const body = {
+      name: (values.name as string | undefined) ?? path.basename(file),
+      ...signed,
+      public: values.private !== true,
+    };
     const anchor = (await api.request<AnchorView>('POST', '/v1/anchor', { body })).body;
     p.note(`anchor ${anchor.id} created (${anchor.status}); later: proofseal receipt ${anchor.id}`);
     const final = await waitForStatus(api, anchor.id, values.confirmed ? 'CONFIRMED' : 'SENT', p, timeoutMs);
@@ -61,9 +89,18 @@ export async function sealCommand(args: string[], ctx: ClientContext): Promise<v
     const receiptFile = `${file}.receipt.json`;
     await fs.writeFile(receiptFile, `${JSON.stringify(receipt, null, 2)}\n`);
     p.done();
-    ctx.out(values.json
-      ? JSON.stringify({ anchorId: anchor.id, hash, status: final.status, txId: final.txId, receiptFile, public: body.public })
-      : `sealed: ${file}\n  hash     ${hash}\n  anchor   ${anchor.id} (${final.status}${final.txId ? `, tx ${final.txId}` : ''})\n  receipt  ${receiptFile}\n  check:   proofseal verify ${file} ${receiptFile}`);
+    ctx.out(
+      values.json
+        ? JSON.stringify({
+            anchorId: anchor.id,
+            hash,
+            status: final.status,
+            txId: final.txId,
+            receiptFile,
+            public: body.public,
+          })
+        : `sealed: ${file}\n  hash     ${hash}\n  anchor   ${anchor.id} (${final.status}${final.txId ? `, tx ${final.txId}` : ''})\n  receipt  ${receiptFile}\n  check:   proofseal verify ${file} ${receiptFile}`,
+    );
   } catch (err) {
     p.done();
     throw err;
@@ -74,22 +111,34 @@ async function hashWithProgress(file: string, p: Progress): Promise<string> {
   const size = await fileSize(file);
   const tenths = (done: number) => (size === 0 ? 100 : Math.floor((done / size) * 10) * 10);
   const hash = await sha256File(file, (done) => p.update(`hashing ${path.basename(file)}: ${tenths(done)}%`));
-  if (hash === EMPTY_SHA256) throw new DomainError('INVALID_HASH', `${file} is empty: the hash of empty data cannot be sealed`);
+  if (hash === EMPTY_SHA256)
+    throw new DomainError('INVALID_HASH', `${file} is empty: the hash of empty data cannot be sealed`);
   return hash;
 }
 
 /** Polls the anchor (every second, then every 5 s after a minute) until it reaches `target`. */
-async function waitForStatus(api: ServiceClient, id: string, target: AnchorStatus, p: Progress, timeoutMs: number): Promise<AnchorView> {
+async function waitForStatus(
+  api: ServiceClient,
+  id: string,
+  target: AnchorStatus,
+  p: Progress,
+  timeoutMs: number,
+): Promise<AnchorView> {
   const started = Date.now();
   for (;;) {
     const anchor = (await api.request<AnchorView>('GET', `/v1/anchor/${id}`)).body;
     if (RANK[anchor.status] >= RANK[target]) return anchor;
-    p.update(anchor.status === 'WAIT'
-      ? 'anchor WAIT: waiting for its batch to be sent to Bitcoin'
-      : `anchor SENT: waiting for ${target === 'CONFIRMED' ? 'confirmations' : target} (${anchor.confirmations ?? 0} so far)`);
+    p.update(
+      anchor.status === 'WAIT'
+        ? 'anchor WAIT: waiting for its batch to be sent to Bitcoin'
+        : `anchor SENT: waiting for ${target === 'CONFIRMED' ? 'confirmations' : target} (${anchor.confirmations ?? 0} so far)`,
+    );
     const elapsed = Date.now() - started;
     if (timeoutMs > 0 && elapsed >= timeoutMs) {
-      throw new DomainError('NOT_READY', `anchor ${id} is still ${anchor.status} after ${Math.round(elapsed / 1000)}s; get its receipt later with: proofseal receipt ${id}`);
+      throw new DomainError(
+        'NOT_READY',
+        `anchor ${id} is still ${anchor.status} after ${Math.round(elapsed / 1000)}s; get its receipt later with: proofseal receipt ${id}`,
+      );
     }
     await new Promise((r) => setTimeout(r, elapsed < 60_000 ? 1000 : 5000));
   }

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { BitcoinRpcClient } from '../adapters/chain/bitcoin-rpc.js';
 import { createSafeFetch } from '../adapters/net/safe-fetch.js';
 import { systemRandom } from '../adapters/system/system.js';
-import { verifyIdentity } from '../app/verify-identity.js';
+import { verifyIdentity } from '../app/identity/verify-identity.js';
 import { parseOpReturn } from '../core/bitcoin/op-return.js';
 import { verifySignedMessage } from '../core/bitcoin/signed-message.js';
 import { checkReceiptPath, signatureMatchesTarget, type ChainpointReceipt } from '../core/chainpoint/receipt.js';
@@ -15,7 +15,11 @@ import { sha256File } from './file-hash.js';
 import { apiClient, type ClientContext } from './seal-command.js';
 
 /** One line of the verdict: ok true ✓, false ✗ (fails the verdict), null ? (could not be checked, informative). */
-interface Check { readonly name: string; readonly ok: boolean | null; readonly text: string }
+interface Check {
+  readonly name: string;
+  readonly ok: boolean | null;
+  readonly text: string;
+}
 interface ChainResult {
   readonly checks: Check[];
   readonly timestamp?: number;
@@ -32,7 +36,8 @@ interface ChainResult {
  */
 export async function verifyCommand(args: string[], ctx: ClientContext): Promise<void> {
   const { values, positionals } = parse(args, { ...CLIENT_OPTIONS, 'rpc-url': { type: 'string' } });
-  if (positionals.length < 1 || positionals.length > 2) throw new UsageError('usage: proofseal verify <file> [<receipt.json>] [--rpc-url URL]');
+  if (positionals.length < 1 || positionals.length > 2)
+    throw new UsageError('usage: proofseal verify <file> [<receipt.json>] [--rpc-url URL]');
   const file = positionals[0]!;
   const receiptFile = positionals[1] ?? `${file}.receipt.json`;
   const hash = await sha256File(file);
@@ -43,9 +48,10 @@ export async function verifyCommand(args: string[], ctx: ClientContext): Promise
   else {
     checks.push(...localChecks(hash, parsed.receipt));
     if (checks.every((c) => c.ok !== false)) {
-      chain = typeof values['rpc-url'] === 'string'
-        ? await chainByNode(values['rpc-url'], parsed.receipt)
-        : await chainByService(await resolveClientSettings(values, ctx.env, ctx.dataDir), parsed.receipt);
+      chain =
+        typeof values['rpc-url'] === 'string'
+          ? await chainByNode(values['rpc-url'], parsed.receipt)
+          : await chainByService(await resolveClientSettings(values, ctx.env, ctx.dataDir), parsed.receipt);
       checks.push(...chain.checks);
       const identity = chain.identityChecked ? null : await identityByClient(parsed.receipt);
       if (identity) checks.push(identity);
@@ -75,19 +81,32 @@ async function readReceipt(file: string): Promise<{ receipt: ChainpointReceipt }
 export function localChecks(fileHash: string, receipt: ChainpointReceipt): Check[] {
   const sig = receipt.signature;
   const proven = sig ? sig.signedHash : receipt.targetHash;
-  const checks: Check[] = [{
-    name: 'file', ok: fileHash === proven,
-    text: fileHash === proven ? `the file's SHA-256 ${fileHash} is the ${sig ? 'signed hash' : 'target hash'} of the receipt` : `the file's SHA-256 ${fileHash} is not the hash the receipt proves (${proven})`,
-  }];
+  const checks: Check[] = [
+    {
+      name: 'file',
+      ok: fileHash === proven,
+      text:
+        fileHash === proven
+          ? `the file's SHA-256 ${fileHash} is the ${sig ? 'signed hash' : 'target hash'} of the receipt`
+          : `the file's SHA-256 ${fileHash} is not the hash the receipt proves (${proven})`,
+    },
+  ];
   if (sig) checks.push(signatureCheck(receipt));
   const pathOk = checkReceiptPath(receipt);
-  checks.push({ name: 'merkle', ok: pathOk, text: pathOk ? `the Merkle proof leads to root ${receipt.merkleRoot}` : 'the Merkle proof does not lead from targetHash to merkleRoot' });
+  checks.push({
+    name: 'merkle',
+    ok: pathOk,
+    text: pathOk
+      ? `the Merkle proof leads to root ${receipt.merkleRoot}`
+      : 'the Merkle proof does not lead from targetHash to merkleRoot',
+  });
   return checks;
 }
 
 function signatureCheck(receipt: ChainpointReceipt): Check {
   const sig = receipt.signature!;
-  if (!signatureMatchesTarget(receipt)) return { name: 'signature', ok: false, text: 'targetHash is not the SHA-256 of the signature' };
+  if (!signatureMatchesTarget(receipt))
+    return { name: 'signature', ok: false, text: 'targetHash is not the SHA-256 of the signature' };
   let ok = false;
   try {
     ok = verifySignedMessage(messageToSign(sig), sig.signature, sig.pubKey).ok;
@@ -95,26 +114,56 @@ function signatureCheck(receipt: ChainpointReceipt): Check {
     if (!(err instanceof DomainError)) throw err;
   }
   const who = sig.signedIdentity ? `${sig.pubKey} (${sig.signedIdentity})` : sig.pubKey;
-  return { name: 'signature', ok, text: ok ? `the signature by ${who} holds` : `the signature does not hold for ${sig.pubKey}` };
+  return {
+    name: 'signature',
+    ok,
+    text: ok ? `the signature by ${who} holds` : `the signature does not hold for ${sig.pubKey}`,
+  };
 }
 
 interface ServiceVerification {
-  code: string; text: string; timestamp: number | null; confirmations: number | null; identityVerificationStatus: string | null;
+  code: string;
+  text: string;
+  timestamp: number | null;
+  confirmations: number | null;
+  identityVerificationStatus: string | null;
 }
 
-async function chainByService(s: Awaited<ReturnType<typeof resolveClientSettings>>, receipt: ChainpointReceipt): Promise<ChainResult> {
+async function chainByService(
+  s: Awaited<ReturnType<typeof resolveClientSettings>>,
+  receipt: ChainpointReceipt,
+): Promise<ChainResult> {
   let v: ServiceVerification;
   try {
     v = (await apiClient(s, false).request<ServiceVerification>('POST', '/v1/receipt/verify', { body: receipt })).body;
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
-    return { checks: [{ name: 'bitcoin', ok: false, text: `cannot check the Bitcoin transaction: ${err.message} (or give --rpc-url of a Bitcoin node)` }] };
+    return {
+      checks: [
+        {
+          name: 'bitcoin',
+          ok: false,
+          text: `cannot check the Bitcoin transaction: ${err.message} (or give --rpc-url of a Bitcoin node)`,
+        },
+      ],
+    };
   }
   const ok = v.code === 'VERIFIED';
-  const checks: Check[] = [{ name: 'bitcoin', ok, text: ok ? confirmedText(receipt, v.confirmations ?? 0, v.timestamp) : `${v.code}: ${v.text}` }];
+  const checks: Check[] = [
+    {
+      name: 'bitcoin',
+      ok,
+      text: ok ? confirmedText(receipt, v.confirmations ?? 0, v.timestamp) : `${v.code}: ${v.text}`,
+    },
+  ];
   const askedIdentity = v.identityVerificationStatus !== null && v.identityVerificationStatus !== 'HTTP_ERROR';
   if (askedIdentity) checks.push(identityCheck(v.identityVerificationStatus)!);
-  return { checks, timestamp: v.timestamp ?? undefined, confirmations: v.confirmations ?? undefined, identityChecked: askedIdentity };
+  return {
+    checks,
+    timestamp: v.timestamp ?? undefined,
+    confirmations: v.confirmations ?? undefined,
+    identityChecked: askedIdentity,
+  };
 }
 
 /**
@@ -125,14 +174,24 @@ async function identityByClient(receipt: ChainpointReceipt): Promise<Check | nul
   const sig = receipt.signature;
   if (sig?.identityURL === undefined) return null;
   const httpClient = createSafeFetch({ allowPrivateUrls: true });
-  return identityCheck(await verifyIdentity({ httpClient, random: systemRandom }, { ...sig, identityURL: sig.identityURL }));
+  return identityCheck(
+    await verifyIdentity({ httpClient, random: systemRandom }, { ...sig, identityURL: sig.identityURL }),
+  );
 }
 
 function identityCheck(status: string | null): Check | null {
   if (status === null) return null;
-  if (status === 'VERIFIED') return { name: 'identity', ok: true, text: 'the identity server confirms the identity of the key' };
+  if (status === 'VERIFIED')
+    return { name: 'identity', ok: true, text: 'the identity server confirms the identity of the key' };
   if (status === 'HTTP_ERROR' || status === 'DEPRECATED_KEY') {
-    return { name: 'identity', ok: null, text: status === 'DEPRECATED_KEY' ? 'the key has since been revoked or has expired' : 'the identity server could not be asked' };
+    return {
+      name: 'identity',
+      ok: null,
+      text:
+        status === 'DEPRECATED_KEY'
+          ? 'the key has since been revoked or has expired'
+          : 'the identity server could not be asked',
+    };
   }
   return { name: 'identity', ok: false, text: `the identity server does not vouch for the key: ${status}` };
 }
@@ -145,17 +204,42 @@ async function chainByNode(rpcUrl: string, receipt: ChainpointReceipt): Promise<
     try {
       tx = await node.getRawTransaction(anchor.sourceId);
     } catch (err) {
-      return { checks: [{ name: 'bitcoin', ok: false, text: `the Bitcoin node does not answer: ${(err as Error).message}` }] };
+      return {
+        checks: [{ name: 'bitcoin', ok: false, text: `the Bitcoin node does not answer: ${(err as Error).message}` }],
+      };
     }
     if (!tx) continue;
     if (!tx.vout.some((o) => parseOpReturn(Buffer.from(o.scriptHex, 'hex'))?.equals(root))) {
-      return { checks: [{ name: 'bitcoin', ok: false, text: `transaction ${tx.txid} does not carry the merkle root in its OP_RETURN` }] };
+      return {
+        checks: [
+          {
+            name: 'bitcoin',
+            ok: false,
+            text: `transaction ${tx.txid} does not carry the merkle root in its OP_RETURN`,
+          },
+        ],
+      };
     }
-    if (tx.confirmations < 1 || tx.blockTime === null) return { checks: [{ name: 'bitcoin', ok: false, text: `transaction ${tx.txid} is not confirmed yet; retry later` }] };
+    if (tx.confirmations < 1 || tx.blockTime === null)
+      return {
+        checks: [{ name: 'bitcoin', ok: false, text: `transaction ${tx.txid} is not confirmed yet; retry later` }],
+      };
     const timestamp = tx.blockTime * 1000;
-    return { checks: [{ name: 'bitcoin', ok: true, text: confirmedText(receipt, tx.confirmations, timestamp) }], timestamp, confirmations: tx.confirmations };
+    return {
+      checks: [{ name: 'bitcoin', ok: true, text: confirmedText(receipt, tx.confirmations, timestamp) }],
+      timestamp,
+      confirmations: tx.confirmations,
+    };
   }
-  return { checks: [{ name: 'bitcoin', ok: false, text: 'the node knows no transaction of the receipt (wrong network, or a node without -txindex?)' }] };
+  return {
+    checks: [
+      {
+        name: 'bitcoin',
+        ok: false,
+        text: 'the node knows no transaction of the receipt (wrong network, or a node without -txindex?)',
+      },
+    ],
+  };
 }
 
 function confirmedText(receipt: ChainpointReceipt, confirmations: number, timestamp: number | null): string {
@@ -164,15 +248,28 @@ function confirmedText(receipt: ChainpointReceipt, confirmations: number, timest
 }
 
 interface Verdict {
-  file: string; hash: string; verified: boolean; checks: Check[]; chain: ChainResult; receipt: ChainpointReceipt | undefined;
+  file: string;
+  hash: string;
+  verified: boolean;
+  checks: Check[];
+  chain: ChainResult;
+  receipt: ChainpointReceipt | undefined;
 }
 
 function report(ctx: ClientContext, v: Verdict, json: boolean): void {
   if (json) {
-    ctx.out(JSON.stringify({
-      verdict: v.verified ? 'VERIFIED' : 'NOT_VERIFIED', file: v.file, hash: v.hash, checks: v.checks,
-      timestamp: v.chain.timestamp, confirmations: v.chain.confirmations, txId: v.receipt?.anchors[0]?.sourceId, pubKey: v.receipt?.signature?.pubKey,
-    }));
+    ctx.out(
+      JSON.stringify({
+        verdict: v.verified ? 'VERIFIED' : 'NOT_VERIFIED',
+        file: v.file,
+        hash: v.hash,
+        checks: v.checks,
+        timestamp: v.chain.timestamp,
+        confirmations: v.chain.confirmations,
+        txId: v.receipt?.anchors[0]?.sourceId,
+        pubKey: v.receipt?.signature?.pubKey,
+      }),
+    );
     return;
   }
   for (const c of v.checks) ctx.out(`${c.ok === true ? '✓' : c.ok === false ? '✗' : '?'} ${c.text}`);
@@ -181,6 +278,8 @@ function report(ctx: ClientContext, v: Verdict, json: boolean): void {
     return;
   }
   const when = v.chain.timestamp ? ` existed at ${new Date(v.chain.timestamp).toISOString()}` : ' is proven';
-  const by = v.receipt?.signature ? `, sealed by ${v.receipt.signature.signedIdentity ?? v.receipt.signature.pubKey}` : '';
+  const by = v.receipt?.signature
+    ? `, sealed by ${v.receipt.signature.signedIdentity ?? v.receipt.signature.pubKey}`
+    : '';
   ctx.out(`VERIFIED: ${v.file}${when}${by}`);
 }

@@ -1,5 +1,5 @@
-import type { AnchorWallet } from '../app/ports/bitcoin.port.js';
-import type { UtxoStore } from '../app/ports/utxo.port.js';
+import type { AnchorWallet } from '../app/anchoring/bitcoin.port.js';
+import type { UtxoStore } from '../app/anchoring/utxo.port.js';
 import { parse, UsageError } from './args.js';
 
 type Out = (line: string) => void;
@@ -32,16 +32,26 @@ export async function walletCommand(deps: WalletCommandDeps, args: string[], out
   const rows = await deps.wallet.importDeposit(txid);
   const total = rows.reduce((acc, r) => acc + r.valueSat, 0);
   if (values.json) return out(JSON.stringify({ txid, outputs: rows.length, valueSat: total }));
-  out(rows.length === 0
-    ? `deposit ${txid} has no unspent output paying ${deps.wallet.address}`
-    : `imported ${rows.length} output(s) of ${txid}: ${btc(total)} BTC`);
+  out(
+    rows.length === 0
+      ? `deposit ${txid} has no unspent output paying ${deps.wallet.address}`
+      : `imported ${rows.length} output(s) of ${txid}: ${btc(total)} BTC`,
+  );
 }
 
 async function show(deps: WalletCommandDeps, json: boolean, out: Out): Promise<void> {
   const available = await deps.wallet.balanceSat();
   const reserved = (await deps.utxos.list('reserved')).reduce((acc, r) => acc + r.valueSat, 0);
   if (json) {
-    return out(JSON.stringify({ address: deps.wallet.address, network: deps.wallet.network, balanceSat: available, reservedSat: reserved, node: deps.node }));
+    return out(
+      JSON.stringify({
+        address: deps.wallet.address,
+        network: deps.wallet.network,
+        balanceSat: available,
+        reservedSat: reserved,
+        node: deps.node,
+      }),
+    );
   }
   out(`address   ${deps.wallet.address}`);
   out(`network   ${deps.wallet.network}`);

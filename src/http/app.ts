@@ -3,18 +3,18 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app/deps.js';
+import type { AppDeps } from '../app/shared/deps.js';
 import type { Config } from '../config.js';
 import { loggerOptions } from './logging.js';
 import { registerAuth } from './plugins/auth.plugin.js';
 import { registerErrorHandling } from './plugins/errors.plugin.js';
 import { healthRoutes, type Readiness } from './routes/health.route.js';
-import { accountRoutes } from './routes/v1/account.route.js';
-import { anchorRoutes } from './routes/v1/anchor.route.js';
-import { otsRoutes } from './routes/v1/ots.route.js';
-import { receiptRoutes } from './routes/v1/receipt.route.js';
-import { tokenRoutes } from './routes/v1/token.route.js';
-import { userRoutes } from './routes/v1/user.route.js';
+import { accountRoutes } from './routes/accounts/account.route.js';
+import { anchorRoutes } from './routes/anchoring/anchor.route.js';
+import { otsRoutes } from './routes/anchoring/ots.route.js';
+import { receiptRoutes } from './routes/anchoring/receipt.route.js';
+import { tokenRoutes } from './routes/accounts/token.route.js';
+import { userRoutes } from './routes/accounts/user.route.js';
 import { ErrorSchema } from './schemas.js';
 import { validatorOptions } from './validation.js';
 
@@ -32,9 +32,16 @@ export interface BuildOptions {
   readonly logStream?: { write(line: string): void };
 }
 
-export async function buildApp(deps: HttpDeps, config: Config, extraRoutes: RouteModule[] = [], opts: BuildOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  deps: HttpDeps,
+  config: Config,
+  extraRoutes: RouteModule[] = [],
+  opts: BuildOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logStream ? { ...loggerOptions(config.logLevel), stream: opts.logStream } : loggerOptions(config.logLevel),
+    logger: opts.logStream
+      ? { ...loggerOptions(config.logLevel), stream: opts.logStream }
+      : loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     requestIdHeader: false,
@@ -47,20 +54,39 @@ export async function buildApp(deps: HttpDeps, config: Config, extraRoutes: Rout
     ...validatorOptions(),
   });
   app.addSchema(ErrorSchema);
-  app.addHook('onSend', async (req, reply) => { void reply.header('x-request-id', req.id); });
+  app.addHook('onSend', async (req, reply) => {
+    void reply.header('x-request-id', req.id);
+  });
   registerErrorHandling(app);
   registerAuth(app, { deps, failuresPerMinute: config.rateLimitAuthPerMinute });
   await app.register(rateLimit, {
     global: false,
     max: config.rateLimitPublicPerMinute,
     timeWindow: 60_000,
-    errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, code: 'RATE_LIMITED', error: 'Too Many Requests', message: `rate limit of ${ctx.max} per minute reached; retry in ${ctx.after}` }),
+    errorResponseBuilder: (_req, ctx) => ({
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      error: 'Too Many Requests',
+      message: `rate limit of ${ctx.max} per minute reached; retry in ${ctx.after}`,
+    }),
   });
   await registerOpenApi(app, config);
   healthRoutes(app, deps.readiness);
-  await app.register(async (v1) => {
-    for (const routes of [tokenRoutes, accountRoutes, anchorRoutes, receiptRoutes, otsRoutes, userRoutes, ...extraRoutes]) routes(v1, deps, config);
-  }, { prefix: '/v1' });
+  await app.register(
+    async (v1) => {
+      for (const routes of [
+        tokenRoutes,
+        accountRoutes,
+        anchorRoutes,
+        receiptRoutes,
+        otsRoutes,
+        userRoutes,
+        ...extraRoutes,
+      ])
+        routes(v1, deps, config);
+    },
+    { prefix: '/v1' },
+  );
   return app;
 }
 
@@ -68,11 +94,19 @@ async function registerOpenApi(app: FastifyInstance, config: Config): Promise<vo
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'proofseal API', version: '1', description: 'Seals (signature anchors in Bitcoin, Chainpoint v2 receipts) and signature requests.' },
+      info: {
+        title: 'proofseal API',
+        version: '1',
+        description: 'Seals (signature anchors in Bitcoin, Chainpoint v2 receipts) and signature requests.',
+      },
       servers: [{ url: config.publicUrl }],
-      components: { securitySchemes: { basic: { type: 'http', scheme: 'basic' }, bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: { basic: { type: 'http', scheme: 'basic' }, bearer: { type: 'http', scheme: 'bearer' } },
+      },
     },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/v1/docs' });
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

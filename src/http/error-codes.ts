@@ -31,12 +31,27 @@ export const STATUS_OF: Record<ErrorCode, number> = {
 };
 
 const REASON: Record<number, string> = {
-  202: 'Accepted', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
-  413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
+  202: 'Accepted',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
 
-export interface ErrorBody { statusCode: number; code: string; error: string; message: string }
+export interface ErrorBody {
+  statusCode: number;
+  code: string;
+  error: string;
+  message: string;
+}
 
 export function errorBody(statusCode: number, code: string, message: string): ErrorBody {
   return { statusCode, code, error: REASON[statusCode] ?? 'Error', message };

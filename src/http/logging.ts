@@ -11,9 +11,17 @@ export function redactUrl(url: string): string {
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.signeeId', '*.otp', '*.token'], censor: '[redacted]' },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.signeeId', '*.otp', '*.token'],
+      censor: '[redacted]',
+    },
     serializers: {
-      req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip, id: req.id }),
+      req: (req: FastifyRequest) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        remoteAddress: req.ip,
+        id: req.id,
+      }),
     },
   };
 }

@@ -1,11 +1,14 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 
-export const ErrorSchema = Type.Object({
-  statusCode: Type.Integer(),
-  code: Type.String({ description: 'Stable error code, upper snake case (docs/errors.md)' }),
-  error: Type.String(),
-  message: Type.String(),
-}, { $id: 'Error', title: 'Error' });
+export const ErrorSchema = Type.Object(
+  {
+    statusCode: Type.Integer(),
+    code: Type.String({ description: 'Stable error code, upper snake case (docs/errors.md)' }),
+    error: Type.String(),
+    message: Type.String(),
+  },
+  { $id: 'Error', title: 'Error' },
+);
 
 const errorRef = Type.Ref('Error');
 
@@ -25,8 +28,13 @@ export const PageQuery = {
 
 export function Page<T extends TSchema>(item: T) {
   return Type.Object({
-    content: Type.Array(item), page: Type.Integer(), size: Type.Integer(), totalElements: Type.Integer(),
-    totalPages: Type.Integer(), first: Type.Boolean(), last: Type.Boolean(),
+    content: Type.Array(item),
+    page: Type.Integer(),
+    size: Type.Integer(),
+    totalElements: Type.Integer(),
+    totalPages: Type.Integer(),
+    first: Type.Boolean(),
+    last: Type.Boolean(),
   });
 }
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { IdentityDeps } from '../app/identity-deps.js';
+import type { IdentityDeps } from '../app/identity/identity-deps.js';
 import type { Config } from '../config.js';
 import { errorBody } from '../http/error-codes.js';
 import { loggerOptions } from '../http/logging.js';
@@ -15,7 +15,10 @@ import { ErrorSchema } from '../http/schemas.js';
 import { validatorOptions } from '../http/validation.js';
 import { identityRoutes } from './routes.js';
 
-export type IdentityServerConfig = Pick<Config, 'logLevel' | 'trustProxy' | 'identityPublicUrl' | 'rateLimitPublicPerMinute' | 'rateLimitAuthPerMinute'>;
+export type IdentityServerConfig = Pick<
+  Config,
+  'logLevel' | 'trustProxy' | 'identityPublicUrl' | 'rateLimitPublicPerMinute' | 'rateLimitAuthPerMinute'
+>;
 
 export async function buildIdentityApp(deps: IdentityDeps, config: IdentityServerConfig): Promise<FastifyInstance> {
   const app = Fastify({
@@ -31,25 +34,38 @@ export async function buildIdentityApp(deps: IdentityDeps, config: IdentityServe
   registerErrorHandling(app);
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: (_req, ctx) => errorBody(429, 'RATE_LIMITED', `rate limit of ${ctx.max} per minute reached; retry in ${ctx.after}`),
+    errorResponseBuilder: (_req, ctx) =>
+      errorBody(429, 'RATE_LIMITED', `rate limit of ${ctx.max} per minute reached; retry in ${ctx.after}`),
   });
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'proofseal identity server', version: '1', description: 'Signs hashes with the identity keys of this server and proves their identity.' },
+      info: {
+        title: 'proofseal identity server',
+        version: '1',
+        description: 'Signs hashes with the identity keys of this server and proves their identity.',
+      },
       servers: [{ url: config.identityPublicUrl }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/health', { schema: { tags: ['operations'] } }, async () => ({ status: 'ok' }));
-  identityRoutes(app, deps, { publicPerMinute: config.rateLimitPublicPerMinute, authFailuresPerMinute: config.rateLimitAuthPerMinute });
+  identityRoutes(app, deps, {
+    publicPerMinute: config.rateLimitPublicPerMinute,
+    authFailuresPerMinute: config.rateLimitAuthPerMinute,
+  });
   return app;
 }
 
 /** Builds the identity server and listens on IDENTITY_PORT. */
-export async function startIdentityServer(deps: IdentityDeps, config: IdentityServerConfig & Pick<Config, 'identityPort' | 'host'>): Promise<FastifyInstance> {
+export async function startIdentityServer(
+  deps: IdentityDeps,
+  config: IdentityServerConfig & Pick<Config, 'identityPort' | 'host'>,
+): Promise<FastifyInstance> {
   const app = await buildIdentityApp(deps, config);
   await app.listen({ port: config.identityPort, host: config.host });
   return app;

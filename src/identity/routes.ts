@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticateIdentityToken } from '../app/create-identity-token.js';
-import { getIdentity } from '../app/get-identity.js';
-import type { IdentityDeps } from '../app/identity-deps.js';
-import { signHash } from '../app/sign-hash.js';
+import { authenticateIdentityToken } from '../app/identity/create-identity-token.js';
+import { getIdentity } from '../app/identity/get-identity.js';
+import type { IdentityDeps } from '../app/identity/identity-deps.js';
+import { signHash } from '../app/identity/sign-hash.js';
 import { DomainError } from '../core/errors.js';
 import { errors, IdentityQuery, IdentityResult, SignQuery, SignResult } from './schemas.js';
 
@@ -17,29 +17,40 @@ export interface IdentityRouteOptions {
 export function identityRoutes(app: FastifyInstance, deps: IdentityDeps, opts: IdentityRouteOptions): void {
   const requireToken = bearerGuard(deps, opts.authFailuresPerMinute);
 
-  app.get('/sign', {
-    preHandler: requireToken,
-    schema: {
-      tags: ['identity'], summary: 'Sign a hash with an identity key', security: [{ bearer: [] }],
-      querystring: SignQuery,
-      response: { 200: SignResult, ...errors(400, 401, 403, 404, 429) },
+  app.get(
+    '/sign',
+    {
+      preHandler: requireToken,
+      schema: {
+        tags: ['identity'],
+        summary: 'Sign a hash with an identity key',
+        security: [{ bearer: [] }],
+        querystring: SignQuery,
+        response: { 200: SignResult, ...errors(400, 401, 403, 404, 429) },
+      },
     },
-  }, async (req) => {
-    const q = req.query as { hashToSign: string; identityToSign?: string; pubKey?: string };
-    return signHash(deps, q);
-  });
+    async (req) => {
+      const q = req.query as { hashToSign: string; identityToSign?: string; pubKey?: string };
+      return signHash(deps, q);
+    },
+  );
 
-  app.get('/identity', {
-    config: { rateLimit: { max: opts.publicPerMinute, timeWindow: 60_000 } },
-    schema: {
-      tags: ['identity'], summary: 'The identity and status of a key; with leftData, a proof that the server holds it',
-      querystring: IdentityQuery,
-      response: { 200: IdentityResult, ...errors(400, 404, 429) },
+  app.get(
+    '/identity',
+    {
+      config: { rateLimit: { max: opts.publicPerMinute, timeWindow: 60_000 } },
+      schema: {
+        tags: ['identity'],
+        summary: 'The identity and status of a key; with leftData, a proof that the server holds it',
+        querystring: IdentityQuery,
+        response: { 200: IdentityResult, ...errors(400, 404, 429) },
+      },
     },
-  }, async (req) => {
-    const q = req.query as { pubKey?: string; leftData?: string };
-    return getIdentity(deps, { pubKey: q.pubKey, leftData: q.leftData });
-  });
+    async (req) => {
+      const q = req.query as { pubKey?: string; leftData?: string };
+      return getIdentity(deps, { pubKey: q.pubKey, leftData: q.leftData });
+    },
+  );
 }
 
 /** A preHandler that admits a live identity token and slows down whoever keeps failing. */
@@ -58,6 +69,9 @@ function bearerGuard(deps: IdentityDeps, failuresPerMinute: number) {
     else f.count += 1;
     if (failures.size > 100_000) failures.clear();
     void reply.header('www-authenticate', 'Bearer realm="proofseal-identity"');
-    throw new DomainError('UNAUTHORIZED', match ? 'bad identity API token' : 'an identity API token is required: Authorization: Bearer <token>');
+    throw new DomainError(
+      'UNAUTHORIZED',
+      match ? 'bad identity API token' : 'an identity API token is required: Authorization: Bearer <token>',
+    );
   };
 }

@@ -6,8 +6,12 @@ const Text = (description: string) => Type.String({ description });
 
 export const SignQuery = Type.Object({
   hashToSign: Type.String({ description: 'SHA-256 to sign, 64 lowercase hex characters', maxLength: 200 }),
-  identityToSign: Type.Optional(Type.String({ description: 'ALL, or a comma list of CN,O,OU,L,C,EMAILADDRESS', maxLength: 100 })),
-  pubKey: Type.Optional(Type.String({ description: 'Address of the key to sign with (default: the newest live key)', maxLength: 100 })),
+  identityToSign: Type.Optional(
+    Type.String({ description: 'ALL, or a comma list of CN,O,OU,L,C,EMAILADDRESS', maxLength: 100 }),
+  ),
+  pubKey: Type.Optional(
+    Type.String({ description: 'Address of the key to sign with (default: the newest live key)', maxLength: 100 }),
+  ),
 });
 
 export const SignResult = Type.Object({
@@ -20,9 +24,19 @@ export const SignResult = Type.Object({
 });
 
 export const IdentityQuery = Type.Object({
-  pubKey: Type.Optional(Type.String({ description: 'Address of the key (default: the newest live key)', maxLength: 100 })),
-  leftData: Type.Optional(Type.String({ description: 'Data of the caller to sign, as a proof that the server holds the key', minLength: 1, maxLength: 1024 })),
-  signedIdentity: Type.Optional(Type.String({ description: 'Accepted for compatibility; a key\'s identity never changes', maxLength: 2048 })),
+  pubKey: Type.Optional(
+    Type.String({ description: 'Address of the key (default: the newest live key)', maxLength: 100 }),
+  ),
+  leftData: Type.Optional(
+    Type.String({
+      description: 'Data of the caller to sign, as a proof that the server holds the key',
+      minLength: 1,
+      maxLength: 1024,
+    }),
+  ),
+  signedIdentity: Type.Optional(
+    Type.String({ description: "Accepted for compatibility; a key's identity never changes", maxLength: 2048 }),
+  ),
 });
 
 export const IdentityResult = Type.Object({

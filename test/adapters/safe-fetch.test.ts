@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createSafeFetch, isBlockedAddress } from '../../src/adapters/net/safe-fetch.js';
-import { OutboundError } from '../../src/app/ports/http-client.port.js';
+import { OutboundError } from '../../src/app/shared/http-client.port.js';
 
 let server: http.Server;
 let port: number;
@@ -17,11 +17,19 @@ before(async () => {
     else if (req.url === '/redirect') res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
     else res.end(`hello ${req.headers.host}`);
   });
-  server.on('connection', () => { connections += 1; });
+  server.on('connection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
 });
-after(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+after(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
 
 async function refused(p: Promise<unknown>, reason: string): Promise<void> {
   await assert.rejects(p, (err: unknown) => err instanceof OutboundError && err.reason === reason);
@@ -31,13 +39,34 @@ describe('safe fetch, private addresses refused', () => {
   const lookups: string[] = [];
   const strict = createSafeFetch({
     allowPrivateUrls: false,
-    lookup: async (host) => { lookups.push(host); return host === 'rebind.test' ? [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }] : (await import('node:dns/promises')).lookup(host, { all: true }); },
+    lookup: async (host) => {
+      lookups.push(host);
+      return host === 'rebind.test'
+        ? [
+            { address: '93.184.216.34', family: 4 },
+            { address: '127.0.0.1', family: 4 },
+          ]
+        : (await import('node:dns/promises')).lookup(host, { all: true });
+    },
   });
 
   for (const url of [
-    'http://127.0.0.1:PORT/', 'http://10.1.2.3:PORT/', 'http://[::1]:PORT/', 'http://169.254.169.254/latest/meta-data', 'http://localhost:PORT/',
-    'http://[::ffff:127.0.0.1]:PORT/', 'http://[::ffff:7f00:1]:PORT/', 'http://100.64.0.1/', 'http://192.168.1.1/', 'http://172.16.0.1/',
-    'http://0.0.0.0:PORT/', 'http://[fc00::1]/', 'http://[fe80::1]/', 'http://224.0.0.1/', 'http://2130706433:PORT/', 'http://0x7f.1:PORT/',
+    'http://127.0.0.1:PORT/',
+    'http://10.1.2.3:PORT/',
+    'http://[::1]:PORT/',
+    'http://169.254.169.254/latest/meta-data',
+    'http://localhost:PORT/',
+    'http://[::ffff:127.0.0.1]:PORT/',
+    'http://[::ffff:7f00:1]:PORT/',
+    'http://100.64.0.1/',
+    'http://192.168.1.1/',
+    'http://172.16.0.1/',
+    'http://0.0.0.0:PORT/',
+    'http://[fc00::1]/',
+    'http://[fe80::1]/',
+    'http://224.0.0.1/',
+    'http://2130706433:PORT/',
+    'http://0x7f.1:PORT/',
     'http://rebind.test:PORT/',
   ]) {
     it(`refuses ${url} before connecting`, async () => {
@@ -63,14 +92,32 @@ describe('safe fetch, private addresses refused', () => {
   });
 
   it('classifies addresses', () => {
-    for (const a of ['127.0.0.1', '10.0.0.1', '100.64.1.1', '169.254.169.254', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1', 'ff02::1']) assert.ok(isBlockedAddress(a), a);
+    for (const a of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '100.64.1.1',
+      '169.254.169.254',
+      '::1',
+      '::',
+      'fd00::1',
+      'fe80::1',
+      '::ffff:10.0.0.1',
+      'ff02::1',
+    ])
+      assert.ok(isBlockedAddress(a), a);
     for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) assert.ok(!isBlockedAddress(a), a);
   });
 });
 
 describe('safe fetch, private addresses allowed (test setting)', () => {
   let resolved = 0;
-  const open = createSafeFetch({ allowPrivateUrls: true, lookup: async () => { resolved += 1; return [{ address: '127.0.0.1', family: 4 }]; } });
+  const open = createSafeFetch({
+    allowPrivateUrls: true,
+    lookup: async () => {
+      resolved += 1;
+      return [{ address: '127.0.0.1', family: 4 }];
+    },
+  });
 
   it('fetches, pinned to the address resolved once, with the Host header kept', async () => {
     const res = await open.request({ method: 'GET', url: `http://receiver.test:${port}/` });
@@ -85,7 +132,10 @@ describe('safe fetch, private addresses allowed (test setting)', () => {
   });
 
   it('bounds the response size and the time', async () => {
-    await refused(open.request({ method: 'GET', url: `http://127.0.0.1:${port}/big`, maxResponseBytes: 1000 }), 'TOO_LARGE');
+    await refused(
+      open.request({ method: 'GET', url: `http://127.0.0.1:${port}/big`, maxResponseBytes: 1000 }),
+      'TOO_LARGE',
+    );
     await refused(open.request({ method: 'GET', url: `http://127.0.0.1:${port}/slow`, timeoutMs: 200 }), 'TIMEOUT');
   });
 

@@ -8,15 +8,22 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { closeBatch } from '../../src/app/close-batch.js';
-import { confirmBatches } from '../../src/app/confirm-batches.js';
-import { DELIVER_CALLBACK } from '../../src/app/enqueue-anchor-callbacks.js';
-import { createAccount } from '../../src/app/create-account.js';
-import { createApiToken } from '../../src/app/manage-api-tokens.js';
-import { sendBatches } from '../../src/app/send-batches.js';
+import { closeBatch } from '../../src/app/anchoring/close-batch.js';
+import { confirmBatches } from '../../src/app/anchoring/confirm-batches.js';
+import { DELIVER_CALLBACK } from '../../src/app/anchoring/enqueue-anchor-callbacks.js';
+import { createAccount } from '../../src/app/accounts/create-account.js';
+import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
+import { sendBatches } from '../../src/app/anchoring/send-batches.js';
 import { verifyReceiptIndependently, type ReceiptLike } from '../support/independent-verifier.js';
 import { newSigner, randomHash } from '../support/anchors.js';
-import { checkOts, otsCheckerAvailable, startAnchoring, txidsCarrying, until, type AnchoringFixture } from '../support/anchoring-fixture.js';
+import {
+  checkOts,
+  otsCheckerAvailable,
+  startAnchoring,
+  txidsCarrying,
+  until,
+  type AnchoringFixture,
+} from '../support/anchoring-fixture.js';
 import { testApp, testConfig } from '../support/fixtures.js';
 import { storeKinds } from '../support/stores.js';
 
@@ -30,25 +37,43 @@ for (const kind of kinds) {
     let auth: { authorization: string };
     const signer = newSigner();
 
-    const inject = (method: 'GET' | 'POST', url: string, payload?: object) => app.inject({ method, url, headers: auth, ...(payload && { payload }) });
-    const anchorOf = async (id: string) => (await inject('GET', `/v1/anchor/${id}`)).json<{ status: string; txId?: string; confirmations?: number; timestamp?: number }>();
+    const inject = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      app.inject({ method, url, headers: auth, ...(payload && { payload }) });
+    const anchorOf = async (id: string) =>
+      (await inject('GET', `/v1/anchor/${id}`)).json<{
+        status: string;
+        txId?: string;
+        confirmations?: number;
+        timestamp?: number;
+      }>();
     const rpc = (method: string, params: unknown[]) => f.chain.call(method, params);
     const inMempool = (txid: string) => until(() => f.chain.isInMempool(txid), `${txid} in the mempool`);
-    const createDataAnchor = async () => (await inject('POST', '/v1/anchor', { name: 'data', hash: randomHash() })).json<{ id: string }>().id;
+    const createDataAnchor = async () =>
+      (await inject('POST', '/v1/anchor', { name: 'data', hash: randomHash() })).json<{ id: string }>().id;
 
     before(async () => {
       f = await startAnchoring(kind);
-      app = await testApp(f.s.store, { deps: { chain: f.chain, jobs: f.jobs }, config: testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '100000' }) });
+      app = await testApp(f.s.store, {
+        deps: { chain: f.chain, jobs: f.jobs },
+        config: testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '100000' }),
+      });
       const account = await createAccount(f.deps, { email: 'sealer@example.com', password: 'correct horse battery' });
       auth = { authorization: `Bearer ${(await createApiToken(f.deps, { accountId: account.id })).token}` };
     });
-    after(async () => { await app?.close(); await f?.close(); });
+    after(async () => {
+      await app?.close();
+      await f?.close();
+    });
 
     it('seals a file end to end: WAIT → SENT → CONFIRMED, receipt accepted by an independent verifier, .ots by python-opentimestamps', async (t) => {
       const file = Buffer.from(`contract signed on ${new Date().toISOString()}\n`);
       const signedHash = createHash('sha256').update(file).digest('hex');
       const created = await inject('POST', '/v1/anchor', {
-        name: 'contract.txt', signedHash, signature: signer.sign(signedHash), pubKey: signer.address, callbackURL: 'https://hooks.example.com/seal',
+        name: 'contract.txt',
+        signedHash,
+        signature: signer.sign(signedHash),
+        pubKey: signer.address,
+        callbackURL: 'https://hooks.example.com/seal',
       });
       assert.equal(created.statusCode, 200, created.body);
       const id = created.json<{ id: string }>().id;
@@ -83,17 +108,33 @@ for (const kind of kinds) {
       const done = await anchorOf(id);
       assert.deepEqual([done.status, done.confirmations, done.txId], ['CONFIRMED', 6, txid]);
       assert.equal((await anchorOf(dataId)).status, 'CONFIRMED');
-      assert.deepEqual(await txidsCarrying(f.chain, closed.root, header.height), [txid], 'exactly one transaction carries the root');
+      assert.deepEqual(
+        await txidsCarrying(f.chain, closed.root, header.height),
+        [txid],
+        'exactly one transaction carries the root',
+      );
 
       const receipt = (await inject('GET', `/v1/receipt/${id}`)).json<ReceiptLike>();
       const independent = await verifyReceiptIndependently(receipt, rpc);
-      assert.deepEqual(independent, { proofValid: true, signature: 'VERIFIED', tx: 'FOUND', confirmations: 6, timestamp: header.time * 1000 });
-      const verified = await app.inject({ method: 'POST', url: '/v1/receipt/verify', payload: receipt as unknown as object });
+      assert.deepEqual(independent, {
+        proofValid: true,
+        signature: 'VERIFIED',
+        tx: 'FOUND',
+        confirmations: 6,
+        timestamp: header.time * 1000,
+      });
+      const verified = await app.inject({
+        method: 'POST',
+        url: '/v1/receipt/verify',
+        payload: receipt as unknown as object,
+      });
       assert.equal(verified.json<{ code: string }>().code, 'VERIFIED', verified.body);
       const dataReceipt = (await inject('GET', `/v1/receipt/${dataId}`)).json<ReceiptLike>();
       assert.equal((await verifyReceiptIndependently(dataReceipt, rpc)).proofValid, true);
 
-      const callbacks = f.jobs.sent.filter((j) => j.name === DELIVER_CALLBACK).map((j) => (j.data as { messageId: string }).messageId);
+      const callbacks = f.jobs.sent
+        .filter((j) => j.name === DELIVER_CALLBACK)
+        .map((j) => (j.data as { messageId: string }).messageId);
       assert.deepEqual(callbacks, [`msg_${id}_SENT`, `msg_${id}_CONFIRMED`], 'one callback per status change');
 
       const ots = await inject('GET', `/v1/receipt/${id}/ots`);
@@ -101,7 +142,10 @@ for (const kind of kinds) {
       assert.equal(ots.headers['content-type'], 'application/octet-stream');
       if (!otsAvailable) return t.skip('python3-opentimestamps not installed (CI=true makes this a failure)');
       const check = await checkOts(ots.rawPayload, (await f.chain.getBlockHeaderHex(blockHash))!);
-      assert.deepEqual([check.error, check.ok, check.digest, check.height], [null, true, receipt.targetHash, header.height]);
+      assert.deepEqual(
+        [check.error, check.ok, check.digest, check.height],
+        [null, true, receipt.targetHash, header.height],
+      );
     });
 
     it('reorg: the recorded block leaves the chain → SENT again without block data, the same tx is re-broadcast and confirms again', async () => {
@@ -173,7 +217,10 @@ for (const kind of kinds) {
       assert.equal(bumped.bumped.length, 1);
       const replacementTxid = bumped.bumped[0]!;
       const [replacement, old] = await f.s.store.btcTxs.ofBatch(closed.batchId);
-      assert.deepEqual([replacement!.txid, replacement!.replaces, replacement!.status, old!.txid], [replacementTxid, original, 'BROADCAST', original]);
+      assert.deepEqual(
+        [replacement!.txid, replacement!.replaces, replacement!.status, old!.txid],
+        [replacementTxid, original, 'BROADCAST', original],
+      );
       assert.deepEqual(replacement!.inputs, old!.inputs, 'spends the same coins, so only one can ever confirm');
       assert.ok(replacement!.feeSat > old!.feeSat && replacement!.feeRateSatVb > old!.feeRateSatVb);
       assert.equal((await anchorOf(id)).txId, replacementTxid);
@@ -183,7 +230,9 @@ for (const kind of kinds) {
       assert.deepEqual((await confirmBatches(f.deps)).firstConfirmations, [replacementTxid]);
       await f.node.mine(5);
       await confirmBatches(f.deps);
-      const statuses = Object.fromEntries((await f.s.store.btcTxs.ofBatch(closed.batchId)).map((t) => [t.txid, t.status]));
+      const statuses = Object.fromEntries(
+        (await f.s.store.btcTxs.ofBatch(closed.batchId)).map((t) => [t.txid, t.status]),
+      );
       assert.deepEqual(statuses, { [replacementTxid]: 'CONFIRMED', [original]: 'REPLACED' });
       const view = await anchorOf(id);
       assert.deepEqual([view.status, view.txId, view.confirmations], ['CONFIRMED', replacementTxid, 6]);
@@ -192,8 +241,16 @@ for (const kind of kinds) {
       const receipt = (await inject('GET', `/v1/receipt/${id}`)).json<ReceiptLike>();
       assert.equal((await verifyReceiptIndependently(receipt, rpc)).tx, 'FOUND');
       const change = replacement!.change!;
-      assert.equal((await f.s.store.utxos.list('available')).some((u) => u.txid === change.txid), true, 'the replacement change is spendable');
-      assert.equal((await f.s.store.utxos.list('available')).some((u) => u.txid === old!.change!.txid), false, 'the original change never exists');
+      assert.equal(
+        (await f.s.store.utxos.list('available')).some((u) => u.txid === change.txid),
+        true,
+        'the replacement change is spendable',
+      );
+      assert.equal(
+        (await f.s.store.utxos.list('available')).some((u) => u.txid === old!.change!.txid),
+        false,
+        'the original change never exists',
+      );
     });
 
     it('once every batch is confirmed: nothing SENT or waiting, no coin reserved, no empty batch closed', async () => {
@@ -206,7 +263,7 @@ for (const kind of kinds) {
       assert.deepEqual(await f.s.store.batches.sent(), []);
       assert.deepEqual(await f.s.store.batches.waitingForTx(), []);
       assert.equal(await closeBatch(f.deps, { maxSize: 1000 }), null, 'no anchor waits: no empty batch');
-      assert.deepEqual((await f.s.store.utxos.list('reserved')), [], 'no coin left reserved');
+      assert.deepEqual(await f.s.store.utxos.list('reserved'), [], 'no coin left reserved');
     });
   });
 }

@@ -8,11 +8,11 @@ import { after, before, describe, it } from 'node:test';
 import { createJobEngine, type JobEngine } from '../../src/adapters/jobs/job-engine.js';
 import { openStore, type OpenedStore } from '../../src/adapters/store/create-store.js';
 import type { Sql } from '../../src/adapters/store/sql.js';
-import { SEND_BATCHES, type AnchoringDeps } from '../../src/app/anchoring-deps.js';
-import { closeBatch, closeDueBatches } from '../../src/app/close-batch.js';
-import { createAccount } from '../../src/app/create-account.js';
+import { SEND_BATCHES, type AnchoringDeps } from '../../src/app/anchoring/anchoring-deps.js';
+import { closeBatch, closeDueBatches } from '../../src/app/anchoring/close-batch.js';
+import { createAccount } from '../../src/app/accounts/create-account.js';
 import { buildMerkleTree, deserializeTree, merkleRoot } from '../../src/core/merkle/index.js';
-import { closeBatchJob } from '../../src/jobs/bitcoin.jobs.js';
+import { closeBatchJob } from '../../src/jobs/anchoring/bitcoin.jobs.js';
 import type { JobDefinition } from '../../src/jobs/job-definition.js';
 import { TEST_SETTINGS } from '../support/anchoring-fixture.js';
 import { recordingJobs, silentLog, testClock, testDeps } from '../support/fixtures.js';
@@ -26,24 +26,48 @@ async function insertAnchors(sql: Sql, accountId: string, n: number): Promise<Bu
   await sql.query(
     `INSERT INTO anchor (id, account_id, name, kind, hash, leaf, created, last_modified)
      SELECT gen_random_uuid(), $1, 'bulk', 'data', encode(l, 'hex'), l, 0, 0 FROM unnest($2::bytea[]) WITH ORDINALITY AS t(l, o) ORDER BY o`,
-    [accountId, leaves]);
+    [accountId, leaves],
+  );
   return leaves;
 }
 
-interface BatchLeaves { id: string; leafCount: number; root: Buffer; tree: Buffer; indexes: number[]; leaves: Buffer[] }
+interface BatchLeaves {
+  id: string;
+  leafCount: number;
+  root: Buffer;
+  tree: Buffer;
+  indexes: number[];
+  leaves: Buffer[];
+}
 
 async function batchesWithLeaves(sql: Sql): Promise<BatchLeaves[]> {
-  const batches = await sql.query<{ id: string; leaf_count: number; root: Uint8Array; tree: Uint8Array }>('SELECT id, leaf_count, root, tree FROM batch ORDER BY created, id');
+  const batches = await sql.query<{ id: string; leaf_count: number; root: Uint8Array; tree: Uint8Array }>(
+    'SELECT id, leaf_count, root, tree FROM batch ORDER BY created, id',
+  );
   const out: BatchLeaves[] = [];
   for (const b of batches) {
-    const rows = await sql.query<{ leaf_index: number; leaf: Uint8Array }>('SELECT leaf_index, leaf FROM anchor WHERE batch_id = $1 ORDER BY leaf_index', [b.id]);
-    out.push({ id: b.id, leafCount: b.leaf_count, root: Buffer.from(b.root), tree: Buffer.from(b.tree), indexes: rows.map((r) => r.leaf_index), leaves: rows.map((r) => Buffer.from(r.leaf)) });
+    const rows = await sql.query<{ leaf_index: number; leaf: Uint8Array }>(
+      'SELECT leaf_index, leaf FROM anchor WHERE batch_id = $1 ORDER BY leaf_index',
+      [b.id],
+    );
+    out.push({
+      id: b.id,
+      leafCount: b.leaf_count,
+      root: Buffer.from(b.root),
+      tree: Buffer.from(b.tree),
+      indexes: rows.map((r) => r.leaf_index),
+      leaves: rows.map((r) => Buffer.from(r.leaf)),
+    });
   }
   return out;
 }
 
 function assertWellFormed(b: BatchLeaves): void {
-  assert.deepEqual(b.indexes, Array.from({ length: b.leafCount }, (_, i) => i), 'leaf indexes 0..n-1');
+  assert.deepEqual(
+    b.indexes,
+    Array.from({ length: b.leafCount }, (_, i) => i),
+    'leaf indexes 0..n-1',
+  );
   assert.deepEqual(merkleRoot(buildMerkleTree(b.leaves)), b.root, 'root of the stored leaves');
   const tree = deserializeTree(b.tree);
   assert.equal(tree.leafCount, b.leafCount);
@@ -56,7 +80,9 @@ for (const kind of kinds) {
     let accountId = '';
     before(async () => {
       s = await kind.open();
-      accountId = (await createAccount(testDeps(s.store), { email: 'bulk@example.com', password: 'correct horse battery' })).id;
+      accountId = (
+        await createAccount(testDeps(s.store), { email: 'bulk@example.com', password: 'correct horse battery' })
+      ).id;
     });
     after(() => s?.destroy());
 
@@ -65,11 +91,16 @@ for (const kind of kinds) {
       const deps = testDeps(s.store, { jobs });
       const leaves = await insertAnchors(s.db, accountId, 2500);
       const sizes: number[] = [];
-      for (let c = await closeBatch(deps, { maxSize: 1000 }); c; c = await closeBatch(deps, { maxSize: 1000 })) sizes.push(c.leafCount);
+      for (let c = await closeBatch(deps, { maxSize: 1000 }); c; c = await closeBatch(deps, { maxSize: 1000 }))
+        sizes.push(c.leafCount);
       assert.deepEqual(sizes, [1000, 1000, 500]);
       const batches = await batchesWithLeaves(s.db);
       batches.forEach(assertWellFormed);
-      assert.deepEqual(batches.flatMap((b) => b.leaves), leaves, 'seq order across batches');
+      assert.deepEqual(
+        batches.flatMap((b) => b.leaves),
+        leaves,
+        'seq order across batches',
+      );
       assert.equal((await s.store.batches.waitingForTx()).length, 3);
       assert.equal(jobs.sent.filter((j) => j.name === SEND_BATCHES).length, 3, 'a send is queued per batch');
     });
@@ -87,16 +118,24 @@ for (const kind of kinds) {
       try {
         const clock = testClock(1_000_000);
         const deps = testDeps(s.store, { clock });
-        const accountId = (await createAccount(deps, { email: 'due@example.com', password: 'correct horse battery' })).id;
+        const accountId = (await createAccount(deps, { email: 'due@example.com', password: 'correct horse battery' }))
+          .id;
         await insertAnchors(s.db, accountId, 250);
         await s.db.query('UPDATE anchor SET created = $1', [clock.now()]);
         clock.advance(1000);
         const full = await closeDueBatches(deps, { maxSize: 100, intervalMs: 60_000 });
-        assert.deepEqual(full.map((b) => b.leafCount), [100, 100], 'two full batches at once, the 50 left wait');
+        assert.deepEqual(
+          full.map((b) => b.leafCount),
+          [100, 100],
+          'two full batches at once, the 50 left wait',
+        );
         clock.advance(58_000);
         assert.deepEqual(await closeDueBatches(deps, { maxSize: 100, intervalMs: 60_000 }), [], 'not yet due');
         clock.advance(1_000);
-        assert.deepEqual((await closeDueBatches(deps, { maxSize: 100, intervalMs: 60_000 })).map((b) => b.leafCount), [50]);
+        assert.deepEqual(
+          (await closeDueBatches(deps, { maxSize: 100, intervalMs: 60_000 })).map((b) => b.leafCount),
+          [50],
+        );
         assert.deepEqual(await closeDueBatches(deps, { maxSize: 100, intervalMs: 60_000 }), [], 'nothing left');
       } finally {
         await s.destroy();
@@ -118,7 +157,9 @@ for (const kind of kinds) {
       s = await kind.open();
       // PostgreSQL: two pools as two processes would have; PGlite is one process's database, shared.
       second = s.url ? await openStore({ databaseUrl: s.url, embeddedDir: undefined, now: Date.now }) : null;
-      const accountId = (await createAccount(testDeps(s.store), { email: 'two@example.com', password: 'correct horse battery' })).id;
+      const accountId = (
+        await createAccount(testDeps(s.store), { email: 'two@example.com', password: 'correct horse battery' })
+      ).id;
       let active = 0;
       let maxActive = 0;
       let runs = 0;
@@ -126,7 +167,10 @@ for (const kind of kinds) {
         const engine = createJobEngine(opened.db, silentLog, { pollingIntervalSeconds: 0.5 });
         engines.push(engine);
         await engine.start();
-        const deps = { ...testDeps(opened.store, { jobs: engine }), settings: { ...TEST_SETTINGS, batchMaxSize: 700 } } as unknown as AnchoringDeps;
+        const deps = {
+          ...testDeps(opened.store, { jobs: engine }),
+          settings: { ...TEST_SETTINGS, batchMaxSize: 700 },
+        } as unknown as AnchoringDeps;
         const job = closeBatchJob({ deps, log: silentLog, batchIntervalSeconds: 1, pollSeconds: 1 });
         const counted: JobDefinition = {
           ...job,
@@ -134,10 +178,22 @@ for (const kind of kinds) {
             active += 1;
             runs += 1;
             maxActive = Math.max(maxActive, active);
-            try { await job.handle(d); } finally { active -= 1; }
+            try {
+              await job.handle(d);
+            } finally {
+              active -= 1;
+            }
           },
         };
-        const send: JobDefinition = { name: SEND_BATCHES, policy: 'stately', retryLimit: 0, retryDelaySeconds: 1, retryBackoff: false, expireInSeconds: 60, handle: async () => undefined };
+        const send: JobDefinition = {
+          name: SEND_BATCHES,
+          policy: 'stately',
+          retryLimit: 0,
+          retryDelaySeconds: 1,
+          retryBackoff: false,
+          expireInSeconds: 60,
+          handle: async () => undefined,
+        };
         await engine.declare([counted, send]);
         await engine.work([counted]);
       }
@@ -153,7 +209,11 @@ for (const kind of kinds) {
       }
       const batches = await batchesWithLeaves(s.db);
       batches.forEach(assertWellFormed);
-      assert.equal(batches.reduce((n, b) => n + b.leafCount, 0), inserted.length, 'no anchor lost or batched twice');
+      assert.equal(
+        batches.reduce((n, b) => n + b.leafCount, 0),
+        inserted.length,
+        'no anchor lost or batched twice',
+      );
       assert.equal(new Set(batches.flatMap((b) => b.leaves.map((l) => l.toString('hex')))).size, inserted.length);
       assert.ok(batches.every((b) => b.leafCount <= 700));
       assert.equal(maxActive, 1, `the close job ran concurrently (${runs} runs)`);

@@ -14,7 +14,7 @@ import { BitcoinRpcClient } from '../../src/adapters/chain/bitcoin-rpc.js';
 import { EmbeddedRegtest } from '../../src/adapters/chain/embedded-regtest.js';
 import { openStore, type OpenedStore } from '../../src/adapters/store/create-store.js';
 import { keyVaultRepository } from '../../src/adapters/store/key-vault.repository.js';
-import { createAccount } from '../../src/app/create-account.js';
+import { createAccount } from '../../src/app/accounts/create-account.js';
 import { txidsCarrying, until } from '../support/anchoring-fixture.js';
 import { testDeps } from '../support/fixtures.js';
 import { startProofseal, type Proc } from '../support/processes.js';
@@ -24,14 +24,30 @@ const [, postgres] = await storeKinds();
 const SECRET_KEY = 'c'.repeat(40);
 
 /** Runs a worker until it exits by itself; resolves with its exit code and output. */
-function runWorkerUntilExit(env: Record<string, string>, timeoutMs: number): Promise<{ code: number | null; out: string }> {
+function runWorkerUntilExit(
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start', '--role', 'worker'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start', '--role', 'worker'], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
-    child.stdout.on('data', (b: Buffer) => { out += b.toString(); });
-    child.stderr.on('data', (b: Buffer) => { out += b.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`worker did not exit in ${timeoutMs} ms:\n${out}`)); }, timeoutMs);
-    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, out }); });
+    child.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      out += b.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`worker did not exit in ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
   });
 }
 
@@ -48,17 +64,34 @@ describe('crash between broadcast and recording (worker processes, PostgreSQL)',
     node = await EmbeddedRegtest.start();
     chain = new BitcoinRpcClient({ url: node.rpcUrl });
     opened = await openStore({ databaseUrl: schemaUrl(schema), embeddedDir: undefined, now: Date.now });
-    const wallet = await AnchoringWallet.open({ chain, vault: keyVaultRepository(opened.db, Date.now), utxos: opened.store.utxos, network: 'regtest', secretKey: SECRET_KEY });
+    const wallet = await AnchoringWallet.open({
+      chain,
+      vault: keyVaultRepository(opened.db, Date.now),
+      utxos: opened.store.utxos,
+      network: 'regtest',
+      secretKey: SECRET_KEY,
+    });
     for (const txid of await node.fund(wallet.address, 1)) await wallet.importDeposit(txid);
-    const account = await createAccount(testDeps(opened.store), { email: 'crash@example.com', password: 'correct horse battery' });
+    const account = await createAccount(testDeps(opened.store), {
+      email: 'crash@example.com',
+      password: 'correct horse battery',
+    });
     const leaves = Array.from({ length: 25 }, () => randomBytes(32));
     await opened.db.query(
       `INSERT INTO anchor (id, account_id, name, kind, hash, leaf, created, last_modified)
-       SELECT gen_random_uuid(), $1, 'crash', 'data', encode(l, 'hex'), l, 0, 0 FROM unnest($2::bytea[]) AS l`, [account.id, leaves]);
+       SELECT gen_random_uuid(), $1, 'crash', 'data', encode(l, 'hex'), l, 0, 0 FROM unnest($2::bytea[]) AS l`,
+      [account.id, leaves],
+    );
     startHeight = await chain.getBlockCount();
     env = {
-      DATABASE_URL: schemaUrl(schema), DATA_DIR: `/tmp/proofseal-crash-${schema}`, SECRET_KEY, BITCOIN_RPC_URL: node.rpcUrl.replace(/\/$/, ''),
-      BITCOIN_NETWORK: 'regtest', BATCH_INTERVAL_SECONDS: '1', CONFIRM_POLL_SECONDS: '1', LOG_LEVEL: 'info',
+      DATABASE_URL: schemaUrl(schema),
+      DATA_DIR: `/tmp/proofseal-crash-${schema}`,
+      SECRET_KEY,
+      BITCOIN_RPC_URL: node.rpcUrl.replace(/\/$/, ''),
+      BITCOIN_NETWORK: 'regtest',
+      BATCH_INTERVAL_SECONDS: '1',
+      CONFIRM_POLL_SECONDS: '1',
+      LOG_LEVEL: 'info',
     };
   });
   after(async () => {
@@ -72,7 +105,10 @@ describe('crash between broadcast and recording (worker processes, PostgreSQL)',
     const { code, out } = await runWorkerUntilExit({ ...env, PROOFSEAL_TEST_CRASH_AFTER_BROADCAST: 'true' }, 60_000);
     assert.equal(code, 86, out);
     const txs = await opened.db.query<{ txid: string; status: string }>('SELECT txid, status FROM btc_tx');
-    assert.deepEqual(txs.map((t) => t.status), ['SIGNED']);
+    assert.deepEqual(
+      txs.map((t) => t.status),
+      ['SIGNED'],
+    );
     await until(() => chain.isInMempool(txs[0]!.txid), 'the broadcast tx in the mempool');
     const [batch] = await opened.db.query<{ status: string }>('SELECT status FROM batch');
     assert.equal(batch!.status, 'WAIT', 'the crash came before the batch was marked SENT');
@@ -80,17 +116,27 @@ describe('crash between broadcast and recording (worker processes, PostgreSQL)',
 
   it('a restarted worker reconciles with the same bytes: one OP_RETURN with the root on chain, every anchor CONFIRMED', async () => {
     worker = await startProofseal(['start', '--role', 'worker'], env, /proofseal started/);
-    const [{ txid }] = await opened.db.query<{ txid: string }>('SELECT txid FROM btc_tx') as [{ txid: string }];
-    await until(async () => (await opened.db.query(`SELECT 1 FROM batch WHERE status = 'SENT' AND tx_id = $1`, [txid])).length === 1, 'the batch SENT', 20_000);
+    const [{ txid }] = (await opened.db.query<{ txid: string }>('SELECT txid FROM btc_tx')) as [{ txid: string }];
+    await until(
+      async () =>
+        (await opened.db.query(`SELECT 1 FROM batch WHERE status = 'SENT' AND tx_id = $1`, [txid])).length === 1,
+      'the batch SENT',
+      20_000,
+    );
     await node.mine(6);
-    await until(async () => (await opened.db.query(`SELECT 1 FROM batch WHERE status = 'CONFIRMED'`)).length === 1, 'the batch CONFIRMED', 30_000);
+    await until(
+      async () => (await opened.db.query(`SELECT 1 FROM batch WHERE status = 'CONFIRMED'`)).length === 1,
+      'the batch CONFIRMED',
+      30_000,
+    );
     const txs = await opened.db.query<{ txid: string; status: string }>('SELECT txid, status FROM btc_tx');
     assert.deepEqual(txs, [{ txid, status: 'CONFIRMED' }], 'no second transaction was ever signed');
     const [batch] = await opened.db.query<{ root: Uint8Array; tx_id: string }>('SELECT root, tx_id FROM batch');
     assert.equal(batch!.tx_id, txid);
     assert.deepEqual(await txidsCarrying(chain, Buffer.from(batch!.root).toString('hex'), startHeight), [txid]);
     const counts = await opened.db.query<{ status: string; n: number }>(
-      `SELECT COALESCE(b.status, 'WAIT') AS status, count(*)::int AS n FROM anchor a LEFT JOIN batch b ON b.id = a.batch_id GROUP BY 1`);
+      `SELECT COALESCE(b.status, 'WAIT') AS status, count(*)::int AS n FROM anchor a LEFT JOIN batch b ON b.id = a.batch_id GROUP BY 1`,
+    );
     assert.deepEqual(counts, [{ status: 'CONFIRMED', n: 25 }]);
     assert.match(worker.output(), /reconciled/);
   });

@@ -11,7 +11,9 @@ describe('proofseal wallet', () => {
   let node: EmbeddedRegtest;
   let address = '';
 
-  before(async () => { node = await EmbeddedRegtest.start(); });
+  before(async () => {
+    node = await EmbeddedRegtest.start();
+  });
   after(async () => {
     await node?.stop();
     await rm(dataDir, { recursive: true, force: true });

@@ -1,4 +1,3 @@
- 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -34,7 +33,9 @@ describe('anchoring on bcoin regtest: fund, anchor, confirm', () => {
   after(() => f.node.stop());
 
   it('starts, activates segwit and funds the key (timings)', async (t) => {
-    t.diagnostic(`node start ${f.timings.startMs.toFixed(0)} ms; mining 0→432 ${f.timings.segwitMs.toFixed(0)} ms; fund (1 + 100 blocks, import) ${f.timings.fundMs.toFixed(0)} ms`);
+    t.diagnostic(
+      `node start ${f.timings.startMs.toFixed(0)} ms; mining 0→432 ${f.timings.segwitMs.toFixed(0)} ms; fund (1 + 100 blocks, import) ${f.timings.fundMs.toFixed(0)} ms`,
+    );
     assert.equal(await f.chain.getBlockCount(), 432 + 1 + 100);
     assert.match(f.wallet.address, /^bcrt1q/);
     assert.equal((await f.utxos.list('available')).length, 1);
@@ -75,7 +76,11 @@ describe('anchoring on bcoin regtest: fund, anchor, confirm', () => {
 
   it('spends the confirmed change in the next anchor and marks spent coins', async () => {
     const tx = await f.wallet.createAnchorTx(randomRoot(), 1);
-    assert.deepEqual(tx.inputs.map((u) => `${u.txid}:${u.vout}`), [`${txid}:1`], 'the only coin left is the change');
+    assert.deepEqual(
+      tx.inputs.map((u) => `${u.txid}:${u.vout}`),
+      [`${txid}:1`],
+      'the only coin left is the change',
+    );
     await f.chain.sendRawTransaction(tx.hex);
     assert.ok(await eventually(() => f.chain.isInMempool(tx.txid)), f.node.nodeErrors.join('; '));
     await f.node.mine(1);
@@ -85,20 +90,47 @@ describe('anchoring on bcoin regtest: fund, anchor, confirm', () => {
 
   it('re-opens the same key from the sealed vault; a wrong SECRET_KEY cannot', async () => {
     assert.ok(f.vault.sealed?.startsWith('v1.'));
-    const again = await AnchoringWallet.open({ chain: f.chain, vault: f.vault, utxos: new MemoryUtxoStore(), network: 'regtest', secretKey: 'test-secret' });
+    const again = await AnchoringWallet.open({
+      chain: f.chain,
+      vault: f.vault,
+      utxos: new MemoryUtxoStore(),
+      network: 'regtest',
+      secretKey: 'test-secret',
+    });
     assert.equal(again.address, f.wallet.address);
-    const mainnet = await AnchoringWallet.open({ chain: f.chain, vault: f.vault, utxos: new MemoryUtxoStore(), network: 'mainnet', secretKey: 'test-secret' });
+    const mainnet = await AnchoringWallet.open({
+      chain: f.chain,
+      vault: f.vault,
+      utxos: new MemoryUtxoStore(),
+      network: 'mainnet',
+      secretKey: 'test-secret',
+    });
     assert.match(mainnet.address, /^bc1q/);
     await assert.rejects(
-      AnchoringWallet.open({ chain: f.chain, vault: f.vault, utxos: new MemoryUtxoStore(), network: 'regtest', secretKey: 'wrong' }),
+      AnchoringWallet.open({
+        chain: f.chain,
+        vault: f.vault,
+        utxos: new MemoryUtxoStore(),
+        network: 'regtest',
+        secretKey: 'wrong',
+      }),
       (err: unknown) => err instanceof DomainError && err.code === 'UNAUTHORIZED',
     );
   });
 
   it('imports only outputs paying our address, and nothing for a spent or unknown deposit', async () => {
     const store = new MemoryUtxoStore();
-    const w = await AnchoringWallet.open({ chain: f.chain, vault: f.vault, utxos: store, network: 'regtest', secretKey: 'test-secret' });
+    const w = await AnchoringWallet.open({
+      chain: f.chain,
+      vault: f.vault,
+      utxos: store,
+      network: 'regtest',
+      secretKey: 'test-secret',
+    });
     assert.deepEqual(await w.importDeposit(txid), [], 'the first anchor’s change is spent by now');
-    await assert.rejects(w.importDeposit('cd'.repeat(32)), (err: unknown) => err instanceof DomainError && err.code === 'NOT_FOUND');
+    await assert.rejects(
+      w.importDeposit('cd'.repeat(32)),
+      (err: unknown) => err instanceof DomainError && err.code === 'NOT_FOUND',
+    );
   });
 });

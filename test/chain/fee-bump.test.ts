@@ -1,4 +1,3 @@
- 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { AnchorTxInfo } from '../../src/core/bitcoin/anchor-tx.js';

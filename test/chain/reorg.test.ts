@@ -1,4 +1,3 @@
- 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { AnchorTxInfo } from '../../src/core/bitcoin/anchor-tx.js';
@@ -29,8 +28,10 @@ describe('reorg on bcoin regtest: invalidateblock under a 1-confirmation anchor'
     const header = await f.chain.getBlockHeader(blockHash);
     const raw = await f.chain.getRawTransaction(tx.txid);
     const inMempool = await f.chain.isInMempool(tx.txid);
-    t.diagnostic(`invalidated block: header ${header ? `confirmations=${header.confirmations}` : 'unknown'}; `
-      + `getrawtransaction ${raw ? `confirmations=${raw.confirmations} blockhash=${raw.blockHash}` : 'null'}; in mempool: ${inMempool}`);
+    t.diagnostic(
+      `invalidated block: header ${header ? `confirmations=${header.confirmations}` : 'unknown'}; ` +
+        `getrawtransaction ${raw ? `confirmations=${raw.confirmations} blockhash=${raw.blockHash}` : 'null'}; in mempool: ${inMempool}`,
+    );
     assert.ok(!raw || raw.confirmations === 0, 'not confirmed any more');
     assert.equal(await f.chain.getTxOut(tx.txid, 1), null, 'its change is not in the UTXO set');
   });

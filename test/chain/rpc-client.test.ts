@@ -1,4 +1,3 @@
- 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -55,7 +54,10 @@ describe('BitcoinRpcClient against bcoin regtest', () => {
     assert.equal(tx.blockHash, block.hash);
     assert.equal(tx.vout[0]!.valueSat, 50e8);
     const out = (await chain.getTxOut(block.txids[0]!, 0))!;
-    assert.deepEqual([out.valueSat, out.coinbase, out.confirmations, out.scriptHex], [50e8, true, 3, tx.vout[0]!.scriptHex]);
+    assert.deepEqual(
+      [out.valueSat, out.coinbase, out.confirmations, out.scriptHex],
+      [50e8, true, 3, tx.vout[0]!.scriptHex],
+    );
   });
 
   it('reports network info and no fee estimate (bcoin answers -1)', async () => {
@@ -68,15 +70,26 @@ describe('BitcoinRpcClient against bcoin regtest', () => {
   });
 
   it('maps JSON-RPC errors that bcoin sends with HTTP 200', async () => {
-    await assert.rejects(chain.call('nosuchmethod'), (err: unknown) => err instanceof ChainRpcError && err.rpcCode === -32601);
-    await assert.rejects(chain.sendRawTransaction('zz'), (err: unknown) => err instanceof ChainRpcError && err.code === 'BAD_REQUEST');
+    await assert.rejects(
+      chain.call('nosuchmethod'),
+      (err: unknown) => err instanceof ChainRpcError && err.rpcCode === -32601,
+    );
+    await assert.rejects(
+      chain.sendRawTransaction('zz'),
+      (err: unknown) => err instanceof ChainRpcError && err.code === 'BAD_REQUEST',
+    );
   });
 
   it('refuses wrong credentials without printing them', async () => {
     const url = node.rpcUrl.replace(/:[0-9a-f]+@/, ':not-the-key@');
     const bad = new BitcoinRpcClient({ url });
-    await assert.rejects(bad.getBlockCount(), (err: unknown) =>
-      isCode('CHAIN_UNAVAILABLE')(err) && !(err as Error).message.includes('not-the-key') && /credentials/.test((err as Error).message));
+    await assert.rejects(
+      bad.getBlockCount(),
+      (err: unknown) =>
+        isCode('CHAIN_UNAVAILABLE')(err) &&
+        !(err as Error).message.includes('not-the-key') &&
+        /credentials/.test((err as Error).message),
+    );
     assert.ok(!bad.redactedUrl.includes('not-the-key'));
   });
 });
@@ -87,7 +100,8 @@ describe('BitcoinRpcClient transport (injected fetch)', () => {
   it('maps Bitcoin Core errors sent with HTTP 500, and -5 to null', async () => {
     const chain = new BitcoinRpcClient({
       url: 'http://u:p@127.0.0.1:1/',
-      fetch: async () => json(500, { result: null, error: { code: -5, message: 'No such mempool or blockchain transaction' }, id: 1 }),
+      fetch: async () =>
+        json(500, { result: null, error: { code: -5, message: 'No such mempool or blockchain transaction' }, id: 1 }),
     });
     assert.equal(await chain.getRawTransaction('ab'.repeat(32)), null);
     assert.equal(await chain.isInMempool('ab'.repeat(32)), false);
@@ -110,10 +124,18 @@ describe('BitcoinRpcClient transport (injected fetch)', () => {
   it('retries reads with backoff on transport failures, never sendrawtransaction', async () => {
     let calls = 0;
     const chain = new BitcoinRpcClient({
-      url: 'http://u:secret@127.0.0.1:1/', retries: 2, backoffMs: 1,
-      fetch: async () => { calls++; throw new TypeError('fetch failed'); },
+      url: 'http://u:secret@127.0.0.1:1/',
+      retries: 2,
+      backoffMs: 1,
+      fetch: async () => {
+        calls++;
+        throw new TypeError('fetch failed');
+      },
     });
-    await assert.rejects(chain.getBlockCount(), (err: unknown) => isCode('CHAIN_UNAVAILABLE')(err) && !(err as Error).message.includes('secret'));
+    await assert.rejects(
+      chain.getBlockCount(),
+      (err: unknown) => isCode('CHAIN_UNAVAILABLE')(err) && !(err as Error).message.includes('secret'),
+    );
     assert.equal(calls, 3);
     calls = 0;
     await assert.rejects(chain.sendRawTransaction('00'), isCode('CHAIN_UNAVAILABLE'));
@@ -122,18 +144,28 @@ describe('BitcoinRpcClient transport (injected fetch)', () => {
 
   it('times out through AbortSignal', async () => {
     const chain = new BitcoinRpcClient({
-      url: 'http://127.0.0.1:1/', timeoutMs: 50, retries: 0,
-      fetch: (_url, init) => new Promise((_resolve, reject) => {
-        init?.signal?.addEventListener('abort', () => reject(init.signal!.reason));
-      }),
+      url: 'http://127.0.0.1:1/',
+      timeoutMs: 50,
+      retries: 0,
+      fetch: (_url, init) =>
+        new Promise((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(init.signal!.reason));
+        }),
     });
     const keepAlive = setTimeout(() => undefined, 5_000); // AbortSignal.timeout's timer does not hold the event loop
-    await assert.rejects(chain.getBlockCount(), (err: unknown) => isCode('CHAIN_UNAVAILABLE')(err) && /timed out/.test((err as Error).message));
+    await assert.rejects(
+      chain.getBlockCount(),
+      (err: unknown) => isCode('CHAIN_UNAVAILABLE')(err) && /timed out/.test((err as Error).message),
+    );
     clearTimeout(keepAlive);
   });
 
   it('treats an HTTP error without a JSON-RPC body as unavailable', async () => {
-    const chain = new BitcoinRpcClient({ url: 'http://127.0.0.1:1/', retries: 0, fetch: async () => new Response('busy', { status: 503 }) });
+    const chain = new BitcoinRpcClient({
+      url: 'http://127.0.0.1:1/',
+      retries: 0,
+      fetch: async () => new Response('busy', { status: 503 }),
+    });
     await assert.rejects(chain.getBlockCount(), isCode('CHAIN_UNAVAILABLE'));
   });
 });
@@ -151,7 +183,9 @@ describe('EmbeddedRegtest helpers', () => {
       const mine101Ms = performance.now() - time;
       time = performance.now();
       await node.mine(450);
-      t.diagnostic(`start incl. 432 blocks ${startMs.toFixed(0)} ms; 101 blocks ${mine101Ms.toFixed(0)} ms; 450 blocks ${(performance.now() - time).toFixed(0)} ms`);
+      t.diagnostic(
+        `start incl. 432 blocks ${startMs.toFixed(0)} ms; 101 blocks ${mine101Ms.toFixed(0)} ms; 450 blocks ${(performance.now() - time).toFixed(0)} ms`,
+      );
       const miner = node.autoMine(30);
       const before = await chain.getBlockCount();
       await new Promise((r) => setTimeout(r, 250));

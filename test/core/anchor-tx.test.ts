@@ -1,19 +1,32 @@
- 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { hex } from '@scure/base';
 import { Transaction } from '@scure/btc-signer';
 import { DomainError } from '../../src/core/errors.js';
 import {
-  ANCHOR_SEQUENCE, P2WPKH_DUST_SAT, anchorAddress, anchorScriptHex, buildAnchorTx, bumpFee, describeAnchorTx,
-  estimateAnchorVsize, publicKeyOf, selectCoins, type SpendableUtxo,
+  ANCHOR_SEQUENCE,
+  P2WPKH_DUST_SAT,
+  anchorAddress,
+  anchorScriptHex,
+  buildAnchorTx,
+  bumpFee,
+  describeAnchorTx,
+  estimateAnchorVsize,
+  publicKeyOf,
+  selectCoins,
+  type SpendableUtxo,
 } from '../../src/core/bitcoin/anchor-tx.js';
 
 const KEY = new Uint8Array(32).fill(7);
 const SCRIPT = anchorScriptHex(publicKeyOf(KEY));
 const ROOT = new Uint8Array(32).map((_, i) => i);
 const CAP = { maxFeeRateSatVb: 500, maxFeeSat: 1_000_000 };
-const utxo = (n: number, valueSat: number): SpendableUtxo => ({ txid: n.toString(16).padStart(64, '0'), vout: n % 3, valueSat, scriptHex: SCRIPT });
+const utxo = (n: number, valueSat: number): SpendableUtxo => ({
+  txid: n.toString(16).padStart(64, '0'),
+  vout: n % 3,
+  valueSat,
+  scriptHex: SCRIPT,
+});
 const isCode = (code: string) => (err: unknown) => err instanceof DomainError && err.code === code;
 const decode = (txHex: string) => Transaction.fromRaw(hex.decode(txHex), { allowUnknownOutputs: true });
 
@@ -52,20 +65,33 @@ describe('buildAnchorTx', () => {
 
   it('never underestimates the vsize (72-byte signatures assumed)', () => {
     // 100-sat coins net 32 sat each at 1 sat/vB, so 2 are needed; 80-sat coins need 5.
-    for (const [valueSat, expected] of [[100_000, 1], [100, 2], [80, 5]] as const) {
+    for (const [valueSat, expected] of [
+      [100_000, 1],
+      [100, 2],
+      [80, 5],
+    ] as const) {
       const utxos = Array.from({ length: 10 }, (_, i) => utxo(i + 1, valueSat));
       const info = buildAnchorTx({ root: ROOT, utxos, feeRateSatVb: 1, privateKey: KEY });
       assert.equal(info.inputs.length, expected);
       const estimate = estimateAnchorVsize(expected, info.change !== null);
-      assert.ok(info.vsize <= estimate && estimate - info.vsize <= expected, `${info.vsize} vB vs ${estimate} estimated`);
+      assert.ok(
+        info.vsize <= estimate && estimate - info.vsize <= expected,
+        `${info.vsize} vB vs ${estimate} estimated`,
+      );
       assert.ok(info.feeSat >= info.vsize);
     }
   });
 
   it('selects largest first and only as many coins as needed', () => {
     const utxos = [utxo(1, 5_000), utxo(2, 50_000), utxo(3, 20_000)];
-    assert.deepEqual(selectCoins(utxos, 2).inputs.map((u) => u.valueSat), [50_000]);
-    assert.deepEqual(selectCoins([utxo(1, 5_000), utxo(2, 50_000), utxo(3, 40_000)], 420).inputs.map((u) => u.valueSat), [50_000, 40_000]);
+    assert.deepEqual(
+      selectCoins(utxos, 2).inputs.map((u) => u.valueSat),
+      [50_000],
+    );
+    assert.deepEqual(
+      selectCoins([utxo(1, 5_000), utxo(2, 50_000), utxo(3, 40_000)], 420).inputs.map((u) => u.valueSat),
+      [50_000, 40_000],
+    );
   });
 
   it('adds change below dust to the fee (no change output)', () => {
@@ -79,22 +105,52 @@ describe('buildAnchorTx', () => {
   });
 
   it('fails with INSUFFICIENT_FUNDS when the coins cannot pay', () => {
-    assert.throws(() => buildAnchorTx({ root: ROOT, utxos: [utxo(1, 100)], feeRateSatVb: 1, privateKey: KEY }), isCode('INSUFFICIENT_FUNDS'));
-    assert.throws(() => buildAnchorTx({ root: ROOT, utxos: [], feeRateSatVb: 1, privateKey: KEY }), isCode('INSUFFICIENT_FUNDS'));
+    assert.throws(
+      () => buildAnchorTx({ root: ROOT, utxos: [utxo(1, 100)], feeRateSatVb: 1, privateKey: KEY }),
+      isCode('INSUFFICIENT_FUNDS'),
+    );
+    assert.throws(
+      () => buildAnchorTx({ root: ROOT, utxos: [], feeRateSatVb: 1, privateKey: KEY }),
+      isCode('INSUFFICIENT_FUNDS'),
+    );
   });
 
   it('rejects a root that is not 32 bytes, a rate under 1 sat/vB, a coin of another key, a fee over the cap', () => {
     const utxos = [utxo(1, 100_000)];
-    assert.throws(() => buildAnchorTx({ root: new Uint8Array(31), utxos, feeRateSatVb: 1, privateKey: KEY }), isCode('INVALID_HASH'));
-    assert.throws(() => buildAnchorTx({ root: ROOT, utxos, feeRateSatVb: 0.5, privateKey: KEY }), isCode('VALIDATION_FAILED'));
+    assert.throws(
+      () => buildAnchorTx({ root: new Uint8Array(31), utxos, feeRateSatVb: 1, privateKey: KEY }),
+      isCode('INVALID_HASH'),
+    );
+    assert.throws(
+      () => buildAnchorTx({ root: ROOT, utxos, feeRateSatVb: 0.5, privateKey: KEY }),
+      isCode('VALIDATION_FAILED'),
+    );
     const foreign = { ...utxo(2, 100_000), scriptHex: '0014' + '11'.repeat(20) };
-    assert.throws(() => buildAnchorTx({ root: ROOT, utxos: [foreign], feeRateSatVb: 1, privateKey: KEY }), isCode('VALIDATION_FAILED'));
-    assert.throws(() => buildAnchorTx({ root: ROOT, utxos, feeRateSatVb: 20, privateKey: KEY, feeCap: { maxFeeRateSatVb: 10, maxFeeSat: 1e6 } }), isCode('FORBIDDEN'));
+    assert.throws(
+      () => buildAnchorTx({ root: ROOT, utxos: [foreign], feeRateSatVb: 1, privateKey: KEY }),
+      isCode('VALIDATION_FAILED'),
+    );
+    assert.throws(
+      () =>
+        buildAnchorTx({
+          root: ROOT,
+          utxos,
+          feeRateSatVb: 20,
+          privateKey: KEY,
+          feeCap: { maxFeeRateSatVb: 10, maxFeeSat: 1e6 },
+        }),
+      isCode('FORBIDDEN'),
+    );
   });
 });
 
 describe('bumpFee', () => {
-  const prev = buildAnchorTx({ root: ROOT, utxos: [utxo(1, 30_000), utxo(2, 10_000)], feeRateSatVb: 2, privateKey: KEY });
+  const prev = buildAnchorTx({
+    root: ROOT,
+    utxos: [utxo(1, 30_000), utxo(2, 10_000)],
+    feeRateSatVb: 2,
+    privateKey: KEY,
+  });
 
   it('spends the same inputs with the same root and a higher fee (BIP-125 rules 3, 4)', () => {
     const next = bumpFee(prev, 10, CAP, KEY);
@@ -129,7 +185,10 @@ describe('bumpFee', () => {
   });
 
   it('fails with INSUFFICIENT_FUNDS when the same inputs cannot pay', () => {
-    assert.throws(() => bumpFee(prev, 1_000, { maxFeeRateSatVb: 1e6, maxFeeSat: 1e9 }, KEY), isCode('INSUFFICIENT_FUNDS'));
+    assert.throws(
+      () => bumpFee(prev, 1_000, { maxFeeRateSatVb: 1e6, maxFeeSat: 1e9 }, KEY),
+      isCode('INSUFFICIENT_FUNDS'),
+    );
   });
 });
 

@@ -16,7 +16,13 @@ const run = promisify(execFile);
 const PYTHON = '/usr/bin/python3';
 const CHECKER = new URL('../support/ots-check.py', import.meta.url).pathname;
 
-interface CheckResult { ok: boolean; digest: string | null; height: number | null; commitment: string | null; error: string | null }
+interface CheckResult {
+  ok: boolean;
+  digest: string | null;
+  height: number | null;
+  commitment: string | null;
+  error: string | null;
+}
 
 /** python-opentimestamps present? When CI=true its absence is a failure, not a skip. */
 async function otsLibraryAvailable(): Promise<boolean> {
@@ -47,10 +53,16 @@ function scenario(leafCount: number, leafIndex: number, blockSize: number, txInd
   const tree = buildMerkleTree(leaves);
   const root = merkleRoot(tree);
   const tx = anchorTx(root, `ots ${leafCount}/${blockSize}`, txIndex % 3);
-  const txids = Array.from({ length: blockSize }, (_, i) => (i === txIndex ? tx.id : sha256Utf8(`other ${i}`).toString('hex')));
+  const txids = Array.from({ length: blockSize }, (_, i) =>
+    i === txIndex ? tx.id : sha256Utf8(`other ${i}`).toString('hex'),
+  );
   const input: OtsInput = {
-    targetHash: leaves[leafIndex].toString('hex'), proof: proofPath(tree, leafIndex), merkleRoot: root.toString('hex'),
-    rawTxHex: witness ? tx.hex : tx.nonWitnessHex, txMerkleBranch: blockMerkleBranch(txids, tx.id), blockHeight: 1000 + blockSize,
+    targetHash: leaves[leafIndex].toString('hex'),
+    proof: proofPath(tree, leafIndex),
+    merkleRoot: root.toString('hex'),
+    rawTxHex: witness ? tx.hex : tx.nonWitnessHex,
+    txMerkleBranch: blockMerkleBranch(txids, tx.id),
+    blockHeight: 1000 + blockSize,
   };
   return { input, blockRoot: blockMerkleRoot(txids) };
 }
@@ -98,7 +110,10 @@ describe('receiptToOts input checks', () => {
   const { input } = scenario(4, 1, 2, 0);
   it('starts with the OpenTimestamps magic, version 1, sha256 and the target hash', () => {
     const ots = receiptToOts(input);
-    assert.equal(ots.subarray(0, 31).toString('latin1'), '\x00OpenTimestamps\x00\x00Proof\x00\xbf\x89\xe2\xe8\x84\xe8\x92\x94');
+    assert.equal(
+      ots.subarray(0, 31).toString('latin1'),
+      '\x00OpenTimestamps\x00\x00Proof\x00\xbf\x89\xe2\xe8\x84\xe8\x92\x94',
+    );
     assert.deepEqual([...ots.subarray(31, 33)], [1, 0x08]);
     assert.equal(ots.subarray(33, 65).toString('hex'), input.targetHash);
   });
@@ -111,9 +126,16 @@ describe('receiptToOts input checks', () => {
   it('refuses a broken proof, a tx without the root, a bad branch and a bad height', () => {
     assert.throws(() => receiptToOts({ ...input, merkleRoot: 'a'.repeat(64) }), { code: 'INVALID_RECEIPT' });
     const other = anchorTx(Buffer.alloc(32, 9), 'other');
-    assert.throws(() => receiptToOts({ ...input, rawTxHex: other.hex }), { code: 'INVALID_RECEIPT', message: /no OP_RETURN output carrying merkleRoot/ });
-    assert.throws(() => receiptToOts({ ...input, txMerkleBranch: { siblings: ['zz'], index: 0 } }), { code: 'BAD_REQUEST' });
-    assert.throws(() => receiptToOts({ ...input, txMerkleBranch: { siblings: [], index: 1 } }), { code: 'BAD_REQUEST' });
+    assert.throws(() => receiptToOts({ ...input, rawTxHex: other.hex }), {
+      code: 'INVALID_RECEIPT',
+      message: /no OP_RETURN output carrying merkleRoot/,
+    });
+    assert.throws(() => receiptToOts({ ...input, txMerkleBranch: { siblings: ['zz'], index: 0 } }), {
+      code: 'BAD_REQUEST',
+    });
+    assert.throws(() => receiptToOts({ ...input, txMerkleBranch: { siblings: [], index: 1 } }), {
+      code: 'BAD_REQUEST',
+    });
     assert.throws(() => receiptToOts({ ...input, blockHeight: -1 }), { code: 'BAD_REQUEST' });
     assert.throws(() => receiptToOts({ ...input, rawTxHex: '00' }), { code: 'BAD_REQUEST' });
   });

@@ -4,12 +4,20 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import MerkleTools, { type Proof } from 'merkle-tools';
 import {
-  buildReceipt, checkReceiptPath, signatureLeaf, signatureMatchesTarget, validateReceipt, type ChainpointReceipt,
+  buildReceipt,
+  checkReceiptPath,
+  signatureLeaf,
+  signatureMatchesTarget,
+  validateReceipt,
+  type ChainpointReceipt,
 } from '../../src/core/chainpoint/index.js';
 import { buildMerkleTree, merkleRoot, proofPath } from '../../src/core/merkle/index.js';
 import { sha256Utf8 } from '../../src/core/hash/index.js';
 
-type Vectors = Record<'validSignedReceipt' | 'validDataReceipt' | 'invalidSignedReceipt' | 'invalidDataReceipt', ChainpointReceipt>;
+type Vectors = Record<
+  'validSignedReceipt' | 'validDataReceipt' | 'invalidSignedReceipt' | 'invalidDataReceipt',
+  ChainpointReceipt
+>;
 const woleet = JSON.parse(readFileSync(new URL('../vectors/woleet-receipts.json', import.meta.url), 'utf8')) as Vectors;
 const clone = <T>(v: T): T => structuredClone(v);
 
@@ -33,44 +41,93 @@ describe('woleet vectors', () => {
     assert.equal(signatureMatchesTarget({ ...receipt, targetHash: 'a'.repeat(64) }), false);
   });
   it('validation returns the canonical field order', () => {
-    assert.deepEqual(Object.keys(validateReceipt(clone(woleet.validSignedReceipt))),
-      ['@context', 'type', 'targetHash', 'merkleRoot', 'proof', 'anchors', 'signature']);
+    assert.deepEqual(Object.keys(validateReceipt(clone(woleet.validSignedReceipt))), [
+      '@context',
+      'type',
+      'targetHash',
+      'merkleRoot',
+      'proof',
+      'anchors',
+      'signature',
+    ]);
   });
 });
 
 describe('buildReceipt', () => {
   it('builds receipts that validate and whose paths merkle-tools accepts (random batches)', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 64 }), fc.nat(), (count, pick) => {
-      const leaves = Array.from({ length: count }, (_, i) => sha256Utf8(`${pick}-${i}`));
-      const tree = buildMerkleTree(leaves);
-      const i = pick % count;
-      const receipt = buildReceipt({
-        targetHash: leaves[i].toString('hex'), merkleRoot: merkleRoot(tree).toString('hex'), proof: proofPath(tree, i), txId: 'c'.repeat(64),
-      });
-      assert.deepEqual(validateReceipt(clone(receipt)), receipt);
-      const mt = new MerkleTools({ hashType: 'sha256' });
-      assert.equal(mt.validateProof(receipt.proof as unknown as Proof<string>, receipt.targetHash, receipt.merkleRoot), true);
-    }), { numRuns: 40 });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 64 }), fc.nat(), (count, pick) => {
+        const leaves = Array.from({ length: count }, (_, i) => sha256Utf8(`${pick}-${i}`));
+        const tree = buildMerkleTree(leaves);
+        const i = pick % count;
+        const receipt = buildReceipt({
+          targetHash: leaves[i].toString('hex'),
+          merkleRoot: merkleRoot(tree).toString('hex'),
+          proof: proofPath(tree, i),
+          txId: 'c'.repeat(64),
+        });
+        assert.deepEqual(validateReceipt(clone(receipt)), receipt);
+        const mt = new MerkleTools({ hashType: 'sha256' });
+        assert.equal(
+          mt.validateProof(receipt.proof as unknown as Proof<string>, receipt.targetHash, receipt.merkleRoot),
+          true,
+        );
+      }),
+      { numRuns: 40 },
+    );
   });
   it('writes the fixed field order, with the signature object last for signature anchors', () => {
     const sig = woleet.validSignedReceipt.signature;
     assert.ok(sig);
     const receipt = buildReceipt({
-      targetHash: woleet.validSignedReceipt.targetHash, merkleRoot: woleet.validSignedReceipt.merkleRoot, proof: woleet.validSignedReceipt.proof,
+      targetHash: woleet.validSignedReceipt.targetHash,
+      merkleRoot: woleet.validSignedReceipt.merkleRoot,
+      proof: woleet.validSignedReceipt.proof,
       txId: woleet.validSignedReceipt.anchors[0].sourceId,
-      signature: { signedIssuerDomain: 'acme.com', signature: sig.signature, pubKey: sig.pubKey, signedHash: sig.signedHash },
+      signature: {
+        signedIssuerDomain: 'acme.com',
+        signature: sig.signature,
+        pubKey: sig.pubKey,
+        signedHash: sig.signedHash,
+      },
     });
-    assert.equal(JSON.stringify(Object.keys(receipt)), '["@context","type","targetHash","merkleRoot","proof","anchors","signature"]');
-    assert.equal(JSON.stringify(Object.keys(receipt.signature ?? {})), '["signedHash","pubKey","signature","signedIssuerDomain"]');
-    assert.deepEqual(receipt.anchors, [{ type: 'BTCOpReturn', sourceId: 'cf85e40a989414fcba072434fbead5d7b51899c95e63bdc641561294fbaf7687' }]);
+    assert.equal(
+      JSON.stringify(Object.keys(receipt)),
+      '["@context","type","targetHash","merkleRoot","proof","anchors","signature"]',
+    );
+    assert.equal(
+      JSON.stringify(Object.keys(receipt.signature ?? {})),
+      '["signedHash","pubKey","signature","signedIssuerDomain"]',
+    );
+    assert.deepEqual(receipt.anchors, [
+      { type: 'BTCOpReturn', sourceId: 'cf85e40a989414fcba072434fbead5d7b51899c95e63bdc641561294fbaf7687' },
+    ]);
   });
   it('refuses a proof that misses the root and a signature that is not the leaf', () => {
     const d = woleet.invalidDataReceipt;
-    assert.throws(() => buildReceipt({ targetHash: d.targetHash, merkleRoot: d.merkleRoot, proof: d.proof, txId: d.anchors[0].sourceId }), { code: 'INVALID_RECEIPT' });
+    assert.throws(
+      () =>
+        buildReceipt({
+          targetHash: d.targetHash,
+          merkleRoot: d.merkleRoot,
+          proof: d.proof,
+          txId: d.anchors[0].sourceId,
+        }),
+      { code: 'INVALID_RECEIPT' },
+    );
     const s = woleet.validSignedReceipt;
     const signature = { ...s.signature!, signature: `I${s.signature!.signature.slice(1)}` };
-    assert.throws(() => buildReceipt({ targetHash: s.targetHash, merkleRoot: s.merkleRoot, proof: s.proof, txId: s.anchors[0].sourceId, signature }),
-      { code: 'INVALID_RECEIPT', message: '"targetHash" is not the SHA-256 of the signature' });
+    assert.throws(
+      () =>
+        buildReceipt({
+          targetHash: s.targetHash,
+          merkleRoot: s.merkleRoot,
+          proof: s.proof,
+          txId: s.anchors[0].sourceId,
+          signature,
+        }),
+      { code: 'INVALID_RECEIPT', message: '"targetHash" is not the SHA-256 of the signature' },
+    );
   });
 });
 
@@ -81,21 +138,60 @@ describe('validateReceipt refuses malformed receipts with INVALID_RECEIPT', () =
     ['null', () => null, /got null/],
     ['unknown field', (r) => ({ ...r, extra: 1 }), /unknown field "extra"/],
     ['wrong type', (r) => ({ ...r, type: 'ChainpointSHA512v2' }), /"type" expected "ChainpointSHA256v2"/],
-    ['missing type', (r) => { delete r.type; return r; }, /got nothing/],
+    [
+      'missing type',
+      (r) => {
+        delete r.type;
+        return r;
+      },
+      /got nothing/,
+    ],
     ['wrong context', (r) => ({ ...r, '@context': 'x' }), /"@context"/],
-    ['upper-case targetHash', (r) => ({ ...r, targetHash: (r.targetHash as string).toUpperCase() }), /"targetHash" expected lowercase hex, got upper-case/],
+    [
+      'upper-case targetHash',
+      (r) => ({ ...r, targetHash: (r.targetHash as string).toUpperCase() }),
+      /"targetHash" expected lowercase hex, got upper-case/,
+    ],
     ['short merkleRoot', (r) => ({ ...r, merkleRoot: 'ab' }), /"merkleRoot" expected 64 lowercase hex chars, got 2$/],
     ['proof not array', (r) => ({ ...r, proof: {} }), /"proof" expected an array, got object/],
-    ['proof step with both sides', (r) => ({ ...r, proof: [{ left: 'a'.repeat(64), right: 'a'.repeat(64) }] }), /exactly one of/],
-    ['proof step with another key', (r) => ({ ...r, proof: [{ up: 'a'.repeat(64) }] }), /"proof\[0\]" has an unknown field "up"/],
-    ['proof too long', (r) => ({ ...r, proof: Array.from({ length: 65 }, () => ({ left: 'a'.repeat(64) })) }), /0..64 items, got 65/],
+    [
+      'proof step with both sides',
+      (r) => ({ ...r, proof: [{ left: 'a'.repeat(64), right: 'a'.repeat(64) }] }),
+      /exactly one of/,
+    ],
+    [
+      'proof step with another key',
+      (r) => ({ ...r, proof: [{ up: 'a'.repeat(64) }] }),
+      /"proof\[0\]" has an unknown field "up"/,
+    ],
+    [
+      'proof too long',
+      (r) => ({ ...r, proof: Array.from({ length: 65 }, () => ({ left: 'a'.repeat(64) })) }),
+      /0..64 items, got 65/,
+    ],
     ['no anchor', (r) => ({ ...r, anchors: [] }), /"anchors" expected 1..16 items, got 0/],
-    ['other anchor type', (r) => ({ ...r, anchors: [{ type: 'ETHData', sourceId: 'a'.repeat(64) }] }), /"anchors\[0\].type" expected "BTCOpReturn"/],
+    [
+      'other anchor type',
+      (r) => ({ ...r, anchors: [{ type: 'ETHData', sourceId: 'a'.repeat(64) }] }),
+      /"anchors\[0\].type" expected "BTCOpReturn"/,
+    ],
     ['bad sourceId', (r) => ({ ...r, anchors: [{ type: 'BTCOpReturn', sourceId: 'xyz' }] }), /"anchors\[0\].sourceId"/],
     ['signature not object', (r) => ({ ...r, signature: 'x' }), /"signature" expected an object, got string/],
-    ['signature missing pubKey', (r) => ({ ...r, signature: { ...(r.signature as object), pubKey: undefined } }), /"signature.pubKey" expected a non-empty string/],
-    ['signature extra field', (r) => ({ ...r, signature: { ...(r.signature as object), foo: 'x' } }), /"signature" has an unknown field "foo"/],
-    ['signature identity not string', (r) => ({ ...r, signature: { ...(r.signature as object), signedIdentity: 5 } }), /"signature.signedIdentity"/],
+    [
+      'signature missing pubKey',
+      (r) => ({ ...r, signature: { ...(r.signature as object), pubKey: undefined } }),
+      /"signature.pubKey" expected a non-empty string/,
+    ],
+    [
+      'signature extra field',
+      (r) => ({ ...r, signature: { ...(r.signature as object), foo: 'x' } }),
+      /"signature" has an unknown field "foo"/,
+    ],
+    [
+      'signature identity not string',
+      (r) => ({ ...r, signature: { ...(r.signature as object), signedIdentity: 5 } }),
+      /"signature.signedIdentity"/,
+    ],
   ];
   for (const [name, mutate, message] of cases) {
     it(name, () => assert.throws(() => validateReceipt(mutate(base())), { code: 'INVALID_RECEIPT', message }));
@@ -103,7 +199,11 @@ describe('validateReceipt refuses malformed receipts with INVALID_RECEIPT', () =
   it('accepts a receipt without @context and with optional identity fields', () => {
     const r = base();
     delete r['@context'];
-    r.signature = { ...(r.signature as object), identityURL: 'https://id.acme.com/identity', signedIdentity: 'CN=Jane' };
+    r.signature = {
+      ...(r.signature as object),
+      identityURL: 'https://id.acme.com/identity',
+      signedIdentity: 'CN=Jane',
+    };
     const receipt = validateReceipt(r);
     assert.equal(receipt['@context'], 'https://w3id.org/chainpoint/v2');
     assert.equal(receipt.signature?.signedIdentity, 'CN=Jane');

@@ -3,7 +3,18 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { DomainError } from '../../src/core/errors.js';
 import {
-  assertHash, bytesToHex, doubleSha256, EMPTY_SHA256, hexToBytes, isHash, isLowerHex, sha256, sha256Hex, sha256Pair, sha256Utf8, sha256Utf8Hex,
+  assertHash,
+  bytesToHex,
+  doubleSha256,
+  EMPTY_SHA256,
+  hexToBytes,
+  isHash,
+  isLowerHex,
+  sha256,
+  sha256Hex,
+  sha256Pair,
+  sha256Utf8,
+  sha256Utf8Hex,
 } from '../../src/core/hash/index.js';
 
 describe('sha256', () => {
@@ -32,16 +43,26 @@ describe('isHash / assertHash', () => {
   });
   it('refuses upper case, wrong length, non-hex and non-strings with labelled messages', () => {
     assert.equal(isHash('A'.repeat(64)), false);
-    assert.throws(() => assertHash('A'.repeat(64), 'hash'), { code: 'INVALID_HASH', message: '"hash" expected lowercase hex, got upper-case characters' });
-    assert.throws(() => assertHash('a'.repeat(63), 'hash'), { message: '"hash" expected 64 lowercase hex chars, got 63' });
-    assert.throws(() => assertHash('g'.repeat(64), 'x'), { message: '"x" expected 64 lowercase hex chars, got a non-hex character' });
+    assert.throws(() => assertHash('A'.repeat(64), 'hash'), {
+      code: 'INVALID_HASH',
+      message: '"hash" expected lowercase hex, got upper-case characters',
+    });
+    assert.throws(() => assertHash('a'.repeat(63), 'hash'), {
+      message: '"hash" expected 64 lowercase hex chars, got 63',
+    });
+    assert.throws(() => assertHash('g'.repeat(64), 'x'), {
+      message: '"x" expected 64 lowercase hex chars, got a non-hex character',
+    });
     assert.throws(() => assertHash(42, 'x'), { message: '"x" expected 64 lowercase hex chars, got number' });
     assert.throws(() => assertHash(null, 'x'), DomainError);
   });
   it('refuses the empty-data hash only when asked', () => {
     assert.equal(isHash(EMPTY_SHA256), true);
     assert.equal(isHash(EMPTY_SHA256, { refuseEmpty: true }), false);
-    assert.throws(() => assertHash(EMPTY_SHA256, 'hashToSign', { refuseEmpty: true }), { code: 'INVALID_HASH', message: /empty data/ });
+    assert.throws(() => assertHash(EMPTY_SHA256, 'hashToSign', { refuseEmpty: true }), {
+      code: 'INVALID_HASH',
+      message: /empty data/,
+    });
   });
 });
 
@@ -51,7 +72,10 @@ describe('hex helpers', () => {
     assert.equal(bytesToHex(new Uint8Array([1, 2]).subarray(1)), '02');
     assert.equal(isLowerHex('abc'), false);
     assert.equal(isLowerHex('ab', 2), false);
-    assert.throws(() => hexToBytes('AB', 'h'), { code: 'INVALID_HASH', message: '"h" expected an even number of lowercase hex chars, got upper-case characters' });
+    assert.throws(() => hexToBytes('AB', 'h'), {
+      code: 'INVALID_HASH',
+      message: '"h" expected an even number of lowercase hex chars, got upper-case characters',
+    });
     assert.throws(() => hexToBytes('ab', 'h', 2), { message: '"h" expected 4 lowercase hex chars, got 2' });
   });
 });

@@ -5,8 +5,19 @@ import fc from 'fast-check';
 import MerkleTools, { type Proof } from 'merkle-tools';
 import { sha256, sha256Pair } from '../../src/core/hash/index.js';
 import {
-  buildMerkleTree, buildMerkleTreeFromPacked, deserializeTree, levelCounts, merkleRoot, nodeOffset, proofByteRanges, proofNodeLocations,
-  proofPath, proofPathFromReader, rootFromPath, serializedSize, serializeTree,
+  buildMerkleTree,
+  buildMerkleTreeFromPacked,
+  deserializeTree,
+  levelCounts,
+  merkleRoot,
+  nodeOffset,
+  proofByteRanges,
+  proofNodeLocations,
+  proofPath,
+  proofPathFromReader,
+  rootFromPath,
+  serializedSize,
+  serializeTree,
 } from '../../src/core/merkle/index.js';
 
 function leavesOf(count: number, seed = 0): Buffer[] {
@@ -27,34 +38,40 @@ const leafCounts = fc.oneof(
 
 describe('merkle tree vs merkle-tools (Chainpoint v2 rule)', () => {
   it('builds the same root and the same proof for every leaf', () => {
-    fc.assert(fc.property(leafCounts, fc.nat(), (count, seed) => {
-      const leaves = leavesOf(count, seed);
-      const tree = buildMerkleTree(leaves);
-      const mt = referenceTree(leaves);
-      assert.equal(merkleRoot(tree).toString('hex'), mt.getMerkleRoot()?.toString('hex'));
-      for (let i = 0; i < count; i++) {
-        const path = proofPath(tree, i);
-        assert.deepEqual(path, mt.getProof(i));
-        assert.deepEqual(rootFromPath(leaves[i], path), merkleRoot(tree));
-        assert.equal(mt.validateProof(path as unknown as Proof<string>, leaves[i], merkleRoot(tree)), true);
-      }
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(leafCounts, fc.nat(), (count, seed) => {
+        const leaves = leavesOf(count, seed);
+        const tree = buildMerkleTree(leaves);
+        const mt = referenceTree(leaves);
+        assert.equal(merkleRoot(tree).toString('hex'), mt.getMerkleRoot()?.toString('hex'));
+        for (let i = 0; i < count; i++) {
+          const path = proofPath(tree, i);
+          assert.deepEqual(path, mt.getProof(i));
+          assert.deepEqual(rootFromPath(leaves[i], path), merkleRoot(tree));
+          assert.equal(mt.validateProof(path as unknown as Proof<string>, leaves[i], merkleRoot(tree)), true);
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('a changed leaf or proof step no longer reaches the root', () => {
-    fc.assert(fc.property(fc.integer({ min: 2, max: 100 }), fc.nat(), (count, pick) => {
-      const leaves = leavesOf(count);
-      const tree = buildMerkleTree(leaves);
-      const i = pick % count;
-      const path = proofPath(tree, i);
-      const wrongLeaf = Buffer.from(leaves[i]);
-      wrongLeaf[0] ^= 1;
-      assert.notDeepEqual(rootFromPath(wrongLeaf, path), merkleRoot(tree));
-      const flipped = path.map((s) => ('left' in s ? { right: s.left } : { left: s.right }));
-      if (path.some((s) => ('left' in s ? s.left : s.right) !== leaves[i].toString('hex'))) {
-        assert.notDeepEqual(rootFromPath(leaves[i], flipped), merkleRoot(tree));
-      }
-    }), { numRuns: 40 });
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 100 }), fc.nat(), (count, pick) => {
+        const leaves = leavesOf(count);
+        const tree = buildMerkleTree(leaves);
+        const i = pick % count;
+        const path = proofPath(tree, i);
+        const wrongLeaf = Buffer.from(leaves[i]);
+        wrongLeaf[0] ^= 1;
+        assert.notDeepEqual(rootFromPath(wrongLeaf, path), merkleRoot(tree));
+        const flipped = path.map((s) => ('left' in s ? { right: s.left } : { left: s.right }));
+        if (path.some((s) => ('left' in s ? s.left : s.right) !== leaves[i].toString('hex'))) {
+          assert.notDeepEqual(rootFromPath(leaves[i], flipped), merkleRoot(tree));
+        }
+      }),
+      { numRuns: 40 },
+    );
   });
 });
 
@@ -74,7 +91,10 @@ describe('merkle tree shape', () => {
   });
   it('refuses an empty batch, a leaf that is not 32 bytes and an index out of range', () => {
     assert.throws(() => buildMerkleTree([]), { code: 'BAD_REQUEST' });
-    assert.throws(() => buildMerkleTree([Buffer.alloc(31)]), { code: 'INVALID_HASH', message: '"leaves[0]" expected 32 bytes, got 31' });
+    assert.throws(() => buildMerkleTree([Buffer.alloc(31)]), {
+      code: 'INVALID_HASH',
+      message: '"leaves[0]" expected 32 bytes, got 31',
+    });
     assert.throws(() => buildMerkleTreeFromPacked(Buffer.alloc(33)), { code: 'INVALID_HASH' });
     assert.throws(() => proofNodeLocations(4, 4), { code: 'BAD_REQUEST' });
     assert.throws(() => rootFromPath(Buffer.alloc(32), [{ left: 'AB' }]), { code: 'INVALID_HASH' });
@@ -83,33 +103,48 @@ describe('merkle tree shape', () => {
 
 describe('serialised levels', () => {
   it('round-trips and has the computed size', () => {
-    fc.assert(fc.property(leafCounts, (count) => {
-      const tree = buildMerkleTree(leavesOf(count));
-      const data = serializeTree(tree);
-      assert.equal(data.length, serializedSize(count));
-      const back = deserializeTree(data);
-      assert.equal(back.leafCount, count);
-      assert.deepEqual(back.levels.map((l) => l.toString('hex')), tree.levels.map((l) => l.toString('hex')));
-    }), { numRuns: 40 });
+    fc.assert(
+      fc.property(leafCounts, (count) => {
+        const tree = buildMerkleTree(leavesOf(count));
+        const data = serializeTree(tree);
+        assert.equal(data.length, serializedSize(count));
+        const back = deserializeTree(data);
+        assert.equal(back.leafCount, count);
+        assert.deepEqual(
+          back.levels.map((l) => l.toString('hex')),
+          tree.levels.map((l) => l.toString('hex')),
+        );
+      }),
+      { numRuns: 40 },
+    );
   });
   it('derives each path from only the needed nodes, matching merkle-tools', () => {
-    fc.assert(fc.property(leafCounts, fc.nat(), (count, pick) => {
-      const leaves = leavesOf(count, pick);
-      const data = serializeTree(buildMerkleTree(leaves));
-      const i = pick % count;
-      const reads: number[] = [];
-      const path = proofPathFromReader(count, i, (offset) => {
-        reads.push(offset);
-        return data.subarray(offset, offset + 32);
-      });
-      assert.deepEqual(path, referenceTree(leaves).getProof(i));
-      assert.ok(reads.length <= Math.ceil(Math.log2(count)));
-      assert.deepEqual(reads, proofByteRanges(count, i).map((r) => r.offset));
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(leafCounts, fc.nat(), (count, pick) => {
+        const leaves = leavesOf(count, pick);
+        const data = serializeTree(buildMerkleTree(leaves));
+        const i = pick % count;
+        const reads: number[] = [];
+        const path = proofPathFromReader(count, i, (offset) => {
+          reads.push(offset);
+          return data.subarray(offset, offset + 32);
+        });
+        assert.deepEqual(path, referenceTree(leaves).getProof(i));
+        assert.ok(reads.length <= Math.ceil(Math.log2(count)));
+        assert.deepEqual(
+          reads,
+          proofByteRanges(count, i).map((r) => r.offset),
+        );
+      }),
+      { numRuns: 60 },
+    );
   });
   it('rejects a bad version, a bad length and an offset outside the tree', () => {
     const data = serializeTree(buildMerkleTree(leavesOf(5)));
-    assert.throws(() => deserializeTree(data.subarray(0, data.length - 1)), { code: 'BAD_REQUEST', message: /expected \d+ bytes/ });
+    assert.throws(() => deserializeTree(data.subarray(0, data.length - 1)), {
+      code: 'BAD_REQUEST',
+      message: /expected \d+ bytes/,
+    });
     const badVersion = Buffer.from(data);
     badVersion[0] = 9;
     assert.throws(() => deserializeTree(badVersion), { message: '"tree" expected format version 1, got 9' });

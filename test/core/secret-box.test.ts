@@ -1,4 +1,3 @@
- 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { hkdf } from '@noble/hashes/hkdf.js';
@@ -29,9 +28,15 @@ describe('secret-box', () => {
   it('is standard AES-256-GCM with the purpose as additional data (WebCrypto opens it)', async () => {
     const sealed = sealSecret(PLAIN, SECRET, 'anchoring-key', IV);
     const [, , ct, tag] = sealed.split('.') as [string, string, string, string];
-    const key = await crypto.subtle.importKey('raw', deriveSecretBoxKey(SECRET, 'anchoring-key'), 'AES-GCM', false, ['decrypt']);
+    const key = await crypto.subtle.importKey('raw', deriveSecretBoxKey(SECRET, 'anchoring-key'), 'AES-GCM', false, [
+      'decrypt',
+    ]);
     const data = Buffer.concat([Buffer.from(ct, 'base64url'), Buffer.from(tag, 'base64url')]);
-    const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: IV, additionalData: Buffer.from('anchoring-key') }, key, data);
+    const plain = await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv: IV, additionalData: Buffer.from('anchoring-key') },
+      key,
+      data,
+    );
     assert.deepEqual(new Uint8Array(plain), PLAIN);
   });
 
@@ -42,14 +47,20 @@ describe('secret-box', () => {
 
   it('refuses to open with a wrong SECRET_KEY or another purpose, with a clear error', () => {
     const sealed = sealSecret(PLAIN, SECRET, 'anchoring-key', IV);
-    assert.throws(() => openSecret(sealed, 'wrong', 'anchoring-key'), (err: unknown) =>
-      isCode('UNAUTHORIZED')(err) && /wrong SECRET_KEY/.test((err as Error).message));
+    assert.throws(
+      () => openSecret(sealed, 'wrong', 'anchoring-key'),
+      (err: unknown) => isCode('UNAUTHORIZED')(err) && /wrong SECRET_KEY/.test((err as Error).message),
+    );
     assert.throws(() => openSecret(sealed, SECRET, 'other'), isCode('UNAUTHORIZED'));
   });
 
   it('detects tampering of the ciphertext or the tag', () => {
     const [v, iv, ct, tag] = sealSecret(PLAIN, SECRET, 'k', IV).split('.') as [string, string, string, string];
-    const flip = (s: string) => { const b = Buffer.from(s, 'base64url'); b[0]! ^= 1; return b.toString('base64url'); };
+    const flip = (s: string) => {
+      const b = Buffer.from(s, 'base64url');
+      b[0]! ^= 1;
+      return b.toString('base64url');
+    };
     assert.throws(() => openSecret([v, iv, flip(ct), tag].join('.'), SECRET, 'k'), isCode('UNAUTHORIZED'));
     assert.throws(() => openSecret([v, iv, ct, flip(tag)].join('.'), SECRET, 'k'), isCode('UNAUTHORIZED'));
     assert.throws(() => openSecret([v, flip(iv), ct, tag].join('.'), SECRET, 'k'), isCode('UNAUTHORIZED'));

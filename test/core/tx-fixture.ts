@@ -17,7 +17,11 @@ export function anchorTx(root: Buffer, seed: string, extraOutputs = 0): TxFixtur
   const key = createHash('sha256').update(seed).digest();
   const spend = p2wpkh(secp256k1.getPublicKey(key, true), TEST_NETWORK);
   const tx = new Transaction({ allowUnknownOutputs: true });
-  tx.addInput({ txid: createHash('sha256').update(`${seed} prev`).digest(), index: 1, witnessUtxo: { script: spend.script, amount: 1_000_000n } });
+  tx.addInput({
+    txid: createHash('sha256').update(`${seed} prev`).digest(),
+    index: 1,
+    witnessUtxo: { script: spend.script, amount: 1_000_000n },
+  });
   for (let i = 0; i < extraOutputs; i++) tx.addOutput({ script: spend.script, amount: 1000n + BigInt(i) });
   tx.addOutput({ script: Buffer.concat([Buffer.from('6a20', 'hex'), root]), amount: 0n });
   tx.addOutput({ script: spend.script, amount: 900_000n });

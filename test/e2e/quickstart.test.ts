@@ -28,26 +28,52 @@ async function freePort(): Promise<number> {
 
 /** The environment of every child: no PROOFSEAL_* of the developer's shell, the test's DATA_DIR and ports. */
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PROOFSEAL_') && k !== 'DATABASE_URL' && k !== 'BITCOIN_RPC_URL' && k !== 'SECRET_KEY'));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('PROOFSEAL_') && k !== 'DATABASE_URL' && k !== 'BITCOIN_RPC_URL' && k !== 'SECRET_KEY',
+    ),
+  );
   return { ...env, LOG_LEVEL: 'warn', ...extra };
 }
 
-interface CliResult { code: number | null; stdout: string; stderr: string }
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 180_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`proofseal ${args.join(' ')} timed out\n${stderr}`)); }, timeoutMs);
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`proofseal ${args.join(' ')} timed out\n${stderr}`));
+    }, timeoutMs);
     child.on('error', reject);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
-async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number, logs: () => string): Promise<void> {
+async function waitFor(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  logs: () => string,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (await check()) return;
@@ -56,7 +82,11 @@ async function waitFor(what: string, check: () => Promise<boolean> | boolean, ti
   throw new Error(`${what}: not after ${timeoutMs} ms\n${logs()}`);
 }
 
-const answers = async (url: string) => fetch(url).then((r) => r.ok, () => false);
+const answers = async (url: string) =>
+  fetch(url).then(
+    (r) => r.ok,
+    () => false,
+  );
 
 describe('quickstart: the default run, proofseal seal, proofseal verify', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-e2e-'));
@@ -70,11 +100,26 @@ describe('quickstart: the default run, proofseal seal, proofseal verify', () => 
     const [port, identityPort] = [await freePort(), await freePort()];
     apiUrl = `http://localhost:${port}`;
     identityUrl = `http://localhost:${identityPort}`;
-    env = childEnv({ DATA_DIR: dataDir, PORT: String(port), IDENTITY_PORT: String(identityPort), BATCH_INTERVAL_SECONDS: '2', REGTEST_BLOCK_INTERVAL_SECONDS: '2' });
+    env = childEnv({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      IDENTITY_PORT: String(identityPort),
+      BATCH_INTERVAL_SECONDS: '2',
+      REGTEST_BLOCK_INTERVAL_SECONDS: '2',
+    });
     server = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    server.stdout!.on('data', (d: Buffer) => { serverOut += d.toString(); });
-    server.stderr!.on('data', (d: Buffer) => { serverOut += d.toString(); });
-    await waitFor('the default run answers', async () => (await answers(`${apiUrl}/health`)) && answers(`${identityUrl}/health`), 90_000, () => serverOut);
+    server.stdout!.on('data', (d: Buffer) => {
+      serverOut += d.toString();
+    });
+    server.stderr!.on('data', (d: Buffer) => {
+      serverOut += d.toString();
+    });
+    await waitFor(
+      'the default run answers',
+      async () => (await answers(`${apiUrl}/health`)) && answers(`${identityUrl}/health`),
+      90_000,
+      () => serverOut,
+    );
   });
 
   after(async () => {
@@ -119,10 +164,15 @@ describe('quickstart: the default run, proofseal seal, proofseal verify', () => 
     assert.match(sealed.stderr, /anchor WAIT/);
 
     let verified: CliResult | undefined;
-    await waitFor('verify says VERIFIED (the transaction confirms)', async () => {
-      verified = await cli(['verify', doc, result.receiptFile], env, 60_000);
-      return verified.code === 0;
-    }, 90_000, () => `${verified?.stdout}\n${verified?.stderr}`);
+    await waitFor(
+      'verify says VERIFIED (the transaction confirms)',
+      async () => {
+        verified = await cli(['verify', doc, result.receiptFile], env, 60_000);
+        return verified.code === 0;
+      },
+      90_000,
+      () => `${verified?.stdout}\n${verified?.stderr}`,
+    );
     assert.match(verified!.stdout, /^VERIFIED: /m);
     assert.match(verified!.stdout, /✓ the signature by 1\w+ \(CN=proofseal local seal\) holds/);
     assert.match(verified!.stdout, /✓ the identity server confirms the identity of the key/);

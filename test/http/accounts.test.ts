@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { createAccount } from '../../src/app/create-account.js';
-import { createApiToken } from '../../src/app/manage-api-tokens.js';
+import { createAccount } from '../../src/app/accounts/create-account.js';
+import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
 import { hashApiToken } from '../../src/core/crypto/password.js';
 import type { RouteModule } from '../../src/http/app.js';
 import { basic, testApp, testConfig, testDeps } from '../support/fixtures.js';
@@ -18,12 +18,17 @@ for (const kind of kinds) {
     let app: FastifyInstance;
     before(async () => {
       s = await kind.open();
-      app = await testApp(s.store, { config: testConfig({ RATE_LIMIT_AUTH_PER_MINUTE: '5', BODY_LIMIT_BYTES: '2048' }) });
+      app = await testApp(s.store, {
+        config: testConfig({ RATE_LIMIT_AUTH_PER_MINUTE: '5', BODY_LIMIT_BYTES: '2048' }),
+      });
       const deps = testDeps(s.store);
       await createAccount(deps, { email: 'alice@example.com', password: PASSWORD });
       await createAccount(deps, { email: 'bob@example.com', password: PASSWORD });
     });
-    after(async () => { await app?.close(); await s?.destroy(); });
+    after(async () => {
+      await app?.close();
+      await s?.destroy();
+    });
 
     it('stores passwords with scrypt, never in clear', async () => {
       const a = await s.store.accounts.findByEmail('alice@example.com');
@@ -32,7 +37,11 @@ for (const kind of kinds) {
     });
 
     it('Basic auth creates a token; the token is stored hashed and works as Bearer', async () => {
-      const res = await app.inject({ method: 'GET', url: '/v1/token?name=ci', headers: { authorization: basic('alice@example.com', PASSWORD) } });
+      const res = await app.inject({
+        method: 'GET',
+        url: '/v1/token?name=ci',
+        headers: { authorization: basic('alice@example.com', PASSWORD) },
+      });
       assert.equal(res.statusCode, 200);
       const { token, name } = res.json() as { token: string; name: string };
       assert.match(token, /^ps_[A-Za-z0-9_-]{43}$/);
@@ -40,7 +49,11 @@ for (const kind of kinds) {
       const rows = await s.db.query<{ token_hash: string }>('SELECT token_hash FROM api_token');
       assert.ok(rows.every((r) => r.token_hash !== token));
       assert.ok(rows.some((r) => r.token_hash === hashApiToken(token)));
-      const list = await app.inject({ method: 'GET', url: '/v1/tokens', headers: { authorization: `Bearer ${token}` } });
+      const list = await app.inject({
+        method: 'GET',
+        url: '/v1/tokens',
+        headers: { authorization: `Bearer ${token}` },
+      });
       assert.equal(list.statusCode, 200);
       assert.ok((list.json() as { name: string }[]).some((t) => t.name === 'ci'));
       assert.ok(!list.body.includes(token), 'listing never shows the secret');
@@ -57,13 +70,21 @@ for (const kind of kinds) {
       assert.equal(again.json().code, 'UNAUTHORIZED');
     });
 
-    it('one account cannot revoke another account\'s token (404)', async () => {
+    it("one account cannot revoke another account's token (404)", async () => {
       const alice = (await s.store.accounts.findByEmail('alice@example.com'))!;
       const { token } = await createApiToken(testDeps(s.store), { accountId: alice.id });
-      const res = await app.inject({ method: 'DELETE', url: `/v1/token?token=${token}`, headers: { authorization: basic('bob@example.com', PASSWORD) } });
+      const res = await app.inject({
+        method: 'DELETE',
+        url: `/v1/token?token=${token}`,
+        headers: { authorization: basic('bob@example.com', PASSWORD) },
+      });
       assert.equal(res.statusCode, 404);
       assert.equal(res.json().code, 'NOT_FOUND');
-      const still = await app.inject({ method: 'GET', url: '/v1/tokens', headers: { authorization: `Bearer ${token}` } });
+      const still = await app.inject({
+        method: 'GET',
+        url: '/v1/tokens',
+        headers: { authorization: `Bearer ${token}` },
+      });
       assert.equal(still.statusCode, 200);
     });
 
@@ -95,19 +116,29 @@ for (const kind of kinds) {
     it('bad credentials are rate limited per client: 401s, then 429 with Retry-After', async () => {
       const wrong = { authorization: basic('carol@example.com', 'wrong password!') };
       const codes: number[] = [];
-      for (let i = 0; i < 7; i++) codes.push((await app.inject({ method: 'GET', url: '/v1/tokens', headers: wrong, remoteAddress: '203.0.113.9' })).statusCode);
+      for (let i = 0; i < 7; i++)
+        codes.push(
+          (await app.inject({ method: 'GET', url: '/v1/tokens', headers: wrong, remoteAddress: '203.0.113.9' }))
+            .statusCode,
+        );
       assert.deepEqual(codes.slice(0, 5), [401, 401, 401, 401, 401]);
       const last = await app.inject({ method: 'GET', url: '/v1/tokens', headers: wrong, remoteAddress: '203.0.113.9' });
       assert.equal(last.statusCode, 429);
       assert.equal(last.json().code, 'RATE_LIMITED');
       assert.ok(Number(last.headers['retry-after']) > 0);
-      const other = await app.inject({ method: 'GET', url: '/v1/tokens', headers: { authorization: basic('alice@example.com', PASSWORD) }, remoteAddress: '203.0.113.10' });
+      const other = await app.inject({
+        method: 'GET',
+        url: '/v1/tokens',
+        headers: { authorization: basic('alice@example.com', PASSWORD) },
+        remoteAddress: '203.0.113.10',
+      });
       assert.equal(other.statusCode, 200, 'another client is not affected');
     });
 
     it('bodies: malformed JSON, wrong types, unknown fields, oversized, wrong media type → clear 4xx', async () => {
       const headers = { authorization: basic('bob@example.com', PASSWORD), 'content-type': 'application/json' };
-      const put = (payload: string, h: Record<string, string> = headers) => app.inject({ method: 'PUT', url: '/v1/user', headers: h, payload });
+      const put = (payload: string, h: Record<string, string> = headers) =>
+        app.inject({ method: 'PUT', url: '/v1/user', headers: h, payload });
       const cases: [string, number, string][] = [
         ['{"firstName": "Bo', 400, 'INVALID_JSON'],
         ['', 400, 'INVALID_JSON'],
@@ -130,16 +161,33 @@ for (const kind of kinds) {
 
     it('PUT /v1/user changes names; a password change needs the current password', async () => {
       const auth = { authorization: basic('bob@example.com', PASSWORD) };
-      const ok = await app.inject({ method: 'PUT', url: '/v1/user', headers: auth, payload: { firstName: 'Bob', lastName: 'Builder' } });
+      const ok = await app.inject({
+        method: 'PUT',
+        url: '/v1/user',
+        headers: auth,
+        payload: { firstName: 'Bob', lastName: 'Builder' },
+      });
       assert.equal(ok.statusCode, 200);
       assert.equal(ok.json().firstName, 'Bob');
       assert.ok(!('passwordHash' in ok.json()));
-      const wrong = await app.inject({ method: 'PUT', url: '/v1/user', headers: auth, payload: { password: { current: 'nope nope nope', next: 'another long one' } } });
+      const wrong = await app.inject({
+        method: 'PUT',
+        url: '/v1/user',
+        headers: auth,
+        payload: { password: { current: 'nope nope nope', next: 'another long one' } },
+      });
       assert.equal(wrong.statusCode, 403);
-      const changed = await app.inject({ method: 'PUT', url: '/v1/user', headers: auth, payload: { password: { current: PASSWORD, next: 'another long one' } } });
+      const changed = await app.inject({
+        method: 'PUT',
+        url: '/v1/user',
+        headers: auth,
+        payload: { password: { current: PASSWORD, next: 'another long one' } },
+      });
       assert.equal(changed.statusCode, 200);
       const bob = await s.store.accounts.findByEmail('bob@example.com');
-      const fresh = await (await import('../../src/core/crypto/password.js')).verifyPassword('another long one', bob!.passwordHash);
+      const fresh = await (
+        await import('../../src/core/crypto/password.js')
+      ).verifyPassword('another long one', bob!.passwordHash);
       assert.equal(fresh, true);
     });
 
@@ -153,7 +201,10 @@ for (const kind of kinds) {
     it('serves an OpenAPI 3 document listing every /v1 route with its responses, and a docs page', async () => {
       const res = await app.inject('/v1/openapi.json');
       assert.equal(res.statusCode, 200);
-      const doc = res.json() as { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+      const doc = res.json() as {
+        openapi: string;
+        paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      };
       assert.match(doc.openapi, /^3\./);
       assert.ok(doc.paths['/v1/token']?.get?.responses['200']);
       assert.ok(doc.paths['/v1/token']?.delete?.responses['404']);
@@ -171,10 +222,22 @@ describe('strict body validation holds in every plugin scope', () => {
     const { Type } = await import('@sinclair/typebox');
     const probe: RouteModule = (v1) => {
       v1.addSchema(Type.Object({ n: Type.Integer() }, { $id: 'ProbeShared' }));
-      v1.post('/probe', { schema: { body: Type.Object({ n: Type.Integer(), shared: Type.Optional(Type.Ref('ProbeShared')) }, { additionalProperties: false }) } }, async (req) => req.body);
+      v1.post(
+        '/probe',
+        {
+          schema: {
+            body: Type.Object(
+              { n: Type.Integer(), shared: Type.Optional(Type.Ref('ProbeShared')) },
+              { additionalProperties: false },
+            ),
+          },
+        },
+        async (req) => req.body,
+      );
     };
     const app = await testApp(s.store, { routes: [probe] });
-    const post = (payload: string) => app.inject({ method: 'POST', url: '/v1/probe', headers: { 'content-type': 'application/json' }, payload });
+    const post = (payload: string) =>
+      app.inject({ method: 'POST', url: '/v1/probe', headers: { 'content-type': 'application/json' }, payload });
     assert.equal((await post('{"n": 1, "shared": {"n": 2}}')).statusCode, 200);
     for (const bad of ['{"n": "1"}', '{"n": 1, "x": 0}', '{"n": 1, "shared": {"n": "2"}}']) {
       const res = await post(bad);
@@ -192,7 +255,10 @@ describe('readiness reports a failing part', () => {
     const s = await embedded!.open();
     const deps = testDeps(s.store);
     const { buildApp } = await import('../../src/http/app.js');
-    const app = await buildApp({ ...deps, readiness: { store: () => s.store.ping(), chain: () => Promise.reject(new Error('down')) } }, testConfig());
+    const app = await buildApp(
+      { ...deps, readiness: { store: () => s.store.ping(), chain: () => Promise.reject(new Error('down')) } },
+      testConfig(),
+    );
     const res = await app.inject('/ready');
     assert.equal(res.statusCode, 503);
     assert.equal(res.json().checks.chain, 'unavailable');

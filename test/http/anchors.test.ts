@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { createAccount } from '../../src/app/create-account.js';
-import { createApiToken } from '../../src/app/manage-api-tokens.js';
+import { createAccount } from '../../src/app/accounts/create-account.js';
+import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
 import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
 import { EMPTY_SHA256 } from '../../src/core/hash/hash-check.js';
 import { rootFromPath } from '../../src/core/merkle/proof.js';
@@ -22,23 +22,35 @@ for (const kind of kinds) {
     let bob: { authorization: string };
     const signer = newSigner();
 
-    const post = (body: unknown, auth = alice) => app.inject({ method: 'POST', url: '/v1/anchor', headers: auth, payload: body as object });
-    const get = (url: string, auth: Record<string, string> = alice) => app.inject({ method: 'GET', url, headers: auth });
+    const post = (body: unknown, auth = alice) =>
+      app.inject({ method: 'POST', url: '/v1/anchor', headers: auth, payload: body as object });
+    const get = (url: string, auth: Record<string, string> = alice) =>
+      app.inject({ method: 'GET', url, headers: auth });
 
     before(async () => {
       s = await kind.open();
       const httpClient = createSafeFetch({ allowPrivateUrls: false });
-      app = await testApp(s.store, { deps: { httpClient }, config: testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '100000' }) });
+      app = await testApp(s.store, {
+        deps: { httpClient },
+        config: testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '100000' }),
+      });
       const deps = testDeps(s.store);
       const a = await createAccount(deps, { email: 'alice@example.com', password: PASSWORD });
       const b = await createAccount(deps, { email: 'bob@example.com', password: PASSWORD });
       alice = { authorization: `Bearer ${(await createApiToken(deps, { accountId: a.id })).token}` };
       bob = { authorization: `Bearer ${(await createApiToken(deps, { accountId: b.id })).token}` };
     });
-    after(async () => { await app?.close(); await s?.destroy(); });
+    after(async () => {
+      await app?.close();
+      await s?.destroy();
+    });
 
     it('creates a signature anchor in WAIT; GET shows hash in place of signedHash', async () => {
-      const body = signatureBody(signer, { identityURL: 'https://id.example.com/identity', tags: ['contract', 'q3'], metadata: { n: 1, k: 'v', b: true, z: null } });
+      const body = signatureBody(signer, {
+        identityURL: 'https://id.example.com/identity',
+        tags: ['contract', 'q3'],
+        metadata: { n: 1, k: 'v', b: true, z: null },
+      });
       const res = await post(body);
       assert.equal(res.statusCode, 200, res.body);
       const created = res.json();
@@ -79,21 +91,49 @@ for (const kind of kinds) {
     });
 
     const refusals: [string, () => Record<string, unknown>, string][] = [
-      ['a signature by another key', () => ({ ...signatureBody(signer), pubKey: newSigner().address }), 'INVALID_SIGNATURE'],
-      ['a signature that is not base64 of 65 bytes', () => ({ ...signatureBody(signer), signature: 'AAAA' }), 'INVALID_SIGNATURE'],
+      [
+        'a signature by another key',
+        () => ({ ...signatureBody(signer), pubKey: newSigner().address }),
+        'INVALID_SIGNATURE',
+      ],
+      [
+        'a signature that is not base64 of 65 bytes',
+        () => ({ ...signatureBody(signer), signature: 'AAAA' }),
+        'INVALID_SIGNATURE',
+      ],
       ['a pubKey that is no address', () => ({ ...signatureBody(signer), pubKey: 'nope' }), 'INVALID_PUBKEY'],
       ['the hash of empty data', () => ({ name: 'x', hash: EMPTY_SHA256 }), 'INVALID_HASH'],
       ['an upper-case hash', () => ({ name: 'x', hash: randomHash().toUpperCase() }), 'INVALID_HASH'],
-      ['an upper-case signedHash', () => ({ ...signatureBody(signer), signedHash: randomHash().toUpperCase() }), 'INVALID_HASH'],
-      ['hash and signature fields together', () => ({ ...signatureBody(signer), hash: randomHash() }), 'VALIDATION_FAILED'],
+      [
+        'an upper-case signedHash',
+        () => ({ ...signatureBody(signer), signedHash: randomHash().toUpperCase() }),
+        'INVALID_HASH',
+      ],
+      [
+        'hash and signature fields together',
+        () => ({ ...signatureBody(signer), hash: randomHash() }),
+        'VALIDATION_FAILED',
+      ],
       ['neither hash nor signature', () => ({ name: 'x' }), 'VALIDATION_FAILED'],
       ['no name', () => ({ hash: randomHash() }), 'VALIDATION_FAILED'],
       ['a tag with a space', () => ({ name: 'x', hash: randomHash(), tags: ['a b'] }), 'VALIDATION_FAILED'],
       ['nested metadata', () => ({ name: 'x', hash: randomHash(), metadata: { a: { b: 1 } } }), 'VALIDATION_FAILED'],
       ['an unknown field', () => ({ name: 'x', hash: randomHash(), status: 'SENT' }), 'VALIDATION_FAILED'],
-      ['a callbackURL on a private address', () => ({ name: 'x', hash: randomHash(), callbackURL: 'http://10.0.0.1/hook' }), 'FORBIDDEN_URL'],
-      ['a callbackURL on loopback IPv6', () => ({ name: 'x', hash: randomHash(), callbackURL: 'http://[::1]:8080/hook' }), 'FORBIDDEN_URL'],
-      ['a callbackURL that is not http', () => ({ name: 'x', hash: randomHash(), callbackURL: 'file:///etc/passwd' }), 'INVALID_URL'],
+      [
+        'a callbackURL on a private address',
+        () => ({ name: 'x', hash: randomHash(), callbackURL: 'http://10.0.0.1/hook' }),
+        'FORBIDDEN_URL',
+      ],
+      [
+        'a callbackURL on loopback IPv6',
+        () => ({ name: 'x', hash: randomHash(), callbackURL: 'http://[::1]:8080/hook' }),
+        'FORBIDDEN_URL',
+      ],
+      [
+        'a callbackURL that is not http',
+        () => ({ name: 'x', hash: randomHash(), callbackURL: 'file:///etc/passwd' }),
+        'INVALID_URL',
+      ],
       ['an identityURL that is no URL', () => ({ ...signatureBody(signer), identityURL: 'not a url' }), 'INVALID_URL'],
     ];
     for (const [what, body, code] of refusals) {
@@ -111,7 +151,12 @@ for (const kind of kinds) {
 
     it('PUT changes only name, public, tags, metadata, callbackURL', async () => {
       const { id } = (await post({ name: 'before', hash: randomHash(), metadata: { a: 1 } })).json();
-      const res = await app.inject({ method: 'PUT', url: `/v1/anchor/${id}`, headers: alice, payload: { name: 'after', public: false, tags: ['x'], metadata: null } });
+      const res = await app.inject({
+        method: 'PUT',
+        url: `/v1/anchor/${id}`,
+        headers: alice,
+        payload: { name: 'after', public: false, tags: ['x'], metadata: null },
+      });
       assert.equal(res.statusCode, 200, res.body);
       const a = res.json();
       assert.equal(a.name, 'after');
@@ -119,27 +164,44 @@ for (const kind of kinds) {
       assert.deepEqual(a.tags, ['x']);
       assert.equal(a.metadata, undefined);
       assert.ok(a.lastModified >= a.created);
-      const forbidden = await app.inject({ method: 'PUT', url: `/v1/anchor/${id}`, headers: alice, payload: { hash: randomHash() } });
+      const forbidden = await app.inject({
+        method: 'PUT',
+        url: `/v1/anchor/${id}`,
+        headers: alice,
+        payload: { hash: randomHash() },
+      });
       assert.equal(forbidden.statusCode, 400);
-      const other = await app.inject({ method: 'PUT', url: `/v1/anchor/${id}`, headers: bob, payload: { name: 'mine' } });
+      const other = await app.inject({
+        method: 'PUT',
+        url: `/v1/anchor/${id}`,
+        headers: bob,
+        payload: { name: 'mine' },
+      });
       assert.equal(other.statusCode, 404);
     });
 
-    it('another account\'s anchor and unknown ids are 404', async () => {
+    it("another account's anchor and unknown ids are 404", async () => {
       const { id } = (await post({ name: 'x', hash: randomHash() })).json();
       assert.equal((await get(`/v1/anchor/${id}`, bob)).statusCode, 404);
       assert.equal((await get('/v1/anchor/6f1c7b0e-0000-4000-8000-000000000000')).statusCode, 404);
       assert.equal((await get('/v1/anchor/not-a-uuid')).statusCode, 404);
     });
 
-    it('lists the account\'s anchors with filters, sort and the page format', async () => {
+    it("lists the account's anchors with filters, sort and the page format", async () => {
       const hash = randomHash();
-      for (let i = 0; i < 5; i++) await post({ name: `list-${i}`, hash, tags: i % 2 === 0 ? ['even', 'all'] : ['all'] });
+      for (let i = 0; i < 5; i++)
+        await post({ name: `list-${i}`, hash, tags: i % 2 === 0 ? ['even', 'all'] : ['all'] });
       const res = await get(`/v1/anchors?hash=${hash}&size=2&page=1&sort=name&direction=asc`);
       assert.equal(res.statusCode, 200, res.body);
       const p = res.json();
-      assert.deepEqual(p.content.map((a: { name: string }) => a.name), ['list-2', 'list-3']);
-      assert.deepEqual({ ...p, content: undefined }, { content: undefined, page: 1, size: 2, totalElements: 5, totalPages: 3, first: false, last: false });
+      assert.deepEqual(
+        p.content.map((a: { name: string }) => a.name),
+        ['list-2', 'list-3'],
+      );
+      assert.deepEqual(
+        { ...p, content: undefined },
+        { content: undefined, page: 1, size: 2, totalElements: 5, totalPages: 3, first: false, last: false },
+      );
       const even = (await get(`/v1/anchors?signedHash=${hash}&tags=even,all`)).json();
       assert.equal(even.totalElements, 3);
       const named = (await get('/v1/anchors?name=list-4')).json();
@@ -151,7 +213,9 @@ for (const kind of kinds) {
     it('anchorids lists PUBLIC anchors only, with no account, under both spellings', async () => {
       const body = signatureBody(signer);
       const pub = (await post(body)).json();
-      const priv = (await post({ ...signatureBody(signer), signedHash: body.signedHash, signature: body.signature, public: false })).json();
+      const priv = (
+        await post({ ...signatureBody(signer), signedHash: body.signedHash, signature: body.signature, public: false })
+      ).json();
       for (const path of ['/v1/anchorids', '/v1/anchorIds']) {
         for (const param of ['hash', 'signedHash']) {
           const res = await app.inject({ method: 'GET', url: `${path}?${param}=${body.signedHash as string}` });
@@ -160,9 +224,14 @@ for (const kind of kinds) {
           assert.equal(res.json().totalElements, 1);
         }
       }
-      assert.ok(!JSON.stringify((await get(`/v1/anchors?hash=${body.signedHash as string}`, bob)).json()).includes(priv.id));
+      assert.ok(
+        !JSON.stringify((await get(`/v1/anchors?hash=${body.signedHash as string}`, bob)).json()).includes(priv.id),
+      );
       assert.equal((await app.inject({ method: 'GET', url: '/v1/anchorids' })).statusCode, 400);
-      assert.equal((await app.inject({ method: 'GET', url: `/v1/anchorids?hash=${randomHash().toUpperCase()}` })).statusCode, 400);
+      assert.equal(
+        (await app.inject({ method: 'GET', url: `/v1/anchorids?hash=${randomHash().toUpperCase()}` })).statusCode,
+        400,
+      );
     });
 
     it('receipt: 202 partial while WAIT, 200 Chainpoint v2 once SENT, status from the batch, private by id only', async () => {
@@ -170,8 +239,18 @@ for (const kind of kinds) {
       const { id } = (await post(body)).json();
       const waiting = await app.inject({ method: 'GET', url: `/v1/receipt/${id}` });
       assert.equal(waiting.statusCode, 202);
-      assert.deepEqual(waiting.json(), { partial: true, signature: { signedHash: body.signedHash, pubKey: body.pubKey, signature: body.signature, identityURL: body.identityURL } });
-      const others = await Promise.all(Array.from({ length: 6 }, async () => (await post({ name: 'o', hash: randomHash() })).json().id as string));
+      assert.deepEqual(waiting.json(), {
+        partial: true,
+        signature: {
+          signedHash: body.signedHash,
+          pubKey: body.pubKey,
+          signature: body.signature,
+          identityURL: body.identityURL,
+        },
+      });
+      const others = await Promise.all(
+        Array.from({ length: 6 }, async () => (await post({ name: 'o', hash: randomHash() })).json().id as string),
+      );
       const batch = await insertBatch(s.db, [...others.slice(0, 3), id, ...others.slice(3)], { extraLeaves: 5 });
       const res = await app.inject({ method: 'GET', url: `/v1/receipt/${id}` });
       assert.equal(res.statusCode, 200, res.body);
@@ -187,16 +266,24 @@ for (const kind of kinds) {
       assert.equal(got.status, 'SENT');
       assert.equal(got.txId, batch.txId);
       assert.equal(got.confirmations, 0);
-      await s.db.query("UPDATE batch SET status = 'CONFIRMED', confirmations = 6, block_time = 1700000000000 WHERE id = $1", [batch.id]);
+      await s.db.query(
+        "UPDATE batch SET status = 'CONFIRMED', confirmations = 6, block_time = 1700000000000 WHERE id = $1",
+        [batch.id],
+      );
       const confirmed = (await get(`/v1/anchor/${id}`)).json();
-      assert.deepEqual([confirmed.status, confirmed.confirmations, confirmed.timestamp], ['CONFIRMED', 6, 1700000000000]);
+      assert.deepEqual(
+        [confirmed.status, confirmed.confirmations, confirmed.timestamp],
+        ['CONFIRMED', 6, 1700000000000],
+      );
       // Private: never listed by hash, but its receipt is served to whoever holds the id.
       const ids = await app.inject({ method: 'GET', url: `/v1/anchorids?hash=${body.signedHash as string}` });
       assert.equal(ids.json().totalElements, 0);
     });
 
     it('receipt of a data anchor, of every leaf of an odd batch', async () => {
-      const ids = await Promise.all(Array.from({ length: 7 }, async () => (await post({ name: 'd', hash: randomHash() })).json().id as string));
+      const ids = await Promise.all(
+        Array.from({ length: 7 }, async () => (await post({ name: 'd', hash: randomHash() })).json().id as string),
+      );
       const batch = await insertBatch(s.db, ids);
       for (const id of ids) {
         const r = (await app.inject({ method: 'GET', url: `/v1/receipt/${id}` })).json();
@@ -206,7 +293,10 @@ for (const kind of kinds) {
     });
 
     it('receipt of an unknown or malformed id is 404', async () => {
-      assert.equal((await app.inject({ method: 'GET', url: '/v1/receipt/6f1c7b0e-0000-4000-8000-000000000000' })).statusCode, 404);
+      assert.equal(
+        (await app.inject({ method: 'GET', url: '/v1/receipt/6f1c7b0e-0000-4000-8000-000000000000' })).statusCode,
+        404,
+      );
       assert.equal((await app.inject({ method: 'GET', url: '/v1/receipt/abc' })).statusCode, 404);
     });
 
@@ -215,7 +305,9 @@ for (const kind of kinds) {
       const results = await Promise.all(Array.from({ length: 200 }, () => post({ name: 'gc', hash })));
       assert.ok(results.every((r) => r.statusCode === 200));
       const rows = await s.db.query<{ n: number; tx: number }>(
-        'SELECT count(*)::int AS n, count(DISTINCT xmin::text)::int AS tx FROM anchor WHERE hash = $1', [hash]);
+        'SELECT count(*)::int AS n, count(DISTINCT xmin::text)::int AS tx FROM anchor WHERE hash = $1',
+        [hash],
+      );
       assert.equal(rows[0]!.n, 200);
       assert.ok(rows[0]!.tx < 200 / 4, `200 rows written in ${rows[0]!.tx} transactions`);
     });

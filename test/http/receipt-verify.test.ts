@@ -6,9 +6,14 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
-import type { ChainPort, RawTransactionInfo } from '../../src/app/ports/chain.port.js';
+import type { ChainPort, RawTransactionInfo } from '../../src/app/anchoring/chain.port.js';
 import { opReturnScript } from '../../src/core/bitcoin/op-return.js';
-import { buildReceipt, signatureLeaf, type ChainpointReceipt, type ReceiptSignature } from '../../src/core/chainpoint/receipt.js';
+import {
+  buildReceipt,
+  signatureLeaf,
+  type ChainpointReceipt,
+  type ReceiptSignature,
+} from '../../src/core/chainpoint/receipt.js';
 import { buildMerkleTree, merkleRoot, proofPath } from '../../src/core/merkle/index.js';
 import { messageToSign } from '../../src/core/identity/identity-message.js';
 import { testApp, testConfig } from '../support/fixtures.js';
@@ -26,21 +31,49 @@ function fakeChain(txs: Map<string, RawTransactionInfo>): ChainPort {
 function txCarrying(root: Buffer, confirmations: number): RawTransactionInfo {
   const txid = randomHash();
   return {
-    txid, hex: '', confirmations, blockHash: confirmations > 0 ? randomHash() : null, blockTime: confirmations > 0 ? BLOCK_TIME : null,
-    vout: [{ n: 0, valueSat: 1000, scriptHex: '0014' + '00'.repeat(20) }, { n: 1, valueSat: 0, scriptHex: opReturnScript(root).toString('hex') }],
+    txid,
+    hex: '',
+    confirmations,
+    blockHash: confirmations > 0 ? randomHash() : null,
+    blockTime: confirmations > 0 ? BLOCK_TIME : null,
+    vout: [
+      { n: 0, valueSat: 1000, scriptHex: '0014' + '00'.repeat(20) },
+      { n: 1, valueSat: 0, scriptHex: opReturnScript(root).toString('hex') },
+    ],
   };
 }
 
 /** A receipt of a signature among 4 random leaves, anchored by a new transaction in `txs`. */
-function signedReceipt(signer: Signer, txs: Map<string, RawTransactionInfo>, extra: Partial<ReceiptSignature> = {}, confirmations = 3): ChainpointReceipt {
+function signedReceipt(
+  signer: Signer,
+  txs: Map<string, RawTransactionInfo>,
+  extra: Partial<ReceiptSignature> = {},
+  confirmations = 3,
+): ChainpointReceipt {
   const signedHash = randomHash();
   const fields = { signedHash, ...extra };
-  const signature: ReceiptSignature = { signedHash, pubKey: signer.address, signature: signer.sign(messageToSign(fields)), ...extra };
-  const leaves = [randomBytes(32), Buffer.from(signatureLeaf(signature.signature), 'hex'), randomBytes(32), randomBytes(32)];
+  const signature: ReceiptSignature = {
+    signedHash,
+    pubKey: signer.address,
+    signature: signer.sign(messageToSign(fields)),
+    ...extra,
+  };
+  const leaves = [
+    randomBytes(32),
+    Buffer.from(signatureLeaf(signature.signature), 'hex'),
+    randomBytes(32),
+    randomBytes(32),
+  ];
   const tree = buildMerkleTree(leaves);
   const tx = txCarrying(Buffer.from(merkleRoot(tree)), confirmations);
   txs.set(tx.txid, tx);
-  return buildReceipt({ targetHash: leaves[1]!.toString('hex'), merkleRoot: merkleRoot(tree).toString('hex'), proof: proofPath(tree, 1), txId: tx.txid, signature });
+  return buildReceipt({
+    targetHash: leaves[1]!.toString('hex'),
+    merkleRoot: merkleRoot(tree).toString('hex'),
+    proof: proofPath(tree, 1),
+    txId: tx.txid,
+    signature,
+  });
 }
 
 for (const kind of kinds) {
@@ -54,9 +87,10 @@ for (const kind of kinds) {
     const signer = newSigner();
     const stranger = newSigner();
 
-    const verify = (body: unknown, on = app) => app === on
-      ? app.inject({ method: 'POST', url: '/v1/receipt/verify', payload: body as object })
-      : on.inject({ method: 'POST', url: '/v1/receipt/verify', payload: body as object });
+    const verify = (body: unknown, on = app) =>
+      app === on
+        ? app.inject({ method: 'POST', url: '/v1/receipt/verify', payload: body as object })
+        : on.inject({ method: 'POST', url: '/v1/receipt/verify', payload: body as object });
 
     before(async () => {
       s = await kind.open();
@@ -70,15 +104,29 @@ for (const kind of kinds) {
           return;
         }
         const rightData = `${mode === 'liar' ? 'https://elsewhere.example' : identityURL}.${randomBytes(8).toString('hex')}`;
-        const key = { name: 'seal', pubKey: url.searchParams.get('pubKey'), status: mode === 'revoked' ? 'revoked' : 'valid' };
+        const key = {
+          name: 'seal',
+          pubKey: url.searchParams.get('pubKey'),
+          status: mode === 'revoked' ? 'revoked' : 'valid',
+        };
         const by = mode === 'badsig' ? stranger : signer;
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ identity: { commonName: 'Jane Doe', emailAddress: 'jane@acme.com' }, key, rightData, signature: by.sign(leftData + rightData) }));
+        res.end(
+          JSON.stringify({
+            identity: { commonName: 'Jane Doe', emailAddress: 'jane@acme.com' },
+            key,
+            rightData,
+            signature: by.sign(leftData + rightData),
+          }),
+        );
       });
       await new Promise<void>((resolve) => idServer.listen(0, '127.0.0.1', resolve));
       idBase = `http://127.0.0.1:${(idServer.address() as AddressInfo).port}`;
       const config = testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '100000' });
-      app = await testApp(s.store, { config, deps: { chain: fakeChain(txs), httpClient: createSafeFetch({ allowPrivateUrls: true }) } });
+      app = await testApp(s.store, {
+        config,
+        deps: { chain: fakeChain(txs), httpClient: createSafeFetch({ allowPrivateUrls: true }) },
+      });
       noChainApp = await testApp(s.store, { config });
     });
     after(async () => {
@@ -92,8 +140,13 @@ for (const kind of kinds) {
       const res = await verify(signedReceipt(signer, txs));
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual(res.json(), {
-        code: 'VERIFIED', text: res.json().text, timestamp: BLOCK_TIME * 1000, confirmations: 3,
-        timestampVerificationStatus: 'VERIFIED', signatureVerificationStatus: 'VERIFIED', identityVerificationStatus: null,
+        code: 'VERIFIED',
+        text: res.json().text,
+        timestamp: BLOCK_TIME * 1000,
+        confirmations: 3,
+        timestampVerificationStatus: 'VERIFIED',
+        signatureVerificationStatus: 'VERIFIED',
+        identityVerificationStatus: null,
       });
     });
 
@@ -139,13 +192,22 @@ for (const kind of kinds) {
       const tree = buildMerkleTree(leaves);
       const tx = txCarrying(Buffer.from(merkleRoot(tree)), 7);
       txs.set(tx.txid, tx);
-      const r = buildReceipt({ targetHash: leaves[2]!.toString('hex'), merkleRoot: merkleRoot(tree).toString('hex'), proof: proofPath(tree, 2), txId: tx.txid });
+      const r = buildReceipt({
+        targetHash: leaves[2]!.toString('hex'),
+        merkleRoot: merkleRoot(tree).toString('hex'),
+        proof: proofPath(tree, 2),
+        txId: tx.txid,
+      });
       const body = (await verify(r)).json();
       assert.deepEqual([body.code, body.signatureVerificationStatus, body.confirmations], ['VERIFIED', null, 7]);
     });
 
     const identityCases: [string, string, Partial<ReceiptSignature>][] = [
-      ['identity', 'VERIFIED', { signedIdentity: 'CN=Jane Doe,EMAILADDRESS=jane@acme.com', signedIssuerDomain: '127.0.0.1' }],
+      [
+        'identity',
+        'VERIFIED',
+        { signedIdentity: 'CN=Jane Doe,EMAILADDRESS=jane@acme.com', signedIssuerDomain: '127.0.0.1' },
+      ],
       ['identity', 'VERIFIED', {}],
       ['identity', 'IDENTITY_MISMATCH', { signedIdentity: 'CN=John Roe' }],
       ['revoked', 'DEPRECATED_KEY', {}],
@@ -165,7 +227,9 @@ for (const kind of kinds) {
     }
 
     it('identity checks go through the safe fetch: a private identity URL is an HTTP_ERROR by default', async () => {
-      const strictApp = await testApp(s.store, { deps: { chain: fakeChain(txs), httpClient: createSafeFetch({ allowPrivateUrls: false }) } });
+      const strictApp = await testApp(s.store, {
+        deps: { chain: fakeChain(txs), httpClient: createSafeFetch({ allowPrivateUrls: false }) },
+      });
       try {
         const r = signedReceipt(signer, txs, { identityURL: `${idBase}/identity/identity` });
         const body = (await strictApp.inject({ method: 'POST', url: '/v1/receipt/verify', payload: r })).json();
@@ -176,11 +240,27 @@ for (const kind of kinds) {
     });
 
     for (const [what, body] of [
-      ['a string', 'receipt'], ['an empty object', {}], ['an upper-case targetHash', { type: 'ChainpointSHA256v2', targetHash: 'A'.repeat(64) }],
-      ['a proof step with two keys', { type: 'ChainpointSHA256v2', targetHash: randomHash(), merkleRoot: randomHash(), proof: [{ left: randomHash(), right: randomHash() }], anchors: [] }],
+      ['a string', 'receipt'],
+      ['an empty object', {}],
+      ['an upper-case targetHash', { type: 'ChainpointSHA256v2', targetHash: 'A'.repeat(64) }],
+      [
+        'a proof step with two keys',
+        {
+          type: 'ChainpointSHA256v2',
+          targetHash: randomHash(),
+          merkleRoot: randomHash(),
+          proof: [{ left: randomHash(), right: randomHash() }],
+          anchors: [],
+        },
+      ],
     ] as [string, unknown][]) {
       it(`a malformed receipt (${what}) is 400 INVALID_RECEIPT`, async () => {
-        const res = await app.inject({ method: 'POST', url: '/v1/receipt/verify', payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+        const res = await app.inject({
+          method: 'POST',
+          url: '/v1/receipt/verify',
+          payload: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+        });
         assert.equal(res.statusCode, 400, res.body);
         assert.equal(res.json().code, 'INVALID_RECEIPT');
       });

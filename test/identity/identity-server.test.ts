@@ -4,10 +4,10 @@ import { after, before, describe, it } from 'node:test';
 import bitcoinMessage from 'bitcoinjs-message';
 import type { FastifyInstance } from 'fastify';
 import { openStore, type OpenedStore } from '../../src/adapters/store/create-store.js';
-import { createIdentityKey } from '../../src/app/create-identity-key.js';
-import { createIdentityToken, revokeIdentityToken } from '../../src/app/create-identity-token.js';
-import type { IdentityDeps } from '../../src/app/identity-deps.js';
-import { revokeIdentityKey } from '../../src/app/revoke-identity-key.js';
+import { createIdentityKey } from '../../src/app/identity/create-identity-key.js';
+import { createIdentityToken, revokeIdentityToken } from '../../src/app/identity/create-identity-token.js';
+import type { IdentityDeps } from '../../src/app/identity/identity-deps.js';
+import { revokeIdentityKey } from '../../src/app/identity/revoke-identity-key.js';
 import { buildIdentityApp } from '../../src/identity/app.js';
 import { realRandom, testClock, testConfig } from '../support/fixtures.js';
 
@@ -32,9 +32,13 @@ describe('identity server', () => {
   before(async () => {
     opened = await openStore({ databaseUrl: undefined, embeddedDir: undefined, now: Date.now });
     deps = { store: opened.store, clock, random: realRandom, identity: { secretKey: SECRET, publicUrl: PUBLIC_URL } };
-    app = await buildIdentityApp(deps, testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '50', IDENTITY_PUBLIC_URL: PUBLIC_URL }));
+    app = await buildIdentityApp(
+      deps,
+      testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '50', IDENTITY_PUBLIC_URL: PUBLIC_URL }),
+    );
     const key = await createIdentityKey(deps, {
-      name: 'jane', expiration: clock.now() + 30 * 86_400_000,
+      name: 'jane',
+      expiration: clock.now() + 30 * 86_400_000,
       identity: { commonName: 'Jane Doe', organization: 'Acme, Inc.', country: 'fr', emailAddress: 'jane@acme.com' },
     });
     janeKey = key.pubKey;
@@ -50,7 +54,9 @@ describe('identity server', () => {
 
   it('hands out P2PKH mainnet addresses and stores the secret key sealed', async () => {
     assert.match(janeKey, /^1[1-9A-HJ-NP-Za-km-z]{25,34}$/);
-    const rows = await opened.db.query<{ private_key_sealed: string; public_key: string }>('SELECT private_key_sealed, public_key FROM identity_key');
+    const rows = await opened.db.query<{ private_key_sealed: string; public_key: string }>(
+      'SELECT private_key_sealed, public_key FROM identity_key',
+    );
     assert.match(rows[0]!.private_key_sealed, /^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
     assert.match(rows[0]!.public_key, /^0[23][0-9a-f]{64}$/);
   });
@@ -78,7 +84,9 @@ describe('identity server', () => {
   it('identityToSign as a list keeps the fixed order whatever the order asked', async () => {
     const body = (await sign(`hashToSign=${HASH}&identityToSign=EMAILADDRESS,CN`)).json();
     assert.equal(body.signedIdentity, 'CN=Jane Doe,EMAILADDRESS=jane@acme.com');
-    assert.ok(verifiesWithBitcoinjs(sha256Hex(HASH + body.signedIdentity + body.signedIssuerDomain), janeKey, body.signature));
+    assert.ok(
+      verifiesWithBitcoinjs(sha256Hex(HASH + body.signedIdentity + body.signedIssuerDomain), janeKey, body.signature),
+    );
   });
 
   it('refuses bad input with 4xx and the error shape', async () => {
@@ -113,7 +121,11 @@ describe('identity server', () => {
 
   it('chooses the key by pubKey; a revoked or expired key never signs', async () => {
     const bob = await createIdentityKey(deps, { name: 'bob', identity: { commonName: 'Bob' } });
-    const soon = await createIdentityKey(deps, { name: 'soon', identity: { commonName: 'Soon' }, expiration: clock.now() + 1000 });
+    const soon = await createIdentityKey(deps, {
+      name: 'soon',
+      identity: { commonName: 'Soon' },
+      expiration: clock.now() + 1000,
+    });
     const byBob = (await sign(`hashToSign=${HASH}&pubKey=${bob.pubKey}`)).json();
     assert.equal(byBob.pubKey, bob.pubKey);
     assert.ok(verifiesWithBitcoinjs(HASH, bob.pubKey, byBob.signature));
@@ -133,7 +145,12 @@ describe('identity server', () => {
     const res = await app.inject({ method: 'GET', url: `/identity?pubKey=${janeKey}&leftData=${leftData}` });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
-    assert.deepEqual(body.identity, { commonName: 'Jane Doe', organization: 'Acme, Inc.', country: 'FR', emailAddress: 'jane@acme.com' });
+    assert.deepEqual(body.identity, {
+      commonName: 'Jane Doe',
+      organization: 'Acme, Inc.',
+      country: 'FR',
+      emailAddress: 'jane@acme.com',
+    });
     assert.equal(body.key.status, 'valid');
     assert.equal(body.key.pubKey, janeKey);
     assert.ok(body.rightData.startsWith(`${PUBLIC_URL}/identity?pubKey=${janeKey}.`));
@@ -154,7 +171,10 @@ describe('identity server', () => {
     assert.equal(body.key.status, 'revoked');
     assert.equal(typeof body.key.revokedAt, 'number');
     assert.equal(body.signature, undefined);
-    const tooLong = await app.inject({ method: 'GET', url: `/identity?pubKey=${janeKey}&leftData=${'x'.repeat(1025)}` });
+    const tooLong = await app.inject({
+      method: 'GET',
+      url: `/identity?pubKey=${janeKey}&leftData=${'x'.repeat(1025)}`,
+    });
     assert.equal(tooLong.statusCode, 400);
   });
 
@@ -162,7 +182,11 @@ describe('identity server', () => {
     const otherDeps = { ...deps, identity: { ...deps.identity, secretKey: 'z'.repeat(40) } };
     const other = await buildIdentityApp(otherDeps, testConfig());
     try {
-      const res = await other.inject({ method: 'GET', url: `/sign?hashToSign=${HASH}&pubKey=${janeKey}`, headers: { authorization: `Bearer ${token}` } });
+      const res = await other.inject({
+        method: 'GET',
+        url: `/sign?hashToSign=${HASH}&pubKey=${janeKey}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
       assert.equal(res.statusCode, 500);
       assert.equal(res.json().code, 'INTERNAL');
       assert.doesNotMatch(res.body, /SECRET_KEY/);
@@ -181,7 +205,8 @@ describe('identity server', () => {
     const limited = await buildIdentityApp(deps, testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '2' }));
     try {
       const codes: number[] = [];
-      for (let i = 0; i < 3; i++) codes.push((await limited.inject({ method: 'GET', url: `/identity?pubKey=${janeKey}` })).statusCode);
+      for (let i = 0; i < 3; i++)
+        codes.push((await limited.inject({ method: 'GET', url: `/identity?pubKey=${janeKey}` })).statusCode);
       assert.deepEqual(codes, [200, 200, 429]);
     } finally {
       await limited.close();

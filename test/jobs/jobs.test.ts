@@ -14,7 +14,16 @@ import { dropSchema, newSchemaName, schemaUrl, storeKinds } from '../support/sto
 const kinds = await storeKinds();
 
 function def(name: string, handle: (d: object) => Promise<void>, extra: Partial<JobDefinition> = {}): JobDefinition {
-  return { name, policy: 'standard', retryLimit: 3, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: 60, handle, ...extra };
+  return {
+    name,
+    policy: 'standard',
+    retryLimit: 3,
+    retryDelaySeconds: 1,
+    retryBackoff: true,
+    expireInSeconds: 60,
+    handle,
+    ...extra,
+  };
 }
 
 async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
@@ -27,9 +36,15 @@ async function until(cond: () => boolean, ms: number, what: string): Promise<voi
 
 /** Runs the child, waits for "sent", then kills it with SIGKILL (no graceful stop). */
 async function sendFromKilledProcess(url: string, dir: string, queue: string, payload: object): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/send-job-then-hang.ts', url, dir, queue, JSON.stringify(payload)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/support/send-job-then-hang.ts', url, dir, queue, JSON.stringify(payload)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (b: Buffer) => { if (b.toString().includes('sent ')) resolve(); });
+    child.stdout.on('data', (b: Buffer) => {
+      if (b.toString().includes('sent ')) resolve();
+    });
     child.on('exit', (code) => reject(new Error(`child exited with ${code} before sending`)));
   });
   child.kill('SIGKILL');
@@ -48,7 +63,11 @@ for (const kind of kinds) {
         const engine = createJobEngine(opened.db, silentLog, { pollingIntervalSeconds: 0.5 });
         const seen: object[] = [];
         await engine.start();
-        await engine.work([def('restart.test', async (d) => { seen.push(d); })]);
+        await engine.work([
+          def('restart.test', async (d) => {
+            seen.push(d);
+          }),
+        ]);
         await until(() => seen.length > 0, 15_000, 'the job to run after restart');
         assert.deepEqual(seen, [{ n: 42 }]);
         await engine.stop();
@@ -65,10 +84,14 @@ for (const kind of kinds) {
       const attempts: number[] = [];
       try {
         await engine.start();
-        const d = def('retry.test', async () => {
-          attempts.push(Date.now());
-          if (attempts.length < 3) throw new Error('transient');
-        }, { retryLimit: 4, retryDelaySeconds: 1, retryBackoff: true });
+        const d = def(
+          'retry.test',
+          async () => {
+            attempts.push(Date.now());
+            if (attempts.length < 3) throw new Error('transient');
+          },
+          { retryLimit: 4, retryDelaySeconds: 1, retryBackoff: true },
+        );
         await engine.declare([d]);
         await engine.work([d]);
         await engine.send('retry.test', {});
@@ -77,8 +100,38 @@ for (const kind of kinds) {
         assert.ok(gaps[0]! >= 900, `first retry after ${gaps[0]} ms`);
         assert.ok(gaps[1]! >= gaps[0]!, `backoff grows: ${gaps.join(', ')} ms`);
         const [row] = await s.db.query<{ state: string; retry_count: number }>(
-          `SELECT state, retry_count FROM ${s.db.schema ? `${s.db.schema}_pgboss` : 'pgboss'}.job WHERE name = 'retry.test'`);
+          `SELECT state, retry_count FROM ${s.db.schema ? `${s.db.schema}_pgboss` : 'pgboss'}.job WHERE name = 'retry.test'`,
+        );
         assert.equal(row!.retry_count, 2);
+      } finally {
+        await engine.stop();
+        await s.destroy();
+      }
+    });
+
+    it('a job sent through a store transaction exists only if the transaction commits', async () => {
+      const s = await kind.open();
+      const engine = createJobEngine(s.db, silentLog, { pollingIntervalSeconds: 0.5 });
+      const table = `${s.db.schema ? `${s.db.schema}_pgboss` : 'pgboss'}.job`;
+      try {
+        await engine.start();
+        await engine.declare([def('tx.test', async () => undefined)]);
+        const store = s.withJobs(engine.sendOn);
+        await store.transaction(async (tx) => {
+          await tx.jobs.send('tx.test', { kept: true });
+        });
+        await assert.rejects(
+          store.transaction(async (tx) => {
+            await tx.jobs.send('tx.test', { kept: false });
+            throw new Error('rolled back');
+          }),
+          /rolled back/,
+        );
+        const rows = await s.db.query<{ data: { kept: boolean } }>(`SELECT data FROM ${table} WHERE name = 'tx.test'`);
+        assert.deepEqual(
+          rows.map((r) => r.data),
+          [{ kept: true }],
+        );
       } finally {
         await engine.stop();
         await s.destroy();
@@ -90,12 +143,23 @@ for (const kind of kinds) {
       const engines: JobEngine[] = [createJobEngine(s.db, silentLog), createJobEngine(s.db, silentLog)];
       let runs = 0;
       try {
-        const d = def('tick.test', async () => { runs += 1; }, { policy: 'stately', everySeconds: 3600 });
-        for (const e of engines) { await e.start(); await e.declare([d]); }
+        const d = def(
+          'tick.test',
+          async () => {
+            runs += 1;
+          },
+          { policy: 'stately', everySeconds: 3600 },
+        );
+        for (const e of engines) {
+          await e.start();
+          await e.declare([d]);
+        }
         for (const e of engines) await e.work([d]);
         await until(() => runs >= 1, 15_000, 'the first tick');
         await new Promise((r) => setTimeout(r, 1500));
-        const jobs = await s.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${s.db.schema ? `${s.db.schema}_pgboss` : 'pgboss'}.job WHERE name = 'tick.test'`);
+        const jobs = await s.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM ${s.db.schema ? `${s.db.schema}_pgboss` : 'pgboss'}.job WHERE name = 'tick.test'`,
+        );
         assert.equal(jobs[0]!.n, 1, 'one job for the slot, though two workers asked');
         assert.equal(runs, 1);
       } finally {

@@ -2,26 +2,48 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { IdentityKey } from '../../src/app/ports/identity.port.js';
+import type { IdentityKey } from '../../src/app/identity/identity.port.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
 
 const kinds = await storeKinds();
 
 function key(pubKey: string, created: number, extra: Partial<IdentityKey> = {}): IdentityKey {
   return {
-    id: randomUUID(), name: pubKey, pubKey, publicKey: `02${'ab'.repeat(32)}`, privateKeySealed: 'v1.a.b.c',
-    identity: { commonName: `CN ${pubKey}` }, expiration: null, revokedAt: null, created, ...extra,
+    id: randomUUID(),
+    name: pubKey,
+    pubKey,
+    publicKey: `02${'ab'.repeat(32)}`,
+    privateKeySealed: 'v1.a.b.c',
+    identity: { commonName: `CN ${pubKey}` },
+    expiration: null,
+    revokedAt: null,
+    created,
+    ...extra,
   };
 }
 
 for (const kind of kinds) {
   describe(`identity store on ${kind.name}`, { skip: kind.skip }, () => {
     let s: TestStore;
-    before(async () => { s = await kind.open(); });
-    after(async () => { await s?.destroy(); });
+    before(async () => {
+      s = await kind.open();
+    });
+    after(async () => {
+      await s?.destroy();
+    });
 
     it('keys: absent identity fields stay absent, pubKey is unique, the newest live key, revoke once', async () => {
-      const full = key('1Full', 1, { identity: { commonName: 'Jane', organization: 'Acme', organizationalUnit: 'R&D', locality: 'Paris', country: 'FR', emailAddress: 'j@a.co' }, expiration: 5000 });
+      const full = key('1Full', 1, {
+        identity: {
+          commonName: 'Jane',
+          organization: 'Acme',
+          organizationalUnit: 'R&D',
+          locality: 'Paris',
+          country: 'FR',
+          emailAddress: 'j@a.co',
+        },
+        expiration: 5000,
+      });
       assert.equal(await s.store.identityKeys.insert(full), true);
       assert.equal(await s.store.identityKeys.insert({ ...key('1Full', 2) }), false);
       assert.deepEqual(await s.store.identityKeys.findByPubKey('1Full'), full);
@@ -36,7 +58,10 @@ for (const kind of kinds) {
       assert.equal((await s.store.identityKeys.findNewestLive(4000))!.pubKey, '1Full');
       assert.equal(await s.store.identityKeys.findNewestLive(5000), null, 'expired at its expiration');
       assert.equal(await s.store.identityKeys.count(), 3);
-      assert.deepEqual((await s.store.identityKeys.list()).map((k) => k.pubKey), ['1New', '1Old', '1Full']);
+      assert.deepEqual(
+        (await s.store.identityKeys.list()).map((k) => k.pubKey),
+        ['1New', '1Old', '1Full'],
+      );
     });
 
     it('tokens: live lookup by hash, touch with a millisecond timestamp, revoke by hash or id', async () => {

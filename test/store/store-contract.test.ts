@@ -2,21 +2,34 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { Account } from '../../src/app/ports/account.port.js';
+import type { Account } from '../../src/app/accounts/account.port.js';
 import { migrate } from '../../src/adapters/store/migrate.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
 
 const kinds = await storeKinds();
 
 function account(email: string): Account {
-  return { id: randomUUID(), email, passwordHash: 'x', firstName: 'A', lastName: 'B', callbackSecretSealed: null, created: 1, lastModified: 1 };
+  return {
+    id: randomUUID(),
+    email,
+    passwordHash: 'x',
+    firstName: 'A',
+    lastName: 'B',
+    callbackSecretSealed: null,
+    created: 1,
+    lastModified: 1,
+  };
 }
 
 for (const kind of kinds) {
   describe(`store contract on ${kind.name}`, { skip: kind.skip }, () => {
     let s: TestStore;
-    before(async () => { s = await kind.open(); });
-    after(async () => { await s?.destroy(); });
+    before(async () => {
+      s = await kind.open();
+    });
+    after(async () => {
+      await s?.destroy();
+    });
 
     it('migrations are applied once and are idempotent', async () => {
       assert.deepEqual(await migrate(s.db, Date.now), []);
@@ -47,7 +60,11 @@ for (const kind of kinds) {
       assert.equal(both?.token.id, t.id);
       assert.equal(both?.account.email, a.email);
       assert.equal(both?.account.created, 1);
-      assert.equal(await s.store.tokens.revoke(b.id, { tokenHash: 'hash-a' }, 20), false, 'another account cannot revoke it');
+      assert.equal(
+        await s.store.tokens.revoke(b.id, { tokenHash: 'hash-a' }, 20),
+        false,
+        'another account cannot revoke it',
+      );
       assert.equal(await s.store.tokens.revoke(a.id, { tokenHash: 'hash-a' }, 20), true);
       assert.equal(await s.store.tokens.findLiveByHash('hash-a'), null);
       assert.equal(await s.store.tokens.findLiveWithAccount('hash-a'), null);
@@ -59,7 +76,9 @@ for (const kind of kinds) {
     it('callback secret: set-if-absent keeps the first, rotation replaces it', async () => {
       const a = account(`cb-${randomUUID()}@example.com`);
       await s.store.accounts.insert(a);
-      const results = await Promise.all(['s1', 's2', 's3'].map((v) => s.store.accounts.setCallbackSecretIfAbsent(a.id, v, 5)));
+      const results = await Promise.all(
+        ['s1', 's2', 's3'].map((v) => s.store.accounts.setCallbackSecretIfAbsent(a.id, v, 5)),
+      );
       assert.equal(new Set(results).size, 1, `concurrent first writes agree: ${results.join(', ')}`);
       await s.store.accounts.setCallbackSecret(a.id, 'rotated', 6);
       assert.equal(await s.store.accounts.setCallbackSecretIfAbsent(a.id, 'late', 7), 'rotated');
@@ -67,10 +86,13 @@ for (const kind of kinds) {
 
     it('a failed transaction leaves nothing behind', async () => {
       const a = account(`rollback-${randomUUID()}@example.com`);
-      await assert.rejects(s.store.transaction(async (tx) => {
-        await tx.accounts.insert(a);
-        throw new Error('boom');
-      }), /boom/);
+      await assert.rejects(
+        s.store.transaction(async (tx) => {
+          await tx.accounts.insert(a);
+          throw new Error('boom');
+        }),
+        /boom/,
+      );
       assert.equal(await s.store.accounts.findById(a.id), null);
     });
 

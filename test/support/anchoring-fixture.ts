@@ -13,15 +13,21 @@ import { AnchoringWallet } from '../../src/adapters/chain/anchoring-wallet.js';
 import { BitcoinRpcClient } from '../../src/adapters/chain/bitcoin-rpc.js';
 import { EmbeddedRegtest } from '../../src/adapters/chain/embedded-regtest.js';
 import { keyVaultRepository } from '../../src/adapters/store/key-vault.repository.js';
-import type { AnchoringDeps } from '../../src/app/anchoring-deps.js';
-import type { AnchoringSettings } from '../../src/app/ports/bitcoin.port.js';
+import type { AnchoringDeps } from '../../src/app/anchoring/anchoring-deps.js';
+import type { AnchoringSettings } from '../../src/app/anchoring/bitcoin.port.js';
 import { recordingJobs, testDeps } from './fixtures.js';
 import type { StoreKind, TestStore } from './stores.js';
 
 export const TEST_SECRET_KEY = 's'.repeat(40);
 
 export const TEST_SETTINGS: AnchoringSettings = {
-  batchMaxSize: 100_000, confirmationsRequired: 6, feeRateSatVb: 2, feeCapSatVb: 50, maxFeeSat: 50_000, bumpAfterBlocks: 2, reorgWatchDepth: 100,
+  batchMaxSize: 100_000,
+  confirmationsRequired: 6,
+  feeRateSatVb: 2,
+  feeCapSatVb: 50,
+  maxFeeSat: 50_000,
+  bumpAfterBlocks: 2,
+  reorgWatchDepth: 100,
 };
 
 export interface AnchoringFixture {
@@ -35,17 +41,41 @@ export interface AnchoringFixture {
 }
 
 /** Opens a store of `kind`, starts a node, funds a store-backed wallet with `coinbases` coins. */
-export async function startAnchoring(kind: StoreKind, coinbases = 2, settings: Partial<AnchoringSettings> = {}): Promise<AnchoringFixture> {
+export async function startAnchoring(
+  kind: StoreKind,
+  coinbases = 2,
+  settings: Partial<AnchoringSettings> = {},
+): Promise<AnchoringFixture> {
   const s = await kind.open();
   const node = await EmbeddedRegtest.start();
   const chain = new BitcoinRpcClient({ url: node.rpcUrl });
   const wallet = await AnchoringWallet.open({
-    chain, vault: keyVaultRepository(s.db, Date.now), utxos: s.store.utxos, network: 'regtest', secretKey: TEST_SECRET_KEY,
+    chain,
+    vault: keyVaultRepository(s.db, Date.now),
+    utxos: s.store.utxos,
+    network: 'regtest',
+    secretKey: TEST_SECRET_KEY,
   });
   for (const txid of await node.fund(wallet.address, coinbases)) await wallet.importDeposit(txid);
   const jobs = recordingJobs();
-  const deps: AnchoringDeps = { ...testDeps(s.store, { jobs }), chain, wallet, settings: { ...TEST_SETTINGS, ...settings } };
-  return { s, node, chain, wallet, jobs, deps, close: async () => { await node.stop(); await s.destroy(); } };
+  const deps: AnchoringDeps = {
+    ...testDeps(s.store, { jobs }),
+    chain,
+    wallet,
+    settings: { ...TEST_SETTINGS, ...settings },
+  };
+  return {
+    s,
+    node,
+    chain,
+    wallet,
+    jobs,
+    deps,
+    close: async () => {
+      await node.stop();
+      await s.destroy();
+    },
+  };
 }
 
 /** Polls `check` until true (bcoin adds to its mempool after sendrawtransaction answered). */
@@ -75,7 +105,13 @@ const run = promisify(execFile);
 const PYTHON = '/usr/bin/python3';
 const CHECKER = new URL('./ots-check.py', import.meta.url).pathname;
 
-export interface OtsCheck { ok: boolean; digest: string | null; height: number | null; commitment: string | null; error: string | null }
+export interface OtsCheck {
+  ok: boolean;
+  digest: string | null;
+  height: number | null;
+  commitment: string | null;
+  error: string | null;
+}
 
 /** python-opentimestamps present? With CI=true its absence is a failure, not a skip. */
 export async function otsCheckerAvailable(): Promise<boolean> {

@@ -17,7 +17,9 @@ export function newSigner(): Signer {
   const privateKey = randomBytes(32);
   const pub = publicKeyOf(privateKey);
   return {
-    privateKey, address: addressFromPublicKey(pub, 'p2pkh', 'mainnet'), publicKeyHex: pub.toString('hex'),
+    privateKey,
+    address: addressFromPublicKey(pub, 'p2pkh', 'mainnet'),
+    publicKeyHex: pub.toString('hex'),
     sign: (message) => signMessage(message, privateKey),
   };
 }
@@ -27,8 +29,17 @@ export const randomHash = () => randomBytes(32).toString('hex');
 /** A valid signature-anchor body for a fresh hash. */
 export function signatureBody(signer: Signer, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const signedHash = randomHash();
-  const identity = { signedIdentity: extra.signedIdentity as string | undefined, signedIssuerDomain: extra.signedIssuerDomain as string | undefined };
-  return { name: 'doc.pdf', signedHash, signature: signer.sign(messageToSign({ signedHash, ...identity })), pubKey: signer.address, ...extra };
+  const identity = {
+    signedIdentity: extra.signedIdentity as string | undefined,
+    signedIssuerDomain: extra.signedIssuerDomain as string | undefined,
+  };
+  return {
+    name: 'doc.pdf',
+    signedHash,
+    signature: signer.sign(messageToSign({ signedHash, ...identity })),
+    pubKey: signer.address,
+    ...extra,
+  };
 }
 
 export interface BatchRow {
@@ -41,17 +52,44 @@ export interface BatchRow {
  * Puts these anchors (by id, in this order) in a new batch of the given status, with a tree built by
  * the merkle module over their stored leaves plus `extraLeaves` filler leaves.
  */
-export async function insertBatch(sql: Sql, anchorIds: string[], opts: { status?: 'WAIT' | 'SENT' | 'CONFIRMED'; extraLeaves?: number; confirmations?: number; blockTime?: number } = {}): Promise<BatchRow> {
-  const rows = await sql.query<{ id: string; leaf: Uint8Array }>('SELECT id, leaf FROM anchor WHERE id = ANY($1::uuid[])', [anchorIds]);
+export async function insertBatch(
+  sql: Sql,
+  anchorIds: string[],
+  opts: {
+    status?: 'WAIT' | 'SENT' | 'CONFIRMED';
+    extraLeaves?: number;
+    confirmations?: number;
+    blockTime?: number;
+  } = {},
+): Promise<BatchRow> {
+  const rows = await sql.query<{ id: string; leaf: Uint8Array }>(
+    'SELECT id, leaf FROM anchor WHERE id = ANY($1::uuid[])',
+    [anchorIds],
+  );
   const leafOf = new Map(rows.map((r) => [r.id, Buffer.from(r.leaf)]));
-  const leaves = [...anchorIds.map((id) => leafOf.get(id)!), ...Array.from({ length: opts.extraLeaves ?? 0 }, () => randomBytes(32))];
+  const leaves = [
+    ...anchorIds.map((id) => leafOf.get(id)!),
+    ...Array.from({ length: opts.extraLeaves ?? 0 }, () => randomBytes(32)),
+  ];
   const tree = buildMerkleTree(leaves);
   const batch = { id: randomUUID(), root: Buffer.from(merkleRoot(tree)), txId: randomHash() };
   const now = Date.now();
   await sql.query(
     `INSERT INTO batch (id, status, root, leaf_count, tree, tx_id, confirmations, block_time, created, last_modified)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$9)`,
-    [batch.id, opts.status ?? 'SENT', batch.root, tree.leafCount, serializeTree(tree), batch.txId, opts.confirmations ?? 0, opts.blockTime ?? null, now]);
-  for (const [i, id] of anchorIds.entries()) await sql.query('UPDATE anchor SET batch_id = $2, leaf_index = $3 WHERE id = $1', [id, batch.id, i]);
+    [
+      batch.id,
+      opts.status ?? 'SENT',
+      batch.root,
+      tree.leafCount,
+      serializeTree(tree),
+      batch.txId,
+      opts.confirmations ?? 0,
+      opts.blockTime ?? null,
+      now,
+    ],
+  );
+  for (const [i, id] of anchorIds.entries())
+    await sql.query('UPDATE anchor SET batch_id = $2, leaf_index = $3 WHERE id = $1', [id, batch.id, i]);
   return batch;
 }

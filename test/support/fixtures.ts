@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../src/app/deps.js';
-import type { Clock, Random } from '../../src/app/ports/clock.port.js';
-import type { JobQueue } from '../../src/app/ports/jobs.port.js';
-import type { Store } from '../../src/app/ports/store.port.js';
+import type { AppDeps } from '../../src/app/shared/deps.js';
+import type { Clock, Random } from '../../src/app/shared/clock.port.js';
+import type { JobQueue } from '../../src/app/shared/jobs.port.js';
+import type { Store } from '../../src/app/shared/store.port.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp, type RouteModule } from '../../src/http/app.js';
 
@@ -13,7 +13,12 @@ export const silentLog = pino({ level: 'silent' });
 /** A clock tests can move. */
 export function testClock(start = 1_700_000_000_000): Clock & { advance(ms: number): void } {
   let t = start;
-  return { now: () => t, advance: (ms) => { t += ms; } };
+  return {
+    now: () => t,
+    advance: (ms) => {
+      t += ms;
+    },
+  };
 }
 
 export const realRandom: Random = { bytes: (n) => randomBytes(n), uuid: () => randomUUID() };
@@ -21,7 +26,13 @@ export const realRandom: Random = { bytes: (n) => randomBytes(n), uuid: () => ra
 /** A job queue that records what was sent. */
 export function recordingJobs(): JobQueue & { sent: { name: string; data: object }[] } {
   const sent: { name: string; data: object }[] = [];
-  return { sent, send: async (name, data) => { sent.push({ name, data }); return randomUUID(); } };
+  return {
+    sent,
+    send: async (name, data) => {
+      sent.push({ name, data });
+      return randomUUID();
+    },
+  };
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
@@ -32,10 +43,20 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 export const TEST_SECRET_KEY = 'test-secret-key-of-at-least-32-characters';
 
 export function testDeps(store: Store, overrides: Partial<AppDeps> = {}): AppDeps {
-  return { store, clock: { now: () => Date.now() }, random: realRandom, jobs: recordingJobs(), secretKey: TEST_SECRET_KEY, ...overrides };
+  return {
+    store,
+    clock: { now: () => Date.now() },
+    random: realRandom,
+    jobs: recordingJobs(),
+    secretKey: TEST_SECRET_KEY,
+    ...overrides,
+  };
 }
 
-export async function testApp(store: Store, opts: { config?: Config; deps?: Partial<AppDeps>; routes?: RouteModule[] } = {}): Promise<FastifyInstance> {
+export async function testApp(
+  store: Store,
+  opts: { config?: Config; deps?: Partial<AppDeps>; routes?: RouteModule[] } = {},
+): Promise<FastifyInstance> {
   const deps = testDeps(store, opts.deps);
   return buildApp({ ...deps, readiness: { store: () => store.ping() } }, opts.config ?? testConfig(), opts.routes);
 }

@@ -16,7 +16,13 @@ export interface ReceiptLike {
   merkleRoot: string;
   proof: ({ left: string } | { right: string })[];
   anchors: { type: string; sourceId: string }[];
-  signature?: { signedHash: string; pubKey: string; signature: string; signedIdentity?: string; signedIssuerDomain?: string };
+  signature?: {
+    signedHash: string;
+    pubKey: string;
+    signature: string;
+    signedIdentity?: string;
+    signedIssuerDomain?: string;
+  };
 }
 
 export interface IndependentResult {
@@ -41,7 +47,9 @@ function signedMessage(s: NonNullable<ReceiptLike['signature']>): string {
 }
 
 function addressOf(pubKey: string): string {
-  return /^(0[23][0-9a-f]{64}|04[0-9a-f]{128})$/i.test(pubKey) ? (p2pkh(Buffer.from(pubKey, 'hex')).address as string) : pubKey;
+  return /^(0[23][0-9a-f]{64}|04[0-9a-f]{128})$/i.test(pubKey)
+    ? (p2pkh(Buffer.from(pubKey, 'hex')).address as string)
+    : pubKey;
 }
 
 function checkSignature(receipt: ReceiptLike): IndependentResult['signature'] {
@@ -61,9 +69,16 @@ function checkSignature(receipt: ReceiptLike): IndependentResult['signature'] {
   return 'INVALID_SIGNATURE';
 }
 
-interface VerboseTx { vout?: { scriptPubKey?: { hex?: string } }[]; confirmations?: number; blocktime?: number }
+interface VerboseTx {
+  vout?: { scriptPubKey?: { hex?: string } }[];
+  confirmations?: number;
+  blocktime?: number;
+}
 
-async function checkTransaction(receipt: ReceiptLike, rpc: Rpc): Promise<Pick<IndependentResult, 'tx' | 'confirmations' | 'timestamp'>> {
+async function checkTransaction(
+  receipt: ReceiptLike,
+  rpc: Rpc,
+): Promise<Pick<IndependentResult, 'tx' | 'confirmations' | 'timestamp'>> {
   const txid = receipt.anchors.find((a) => a.type === 'BTCOpReturn')?.sourceId;
   let tx: VerboseTx | null = null;
   try {
@@ -73,9 +88,12 @@ async function checkTransaction(receipt: ReceiptLike, rpc: Rpc): Promise<Pick<In
   }
   if (tx === null) return { tx: 'NOT_FOUND', confirmations: 0 };
   const expected = `6a20${receipt.merkleRoot}`;
-  if (!(tx.vout ?? []).some((o) => o.scriptPubKey?.hex === expected)) return { tx: 'MISMATCH_RECEIPT', confirmations: 0 };
+  if (!(tx.vout ?? []).some((o) => o.scriptPubKey?.hex === expected))
+    return { tx: 'MISMATCH_RECEIPT', confirmations: 0 };
   const confirmations = tx.confirmations ?? 0;
-  return confirmations > 0 && tx.blocktime !== undefined ? { tx: 'FOUND', confirmations, timestamp: tx.blocktime * 1000 } : { tx: 'FOUND', confirmations };
+  return confirmations > 0 && tx.blocktime !== undefined
+    ? { tx: 'FOUND', confirmations, timestamp: tx.blocktime * 1000 }
+    : { tx: 'FOUND', confirmations };
 }
 
 /** Verify a receipt: path, signature (if any) and the anchoring transaction through `rpc`. */

@@ -1,4 +1,4 @@
-import type { KeyVault } from '../../src/app/ports/key-vault.port.js';
+import type { KeyVault } from '../../src/app/anchoring/key-vault.port.js';
 
 /** KeyVault in memory, for tests. `sealed` is exposed so tests can check nothing is stored in clear. */
 export class MemoryKeyVault implements KeyVault {

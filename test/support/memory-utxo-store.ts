@@ -1,4 +1,4 @@
-import type { UtxoRow, UtxoStatus, UtxoStore } from '../../src/app/ports/utxo.port.js';
+import type { UtxoRow, UtxoStatus, UtxoStore } from '../../src/app/anchoring/utxo.port.js';
 
 /** UtxoStore in memory, for tests; keyed by `txid:vout`, keeps insertion order. */
 export class MemoryUtxoStore implements UtxoStore {

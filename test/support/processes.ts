@@ -13,43 +13,75 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export interface Proc { child: ChildProcess; output: () => string; stop(): Promise<number | null> }
+export interface Proc {
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<number | null>;
+}
 
 /** Starts `proofseal <args>` with the given environment; resolves when `readyLine` appears in its output. */
-export async function startProofseal(args: string[], env: Record<string, string>, readyLine: RegExp, timeoutMs = 60_000): Promise<Proc> {
+export async function startProofseal(
+  args: string[],
+  env: Record<string, string>,
+  readyLine: RegExp,
+  timeoutMs = 60_000,
+): Promise<Proc> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-    env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  const onData = (b: Buffer) => { out += b.toString(); };
+  const onData = (b: Buffer) => {
+    out += b.toString();
+  };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`not ready in ${timeoutMs} ms:\n${out}`)), timeoutMs);
-    const check = () => { if (readyLine.test(out)) { clearTimeout(timer); resolve(); } };
+    const check = () => {
+      if (readyLine.test(out)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
     child.stdout!.on('data', check);
     child.stderr!.on('data', check);
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`exited with ${code}:\n${out}`)); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}:\n${out}`));
+    });
   });
   child.removeAllListeners('exit');
   return {
-    child, output: () => out,
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve(child.exitCode);
-      child.once('exit', (code) => resolve(code));
-      child.kill('SIGTERM');
-    }),
+    child,
+    output: () => out,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill('SIGTERM');
+      }),
   };
 }
 
 /** Runs `proofseal <args>` to completion; resolves with exit code and output. */
-export function runProofseal(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runProofseal(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });
-    child.stderr.on('data', (b: Buffer) => { stderr += b.toString(); });
+    child.stdout.on('data', (b: Buffer) => {
+      stdout += b.toString();
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b.toString();
+    });
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }

@@ -63,19 +63,28 @@ export async function storeKinds(): Promise<StoreKind[]> {
   if (!pgUp && onCi) throw new Error(`PostgreSQL does not answer at ${POSTGRES_URL}; CI requires it (see .ci/run)`);
   return [
     {
-      name: 'embedded', skip: false,
+      name: 'embedded',
+      skip: false,
       async open() {
         const s = await openStore({ databaseUrl: undefined, embeddedDir: undefined, now: Date.now });
         return { ...s, url: undefined, destroy: () => s.close() };
       },
     },
     {
-      name: 'postgres', skip: pgUp ? false : `PostgreSQL does not answer at ${POSTGRES_URL}`,
+      name: 'postgres',
+      skip: pgUp ? false : `PostgreSQL does not answer at ${POSTGRES_URL}`,
       async open() {
         const schema = newSchemaName();
         const url = schemaUrl(schema);
         const s = await openStore({ databaseUrl: url, embeddedDir: undefined, now: Date.now });
-        return { ...s, url, destroy: async () => { await s.close(); await dropSchema(schema); } };
+        return {
+          ...s,
+          url,
+          destroy: async () => {
+            await s.close();
+            await dropSchema(schema);
+          },
+        };
       },
     },
   ];

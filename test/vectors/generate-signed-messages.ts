@@ -17,7 +17,11 @@ type Kind = 'p2pkh-uncompressed' | 'p2pkh' | 'p2sh-p2wpkh' | 'p2wpkh';
 
 const cases: { kind: Kind; net: keyof typeof NETS; message: string }[] = [
   { kind: 'p2pkh', net: 'mainnet', message: 'b8f0ccf1484379c957bb1a2d1806998e2662ebde731266dbd9b953d59fd81a5b' },
-  { kind: 'p2pkh-uncompressed', net: 'mainnet', message: 'fd071b9817c9efccac5a144d69893a4a5323cbde4a74d5691c3cf3ab979d4160' },
+  {
+    kind: 'p2pkh-uncompressed',
+    net: 'mainnet',
+    message: 'fd071b9817c9efccac5a144d69893a4a5323cbde4a74d5691c3cf3ab979d4160',
+  },
   { kind: 'p2sh-p2wpkh', net: 'mainnet', message: 'hello' },
   { kind: 'p2wpkh', net: 'mainnet', message: '' },
   { kind: 'p2pkh', net: 'testnet', message: 'Grüße, 世界 😀' },
@@ -41,12 +45,23 @@ const vectors = cases.map((c, i) => {
   const pub33 = secp256k1.getPublicKey(key, true);
   const pub65 = secp256k1.getPublicKey(key, false);
   const segwitType = c.kind === 'p2wpkh' ? 'p2wpkh' : c.kind === 'p2sh-p2wpkh' ? 'p2sh(p2wpkh)' : undefined;
-  const signature = bitcoinMessage.sign(c.message, key, c.kind !== 'p2pkh-uncompressed', segwitType ? { segwitType } : {});
+  const signature = bitcoinMessage.sign(
+    c.message,
+    key,
+    c.kind !== 'p2pkh-uncompressed',
+    segwitType ? { segwitType } : {},
+  );
   return {
-    kind: c.kind, network: c.net, privateKey: key.toString('hex'),
+    kind: c.kind,
+    network: c.net,
+    privateKey: key.toString('hex'),
     publicKey: Buffer.from(c.kind === 'p2pkh-uncompressed' ? pub65 : pub33).toString('hex'),
-    address: address(c.kind, pub33, pub65, c.net), message: c.message, signature: signature.toString('base64'),
+    address: address(c.kind, pub33, pub65, c.net),
+    message: c.message,
+    signature: signature.toString('base64'),
   };
 });
 
-process.stdout.write(`${JSON.stringify({ generatedBy: 'test/vectors/generate-signed-messages.ts (bitcoinjs-message 2.2.0, @scure/btc-signer)', vectors }, null, 2)}\n`);
+process.stdout.write(
+  `${JSON.stringify({ generatedBy: 'test/vectors/generate-signed-messages.ts (bitcoinjs-message 2.2.0, @scure/btc-signer)', vectors }, null, 2)}\n`,
+);

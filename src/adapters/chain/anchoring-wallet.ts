@@ -13,9 +13,9 @@ import {
   type FeeCap,
   type SpendableUtxo,
 } from '../../core/bitcoin/anchor-tx.js';
-import type { ChainPort } from '../../app/ports/chain.port.js';
-import type { KeyVault } from '../../app/ports/key-vault.port.js';
-import type { UtxoRow, UtxoStore } from '../../app/ports/utxo.port.js';
+import type { ChainPort } from '../../app/anchoring/chain.port.js';
+import type { KeyVault } from '../../app/anchoring/key-vault.port.js';
+import type { UtxoRow, UtxoStore } from '../../app/anchoring/utxo.port.js';
 
 /** The secret-box purpose label of the anchoring key. */
 export const ANCHORING_KEY_PURPOSE = 'anchoring-key';
@@ -78,7 +78,8 @@ export class AnchoringWallet {
       key = generateKey();
       await options.vault.save(sealSecret(key, options.secretKey, ANCHORING_KEY_PURPOSE, randomBytes(12)));
     }
-    if (!secp256k1.utils.isValidSecretKey(key)) throw new DomainError('INTERNAL', 'the stored anchoring key is not a valid secp256k1 key');
+    if (!secp256k1.utils.isValidSecretKey(key))
+      throw new DomainError('INTERNAL', 'the stored anchoring key is not a valid secp256k1 key');
     return new AnchoringWallet(key, options.network, options.chain, options.utxos, options.minConfirmations ?? 1);
   }
 
@@ -92,7 +93,8 @@ export class AnchoringWallet {
     const rows: UtxoRow[] = [];
     for (const out of tx.vout.filter((o) => o.scriptHex === this.scriptHex)) {
       const live = await this.chain.getTxOut(txid, out.n);
-      if (live) rows.push({ txid, vout: out.n, valueSat: live.valueSat, scriptHex: this.scriptHex, status: 'available' });
+      if (live)
+        rows.push({ txid, vout: out.n, valueSat: live.valueSat, scriptHex: this.scriptHex, status: 'available' });
     }
     await this.utxos.add(rows);
     return rows;
@@ -125,7 +127,13 @@ export class AnchoringWallet {
    * @throws DomainError INSUFFICIENT_FUNDS, FORBIDDEN (fee cap).
    */
   async createAnchorTx(root: Uint8Array, feeRateSatVb: number, feeCap?: FeeCap): Promise<AnchorTxInfo> {
-    const tx = buildAnchorTx({ root, utxos: await this.spendable(), feeRateSatVb, privateKey: this.privateKey, feeCap });
+    const tx = buildAnchorTx({
+      root,
+      utxos: await this.spendable(),
+      feeRateSatVb,
+      privateKey: this.privateKey,
+      feeCap,
+    });
     await this.utxos.setStatus(tx.inputs, 'reserved');
     await this.recordChange(tx);
     return tx;

@@ -7,7 +7,7 @@ import type {
   ChainPort,
   RawTransactionInfo,
   TxOutInfo,
-} from '../../app/ports/chain.port.js';
+} from '../../app/anchoring/chain.port.js';
 
 /** Options of {@link BitcoinRpcClient}. */
 export interface BitcoinRpcOptions {
@@ -130,9 +130,15 @@ export class BitcoinRpcClient implements ChainPort {
     const body = JSON.stringify({ jsonrpc: '1.0', id: this.nextId++, method, params });
     let res: Response;
     try {
-      res = await this.fetchFn(this.endpoint.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+      res = await this.fetchFn(this.endpoint.url, {
+        method: 'POST',
+        headers,
+        body,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
     } catch (err) {
-      const why = err instanceof Error && err.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : 'unreachable';
+      const why =
+        err instanceof Error && err.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : 'unreachable';
       throw new TransportError(`${method}: node at ${this.endpoint.redacted} ${why}`);
     }
     return this.readEnvelope(method, res);
@@ -140,7 +146,10 @@ export class BitcoinRpcClient implements ChainPort {
 
   private async readEnvelope(method: string, res: Response): Promise<unknown> {
     if (res.status === 401 || res.status === 403) {
-      throw new DomainError('CHAIN_UNAVAILABLE', `${method}: node at ${this.endpoint.redacted} refused the credentials (HTTP ${res.status})`);
+      throw new DomainError(
+        'CHAIN_UNAVAILABLE',
+        `${method}: node at ${this.endpoint.redacted} refused the credentials (HTTP ${res.status})`,
+      );
     }
     const text = await res.text();
     const envelope = parseJson(text);
@@ -148,7 +157,9 @@ export class BitcoinRpcClient implements ChainPort {
       throw new ChainRpcError(method, envelope.error.code ?? 0, envelope.error.message ?? 'unknown error');
     }
     if (!res.ok || !envelope || !('result' in envelope)) {
-      throw new TransportError(`${method}: node at ${this.endpoint.redacted} answered HTTP ${res.status} without a JSON-RPC result`);
+      throw new TransportError(
+        `${method}: node at ${this.endpoint.redacted} answered HTTP ${res.status} without a JSON-RPC result`,
+      );
     }
     return envelope.result;
   }

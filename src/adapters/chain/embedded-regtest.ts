@@ -76,7 +76,11 @@ function loadBcoin(): Bcoin {
   if (bcoinModule) return bcoinModule;
   const bcoin = require('bcoin') as Bcoin;
   const core = BITCOIN_NETWORKS.regtest;
-  Object.assign(bcoin.networks.regtest.addressPrefix, { pubkeyhash: core.pubKeyHash, scripthash: core.scriptHash, bech32: core.bech32 });
+  Object.assign(bcoin.networks.regtest.addressPrefix, {
+    pubkeyhash: core.pubKeyHash,
+    scripthash: core.scriptHash,
+    bech32: core.bech32,
+  });
   bcoin.networks.regtest.keyPrefix.privkey = core.wif;
   bcoin.set('regtest');
   bcoinModule = bcoin;
@@ -116,8 +120,15 @@ export class EmbeddedRegtest {
     const bcoin = loadBcoin();
     const apiKey = randomBytes(24).toString('hex');
     const node = new bcoin.FullNode({
-      network: 'regtest', memory: true, workers: false, listen: false, logLevel: 'none',
-      httpHost: '127.0.0.1', httpPort: 0, apiKey, indexTX: true,
+      network: 'regtest',
+      memory: true,
+      workers: false,
+      listen: false,
+      logLevel: 'none',
+      httpHost: '127.0.0.1',
+      httpPort: 0,
+      apiKey,
+      indexTX: true,
       // Accept BIP-125-signalling transactions even where standardness is enforced (regtest does not
       // enforce it). bcoin still never replaces: a conflicting spend is refused whatever its fee.
       replaceByFee: true,
@@ -156,11 +167,18 @@ export class EmbeddedRegtest {
       busy = true;
       inFlight = this.mine(1, toAddress)
         .catch((err: unknown) => this.nodeErrors.push(`autoMine: ${String(err)}`))
-        .finally(() => { busy = false; });
+        .finally(() => {
+          busy = false;
+        });
     }, intervalMs);
     timer.unref();
     // Stopping waits for a block being mined, so no block appears after stop() resolves.
-    return { stop: async () => { clearInterval(timer); await inFlight; } };
+    return {
+      stop: async () => {
+        clearInterval(timer);
+        await inFlight;
+      },
+    };
   }
 
   /**

@@ -20,12 +20,32 @@ export interface ServiceClientOptions {
   readonly fetch?: typeof fetch;
 }
 
-export interface ServiceResponse<T> { readonly status: number; readonly body: T }
+export interface ServiceResponse<T> {
+  readonly status: number;
+  readonly body: T;
+}
 
 const REMOTE_CODES: ReadonlySet<string> = new Set<ErrorCode>([
-  'BAD_REQUEST', 'VALIDATION_FAILED', 'INVALID_JSON', 'INVALID_HASH', 'INVALID_SIGNATURE', 'INVALID_PUBKEY', 'INVALID_RECEIPT',
-  'INVALID_URL', 'FORBIDDEN_URL', 'UNAUTHORIZED', 'FORBIDDEN', 'KEY_REVOKED', 'KEY_EXPIRED', 'NOT_FOUND', 'CONFLICT',
-  'ALREADY_EXISTS', 'PAYLOAD_TOO_LARGE', 'RATE_LIMITED', 'NOT_READY', 'CHAIN_UNAVAILABLE',
+  'BAD_REQUEST',
+  'VALIDATION_FAILED',
+  'INVALID_JSON',
+  'INVALID_HASH',
+  'INVALID_SIGNATURE',
+  'INVALID_PUBKEY',
+  'INVALID_RECEIPT',
+  'INVALID_URL',
+  'FORBIDDEN_URL',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'KEY_REVOKED',
+  'KEY_EXPIRED',
+  'NOT_FOUND',
+  'CONFLICT',
+  'ALREADY_EXISTS',
+  'PAYLOAD_TOO_LARGE',
+  'RATE_LIMITED',
+  'NOT_READY',
+  'CHAIN_UNAVAILABLE',
 ]);
 
 function codeOf(status: number, remote: unknown): ErrorCode {
@@ -48,18 +68,25 @@ export class ServiceClient {
    * One request. Statuses in `accept` (default: 200 and 201) resolve; any other status throws.
    * @throws DomainError with the service's code; NOT_READY when the service cannot be reached
    */
-  async request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options: { query?: Record<string, string | undefined>; body?: unknown; accept?: number[] } = {}): Promise<ServiceResponse<T>> {
+  async request<T>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    options: { query?: Record<string, string | undefined>; body?: unknown; accept?: number[] } = {},
+  ): Promise<ServiceResponse<T>> {
     const url = new URL(this.opts.baseUrl.replace(/\/+$/, '') + path);
     for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const auth = this.opts.auth;
     if (auth?.kind === 'bearer') headers.authorization = `Bearer ${auth.token}`;
-    if (auth?.kind === 'basic') headers.authorization = `Basic ${Buffer.from(`${auth.login}:${auth.password}`).toString('base64')}`;
+    if (auth?.kind === 'basic')
+      headers.authorization = `Basic ${Buffer.from(`${auth.login}:${auth.password}`).toString('base64')}`;
     let res: Response;
     try {
       res = await (this.opts.fetch ?? fetch)(url, {
-        method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
         signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
       });
     } catch (err) {
@@ -70,13 +97,19 @@ export class ServiceClient {
     if ((options.accept ?? [200, 201]).includes(res.status)) return { status: res.status, body: body as T };
     const remote = (body ?? {}) as { code?: unknown; message?: unknown };
     const message = typeof remote.message === 'string' ? remote.message : `HTTP ${res.status}`;
-    throw new DomainError(codeOf(res.status, remote.code), `${this.opts.label}: ${message}${res.status === 401 ? this.authHint() : ''}`);
+    throw new DomainError(
+      codeOf(res.status, remote.code),
+      `${this.opts.label}: ${message}${res.status === 401 ? this.authHint() : ''}`,
+    );
   }
 
   private unreachable(err: unknown): DomainError {
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
     const why = cause === 'TimeoutError' ? 'did not answer in time' : `cannot be reached (${cause})`;
-    return new DomainError('NOT_READY', `the ${this.opts.label} at ${this.opts.baseUrl} ${why}${this.opts.startHint ? `; ${this.opts.startHint}` : ''}`);
+    return new DomainError(
+      'NOT_READY',
+      `the ${this.opts.label} at ${this.opts.baseUrl} ${why}${this.opts.startHint ? `; ${this.opts.startHint}` : ''}`,
+    );
   }
 
   private authHint(): string {

@@ -1,4 +1,4 @@
-import type { Signer, SignRequest, SignResult } from '../../app/ports/signer.port.js';
+import type { Signer, SignRequest, SignResult } from '../../app/identity/signer.port.js';
 import { ServiceClient } from '../client/service-client.js';
 
 export interface HttpSignerOptions {
@@ -13,7 +13,11 @@ export interface HttpSignerOptions {
 /** The Signer of a remote identity server: `GET <baseUrl>/sign` with a Bearer identity token. */
 export function httpSigner(opts: HttpSignerOptions): Signer {
   const client = new ServiceClient({
-    baseUrl: opts.baseUrl, label: 'identity server', auth: { kind: 'bearer', token: opts.token }, startHint: opts.startHint, fetch: opts.fetch,
+    baseUrl: opts.baseUrl,
+    label: 'identity server',
+    auth: { kind: 'bearer', token: opts.token },
+    startHint: opts.startHint,
+    fetch: opts.fetch,
   });
   return {
     async sign(request: SignRequest): Promise<SignResult> {

@@ -1,8 +1,8 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { JobQueue, SendOptions } from '../../app/ports/jobs.port.js';
+import type { JobQueue, SendOptions } from '../../app/shared/jobs.port.js';
 import type { JobDefinition } from '../../jobs/job-definition.js';
-import type { SqlDatabase } from '../store/sql.js';
+import type { Sql, SqlDatabase } from '../store/sql.js';
 
 /** pg-boss's database hook: runs its SQL on the Store's own connection (pool or PGlite). */
 function bossDb(db: SqlDatabase): PgBoss.Db {
@@ -23,7 +23,14 @@ function bossDb(db: SqlDatabase): PgBoss.Db {
   };
 }
 
+/** pg-boss's database hook for one send on a given connection (a transaction's): one statement with values. */
+function sendDb(sql: Sql): PgBoss.Db {
+  return { executeSql: async (text: string, values?: unknown[]) => ({ rows: await sql.query(text, values) }) };
+}
+
 export interface JobEngine extends JobQueue {
+  /** A queue that sends on this connection: inside a transaction, the job exists only if it commits. */
+  sendOn(sql: Sql): JobQueue;
   start(): Promise<void>;
   /** Creates the queue of each definition (idempotent). Any role may send jobs after this. */
   declare(defs: readonly JobDefinition[]): Promise<void>;
@@ -32,29 +39,57 @@ export interface JobEngine extends JobQueue {
   stop(): Promise<void>;
 }
 
-export function createJobEngine(db: SqlDatabase, log: Logger, opts: { pollingIntervalSeconds?: number } = {}): JobEngine {
-  const boss = new PgBoss({ db: bossDb(db), schema: db.schema ? `${db.schema}_pgboss` : 'pgboss', supervise: true, schedule: false, migrate: true });
+export function createJobEngine(
+  db: SqlDatabase,
+  log: Logger,
+  opts: { pollingIntervalSeconds?: number } = {},
+): JobEngine {
+  const boss = new PgBoss({
+    db: bossDb(db),
+    schema: db.schema ? `${db.schema}_pgboss` : 'pgboss',
+    supervise: true,
+    schedule: false,
+    migrate: true,
+  });
   boss.on('error', (err) => log.error({ err }, 'job engine error'));
   const timers: NodeJS.Timeout[] = [];
-  const send = (name: string, data: object, o: SendOptions = {}) =>
-    boss.send(name, data, { singletonKey: o.singletonKey, singletonSeconds: o.singletonSeconds, startAfter: o.startAfterSeconds });
+  const options = (o: SendOptions) => ({
+    singletonKey: o.singletonKey,
+    singletonSeconds: o.singletonSeconds,
+    startAfter: o.startAfterSeconds,
+  });
+  const send = (name: string, data: object, o: SendOptions = {}) => boss.send(name, data, options(o));
 
   return {
     send,
-    start: async () => { await boss.start(); },
+    sendOn: (sql) => ({ send: (name, data, o = {}) => boss.send(name, data, { ...options(o), db: sendDb(sql) }) }),
+    start: async () => {
+      await boss.start();
+    },
     async declare(defs) {
       for (const d of defs) {
         const existing = await boss.getQueue(d.name);
-        const options = { name: d.name, policy: d.policy, retryLimit: d.retryLimit, retryDelay: d.retryDelaySeconds, retryBackoff: d.retryBackoff, expireInSeconds: d.expireInSeconds };
+        const options = {
+          name: d.name,
+          policy: d.policy,
+          retryLimit: d.retryLimit,
+          retryDelay: d.retryDelaySeconds,
+          retryBackoff: d.retryBackoff,
+          expireInSeconds: d.expireInSeconds,
+        };
         if (existing) await boss.updateQueue(d.name, options);
         else await boss.createQueue(d.name, options);
       }
     },
     async work(defs) {
       for (const d of defs) {
-        await boss.work(d.name, { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1, batchSize: 1 }, async (jobs) => {
-          for (const job of jobs) await d.handle(job.data as object);
-        });
+        await boss.work(
+          d.name,
+          { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1, batchSize: 1 },
+          async (jobs) => {
+            for (const job of jobs) await d.handle(job.data as object);
+          },
+        );
         if (d.everySeconds !== undefined) schedule(d, d.everySeconds);
       }
     },
@@ -65,7 +100,11 @@ export function createJobEngine(db: SqlDatabase, log: Logger, opts: { pollingInt
   };
 
   function schedule(d: JobDefinition, every: number): void {
-    const tick = () => { send(d.name, {}, { singletonKey: d.name, singletonSeconds: every }).catch((err: unknown) => log.warn({ err, job: d.name }, 'could not schedule job')); };
+    const tick = () => {
+      send(d.name, {}, { singletonKey: d.name, singletonSeconds: every }).catch((err: unknown) =>
+        log.warn({ err, job: d.name }, 'could not schedule job'),
+      );
+    };
     tick();
     timers.push(setInterval(tick, every * 1000).unref());
   }

@@ -9,17 +9,45 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { OutboundError, type HttpClient, type OutboundRequest, type OutboundResponse } from '../../app/ports/http-client.port.js';
+import {
+  OutboundError,
+  type HttpClient,
+  type OutboundRequest,
+  type OutboundResponse,
+} from '../../app/shared/http-client.port.js';
 
 const V4_BLOCKED = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ] as const;
 /** Loopback, unspecified, IPv4-mapped/compatible/translated, ULA, link-local, multicast, documentation, 6to4, Teredo. */
 const V6_BLOCKED = [
-  ['::', 128], ['::1', 128], ['::', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32],
-  ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+  ['::', 128],
+  ['::1', 128],
+  ['::', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 32],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
 ] as const;
 
 const blocked = new BlockList();
@@ -54,8 +82,10 @@ function parseUrl(raw: string): URL {
   } catch {
     throw new OutboundError('INVALID_URL', 'not a URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError('FORBIDDEN_URL', `scheme ${url.protocol} is not allowed; use http or https`);
-  if (url.username !== '' || url.password !== '') throw new OutboundError('FORBIDDEN_URL', 'credentials in the URL are not allowed');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new OutboundError('FORBIDDEN_URL', `scheme ${url.protocol} is not allowed; use http or https`);
+  if (url.username !== '' || url.password !== '')
+    throw new OutboundError('FORBIDDEN_URL', 'credentials in the URL are not allowed');
   return url;
 }
 
@@ -67,7 +97,8 @@ export function createSafeFetch(opts: SafeFetchOptions): HttpClient {
   function checkUrl(raw: string): URL {
     const url = parseUrl(raw);
     const host = bareHost(url);
-    if (!opts.allowPrivateUrls && isIP(host) !== 0 && isBlockedAddress(host)) throw new OutboundError('FORBIDDEN_URL', `address ${host} is not public`);
+    if (!opts.allowPrivateUrls && isIP(host) !== 0 && isBlockedAddress(host))
+      throw new OutboundError('FORBIDDEN_URL', `address ${host} is not public`);
     return url;
   }
 
@@ -83,49 +114,80 @@ export function createSafeFetch(opts: SafeFetchOptions): HttpClient {
     }
     if (addresses.length === 0) throw new OutboundError('DNS', `cannot resolve ${host}`);
     const bad = addresses.find((a) => isBlockedAddress(a.address));
-    if (bad && !opts.allowPrivateUrls) throw new OutboundError('FORBIDDEN_URL', `${host} resolves to ${bad.address}, which is not public`);
+    if (bad && !opts.allowPrivateUrls)
+      throw new OutboundError('FORBIDDEN_URL', `${host} resolves to ${bad.address}, which is not public`);
     return addresses[0]!;
   }
 
   return {
-    checkUrl: (raw) => { checkUrl(raw); },
+    checkUrl: (raw) => {
+      checkUrl(raw);
+    },
     async request(req) {
       const url = checkUrl(req.url);
       const pinned = await resolve(url);
-      return send(url, pinned, req, req.timeoutMs ?? opts.defaultTimeoutMs ?? 10_000, req.maxResponseBytes ?? opts.defaultMaxResponseBytes ?? 1 << 20);
+      return send(
+        url,
+        pinned,
+        req,
+        req.timeoutMs ?? opts.defaultTimeoutMs ?? 10_000,
+        req.maxResponseBytes ?? opts.defaultMaxResponseBytes ?? 1 << 20,
+      );
     },
   };
 }
 
-function send(url: URL, pinned: { address: string; family: number }, req: OutboundRequest, timeoutMs: number, maxBytes: number): Promise<OutboundResponse> {
+function send(
+  url: URL,
+  pinned: { address: string; family: number },
+  req: OutboundRequest,
+  timeoutMs: number,
+  maxBytes: number,
+): Promise<OutboundResponse> {
   // Every connection of this request goes to the checked address, whatever the host name says now.
   const pinnedLookup: LookupFunction = (_host, options, cb) => {
-    if ((options as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
+    if ((options as { all?: boolean }).all)
+      (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
     else cb(null, pinned.address, pinned.family);
   };
   const lib = url.protocol === 'https:' ? https : http;
   const body = req.body === undefined ? undefined : Buffer.from(req.body, 'utf8');
   return new Promise<OutboundResponse>((resolve, reject) => {
-    const fail = (err: OutboundError) => { clearTimeout(timer); request.destroy(); reject(err); };
-    const request = lib.request(url, {
-      method: req.method, lookup: pinnedLookup, agent: false,
-      headers: { ...req.headers, ...(body ? { 'content-length': String(body.length) } : {}) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > maxBytes) return fail(new OutboundError('TOO_LARGE', `response larger than ${maxBytes} bytes`));
-        chunks.push(chunk);
-      });
-      res.on('end', () => {
-        clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, headers: flatten(res.headers), body: Buffer.concat(chunks) });
-      });
-      res.on('error', () => fail(new OutboundError('NETWORK', 'response interrupted')));
-    });
-    const timer = setTimeout(() => fail(new OutboundError('TIMEOUT', `no complete answer within ${timeoutMs} ms`)), timeoutMs);
-    request.on('error', (err) => fail(new OutboundError('NETWORK', `request failed: ${(err as NodeJS.ErrnoException).code ?? err.message}`)));
+    const fail = (err: OutboundError) => {
+      clearTimeout(timer);
+      request.destroy();
+      reject(err);
+    };
+    const request = lib.request(
+      url,
+      {
+        method: req.method,
+        lookup: pinnedLookup,
+        agent: false,
+        headers: { ...req.headers, ...(body ? { 'content-length': String(body.length) } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) return fail(new OutboundError('TOO_LARGE', `response larger than ${maxBytes} bytes`));
+          chunks.push(chunk);
+        });
+        res.on('end', () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, headers: flatten(res.headers), body: Buffer.concat(chunks) });
+        });
+        res.on('error', () => fail(new OutboundError('NETWORK', 'response interrupted')));
+      },
+    );
+    const timer = setTimeout(
+      () => fail(new OutboundError('TIMEOUT', `no complete answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    request.on('error', (err) =>
+      fail(new OutboundError('NETWORK', `request failed: ${(err as NodeJS.ErrnoException).code ?? err.message}`)),
+    );
     request.end(body);
   });
 }

@@ -1,15 +1,38 @@
 import type {
-  Anchor, AnchorKind, AnchorRepository, AnchorSearch, AnchorStatus, MetadataValue, NewAnchor,
-} from '../../app/ports/anchor.port.js';
+  Anchor,
+  AnchorKind,
+  AnchorRepository,
+  AnchorSearch,
+  AnchorStatus,
+  MetadataValue,
+  NewAnchor,
+} from '../../app/anchoring/anchor.port.js';
 import { groupCommit } from './group-commit.js';
 import type { Sql } from './sql.js';
 
 interface AnchorRow {
-  id: string; account_id: string; name: string; kind: AnchorKind; hash: string; signature: string | null; pub_key: string | null;
-  identity_url: string | null; signed_identity: string | null; signed_issuer_domain: string | null; leaf: Uint8Array;
-  public: boolean; tags: string[]; metadata: Record<string, MetadataValue> | null; callback_url: string | null;
-  batch_id: string | null; created: number; last_modified: number;
-  status: AnchorStatus; tx_id: string | null; confirmations: number | null; block_time: number | null;
+  id: string;
+  account_id: string;
+  name: string;
+  kind: AnchorKind;
+  hash: string;
+  signature: string | null;
+  pub_key: string | null;
+  identity_url: string | null;
+  signed_identity: string | null;
+  signed_issuer_domain: string | null;
+  leaf: Uint8Array;
+  public: boolean;
+  tags: string[];
+  metadata: Record<string, MetadataValue> | null;
+  callback_url: string | null;
+  batch_id: string | null;
+  created: number;
+  last_modified: number;
+  status: AnchorStatus;
+  tx_id: string | null;
+  confirmations: number | null;
+  block_time: number | null;
 }
 
 /** Anchor columns plus the fields derived from the batch; `a` is the anchor, `b` its batch (LEFT JOIN). */
@@ -19,11 +42,27 @@ const SELECT_ANCHOR = `a.id, a.account_id, a.name, a.kind, a.hash, a.signature, 
   b.confirmations, b.block_time`;
 
 const toAnchor = (r: AnchorRow): Anchor => ({
-  id: r.id, accountId: r.account_id, name: r.name, kind: r.kind, hash: r.hash, signature: r.signature, pubKey: r.pub_key,
-  identityUrl: r.identity_url, signedIdentity: r.signed_identity, signedIssuerDomain: r.signed_issuer_domain,
-  leaf: Buffer.from(r.leaf), public: r.public, tags: r.tags, metadata: r.metadata, callbackUrl: r.callback_url,
-  created: r.created, lastModified: r.last_modified, status: r.status, batchId: r.batch_id, txId: r.tx_id,
-  confirmations: r.status === 'WAIT' ? 0 : r.confirmations ?? 0,
+  id: r.id,
+  accountId: r.account_id,
+  name: r.name,
+  kind: r.kind,
+  hash: r.hash,
+  signature: r.signature,
+  pubKey: r.pub_key,
+  identityUrl: r.identity_url,
+  signedIdentity: r.signed_identity,
+  signedIssuerDomain: r.signed_issuer_domain,
+  leaf: Buffer.from(r.leaf),
+  public: r.public,
+  tags: r.tags,
+  metadata: r.metadata,
+  callbackUrl: r.callback_url,
+  created: r.created,
+  lastModified: r.last_modified,
+  status: r.status,
+  batchId: r.batch_id,
+  txId: r.tx_id,
+  confirmations: r.status === 'WAIT' ? 0 : (r.confirmations ?? 0),
   timestamp: r.status === 'WAIT' || r.block_time === null ? null : r.block_time,
 });
 
@@ -38,16 +77,33 @@ FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, account_id uuid, name text, kin
 
 function insertRecord(a: NewAnchor): object {
   return {
-    id: a.id, account_id: a.accountId, name: a.name, kind: a.kind, hash: a.hash, signature: a.signature, pub_key: a.pubKey,
-    identity_url: a.identityUrl, signed_identity: a.signedIdentity, signed_issuer_domain: a.signedIssuerDomain,
-    leaf: a.leaf.toString('hex'), public: a.public, tags: a.tags, metadata: a.metadata, callback_url: a.callbackUrl, created: a.created,
+    id: a.id,
+    account_id: a.accountId,
+    name: a.name,
+    kind: a.kind,
+    hash: a.hash,
+    signature: a.signature,
+    pub_key: a.pubKey,
+    identity_url: a.identityUrl,
+    signed_identity: a.signedIdentity,
+    signed_issuer_domain: a.signedIssuerDomain,
+    leaf: a.leaf.toString('hex'),
+    public: a.public,
+    tags: a.tags,
+    metadata: a.metadata,
+    callback_url: a.callbackUrl,
+    created: a.created,
   };
 }
 
 /** Ids are UUIDs; any other text is simply unknown (and never reaches a uuid cast). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const SORT_COLUMN: Record<AnchorSearch['sort'], string> = { created: 'a.created', lastModified: 'a.last_modified', name: 'a.name' };
+const SORT_COLUMN: Record<AnchorSearch['sort'], string> = {
+  created: 'a.created',
+  lastModified: 'a.last_modified',
+  name: 'a.name',
+};
 
 export interface AnchorRepositoryOptions {
   /** Group concurrent inserts (the root store); false inside a transaction, where rows are written at once. */
@@ -60,7 +116,9 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
   const writeRows = async (rows: NewAnchor[]) => {
     await sql.transaction((tx) => tx.query(INSERT_MANY, [JSON.stringify(rows.map(insertRecord))]));
   };
-  const insert = opts.groupCommit ? groupCommit(writeRows, { maxRows: 1000, maxInFlight: opts.maxInFlight }) : (a: NewAnchor) => writeRows([a]);
+  const insert = opts.groupCommit
+    ? groupCommit(writeRows, { maxRows: 1000, maxInFlight: opts.maxInFlight })
+    : (a: NewAnchor) => writeRows([a]);
 
   return {
     insert,
@@ -68,7 +126,9 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
       if (!UUID.test(id)) return null;
       const rows = await sql.query<AnchorRow>(
         `SELECT ${SELECT_ANCHOR} FROM anchor a LEFT JOIN batch b ON b.id = a.batch_id
-         WHERE a.id = $1 AND ($2::uuid IS NULL OR a.account_id = $2)`, [id, accountId ?? null]);
+         WHERE a.id = $1 AND ($2::uuid IS NULL OR a.account_id = $2)`,
+        [id, accountId ?? null],
+      );
       return rows[0] ? toAnchor(rows[0]) : null;
     },
     async update(id, accountId, c, now) {
@@ -80,52 +140,84 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
              last_modified = $10
            WHERE id = $1 AND account_id = $2 RETURNING *)
          SELECT ${SELECT_ANCHOR} FROM a LEFT JOIN batch b ON b.id = a.batch_id`,
-        [id, accountId, c.name ?? null, c.public ?? null, c.tags ?? null, c.metadata !== undefined,
-          c.metadata === undefined || c.metadata === null ? null : JSON.stringify(c.metadata), c.callbackUrl !== undefined, c.callbackUrl ?? null, now]);
+        [
+          id,
+          accountId,
+          c.name ?? null,
+          c.public ?? null,
+          c.tags ?? null,
+          c.metadata !== undefined,
+          c.metadata === undefined || c.metadata === null ? null : JSON.stringify(c.metadata),
+          c.callbackUrl !== undefined,
+          c.callbackUrl ?? null,
+          now,
+        ],
+      );
       return rows[0] ? toAnchor(rows[0]) : null;
     },
     async search(q) {
       const where = `a.account_id = $1 AND ($2::text IS NULL OR a.name ILIKE '%' || $2 || '%' ESCAPE '\\')
         AND ($3::text IS NULL OR a.hash = $3) AND ($4::text[] IS NULL OR a.tags @> $4::text[])`;
-      const params = [q.accountId, q.name === undefined ? null : q.name.replace(/[\\%_]/g, '\\$&'), q.hash ?? null, q.tags ?? null];
+      const params = [
+        q.accountId,
+        q.name === undefined ? null : q.name.replace(/[\\%_]/g, '\\$&'),
+        q.hash ?? null,
+        q.tags ?? null,
+      ];
       const dir = q.direction === 'asc' ? 'ASC' : 'DESC';
       const [rows, count] = await Promise.all([
         sql.query<AnchorRow>(
           `SELECT ${SELECT_ANCHOR} FROM anchor a LEFT JOIN batch b ON b.id = a.batch_id WHERE ${where}
-           ORDER BY ${SORT_COLUMN[q.sort]} ${dir}, a.seq ${dir} LIMIT $5 OFFSET $6`, [...params, q.size, q.page * q.size]),
+           ORDER BY ${SORT_COLUMN[q.sort]} ${dir}, a.seq ${dir} LIMIT $5 OFFSET $6`,
+          [...params, q.size, q.page * q.size],
+        ),
         sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM anchor a WHERE ${where}`, params),
       ]);
       return { items: rows.map(toAnchor), total: count[0]?.n ?? 0 };
     },
     async publicIdsByHash(hash, page, size) {
       const [rows, count] = await Promise.all([
-        sql.query<{ id: string }>('SELECT id FROM anchor WHERE public AND hash = $1 ORDER BY seq LIMIT $2 OFFSET $3', [hash, size, page * size]),
+        sql.query<{ id: string }>('SELECT id FROM anchor WHERE public AND hash = $1 ORDER BY seq LIMIT $2 OFFSET $3', [
+          hash,
+          size,
+          page * size,
+        ]),
         sql.query<{ n: number }>('SELECT count(*)::int AS n FROM anchor WHERE public AND hash = $1', [hash]),
       ]);
       return { items: rows.map((r) => r.id), total: count[0]?.n ?? 0 };
     },
     async findProofData(id) {
       if (!UUID.test(id)) return null;
-      const rows = await sql.query<AnchorRow & { root: Uint8Array | null; leaf_count: number | null; leaf_index: number | null }>(
-        `SELECT ${SELECT_ANCHOR}, b.root, b.leaf_count, a.leaf_index FROM anchor a LEFT JOIN batch b ON b.id = a.batch_id WHERE a.id = $1`, [id]);
+      const rows = await sql.query<
+        AnchorRow & { root: Uint8Array | null; leaf_count: number | null; leaf_index: number | null }
+      >(
+        `SELECT ${SELECT_ANCHOR}, b.root, b.leaf_count, a.leaf_index FROM anchor a LEFT JOIN batch b ON b.id = a.batch_id WHERE a.id = $1`,
+        [id],
+      );
       const r = rows[0];
       if (!r) return null;
       const anchor = toAnchor(r);
       const batched = anchor.status !== 'WAIT' && r.root !== null && r.leaf_count !== null && r.leaf_index !== null;
-      return { anchor, batch: batched ? { root: Buffer.from(r.root!), leafCount: r.leaf_count!, leafIndex: r.leaf_index! } : null };
+      return {
+        anchor,
+        batch: batched ? { root: Buffer.from(r.root!), leafCount: r.leaf_count!, leafIndex: r.leaf_index! } : null,
+      };
     },
     async readTreeNodes(batchId, offsets) {
       if (offsets.length === 0) return [];
       // substring() on an uncompressed out-of-line bytea reads only the TOAST chunks holding the range.
       const rows = await sql.query<{ node: Uint8Array }>(
         `SELECT substring(b.tree from t.o + 1 for 32) AS node
-         FROM batch b, unnest($2::int[]) WITH ORDINALITY AS t(o, i) WHERE b.id = $1 ORDER BY t.i`, [batchId, offsets]);
+         FROM batch b, unnest($2::int[]) WITH ORDINALITY AS t(o, i) WHERE b.id = $1 ORDER BY t.i`,
+        [batchId, offsets],
+      );
       return rows.map((r) => Buffer.from(r.node));
     },
     async withCallbackInBatch(batchId) {
       const rows = await sql.query<AnchorRow>(
         `SELECT ${SELECT_ANCHOR} FROM anchor a JOIN batch b ON b.id = a.batch_id WHERE a.batch_id = $1 AND a.callback_url IS NOT NULL ORDER BY a.seq`,
-        [batchId]);
+        [batchId],
+      );
       return rows.map(toAnchor);
     },
   };

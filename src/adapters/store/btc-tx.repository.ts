@@ -1,15 +1,35 @@
-import type { BtcTx, BtcTxRepository, BtcTxStatus } from '../../app/ports/bitcoin.port.js';
+import type { BtcTx, BtcTxRepository, BtcTxStatus } from '../../app/anchoring/bitcoin.port.js';
 import type { SpendableUtxo } from '../../core/bitcoin/anchor-tx.js';
 import type { Sql } from './sql.js';
 
 interface BtcTxRow {
-  txid: string; batch_id: string; raw_hex: string; fee_sat: number; fee_rate_sat_vb: number; vsize: number; inputs: SpendableUtxo[];
-  change: SpendableUtxo | null; replaces: string | null; status: BtcTxStatus; broadcast_height: number | null; created: number;
+  txid: string;
+  batch_id: string;
+  raw_hex: string;
+  fee_sat: number;
+  fee_rate_sat_vb: number;
+  vsize: number;
+  inputs: SpendableUtxo[];
+  change: SpendableUtxo | null;
+  replaces: string | null;
+  status: BtcTxStatus;
+  broadcast_height: number | null;
+  created: number;
 }
 
 const toBtcTx = (r: BtcTxRow): BtcTx => ({
-  txid: r.txid, batchId: r.batch_id, hex: r.raw_hex, feeSat: r.fee_sat, feeRateSatVb: r.fee_rate_sat_vb, vsize: r.vsize,
-  inputs: r.inputs, change: r.change, replaces: r.replaces, status: r.status, broadcastHeight: r.broadcast_height, created: r.created,
+  txid: r.txid,
+  batchId: r.batch_id,
+  hex: r.raw_hex,
+  feeSat: r.fee_sat,
+  feeRateSatVb: r.fee_rate_sat_vb,
+  vsize: r.vsize,
+  inputs: r.inputs,
+  change: r.change,
+  replaces: r.replaces,
+  status: r.status,
+  broadcastHeight: r.broadcast_height,
+  created: r.created,
 });
 
 export function btcTxRepository(sql: Sql): BtcTxRepository {
@@ -18,17 +38,34 @@ export function btcTxRepository(sql: Sql): BtcTxRepository {
       await sql.query(
         `INSERT INTO btc_tx (txid, batch_id, raw_hex, fee_sat, fee_rate_sat_vb, vsize, inputs, change, replaces, status, broadcast_height, created, last_modified)
          VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9, $10, $11, $12, $12)`,
-        [t.txid, t.batchId, t.hex, t.feeSat, t.feeRateSatVb, t.vsize, JSON.stringify(t.inputs), t.change === null ? null : JSON.stringify(t.change),
-          t.replaces, t.status, t.broadcastHeight, t.created]);
+        [
+          t.txid,
+          t.batchId,
+          t.hex,
+          t.feeSat,
+          t.feeRateSatVb,
+          t.vsize,
+          JSON.stringify(t.inputs),
+          t.change === null ? null : JSON.stringify(t.change),
+          t.replaces,
+          t.status,
+          t.broadcastHeight,
+          t.created,
+        ],
+      );
     },
     async ofBatch(batchId) {
       // created can tie within a millisecond; a replacement always names what it replaces, so it sorts first.
       const rows = await sql.query<BtcTxRow>(
-        `SELECT * FROM btc_tx WHERE batch_id = $1 ORDER BY created DESC, (replaces IS NULL), txid`, [batchId]);
+        `SELECT * FROM btc_tx WHERE batch_id = $1 ORDER BY created DESC, (replaces IS NULL), txid`,
+        [batchId],
+      );
       return rows.map(toBtcTx);
     },
     async withStatus(status) {
-      return (await sql.query<BtcTxRow>('SELECT * FROM btc_tx WHERE status = $1 ORDER BY created, txid', [status])).map(toBtcTx);
+      return (await sql.query<BtcTxRow>('SELECT * FROM btc_tx WHERE status = $1 ORDER BY created, txid', [status])).map(
+        toBtcTx,
+      );
     },
     async findByTxid(txid) {
       const rows = await sql.query<BtcTxRow>('SELECT * FROM btc_tx WHERE txid = $1', [txid]);
@@ -37,14 +74,16 @@ export function btcTxRepository(sql: Sql): BtcTxRepository {
     async setStatus(txid, status, now, broadcastHeight) {
       await sql.query(
         'UPDATE btc_tx SET status = $2, last_modified = $3, broadcast_height = COALESCE($4, broadcast_height) WHERE txid = $1',
-        [txid, status, now, broadcastHeight ?? null]);
+        [txid, status, now, broadcastHeight ?? null],
+      );
     },
     async releaseOrphanReservations() {
       const rows = await sql.query(
         `UPDATE utxo u SET status = 'available' WHERE u.status = 'reserved' AND NOT EXISTS (
            SELECT 1 FROM btc_tx t, jsonb_array_elements(t.inputs) i
            WHERE t.status IN ('SIGNED', 'BROADCAST', 'CONFIRMED') AND i->>'txid' = u.txid AND (i->>'vout')::int = u.vout)
-         RETURNING 1`);
+         RETURNING 1`,
+      );
       return rows.length;
     },
   };

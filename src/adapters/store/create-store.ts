@@ -1,4 +1,5 @@
-import type { Store } from '../../app/ports/store.port.js';
+import type { JobQueue } from '../../app/shared/jobs.port.js';
+import type { Store } from '../../app/shared/store.port.js';
 import { accountRepository, settingRepository, tokenRepository } from './account.repository.js';
 import { anchorRepository } from './anchor.repository.js';
 import { batchRepository } from './batch.repository.js';
@@ -11,7 +12,14 @@ import { openPostgres } from './postgres-database.js';
 import type { Sql, SqlDatabase } from './sql.js';
 import { utxoRepository } from './utxo.repository.js';
 
-function storeOn(sql: Sql, kind: Store['kind'], inTransaction = false): Store {
+/** Builds the job queue that sends on a given connection (the job engine's `sendOn`). */
+export type JobsOn = (sql: Sql) => JobQueue;
+
+const NO_JOBS: JobsOn = () => ({
+  send: () => Promise.reject(new Error('this store was opened without a job engine (OpenedStore.withJobs)')),
+});
+
+function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, inTransaction = false): Store {
   return {
     kind,
     accounts: accountRepository(sql),
@@ -24,14 +32,19 @@ function storeOn(sql: Sql, kind: Store['kind'], inTransaction = false): Store {
     batches: batchRepository(sql),
     btcTxs: btcTxRepository(sql),
     utxos: utxoRepository(sql),
-    transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, kind, true))),
-    ping: async () => { await sql.query('SELECT 1'); },
+    jobs: jobsOn(sql),
+    transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, kind, jobsOn, true))),
+    ping: async () => {
+      await sql.query('SELECT 1');
+    },
   };
 }
 
 export interface OpenedStore {
   readonly store: Store;
   readonly db: SqlDatabase;
+  /** The same store with a job queue: jobs sent through it, or through one of its transactions, go on that connection. */
+  withJobs(jobsOn: JobsOn): Store;
   close(): Promise<void>;
 }
 
@@ -58,5 +71,10 @@ export async function openStore(opts: StoreOptions): Promise<OpenedStore> {
     await db.close();
     throw err;
   }
-  return { store: storeOn(db, db.kind), db, close: () => db.close() };
+  return {
+    store: storeOn(db, db.kind, NO_JOBS),
+    db,
+    withJobs: (jobsOn) => storeOn(db, db.kind, jobsOn),
+    close: () => db.close(),
+  };
 }

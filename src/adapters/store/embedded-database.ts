@@ -7,7 +7,9 @@ const parsers = { [types.INT8]: (v: string) => Number(v) };
 function txSql(tx: Transaction): Sql {
   const sql: Sql = {
     query: async <T>(text: string, params?: unknown[]) => (await tx.query<T>(text, params)).rows,
-    exec: async (text) => { await tx.exec(text); },
+    exec: async (text) => {
+      await tx.exec(text);
+    },
     transaction: (fn) => fn(sql),
   };
   return sql;
@@ -21,7 +23,9 @@ export async function openEmbedded(dir: string | undefined): Promise<SqlDatabase
     kind: 'embedded',
     pglite: db,
     query: async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params)).rows,
-    exec: async (text) => { await db.exec(text); },
+    exec: async (text) => {
+      await db.exec(text);
+    },
     transaction: (fn) => db.transaction((tx) => fn(txSql(tx))),
     close: () => db.close(),
   };

@@ -17,7 +17,10 @@ interface Pending<T> {
   reject(err: unknown): void;
 }
 
-export function groupCommit<T>(write: (rows: T[]) => Promise<void>, opts: GroupCommitOptions): (row: T) => Promise<void> {
+export function groupCommit<T>(
+  write: (rows: T[]) => Promise<void>,
+  opts: GroupCommitOptions,
+): (row: T) => Promise<void> {
   const queue: Pending<T>[] = [];
   let inFlight = 0;
   let scheduled = false;
@@ -52,8 +55,9 @@ export function groupCommit<T>(write: (rows: T[]) => Promise<void>, opts: GroupC
     }
   }
 
-  return (row) => new Promise<void>((resolve, reject) => {
-    queue.push({ row, resolve, reject });
-    schedule();
-  });
+  return (row) =>
+    new Promise<void>((resolve, reject) => {
+      queue.push({ row, resolve, reject });
+      schedule();
+    });
 }

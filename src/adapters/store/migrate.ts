@@ -8,7 +8,11 @@ const MIGRATION_LOCK = 7_140_422_031;
  * Applies the migrations that have not run yet, each in its own transaction, under an advisory lock so
  * that several processes starting together migrate once. Returns the ids applied by this call.
  */
-export async function migrate(db: Sql, now: () => number, migrations: readonly Migration[] = allMigrations): Promise<string[]> {
+export async function migrate(
+  db: Sql,
+  now: () => number,
+  migrations: readonly Migration[] = allMigrations,
+): Promise<string[]> {
   await db.exec('CREATE TABLE IF NOT EXISTS schema_migration (id text PRIMARY KEY, applied_at bigint NOT NULL)');
   const applied: string[] = [];
   for (const m of migrations) {

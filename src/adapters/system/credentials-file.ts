@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { LocalCredentials } from '../../app/bootstrap-default-run.js';
+import type { LocalCredentials } from '../../app/accounts/bootstrap-default-run.js';
 
 export const CREDENTIALS_FILE = 'credentials.json';
 

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Clock, Random } from '../../app/ports/clock.port.js';
+import type { Clock, Random } from '../../app/shared/clock.port.js';
 
 export const systemClock: Clock = { now: () => Date.now() };
 export const systemRandom: Random = { bytes: (n) => randomBytes(n), uuid: () => randomUUID() };

@@ -66,9 +66,12 @@ export function addressFromPublicKey(publicKey: Uint8Array, type: AddressType, n
  * @throws DomainError INVALID_PUBKEY when the address is not one of those
  */
 export function decodeAddress(address: string): DecodedAddress {
-  const decoded = typeof address === 'string' ? decodeBech32(address) ?? decodeBase58(address) : undefined;
+  const decoded = typeof address === 'string' ? (decodeBech32(address) ?? decodeBase58(address)) : undefined;
   if (decoded === undefined) {
-    throw new DomainError('INVALID_PUBKEY', `"pubKey" is not a P2PKH, P2SH-P2WPKH or P2WPKH address: ${describe(address)}`);
+    throw new DomainError(
+      'INVALID_PUBKEY',
+      `"pubKey" is not a P2PKH, P2SH-P2WPKH or P2WPKH address: ${describe(address)}`,
+    );
   }
   return decoded;
 }

@@ -117,7 +117,8 @@ interface FeeSplit {
 /** Splits `totalSat` into change and a fee of at least `minFee(withChange)`; null when short. */
 function splitFee(totalSat: number, inputCount: number, minFee: (vsize: number) => number): FeeSplit | null {
   const feeWithChange = minFee(estimateAnchorVsize(inputCount, true));
-  if (totalSat - feeWithChange >= P2WPKH_DUST_SAT) return { feeSat: feeWithChange, changeSat: totalSat - feeWithChange };
+  if (totalSat - feeWithChange >= P2WPKH_DUST_SAT)
+    return { feeSat: feeWithChange, changeSat: totalSat - feeWithChange };
   if (totalSat >= minFee(estimateAnchorVsize(inputCount, false))) return { feeSat: totalSat, changeSat: null };
   return null;
 }
@@ -131,21 +132,32 @@ const sum = (utxos: readonly SpendableUtxo[]) => utxos.reduce((acc, u) => acc + 
  * branch-and-bound's "no change" solutions are pointless when every anchor wants change anyway.
  * @throws DomainError INSUFFICIENT_FUNDS when all coins together cannot pay.
  */
-export function selectCoins(utxos: readonly SpendableUtxo[], feeRateSatVb: number): { inputs: SpendableUtxo[] } & FeeSplit {
+export function selectCoins(
+  utxos: readonly SpendableUtxo[],
+  feeRateSatVb: number,
+): { inputs: SpendableUtxo[] } & FeeSplit {
   assertFeeRate(feeRateSatVb);
-  const sorted = [...utxos].sort((a, b) => b.valueSat - a.valueSat || `${a.txid}:${a.vout}`.localeCompare(`${b.txid}:${b.vout}`));
+  const sorted = [...utxos].sort(
+    (a, b) => b.valueSat - a.valueSat || `${a.txid}:${a.vout}`.localeCompare(`${b.txid}:${b.vout}`),
+  );
   const minFee = (vsize: number) => Math.ceil(feeRateSatVb * vsize);
   for (let k = 1; k <= sorted.length; k++) {
     const inputs = sorted.slice(0, k);
     const split = splitFee(sum(inputs), k, minFee);
     if (split) return { inputs, ...split };
   }
-  throw new DomainError('INSUFFICIENT_FUNDS', `anchoring needs more than the ${sum(sorted)} sat available at ${feeRateSatVb} sat/vB`);
+  throw new DomainError(
+    'INSUFFICIENT_FUNDS',
+    `anchoring needs more than the ${sum(sorted)} sat available at ${feeRateSatVb} sat/vB`,
+  );
 }
 
 function assertFeeRate(rate: number): void {
   if (!Number.isFinite(rate) || rate < 1) {
-    throw new DomainError('VALIDATION_FAILED', `"feeRateSatVb" expected a number >= 1 (the minimum relay fee), got ${rate}`);
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `"feeRateSatVb" expected a number >= 1 (the minimum relay fee), got ${rate}`,
+    );
   }
 }
 
@@ -164,23 +176,44 @@ export function buildAnchorTx(options: BuildAnchorOptions): AnchorTxInfo {
  * max(newFeeRate × vsize, old fee + vsize × {@link INCREMENTAL_RELAY_FEE_SAT_VB}), taken from the change.
  * @throws DomainError INSUFFICIENT_FUNDS when the inputs cannot pay it; FORBIDDEN past `feeCap`.
  */
-export function bumpFee(prev: Pick<AnchorTxInfo, 'hex' | 'inputs'>, newFeeRateSatVb: number, feeCap: FeeCap, privateKey: Uint8Array): AnchorTxInfo {
+export function bumpFee(
+  prev: Pick<AnchorTxInfo, 'hex' | 'inputs'>,
+  newFeeRateSatVb: number,
+  feeCap: FeeCap,
+  privateKey: Uint8Array,
+): AnchorTxInfo {
   assertFeeRate(newFeeRateSatVb);
   const old = describeAnchorTx(prev.hex, prev.inputs);
-  const minFee = (vsize: number) => Math.max(Math.ceil(newFeeRateSatVb * vsize), old.feeSat + Math.ceil(INCREMENTAL_RELAY_FEE_SAT_VB * vsize));
+  const minFee = (vsize: number) =>
+    Math.max(Math.ceil(newFeeRateSatVb * vsize), old.feeSat + Math.ceil(INCREMENTAL_RELAY_FEE_SAT_VB * vsize));
   const split = splitFee(sum(old.inputs), old.inputs.length, minFee);
-  if (!split) throw new DomainError('INSUFFICIENT_FUNDS', `the inputs of ${old.txid} cannot pay a replacement at ${newFeeRateSatVb} sat/vB`);
+  if (!split)
+    throw new DomainError(
+      'INSUFFICIENT_FUNDS',
+      `the inputs of ${old.txid} cannot pay a replacement at ${newFeeRateSatVb} sat/vB`,
+    );
   return signAnchor(hex.decode(old.rootHex), old.inputs, split.changeSat, privateKey, feeCap);
 }
 
-function signAnchor(root: Uint8Array, inputs: readonly SpendableUtxo[], changeSat: number | null, privateKey: Uint8Array, feeCap?: FeeCap): AnchorTxInfo {
+function signAnchor(
+  root: Uint8Array,
+  inputs: readonly SpendableUtxo[],
+  changeSat: number | null,
+  privateKey: Uint8Array,
+  feeCap?: FeeCap,
+): AnchorTxInfo {
   const ourScript = p2wpkh(publicKeyOf(privateKey)).script;
   const tx = new Transaction({ version: 2, allowUnknownOutputs: true });
   for (const u of inputs) {
     if (u.scriptHex !== hex.encode(ourScript)) {
       throw new DomainError('VALIDATION_FAILED', `utxo ${u.txid}:${u.vout} does not pay the anchoring key`);
     }
-    tx.addInput({ txid: u.txid, index: u.vout, sequence: ANCHOR_SEQUENCE, witnessUtxo: { script: ourScript, amount: BigInt(u.valueSat) } });
+    tx.addInput({
+      txid: u.txid,
+      index: u.vout,
+      sequence: ANCHOR_SEQUENCE,
+      witnessUtxo: { script: ourScript, amount: BigInt(u.valueSat) },
+    });
   }
   tx.addOutput({ script: opReturnScript(root), amount: 0n });
   if (changeSat !== null) tx.addOutput({ script: ourScript, amount: BigInt(changeSat) });
@@ -194,7 +227,10 @@ function signAnchor(root: Uint8Array, inputs: readonly SpendableUtxo[], changeSa
 function assertUnderCap(info: AnchorTxInfo, cap: FeeCap): void {
   const rate = info.feeSat / info.vsize;
   if (info.feeSat > cap.maxFeeSat || rate > cap.maxFeeRateSatVb) {
-    throw new DomainError('FORBIDDEN', `fee cap exceeded: ${info.feeSat} sat (${rate.toFixed(2)} sat/vB) over ${cap.maxFeeSat} sat / ${cap.maxFeeRateSatVb} sat/vB`);
+    throw new DomainError(
+      'FORBIDDEN',
+      `fee cap exceeded: ${info.feeSat} sat (${rate.toFixed(2)} sat/vB) over ${cap.maxFeeSat} sat / ${cap.maxFeeRateSatVb} sat/vB`,
+    );
   }
 }
 
@@ -219,9 +255,14 @@ export function describeAnchorTx(txHex: string, inputs: readonly SpendableUtxo[]
   }
   if (!opReturn) throw new DomainError('VALIDATION_FAILED', `transaction ${txid} has no OP_RETURN <32 bytes> output`);
   return {
-    txid, hex: txHex, vsize: tx.vsize, feeSat: sum(inputs) - outSat,
-    opReturnScriptHex: hex.encode(opReturn), rootHex: hex.encode(opReturn.subarray(2)),
-    inputs: inputs.map((u) => ({ ...u })), change,
+    txid,
+    hex: txHex,
+    vsize: tx.vsize,
+    feeSat: sum(inputs) - outSat,
+    opReturnScriptHex: hex.encode(opReturn),
+    rootHex: hex.encode(opReturn.subarray(2)),
+    inputs: inputs.map((u) => ({ ...u })),
+    change,
   };
 }
 
@@ -232,7 +273,10 @@ function assertSpends(tx: Transaction, inputs: readonly SpendableUtxo[]): void {
   inputs.forEach((u, i) => {
     const input = tx.getInput(i);
     if (hex.encode(input.txid!) !== u.txid || input.index !== u.vout) {
-      throw new DomainError('VALIDATION_FAILED', `"inputs"[${i}] expected ${hex.encode(input.txid!)}:${input.index}, got ${u.txid}:${u.vout}`);
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `"inputs"[${i}] expected ${hex.encode(input.txid!)}:${input.index}, got ${u.txid}:${u.vout}`,
+      );
     }
   });
 }

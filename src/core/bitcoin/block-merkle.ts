@@ -19,7 +19,8 @@ function internalOrder(txids: readonly string[]): Buffer[] {
 
 function nextLevel(level: Buffer[]): Buffer[] {
   const parents: Buffer[] = [];
-  for (let i = 0; i < level.length; i += 2) parents.push(doubleSha256(Buffer.concat([level[i], level[i + 1] ?? level[i]])));
+  for (let i = 0; i < level.length; i += 2)
+    parents.push(doubleSha256(Buffer.concat([level[i], level[i + 1] ?? level[i]])));
   return parents;
 }
 

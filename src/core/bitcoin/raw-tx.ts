@@ -37,7 +37,8 @@ export function parseRawTransaction(rawTxHex: string): ParsedTransaction {
   const bodyStart = hasWitness ? 6 : 4;
   const { inputCount, outputs, bodyEnd } = readBody(raw, bodyStart);
   const end = hasWitness ? skipWitnesses(raw, bodyEnd, inputCount) : bodyEnd;
-  if (end + 4 !== raw.length) throw new DomainError('BAD_REQUEST', `"rawTxHex" expected ${end + 4} bytes, got ${raw.length}`);
+  if (end + 4 !== raw.length)
+    throw new DomainError('BAD_REQUEST', `"rawTxHex" expected ${end + 4} bytes, got ${raw.length}`);
   const shift = bodyStart - 4;
   const nonWitness = Buffer.concat([raw.subarray(0, 4), raw.subarray(bodyStart, bodyEnd), raw.subarray(end)]);
   return {
@@ -62,7 +63,11 @@ function readBody(raw: Buffer, start: number): { inputCount: number; outputs: Tx
   for (let i = 0; i < count.value; i++) {
     const value = raw.readBigUInt64LE(need(raw, at, 8));
     const len = readCompactSize(raw, at + 8);
-    outputs.push({ value, script: raw.subarray(len.next, need(raw, len.next, len.value) + len.value), scriptOffset: len.next });
+    outputs.push({
+      value,
+      script: raw.subarray(len.next, need(raw, len.next, len.value) + len.value),
+      scriptOffset: len.next,
+    });
     at = len.next + len.value;
   }
   return { inputCount, outputs, bodyEnd: at };
@@ -82,6 +87,7 @@ function skipWitnesses(raw: Buffer, start: number, inputCount: number): number {
 }
 
 function need(raw: Buffer, offset: number, length: number): number {
-  if (offset + length > raw.length) throw new DomainError('BAD_REQUEST', `"rawTxHex" ends early: ${length} bytes needed at offset ${offset}`);
+  if (offset + length > raw.length)
+    throw new DomainError('BAD_REQUEST', `"rawTxHex" ends early: ${length} bytes needed at offset ${offset}`);
   return offset;
 }

@@ -36,7 +36,9 @@ function nativeBackend(lib: NativeModule): SecpBackend {
 const jsBackend: SecpBackend = {
   name: 'js',
   recover: (sig, recid, hash, compressed) =>
-    attempt(() => noble.Signature.fromBytes(sig, 'compact').addRecoveryBit(recid).recoverPublicKey(hash).toBytes(compressed)),
+    attempt(() =>
+      noble.Signature.fromBytes(sig, 'compact').addRecoveryBit(recid).recoverPublicKey(hash).toBytes(compressed),
+    ),
   sign: (hash, key) => {
     const sig = noble.sign(hash, key, { prehash: false, format: 'recovered' });
     return { signature: sig.subarray(1), recid: sig[0] };
@@ -84,6 +86,7 @@ export function nativeSecpAvailable(): boolean {
  * @throws DomainError INTERNAL when `native` is asked for but did not load
  */
 export function useSecpBackend(name: SecpBackendName): void {
-  if (name === 'native' && native === null) throw new DomainError('INTERNAL', 'libsecp256k1 (secp256k1 v5) did not load');
+  if (name === 'native' && native === null)
+    throw new DomainError('INTERNAL', 'libsecp256k1 (secp256k1 v5) did not load');
   active = name === 'native' && native !== null ? native : jsBackend;
 }

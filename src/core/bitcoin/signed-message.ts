@@ -17,7 +17,12 @@ export const MESSAGE_MAGIC = '\x18Bitcoin Signed Message:\n';
 /** Result of a verification: a bad signature is a result, not an exception. */
 export type VerifyResult = { ok: true; publicKey: string } | { ok: false; reason: string };
 
-const HEADER_KIND: readonly (AddressType | 'p2pkh-uncompressed')[] = ['p2pkh-uncompressed', 'p2pkh', 'p2sh-p2wpkh', 'p2wpkh'];
+const HEADER_KIND: readonly (AddressType | 'p2pkh-uncompressed')[] = [
+  'p2pkh-uncompressed',
+  'p2pkh',
+  'p2sh-p2wpkh',
+  'p2wpkh',
+];
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** Double SHA-256 of magic ‖ CompactSize(length) ‖ message (strings are UTF-8). */
@@ -36,16 +41,28 @@ export function signedMessageHash(message: string | Uint8Array): Buffer {
  * @throws DomainError INVALID_SIGNATURE when the signature is not base64 of 65 bytes;
  *   INVALID_PUBKEY when `pubKey` is neither a supported address nor a valid SEC key
  */
-export function verifySignedMessage(message: string | Uint8Array, signatureBase64: string, pubKey: string): VerifyResult {
+export function verifySignedMessage(
+  message: string | Uint8Array,
+  signatureBase64: string,
+  pubKey: string,
+): VerifyResult {
   const sig = decodeSignature(signatureBase64);
   const expected = parsePubKey(pubKey);
   const header = sig[0] - 27;
   if (header < 0 || header > 15) return { ok: false, reason: `signature header byte ${sig[0]} is outside 27..42` };
   const kind = HEADER_KIND[header >> 2];
-  const recovered = secp().recover(sig.subarray(1), header & 3, signedMessageHash(message), kind !== 'p2pkh-uncompressed');
+  const recovered = secp().recover(
+    sig.subarray(1),
+    header & 3,
+    signedMessageHash(message),
+    kind !== 'p2pkh-uncompressed',
+  );
   if (recovered === null) return { ok: false, reason: 'no public key can be recovered from the signature' };
-  const mismatch = expected.kind === 'key' ? compareKeys(recovered, expected.key) : compareAddress(recovered, kind, expected.address);
-  return mismatch === null ? { ok: true, publicKey: Buffer.from(recovered).toString('hex') } : { ok: false, reason: mismatch };
+  const mismatch =
+    expected.kind === 'key' ? compareKeys(recovered, expected.key) : compareAddress(recovered, kind, expected.address);
+  return mismatch === null
+    ? { ok: true, publicKey: Buffer.from(recovered).toString('hex') }
+    : { ok: false, reason: mismatch };
 }
 
 type ExpectedSigner = { kind: 'key'; key: Uint8Array } | { kind: 'address'; address: ReturnType<typeof decodeAddress> };
@@ -61,11 +78,18 @@ function parsePubKey(pubKey: string): ExpectedSigner {
 
 function compareKeys(recovered: Uint8Array, expectedCompressed: Uint8Array): string | null {
   const asCompressed = secp().convertPublicKey(recovered, true);
-  return asCompressed !== null && Buffer.from(asCompressed).equals(expectedCompressed) ? null : 'signature was made by another key';
+  return asCompressed !== null && Buffer.from(asCompressed).equals(expectedCompressed)
+    ? null
+    : 'signature was made by another key';
 }
 
-function compareAddress(recovered: Uint8Array, kind: (typeof HEADER_KIND)[number], address: ReturnType<typeof decodeAddress>): string | null {
-  const headerFits = kind === address.type || kind === 'p2pkh' || (kind === 'p2pkh-uncompressed' && address.type === 'p2pkh');
+function compareAddress(
+  recovered: Uint8Array,
+  kind: (typeof HEADER_KIND)[number],
+  address: ReturnType<typeof decodeAddress>,
+): string | null {
+  const headerFits =
+    kind === address.type || kind === 'p2pkh' || (kind === 'p2pkh-uncompressed' && address.type === 'p2pkh');
   if (!headerFits) return `signature header is for ${kind}, pubKey is a ${address.type} address`;
   const keyHash = hash160(recovered);
   const actual = address.type === 'p2sh-p2wpkh' ? p2shP2wpkhScriptHash(keyHash) : keyHash;
@@ -78,10 +102,14 @@ function compareAddress(recovered: Uint8Array, kind: (typeof HEADER_KIND)[number
  */
 export function decodeSignature(signatureBase64: string): Buffer {
   if (typeof signatureBase64 !== 'string' || !BASE64.test(signatureBase64)) {
-    throw new DomainError('INVALID_SIGNATURE', `"signature" expected base64 of 65 bytes, got ${typeof signatureBase64 === 'string' ? 'invalid base64' : typeof signatureBase64}`);
+    throw new DomainError(
+      'INVALID_SIGNATURE',
+      `"signature" expected base64 of 65 bytes, got ${typeof signatureBase64 === 'string' ? 'invalid base64' : typeof signatureBase64}`,
+    );
   }
   const sig = Buffer.from(signatureBase64, 'base64');
-  if (sig.length !== 65) throw new DomainError('INVALID_SIGNATURE', `"signature" expected base64 of 65 bytes, got ${sig.length} bytes`);
+  if (sig.length !== 65)
+    throw new DomainError('INVALID_SIGNATURE', `"signature" expected base64 of 65 bytes, got ${sig.length} bytes`);
   return sig;
 }
 
@@ -102,7 +130,8 @@ export interface SignOptions {
 export function signMessage(message: string | Uint8Array, privateKey32: Uint8Array, options: SignOptions = {}): string {
   const type = options.addressType ?? 'p2pkh';
   const compressed = options.compressed ?? true;
-  if (!compressed && type !== 'p2pkh') throw new DomainError('BAD_REQUEST', `a ${type} signature needs a compressed key`);
+  if (!compressed && type !== 'p2pkh')
+    throw new DomainError('BAD_REQUEST', `a ${type} signature needs a compressed key`);
   const { signature, recid } = signWith(signedMessageHash(message), privateKey32);
   const base = type === 'p2wpkh' ? 39 : type === 'p2sh-p2wpkh' ? 35 : compressed ? 31 : 27;
   return Buffer.concat([Buffer.from([base + recid]), signature]).toString('base64');
@@ -110,7 +139,10 @@ export function signMessage(message: string | Uint8Array, privateKey32: Uint8Arr
 
 function signWith(hash: Buffer, privateKey: Uint8Array): { signature: Uint8Array; recid: number } {
   if (!(privateKey instanceof Uint8Array) || privateKey.length !== 32) {
-    throw new DomainError('BAD_REQUEST', `"privateKey" expected 32 bytes, got ${privateKey instanceof Uint8Array ? privateKey.length : typeof privateKey}`);
+    throw new DomainError(
+      'BAD_REQUEST',
+      `"privateKey" expected 32 bytes, got ${privateKey instanceof Uint8Array ? privateKey.length : typeof privateKey}`,
+    );
   }
   try {
     return secp().sign(hash, privateKey);

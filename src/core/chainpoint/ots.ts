@@ -52,7 +52,9 @@ function varbytes(data: Buffer): Buffer {
 
 function proofOps(proof: readonly ProofStep[]): OtsOp[] {
   return proof.flatMap((step): OtsOp[] => [
-    'left' in step ? { op: 'prepend', data: Buffer.from(step.left, 'hex') } : { op: 'append', data: Buffer.from(step.right, 'hex') },
+    'left' in step
+      ? { op: 'prepend', data: Buffer.from(step.left, 'hex') }
+      : { op: 'append', data: Buffer.from(step.right, 'hex') },
     { op: 'sha256' },
   ]);
 }
@@ -60,10 +62,14 @@ function proofOps(proof: readonly ProofStep[]): OtsOp[] {
 function txOps(rawTxHex: string, merkleRoot: Buffer): OtsOp[] {
   const tx = parseRawTransaction(rawTxHex);
   if (tx.nonWitness.length > OTS_MAX_MESSAGE) {
-    throw new DomainError('BAD_REQUEST', `transaction is ${tx.nonWitness.length} bytes, OpenTimestamps allows ${OTS_MAX_MESSAGE}`);
+    throw new DomainError(
+      'BAD_REQUEST',
+      `transaction is ${tx.nonWitness.length} bytes, OpenTimestamps allows ${OTS_MAX_MESSAGE}`,
+    );
   }
   const output = tx.outputs.find((o) => parseOpReturn(o.script)?.equals(merkleRoot) === true);
-  if (output === undefined) throw new DomainError('INVALID_RECEIPT', 'the transaction has no OP_RETURN output carrying merkleRoot');
+  if (output === undefined)
+    throw new DomainError('INVALID_RECEIPT', 'the transaction has no OP_RETURN output carrying merkleRoot');
   const rootAt = output.scriptOffset + 2;
   return [
     { op: 'prepend', data: tx.nonWitness.subarray(0, rootAt) },
@@ -76,11 +82,18 @@ function txOps(rawTxHex: string, merkleRoot: Buffer): OtsOp[] {
 function blockOps(branch: TxMerkleBranch): OtsOp[] {
   const { siblings, index } = branch;
   if (!Number.isSafeInteger(index) || index < 0 || (siblings.length < 32 && index >= 2 ** siblings.length)) {
-    throw new DomainError('BAD_REQUEST', `"txMerkleBranch.index" expected 0..${2 ** siblings.length - 1}, got ${index}`);
+    throw new DomainError(
+      'BAD_REQUEST',
+      `"txMerkleBranch.index" expected 0..${2 ** siblings.length - 1}, got ${index}`,
+    );
   }
   return siblings.flatMap((hex, level): OtsOp[] => {
     const data = hexToBytes(hex, `txMerkleBranch.siblings[${level}]`, 32, 'BAD_REQUEST');
-    return [{ op: Math.floor(index / 2 ** level) % 2 === 1 ? 'prepend' : 'append', data }, { op: 'sha256' }, { op: 'sha256' }];
+    return [
+      { op: Math.floor(index / 2 ** level) % 2 === 1 ? 'prepend' : 'append', data },
+      { op: 'sha256' },
+      { op: 'sha256' },
+    ];
   });
 }
 
@@ -89,7 +102,8 @@ function serializeOp(o: OtsOp): Buffer {
 }
 
 function bitcoinAttestation(height: number): Buffer {
-  if (!Number.isSafeInteger(height) || height < 0) throw new DomainError('BAD_REQUEST', `"blockHeight" expected a non-negative integer, got ${height}`);
+  if (!Number.isSafeInteger(height) || height < 0)
+    throw new DomainError('BAD_REQUEST', `"blockHeight" expected a non-negative integer, got ${height}`);
   return Buffer.concat([Buffer.from([0x00]), BITCOIN_ATTESTATION_TAG, varbytes(otsVaruint(height))]);
 }
 
@@ -103,7 +117,11 @@ export function receiptToOts(input: OtsInput): Buffer {
   if (!pathReachesRoot(input.targetHash, input.proof, input.merkleRoot)) {
     throw new DomainError('INVALID_RECEIPT', '"proof" does not lead from targetHash to merkleRoot');
   }
-  const ops = [...proofOps(input.proof), ...txOps(input.rawTxHex, hexToBytes(input.merkleRoot)), ...blockOps(input.txMerkleBranch)];
+  const ops = [
+    ...proofOps(input.proof),
+    ...txOps(input.rawTxHex, hexToBytes(input.merkleRoot)),
+    ...blockOps(input.txMerkleBranch),
+  ];
   return Buffer.concat([
     HEADER_MAGIC,
     otsVaruint(1),

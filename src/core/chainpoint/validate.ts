@@ -7,7 +7,13 @@ import { DomainError } from '../errors.js';
 import { assertHash } from '../hash/hash-check.js';
 import type { ProofStep } from '../merkle/proof.js';
 import {
-  BTC_OP_RETURN, CHAINPOINT_CONTEXT, CHAINPOINT_TYPE, orderedSignature, type ChainpointReceipt, type ReceiptAnchor, type ReceiptSignature,
+  BTC_OP_RETURN,
+  CHAINPOINT_CONTEXT,
+  CHAINPOINT_TYPE,
+  orderedSignature,
+  type ChainpointReceipt,
+  type ReceiptAnchor,
+  type ReceiptSignature,
 } from './receipt.js';
 
 /** A tree of 2^64 leaves would need 64 steps: anything longer is not a receipt. */
@@ -24,7 +30,8 @@ function invalid(message: string): never {
 }
 
 function asObject(value: unknown, label: string, allowed: readonly string[]): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) invalid(`"${label}" expected an object, got ${kindOf(value)}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    invalid(`"${label}" expected an object, got ${kindOf(value)}`);
   const unknown = Object.keys(value).find((k) => !allowed.includes(k));
   if (unknown !== undefined) invalid(`"${label}" has an unknown field "${unknown}"`);
   return value as Record<string, unknown>;
@@ -43,14 +50,17 @@ function hashField(value: unknown, label: string): string {
 }
 
 function textField(value: unknown, label: string): string {
-  if (typeof value !== 'string' || value.length === 0) invalid(`"${label}" expected a non-empty string, got ${kindOf(value)}`);
-  if (value.length > MAX_TEXT_LENGTH) invalid(`"${label}" expected at most ${MAX_TEXT_LENGTH} chars, got ${value.length}`);
+  if (typeof value !== 'string' || value.length === 0)
+    invalid(`"${label}" expected a non-empty string, got ${kindOf(value)}`);
+  if (value.length > MAX_TEXT_LENGTH)
+    invalid(`"${label}" expected at most ${MAX_TEXT_LENGTH} chars, got ${value.length}`);
   return value;
 }
 
 function arrayField(value: unknown, label: string, min: number, max: number): unknown[] {
   if (!Array.isArray(value)) invalid(`"${label}" expected an array, got ${kindOf(value)}`);
-  if (value.length < min || value.length > max) invalid(`"${label}" expected ${min}..${max} items, got ${value.length}`);
+  if (value.length < min || value.length > max)
+    invalid(`"${label}" expected ${min}..${max} items, got ${value.length}`);
   return value;
 }
 
@@ -58,12 +68,15 @@ function proofStep(value: unknown, i: number): ProofStep {
   const step = asObject(value, `proof[${i}]`, ['left', 'right']);
   const keys = Object.keys(step);
   if (keys.length !== 1) invalid(`"proof[${i}]" expected exactly one of "left" or "right", got ${keys.length} fields`);
-  return keys[0] === 'left' ? { left: hashField(step.left, `proof[${i}].left`) } : { right: hashField(step.right, `proof[${i}].right`) };
+  return keys[0] === 'left'
+    ? { left: hashField(step.left, `proof[${i}].left`) }
+    : { right: hashField(step.right, `proof[${i}].right`) };
 }
 
 function anchor(value: unknown, i: number): ReceiptAnchor {
   const a = asObject(value, `anchors[${i}]`, ['type', 'sourceId']);
-  if (a.type !== BTC_OP_RETURN) invalid(`"anchors[${i}].type" expected "${BTC_OP_RETURN}", got ${JSON.stringify(a.type) ?? 'nothing'}`);
+  if (a.type !== BTC_OP_RETURN)
+    invalid(`"anchors[${i}].type" expected "${BTC_OP_RETURN}", got ${JSON.stringify(a.type) ?? 'nothing'}`);
   return { type: BTC_OP_RETURN, sourceId: hashField(a.sourceId, `anchors[${i}].sourceId`) };
 }
 
@@ -87,8 +100,10 @@ function signatureObject(value: unknown): ReceiptSignature {
  */
 export function validateReceipt(input: unknown): ChainpointReceipt {
   const r = asObject(input, 'receipt', RECEIPT_KEYS);
-  if (r['@context'] !== undefined && r['@context'] !== CHAINPOINT_CONTEXT) invalid(`"@context" expected "${CHAINPOINT_CONTEXT}"`);
-  if (r.type !== CHAINPOINT_TYPE) invalid(`"type" expected "${CHAINPOINT_TYPE}", got ${JSON.stringify(r.type) ?? 'nothing'}`);
+  if (r['@context'] !== undefined && r['@context'] !== CHAINPOINT_CONTEXT)
+    invalid(`"@context" expected "${CHAINPOINT_CONTEXT}"`);
+  if (r.type !== CHAINPOINT_TYPE)
+    invalid(`"type" expected "${CHAINPOINT_TYPE}", got ${JSON.stringify(r.type) ?? 'nothing'}`);
   const receipt: ChainpointReceipt = {
     '@context': CHAINPOINT_CONTEXT,
     type: CHAINPOINT_TYPE,

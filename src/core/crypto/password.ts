@@ -6,7 +6,9 @@ const KEY_LEN = 32;
 
 function derive(password: string, salt: Buffer, p: { N: number; r: number; p: number }): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LEN, { ...p, maxmem: PARAMS.maxmem }, (err, key) => (err ? reject(err) : resolve(key)));
+    scrypt(password.normalize('NFKC'), salt, KEY_LEN, { ...p, maxmem: PARAMS.maxmem }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
   });
 }
 

@@ -56,7 +56,10 @@ export function openSecret(sealed: string, secretKey: string, purpose: string): 
   try {
     return new Uint8Array(Buffer.concat([decipher.update(ct), decipher.final()]));
   } catch {
-    throw new DomainError('UNAUTHORIZED', `secret-box: cannot open the "${purpose}" secret: wrong SECRET_KEY or altered data`);
+    throw new DomainError(
+      'UNAUTHORIZED',
+      `secret-box: cannot open the "${purpose}" secret: wrong SECRET_KEY or altered data`,
+    );
   }
 }
 
@@ -67,7 +70,10 @@ function parseSealed(sealed: string): { iv: Buffer; ct: Buffer; tag: Buffer } {
   }
   const [iv, ct, tag] = parts.slice(1).map(decodeB64url) as [Buffer, Buffer, Buffer];
   if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) {
-    throw new DomainError('VALIDATION_FAILED', `secret-box: expected a ${IV_BYTES}-byte iv and a ${TAG_BYTES}-byte tag`);
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `secret-box: expected a ${IV_BYTES}-byte iv and a ${TAG_BYTES}-byte tag`,
+    );
   }
   return { iv, ct, tag };
 }

@@ -32,7 +32,8 @@ export function assertHash(value: unknown, label = 'hash', options: HashCheckOpt
 }
 
 function describeBadHash(value: unknown, label: string): string {
-  if (typeof value !== 'string') return `"${label}" expected 64 lowercase hex chars, got ${value === null ? 'null' : typeof value}`;
+  if (typeof value !== 'string')
+    return `"${label}" expected 64 lowercase hex chars, got ${value === null ? 'null' : typeof value}`;
   if (value === EMPTY_SHA256) return `"${label}" is the SHA-256 of empty data, which is refused`;
   if (/^[0-9a-fA-F]{64}$/.test(value)) return `"${label}" expected lowercase hex, got upper-case characters`;
   if (value.length !== 64) return `"${label}" expected 64 lowercase hex chars, got ${value.length}`;

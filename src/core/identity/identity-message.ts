@@ -17,7 +17,13 @@ export function identityBoundMessage(signedHash: string, signedIdentity = '', si
  * message when `signedIdentity` or `signedIssuerDomain` is present.
  * @throws DomainError INVALID_HASH when `signedHash` is not 64 lowercase hex chars
  */
-export function messageToSign(fields: { signedHash: string; signedIdentity?: string; signedIssuerDomain?: string }): string {
+export function messageToSign(fields: {
+  signedHash: string;
+  signedIdentity?: string;
+  signedIssuerDomain?: string;
+}): string {
   const bound = fields.signedIdentity !== undefined || fields.signedIssuerDomain !== undefined;
-  return bound ? identityBoundMessage(fields.signedHash, fields.signedIdentity, fields.signedIssuerDomain) : assertHash(fields.signedHash, 'signedHash');
+  return bound
+    ? identityBoundMessage(fields.signedHash, fields.signedIdentity, fields.signedIssuerDomain)
+    : assertHash(fields.signedHash, 'signedHash');
 }

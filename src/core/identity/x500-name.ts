@@ -21,7 +21,12 @@ export type IdentityItem = 'CN' | 'O' | 'OU' | 'L' | 'C' | 'EMAILADDRESS';
 export const IDENTITY_ORDER: readonly IdentityItem[] = ['CN', 'O', 'OU', 'L', 'C', 'EMAILADDRESS'];
 
 export const FIELD_OF_ITEM: Readonly<Record<IdentityItem, keyof IdentityFields>> = {
-  CN: 'commonName', O: 'organization', OU: 'organizationalUnit', L: 'locality', C: 'country', EMAILADDRESS: 'emailAddress',
+  CN: 'commonName',
+  O: 'organization',
+  OU: 'organizationalUnit',
+  L: 'locality',
+  C: 'country',
+  EMAILADDRESS: 'emailAddress',
 };
 
 function invalid(message: string): never {
@@ -38,7 +43,8 @@ export function parseIdentityToSign(identityToSign: string): { items: IdentityIt
   const asked = typeof identityToSign === 'string' ? identityToSign.split(',').map((s) => s.trim()) : [];
   if (asked.length === 0) invalid('"identityToSign" expected ALL or a comma list of CN,O,OU,L,C,EMAILADDRESS');
   asked.forEach((item, i) => {
-    if (!IDENTITY_ORDER.includes(item as IdentityItem)) invalid(`"identityToSign" has an unknown item ${JSON.stringify(item)}`);
+    if (!IDENTITY_ORDER.includes(item as IdentityItem))
+      invalid(`"identityToSign" has an unknown item ${JSON.stringify(item)}`);
     if (asked.indexOf(item) !== i) invalid(`"identityToSign" lists ${item} twice`);
   });
   return { items: IDENTITY_ORDER.filter((item) => asked.includes(item)), all: false };
@@ -50,11 +56,13 @@ export function parseIdentityToSign(identityToSign: string): { items: IdentityIt
  */
 export function escapeAttributeValue(value: string): string {
   const chars = Array.from(value);
-  return chars.map((c, i) => {
-    if (c === '\0') return '\\00';
-    const edge = (i === 0 && (c === '#' || c === ' ')) || (i === chars.length - 1 && c === ' ');
-    return edge || ',+"\\<>;='.includes(c) ? `\\${c}` : c;
-  }).join('');
+  return chars
+    .map((c, i) => {
+      if (c === '\0') return '\\00';
+      const edge = (i === 0 && (c === '#' || c === ' ')) || (i === chars.length - 1 && c === ' ');
+      return edge || ',+"\\<>;='.includes(c) ? `\\${c}` : c;
+    })
+    .join('');
 }
 
 /**
@@ -88,7 +96,8 @@ export function parseIdentity(name: string): IdentityFields {
     const eq = rdn.indexOf('=');
     if (eq < 1) invalid(`"signedIdentity" has a part without TYPE=value: ${JSON.stringify(rdn)}`);
     const item = rdn.slice(0, eq).trim().toUpperCase() as IdentityItem;
-    if (!IDENTITY_ORDER.includes(item)) invalid(`"signedIdentity" has an unknown attribute ${JSON.stringify(rdn.slice(0, eq))}`);
+    if (!IDENTITY_ORDER.includes(item))
+      invalid(`"signedIdentity" has an unknown attribute ${JSON.stringify(rdn.slice(0, eq))}`);
     const field = FIELD_OF_ITEM[item];
     if (fields[field] !== undefined) invalid(`"signedIdentity" repeats ${item}`);
     fields[field] = unescapeAttributeValue(rdn.slice(eq + 1));

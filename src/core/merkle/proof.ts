@@ -49,7 +49,8 @@ export function proofFromNodes(locations: readonly ProofNodeLocation[], nodes: r
   }
   return locations.map((loc, i) => {
     const node = nodes[i];
-    if (node.length !== NODE_SIZE) throw new DomainError('BAD_REQUEST', `"nodes[${i}]" expected 32 bytes, got ${node.length}`);
+    if (node.length !== NODE_SIZE)
+      throw new DomainError('BAD_REQUEST', `"nodes[${i}]" expected 32 bytes, got ${node.length}`);
     const hex = bytesToHex(node);
     return loc.side === 'left' ? { left: hex } : { right: hex };
   });
@@ -58,7 +59,10 @@ export function proofFromNodes(locations: readonly ProofNodeLocation[], nodes: r
 /** Proof path of leaf `leafIndex` in an in-memory tree. @throws DomainError BAD_REQUEST when out of range */
 export function proofPath(tree: MerkleTree, leafIndex: number): ProofStep[] {
   const locations = proofNodeLocations(tree.leafCount, leafIndex);
-  return proofFromNodes(locations, locations.map((loc) => nodeAt(tree, loc.level, loc.index)));
+  return proofFromNodes(
+    locations,
+    locations.map((loc) => nodeAt(tree, loc.level, loc.index)),
+  );
 }
 
 /**

@@ -35,8 +35,10 @@ export function serializedSize(leafCount: number): number {
  * @throws DomainError BAD_REQUEST on an unknown version or a short header
  */
 export function readLeafCount(header: Uint8Array): number {
-  if (header.length < HEADER_SIZE) throw new DomainError('BAD_REQUEST', `"tree" expected at least ${HEADER_SIZE} bytes, got ${header.length}`);
-  if (header[0] !== FORMAT_VERSION) throw new DomainError('BAD_REQUEST', `"tree" expected format version ${FORMAT_VERSION}, got ${header[0]}`);
+  if (header.length < HEADER_SIZE)
+    throw new DomainError('BAD_REQUEST', `"tree" expected at least ${HEADER_SIZE} bytes, got ${header.length}`);
+  if (header[0] !== FORMAT_VERSION)
+    throw new DomainError('BAD_REQUEST', `"tree" expected format version ${FORMAT_VERSION}, got ${header[0]}`);
   return asBuffer(header).readUInt32BE(1);
 }
 
@@ -47,7 +49,8 @@ export function readLeafCount(header: Uint8Array): number {
 export function deserializeTree(data: Buffer): MerkleTree {
   const leafCount = readLeafCount(data);
   const expected = serializedSize(leafCount);
-  if (data.length !== expected) throw new DomainError('BAD_REQUEST', `"tree" expected ${expected} bytes, got ${data.length}`);
+  if (data.length !== expected)
+    throw new DomainError('BAD_REQUEST', `"tree" expected ${expected} bytes, got ${data.length}`);
   const levels: Buffer[] = [];
   let offset = HEADER_SIZE;
   for (const count of levelCounts(leafCount)) {
@@ -69,7 +72,10 @@ export function nodeOffset(leafCount: number, level: number, index: number): num
 
 /** Byte ranges `[offset, offset + 32)` to read for the path of leaf `leafIndex`, leaf to root. */
 export function proofByteRanges(leafCount: number, leafIndex: number): { offset: number; length: number }[] {
-  return proofNodeLocations(leafCount, leafIndex).map((loc) => ({ offset: nodeOffset(leafCount, loc.level, loc.index), length: NODE_SIZE }));
+  return proofNodeLocations(leafCount, leafIndex).map((loc) => ({
+    offset: nodeOffset(leafCount, loc.level, loc.index),
+    length: NODE_SIZE,
+  }));
 }
 
 /**
@@ -77,7 +83,11 @@ export function proofByteRanges(leafCount: number, leafIndex: number): { offset:
  * that byte offset of the serialised tree).
  * @throws DomainError BAD_REQUEST when out of range or a read returns the wrong size
  */
-export function proofPathFromReader(leafCount: number, leafIndex: number, readNode: (offset: number) => Uint8Array): ProofStep[] {
+export function proofPathFromReader(
+  leafCount: number,
+  leafIndex: number,
+  readNode: (offset: number) => Uint8Array,
+): ProofStep[] {
   const locations = proofNodeLocations(leafCount, leafIndex);
   const nodes = locations.map((loc) => readNode(nodeOffset(leafCount, loc.level, loc.index)));
   return proofFromNodes(locations, nodes);

@@ -26,7 +26,7 @@ export function levelCounts(leafCount: number): number[] {
     throw new DomainError('BAD_REQUEST', `"leafCount" expected a positive integer, got ${leafCount}`);
   }
   const counts = [leafCount];
-  for (let n = leafCount; n > 1; ) {
+  for (let n = leafCount; n > 1;) {
     n = Math.ceil(n / 2);
     counts.push(n);
   }
@@ -55,7 +55,10 @@ export function buildMerkleTree(leaves: readonly Uint8Array[]): MerkleTree {
  */
 export function buildMerkleTreeFromPacked(packedLeaves: Buffer): MerkleTree {
   if (packedLeaves.length % NODE_SIZE !== 0) {
-    throw new DomainError('INVALID_HASH', `"leaves" expected a multiple of ${NODE_SIZE} bytes, got ${packedLeaves.length}`);
+    throw new DomainError(
+      'INVALID_HASH',
+      `"leaves" expected a multiple of ${NODE_SIZE} bytes, got ${packedLeaves.length}`,
+    );
   }
   const counts = levelCounts(packedLeaves.length / NODE_SIZE);
   const levels = [packedLeaves];

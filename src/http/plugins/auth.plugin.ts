@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticateBasic, authenticateBearer } from '../../app/authenticate.js';
-import type { AppDeps } from '../../app/deps.js';
-import type { Account } from '../../app/ports/account.port.js';
+import { authenticateBasic, authenticateBearer } from '../../app/accounts/authenticate.js';
+import type { AppDeps } from '../../app/shared/deps.js';
+import type { Account } from '../../app/accounts/account.port.js';
 import { DomainError } from '../../core/errors.js';
 
 declare module 'fastify' {
@@ -10,8 +10,12 @@ declare module 'fastify' {
     /** Drops remembered logins in this process (after a revocation or a password change). */
     forgetCredentials(): void;
   }
-  interface FastifyRequest { account: Account | null }
-  interface FastifyContextConfig { auth?: 'account' | 'optional' }
+  interface FastifyRequest {
+    account: Account | null;
+  }
+  interface FastifyContextConfig {
+    auth?: 'account' | 'optional';
+  }
 }
 
 /**

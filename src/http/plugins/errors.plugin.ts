@@ -20,7 +20,8 @@ function classify(err: FastifyError): [number, string, string] {
   if (err.validation) return [400, 'VALIDATION_FAILED', err.message];
   if (err instanceof SyntaxError || err.statusCode === 400) return [400, 'BAD_REQUEST', err.message];
   if (err.statusCode === 429) return [429, 'RATE_LIMITED', err.message];
-  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return [err.statusCode, 'BAD_REQUEST', err.message];
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)
+    return [err.statusCode, 'BAD_REQUEST', err.message];
   return [500, 'INTERNAL', 'Internal error; the request id identifies it in the logs'];
 }
 

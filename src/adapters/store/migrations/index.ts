@@ -9,7 +9,10 @@ import { sql as m004 } from './004-identity.js';
 import { sql as m005 } from './005-callbacks.js';
 import { sql as m006 } from './006-reorg-watch.js';
 
-export interface Migration { readonly id: string; readonly sql: string }
+export interface Migration {
+  readonly id: string;
+  readonly sql: string;
+}
 
 export const migrations: readonly Migration[] = [
   { id: '001-accounts', sql: m001 },

@@ -1,0 +1,53 @@
+import type { Anchor, MetadataValue } from './anchor.port.js';
+
+/** The JSON form of an anchor (api-decisions.md, Anchors); absent optional fields are left out. */
+export interface AnchorView {
+  id: string;
+  created: number;
+  lastModified: number;
+  name: string;
+  signedHash?: string;
+  hash?: string;
+  signature?: string;
+  pubKey?: string;
+  identityURL?: string;
+  signedIdentity?: string;
+  signedIssuerDomain?: string;
+  public: boolean;
+  tags: string[];
+  metadata?: Record<string, MetadataValue>;
+  callbackURL?: string;
+  status: Anchor['status'];
+  txId?: string;
+  confirmations?: number;
+  timestamp?: number;
+}
+
+/**
+ * `created` is the form answered at creation: a signature anchor shows `signedHash` as given.
+ * `read` (GET, lists, callbacks) shows the signed or data hash as `hash`.
+ */
+export function anchorView(a: Anchor, form: 'created' | 'read' = 'read'): AnchorView {
+  const v: AnchorView = {
+    id: a.id,
+    created: a.created,
+    lastModified: a.lastModified,
+    name: a.name,
+    public: a.public,
+    tags: [...a.tags],
+    status: a.status,
+  };
+  if (form === 'created' && a.kind === 'signature') v.signedHash = a.hash;
+  else v.hash = a.hash;
+  if (a.signature !== null) v.signature = a.signature;
+  if (a.pubKey !== null) v.pubKey = a.pubKey;
+  if (a.identityUrl !== null) v.identityURL = a.identityUrl;
+  if (a.signedIdentity !== null) v.signedIdentity = a.signedIdentity;
+  if (a.signedIssuerDomain !== null) v.signedIssuerDomain = a.signedIssuerDomain;
+  if (a.metadata !== null) v.metadata = { ...a.metadata };
+  if (a.callbackUrl !== null) v.callbackURL = a.callbackUrl;
+  if (a.txId !== null) v.txId = a.txId;
+  if (a.status !== 'WAIT') v.confirmations = a.confirmations;
+  if (a.timestamp !== null) v.timestamp = a.timestamp;
+  return v;
+}

@@ -1,0 +1,235 @@
+import { blockMerkleBranch } from '../../core/bitcoin/block-merkle.js';
+import { DomainError } from '../../core/errors.js';
+import { SEND_BATCHES, type AnchoringDeps } from './anchoring-deps.js';
+import { broadcastRecorded, signedRecord, txInfoOf } from './broadcast-anchor-tx.js';
+import { enqueueAnchorCallbacks } from './enqueue-anchor-callbacks.js';
+import type { Batch, BtcTx } from './bitcoin.port.js';
+import type { RawTransactionInfo } from './chain.port.js';
+
+export interface ConfirmSummary {
+  /** Batches that reached the required confirmations (now CONFIRMED). */
+  readonly confirmed: string[];
+  /** Txids seen in a block for the first time. */
+  readonly firstConfirmations: string[];
+  /** Batches whose recorded block left the best chain. */
+  readonly reorgs: string[];
+  /** Txids sent again, the same bytes, because the node had lost them. */
+  readonly rebroadcast: string[];
+  /** Txids of fee-bump replacements. */
+  readonly bumped: string[];
+  /** Batches that are stuck but cannot pay more (fee cap or funds). */
+  readonly atFeeCap: string[];
+  /** Batches put back to WAIT because none of their transactions can confirm any more. */
+  readonly abandoned: string[];
+}
+
+/**
+ * One poll of every SENT batch, reading the chain:
+ * - a recorded block whose height now holds another hash is a reorg: the block data goes, the batch
+ *   stays SENT and its transactions compete again;
+ * - the transaction of the batch seen in a block: its block, raw bytes and block Merkle branch are
+ *   recorded at the first confirmation (for `/ots`), the other transactions of the batch become
+ *   REPLACED, and the batch is CONFIRMED at the required confirmations;
+ * - none in a block: lost by the node → the same bytes again; in the mempool for `bumpAfterBlocks`
+ *   blocks → a BIP-125 replacement spending the same inputs at a higher fee, up to the cap.
+ * Every transaction of a batch spends the same inputs, so at most one of them can ever confirm.
+ */
+export async function confirmBatches(deps: AnchoringDeps): Promise<ConfirmSummary> {
+  const summary: ConfirmSummary = {
+    confirmed: [],
+    firstConfirmations: [],
+    reorgs: [],
+    rebroadcast: [],
+    bumped: [],
+    atFeeCap: [],
+    abandoned: [],
+  };
+  const height = await deps.chain.getBlockCount();
+  for (const batch of await deps.store.batches.confirmedAbove(height - deps.settings.reorgWatchDepth))
+    await watchConfirmed(deps, batch, summary);
+  for (const batch of await deps.store.batches.sent()) await confirmBatch(deps, batch, height, summary);
+  if (summary.abandoned.length > 0) await deps.jobs.send(SEND_BATCHES, {});
+  return summary;
+}
+
+/**
+ * A CONFIRMED batch whose block left the best chain (a reorg deeper than the required confirmations)
+ * goes back to SENT; the SENT pass right after treats it like any other reorg.
+ */
+async function watchConfirmed(deps: AnchoringDeps, b: Batch, s: ConfirmSummary): Promise<void> {
+  if (!b.block || (await deps.chain.getBlockHash(b.block.blockHeight)) === b.block.blockHash) return;
+  await deps.store.batches.clearConfirmation(b.id, deps.clock.now());
+  await enqueueAnchorCallbacks(deps, { batchId: b.id });
+  s.reorgs.push(b.id);
+}
+
+async function confirmBatch(deps: AnchoringDeps, batch: Batch, height: number, s: ConfirmSummary): Promise<void> {
+  let b = batch;
+  if (b.block && (await deps.chain.getBlockHash(b.block.blockHeight)) !== b.block.blockHash) {
+    await deps.store.batches.clearConfirmation(b.id, deps.clock.now());
+    await enqueueAnchorCallbacks(deps, { batchId: b.id });
+    s.reorgs.push(b.id);
+    b = { ...b, block: null, confirmations: 0 };
+  }
+  const txs = (await deps.store.btcTxs.ofBatch(b.id)).filter((t) => t.status !== 'ABANDONED');
+  if (txs.length === 0) return abandon(deps, b, txs, s);
+  const seen = await Promise.all(txs.map((t) => deps.chain.getRawTransaction(t.txid)));
+  const best = seen.reduce(
+    (acc, info, i) => ((info?.confirmations ?? 0) > (seen[acc]?.confirmations ?? 0) ? i : acc),
+    0,
+  );
+  const info = seen[best];
+  if (info && info.confirmations > 0) return onConfirmed(deps, b, txs, txs[best]!, info, s);
+  await onUnconfirmed(deps, b, txs, seen, height, s);
+}
+
+async function onConfirmed(
+  deps: AnchoringDeps,
+  b: Batch,
+  txs: BtcTx[],
+  winner: BtcTx,
+  info: RawTransactionInfo,
+  s: ConfirmSummary,
+): Promise<void> {
+  if (!b.block || b.txId !== winner.txid) {
+    await recordFirstConfirmation(deps, b, txs, winner, info);
+    s.firstConfirmations.push(winner.txid);
+  }
+  const confirmed = info.confirmations >= deps.settings.confirmationsRequired;
+  await deps.store.batches.setConfirmations(b.id, info.confirmations, confirmed, deps.clock.now());
+  if (confirmed) {
+    s.confirmed.push(b.id);
+    await enqueueAnchorCallbacks(deps, { batchId: b.id });
+  }
+}
+
+/** Records the block and proof data; the winner's inputs are spent and its change usable, the others' change never exists. */
+async function recordFirstConfirmation(
+  deps: AnchoringDeps,
+  b: Batch,
+  txs: BtcTx[],
+  winner: BtcTx,
+  info: RawTransactionInfo,
+): Promise<void> {
+  const block = info.blockHash === null ? null : await deps.chain.getBlock(info.blockHash);
+  if (!block) throw new DomainError('CHAIN_UNAVAILABLE', `block of ${winner.txid} vanished while reading it`);
+  const proof = {
+    txId: winner.txid,
+    blockHash: block.hash,
+    blockHeight: block.height,
+    blockTime: block.time * 1000,
+    rawTx: info.hex,
+    txMerkleBranch: blockMerkleBranch(block.txids, winner.txid),
+  };
+  const now = deps.clock.now();
+  await deps.store.transaction(async (tx) => {
+    await tx.batches.recordConfirmation(b.id, proof, info.confirmations, now);
+    for (const t of txs) await tx.btcTxs.setStatus(t.txid, t.txid === winner.txid ? 'CONFIRMED' : 'REPLACED', now);
+    await tx.utxos.setStatus(winner.inputs, 'spent');
+    await tx.utxos.setStatus(
+      txs.filter((t) => t !== winner && t.change).map((t) => t.change!),
+      'abandoned',
+    );
+    if (winner.change) {
+      await tx.utxos.add([{ ...winner.change, status: 'available' }]);
+      await tx.utxos.setStatus([winner.change], 'available');
+    }
+  });
+}
+
+async function onUnconfirmed(
+  deps: AnchoringDeps,
+  b: Batch,
+  txs: BtcTx[],
+  seen: (RawTransactionInfo | null)[],
+  height: number,
+  s: ConfirmSummary,
+): Promise<void> {
+  const now = deps.clock.now();
+  for (const t of txs)
+    if (t.status === 'CONFIRMED' || t.status === 'REPLACED')
+      await deps.store.btcTxs.setStatus(t.txid, 'BROADCAST', now);
+  if (seen.every((info) => info === null)) {
+    if (await inputsGone(deps, txs)) return abandon(deps, b, txs, s);
+    return rebroadcast(deps, txs, height, s);
+  }
+  const newest = txs[0]!;
+  if (newest.broadcastHeight !== null && height - newest.broadcastHeight >= deps.settings.bumpAfterBlocks)
+    await bump(deps, b, newest, s);
+}
+
+/** The node lost every transaction of the batch (reorg, restart, eviction): send them again, newest first. */
+async function rebroadcast(deps: AnchoringDeps, txs: BtcTx[], height: number, s: ConfirmSummary): Promise<void> {
+  for (const t of txs) {
+    try {
+      await deps.chain.sendRawTransaction(t.hex);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'CHAIN_UNAVAILABLE') throw err;
+    }
+    await deps.store.btcTxs.setStatus(t.txid, 'BROADCAST', deps.clock.now(), height);
+    s.rebroadcast.push(t.txid);
+  }
+}
+
+/**
+ * True when an input of the batch's transactions (they all share them) is spent by something else, so
+ * none of them can ever confirm. An input whose parent is one of our own transactions still waiting
+ * (chained change lost in the same reorg) is not gone.
+ */
+async function inputsGone(deps: AnchoringDeps, txs: BtcTx[]): Promise<boolean> {
+  for (const input of txs[txs.length - 1]!.inputs) {
+    if (await deps.chain.getTxOut(input.txid, input.vout)) continue;
+    const parent = await deps.store.btcTxs.findByTxid(input.txid);
+    if (parent && ['SIGNED', 'BROADCAST', 'CONFIRMED'].includes(parent.status)) continue;
+    return true;
+  }
+  return false;
+}
+
+async function abandon(deps: AnchoringDeps, b: Batch, txs: BtcTx[], s: ConfirmSummary): Promise<void> {
+  const now = deps.clock.now();
+  await deps.store.transaction(async (tx) => {
+    for (const t of txs) await tx.btcTxs.setStatus(t.txid, 'ABANDONED', now);
+    await tx.utxos.setStatus(
+      txs.flatMap((t) => t.inputs),
+      'available',
+    );
+    await tx.utxos.setStatus(
+      txs.filter((t) => t.change).map((t) => t.change!),
+      'abandoned',
+    );
+    await tx.batches.resetToWait(b.id, now);
+  });
+  await enqueueAnchorCallbacks(deps, { batchId: b.id });
+  s.abandoned.push(b.id);
+}
+
+/** The next fee rate of a stuck transaction: +50 % (at least +1 sat/vB), capped; null at the cap. */
+export function nextFeeRate(currentSatVb: number, capSatVb: number): number | null {
+  const current = Math.ceil(currentSatVb);
+  if (current >= capSatVb) return null;
+  return Math.min(capSatVb, Math.max(current + 1, Math.ceil(current * 1.5)));
+}
+
+async function bump(deps: AnchoringDeps, b: Batch, newest: BtcTx, s: ConfirmSummary): Promise<void> {
+  const { feeCapSatVb, maxFeeSat } = deps.settings;
+  const rate = nextFeeRate(newest.feeRateSatVb, feeCapSatVb);
+  if (rate === null) {
+    s.atFeeCap.push(b.id);
+    return;
+  }
+  let next;
+  try {
+    next = await deps.wallet.bumpAnchorTx(txInfoOf(newest), rate, { maxFeeRateSatVb: feeCapSatVb, maxFeeSat });
+  } catch (err) {
+    if (err instanceof DomainError && (err.code === 'FORBIDDEN' || err.code === 'INSUFFICIENT_FUNDS')) {
+      s.atFeeCap.push(b.id);
+      return;
+    }
+    throw err;
+  }
+  const record = signedRecord(b.id, next, newest.txid, deps.clock.now());
+  await deps.store.btcTxs.insert(record);
+  await broadcastRecorded(deps, record);
+  s.bumped.push(next.txid);
+}

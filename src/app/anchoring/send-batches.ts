@@ -1,0 +1,47 @@
+import { DomainError } from '../../core/errors.js';
+import type { AnchoringDeps } from './anchoring-deps.js';
+import { broadcastRecorded, reconcileSigned, signedRecord } from './broadcast-anchor-tx.js';
+import type { Batch } from './bitcoin.port.js';
+
+export interface SendSummary {
+  /** SIGNED transactions found and reconciled (marked or re-sent, the same bytes). */
+  readonly reconciled: number;
+  /** Coins freed that a crash had left reserved by a transaction never recorded. */
+  readonly released: number;
+  /** Txids broadcast for batches that had none. */
+  readonly sent: string[];
+  /** Set when the wallet could not pay for the next batch; it is tried again on the next run. */
+  readonly insufficientFunds?: string;
+}
+
+/**
+ * Sends every closed batch that has no transaction: builds and signs it with the wallet, RECORDS it
+ * (SIGNED) and only then broadcasts it, once. SIGNED transactions left by a crash are reconciled first,
+ * so a batch never gets a second transaction. Spending is serialised by the job (a stately singleton).
+ * @throws DomainError CHAIN_UNAVAILABLE when the node cannot be reached (the job retries)
+ */
+export async function sendBatches(deps: AnchoringDeps): Promise<SendSummary> {
+  const reconciled = await reconcileSigned(deps);
+  const released = await deps.store.btcTxs.releaseOrphanReservations();
+  const sent: string[] = [];
+  for (const batch of await deps.store.batches.waitingForTx()) {
+    try {
+      sent.push(await sendBatch(deps, batch));
+    } catch (err) {
+      if (err instanceof DomainError && (err.code === 'INSUFFICIENT_FUNDS' || err.code === 'FORBIDDEN')) {
+        return { reconciled, released, sent, insufficientFunds: err.message };
+      }
+      throw err;
+    }
+  }
+  return { reconciled, released, sent };
+}
+
+async function sendBatch(deps: AnchoringDeps, batch: Batch): Promise<string> {
+  const { feeRateSatVb, feeCapSatVb, maxFeeSat } = deps.settings;
+  const tx = await deps.wallet.createAnchorTx(batch.root, feeRateSatVb, { maxFeeRateSatVb: feeCapSatVb, maxFeeSat });
+  const record = signedRecord(batch.id, tx, null, deps.clock.now());
+  await deps.store.btcTxs.insert(record);
+  await broadcastRecorded(deps, record);
+  return tx.txid;
+}

@@ -1,0 +1,84 @@
+import { signMessage } from '../../core/bitcoin/signed-message.js';
+import { openSecret } from '../../core/crypto/secret-box.js';
+import { fail } from '../../core/errors.js';
+import { assertHash } from '../../core/hash/hash-check.js';
+import { identityBoundMessage } from '../../core/identity/identity-message.js';
+import { issuerDomain } from '../../core/identity/issuer-domain.js';
+import { formatIdentity } from '../../core/identity/x500-name.js';
+import { identityKeyStatus, identityUrlOf } from '../../core/identity/key-status.js';
+import type { IdentityDeps } from './identity-deps.js';
+import { IDENTITY_KEY_PURPOSE, type IdentityKey } from './identity.port.js';
+import type { Signer, SignRequest, SignResult } from './signer.port.js';
+
+type Deps = Pick<IdentityDeps, 'store' | 'clock' | 'identity'>;
+
+/**
+ * Signs a hash with an identity key, as `GET /sign` does. Without `identityToSign` the signed message is
+ * `hashToSign` itself; with it, the hex SHA-256 of signedHash + signedIdentity + signedIssuerDomain.
+ * @throws DomainError INVALID_HASH (bad or empty-data hash), VALIDATION_FAILED (bad identityToSign),
+ *   NOT_FOUND (unknown key, or no live key), KEY_REVOKED, KEY_EXPIRED
+ */
+export async function signHash(deps: Deps, request: SignRequest): Promise<SignResult> {
+  const signedHash = assertHash(request.hashToSign, 'hashToSign', { refuseEmpty: true });
+  const key = await signingKey(deps, request.pubKey);
+  const identityURL = identityUrlOf(deps.identity.publicUrl, key.pubKey);
+  const base = { pubKey: key.pubKey, signedHash, identityURL };
+  if (request.identityToSign === undefined) {
+    return { ...base, signature: signWithKey(deps, key, signedHash) };
+  }
+  const signedIdentity = formatIdentity(key.identity, request.identityToSign);
+  const signedIssuerDomain = issuerDomain(identityURL);
+  const message = identityBoundMessage(signedHash, signedIdentity, signedIssuerDomain);
+  return { ...base, signature: signWithKey(deps, key, message), signedIdentity, signedIssuerDomain };
+}
+
+/** The same code as the identity server, in process: the main service's Signer in the default run. */
+export function localSigner(deps: Deps): Signer {
+  return { sign: (request) => signHash(deps, request) };
+}
+
+/** The key asked for, or the newest live one; a revoked or expired key is refused. */
+export async function signingKey(
+  deps: Pick<Deps, 'store' | 'clock'>,
+  pubKey: string | undefined,
+): Promise<IdentityKey> {
+  const now = deps.clock.now();
+  const key =
+    pubKey === undefined
+      ? await deps.store.identityKeys.findNewestLive(now)
+      : await deps.store.identityKeys.findByPubKey(pubKey);
+  if (!key)
+    fail(
+      'NOT_FOUND',
+      pubKey === undefined
+        ? 'the identity server has no live key (an operator creates one: proofseal identity key create)'
+        : `no identity key ${pubKey}`,
+    );
+  assertMaySign(key, now);
+  return key;
+}
+
+/** @throws DomainError KEY_REVOKED or KEY_EXPIRED: such a key never signs. */
+export function assertMaySign(key: IdentityKey, now: number): void {
+  const status = identityKeyStatus(key, now);
+  if (status === 'revoked')
+    fail('KEY_REVOKED', `identity key ${key.pubKey} was revoked on ${new Date(key.revokedAt!).toISOString()}`);
+  if (status === 'expired')
+    fail('KEY_EXPIRED', `identity key ${key.pubKey} expired on ${new Date(key.expiration!).toISOString()}`);
+}
+
+/** A BIP-137 compressed-P2PKH signed-message signature of `message`; the opened secret is wiped after use. */
+export function signWithKey(deps: Pick<Deps, 'identity'>, key: IdentityKey, message: string): string {
+  let secret: Uint8Array;
+  try {
+    secret = openSecret(key.privateKeySealed, deps.identity.secretKey, IDENTITY_KEY_PURPOSE);
+  } catch (err) {
+    // A key that does not open is the server's fault (SECRET_KEY changed), never the caller's: a 500.
+    throw new Error(`identity key ${key.pubKey} cannot be opened with this SECRET_KEY`, { cause: err });
+  }
+  try {
+    return signMessage(message, secret, { addressType: 'p2pkh', compressed: true });
+  } finally {
+    secret.fill(0);
+  }
+}

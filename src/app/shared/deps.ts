@@ -1,0 +1,19 @@
+import type { ChainPort } from '../anchoring/chain.port.js';
+import type { Clock, Random } from './clock.port.js';
+import type { HttpClient } from './http-client.port.js';
+import type { JobQueue } from './jobs.port.js';
+import type { Store } from './store.port.js';
+
+/** What every use case may be given. Use cases take the parts they need, in one options object. */
+export interface AppDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly jobs: JobQueue;
+  /** Outbound HTTP to user-given URLs (callbacks, identity checks); absent, those calls fail softly. */
+  readonly httpClient?: HttpClient;
+  /** The Bitcoin node, for receipt verification; absent, a transaction is reported TX_NOT_FOUND. */
+  readonly chain?: ChainPort;
+  /** SECRET_KEY (configured, or generated once into DATA_DIR): seals secrets at rest. */
+  readonly secretKey: string;
+}

@@ -1,0 +1,32 @@
+import type { AccountRepository, SettingRepository, TokenRepository } from '../accounts/account.port.js';
+import type { AnchorRepository } from '../anchoring/anchor.port.js';
+import type { BatchRepository, BtcTxRepository } from '../anchoring/bitcoin.port.js';
+import type { CallbackRepository } from '../callbacks/callback.port.js';
+import type { IdentityKeyRepository, IdentityTokenRepository } from '../identity/identity.port.js';
+import type { UtxoStore } from '../anchoring/utxo.port.js';
+import type { JobQueue } from './jobs.port.js';
+
+/**
+ * The Store: every repository the use cases need, on PostgreSQL or on the embedded PostgreSQL.
+ * `transaction` gives a Store whose repositories all write in one database transaction, and whose
+ * `jobs` enqueue in that same transaction: a change, its audit events and the work it sets off
+ * (callbacks, e-mails, SMS, jobs) commit together or not at all.
+ */
+export interface Store {
+  readonly kind: 'postgres' | 'embedded';
+  readonly accounts: AccountRepository;
+  readonly tokens: TokenRepository;
+  readonly settings: SettingRepository;
+  readonly identityKeys: IdentityKeyRepository;
+  readonly identityTokens: IdentityTokenRepository;
+  readonly anchors: AnchorRepository;
+  readonly callbacks: CallbackRepository;
+  readonly batches: BatchRepository;
+  readonly btcTxs: BtcTxRepository;
+  readonly utxos: UtxoStore;
+  /** The job queue, on this store's connection: inside `transaction`, a job is sent only if the transaction commits. */
+  readonly jobs: JobQueue;
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+}

@@ -1,0 +1,21 @@
+import type { AppDeps } from '../../app/shared/deps.js';
+import { purgeRevokedTokens } from '../../app/accounts/purge-revoked-tokens.js';
+import type { JobDefinition } from '../job-definition.js';
+
+export const PURGE_TOKENS = 'maintenance.purge-tokens';
+
+/** Deletes long-revoked API tokens, once an hour across all workers. */
+export function purgeTokensJob(deps: AppDeps): JobDefinition {
+  return {
+    name: PURGE_TOKENS,
+    policy: 'stately',
+    retryLimit: 3,
+    retryDelaySeconds: 30,
+    retryBackoff: true,
+    expireInSeconds: 300,
+    everySeconds: 3600,
+    handle: async () => {
+      await purgeRevokedTokens(deps);
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import type { AnchoringDeps } from '../../app/anchoring/anchoring-deps.js';
+import { CLOSE_BATCH, CONFIRM_BATCHES, SEND_BATCHES } from '../../app/anchoring/anchoring-deps.js';
+import { closeDueBatches } from '../../app/anchoring/close-batch.js';
+import { confirmBatches, type ConfirmSummary } from '../../app/anchoring/confirm-batches.js';
+import { sendBatches } from '../../app/anchoring/send-batches.js';
+import type { JobDefinition } from '../job-definition.js';
+
+/** The part of a logger the batching jobs use (pino's signature). */
+export interface JobLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface AnchoringJobOptions {
+  readonly deps: AnchoringDeps;
+  readonly log: JobLog;
+  readonly batchIntervalSeconds: number;
+  /** How often SENT batches are checked against the chain (and unsent ones retried). */
+  readonly pollSeconds: number;
+}
+
+/**
+ * The three batching jobs, each a stately singleton (one queued, one active across all workers):
+ * close a batch every BATCH_INTERVAL_SECONDS; send closed batches (queued by the close, and on the
+ * poll schedule so a batch that could not be paid is retried); poll confirmations.
+ */
+export function anchoringJobs(o: AnchoringJobOptions): JobDefinition[] {
+  return [closeBatchJob(o), sendBatchesJob(o), confirmBatchesJob(o)];
+}
+
+/** A full batch waits at most this long for the close job to look (the interval, when shorter). */
+const FULL_BATCH_CHECK_SECONDS = 30;
+
+export function closeBatchJob({ deps, log, batchIntervalSeconds }: AnchoringJobOptions): JobDefinition {
+  return {
+    name: CLOSE_BATCH,
+    policy: 'stately',
+    retryLimit: 2,
+    retryDelaySeconds: 5,
+    retryBackoff: true,
+    expireInSeconds: 1800,
+    everySeconds: Math.min(batchIntervalSeconds, FULL_BATCH_CHECK_SECONDS),
+    handle: async () => {
+      const closed = await closeDueBatches(deps, {
+        maxSize: deps.settings.batchMaxSize,
+        intervalMs: batchIntervalSeconds * 1000,
+      });
+      for (const batch of closed) log.info(batch, 'batch closed');
+    },
+  };
+}
+
+export function sendBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions): JobDefinition {
+  return {
+    name: SEND_BATCHES,
+    policy: 'stately',
+    retryLimit: 3,
+    retryDelaySeconds: 5,
+    retryBackoff: true,
+    expireInSeconds: 300,
+    everySeconds: pollSeconds,
+    handle: async () => {
+      const s = await sendBatches(deps);
+      if (s.sent.length > 0 || s.reconciled > 0 || s.released > 0) log.info(s, 'batches sent');
+      if (s.insufficientFunds)
+        log.warn(
+          { address: deps.wallet.address, reason: s.insufficientFunds },
+          'cannot pay for the next batch: fund the anchoring address',
+        );
+    },
+  };
+}
+
+export function confirmBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions): JobDefinition {
+  return {
+    name: CONFIRM_BATCHES,
+    policy: 'stately',
+    retryLimit: 2,
+    retryDelaySeconds: 5,
+    retryBackoff: true,
+    expireInSeconds: 60,
+    everySeconds: pollSeconds,
+    handle: async () => {
+      const s = await confirmBatches(deps);
+      if (changed(s)) log.info(s, 'confirmations read');
+      if (s.atFeeCap.length > 0) log.warn({ batches: s.atFeeCap }, 'stuck batches at the fee cap (FEE_CAP_SAT_VB)');
+    },
+  };
+}
+
+function changed(s: ConfirmSummary): boolean {
+  return [s.confirmed, s.firstConfirmations, s.reorgs, s.rebroadcast, s.bumped, s.abandoned].some(
+    (list) => list.length > 0,
+  );
+}
