@@ -88,7 +88,10 @@ for (const kind of kinds) {
 
     it('takes the oldest unbatched anchors in seq order, max size per batch, tree stored once', async () => {
       const jobs = recordingJobs();
-      const deps = testDeps(s.store, { jobs });
+      const deps = testDeps(
+        s.withJobs(() => jobs),
+        { jobs },
+      );
       const leaves = await insertAnchors(s.db, accountId, 2500);
       const sizes: number[] = [];
       for (let c = await closeBatch(deps, { maxSize: 1000 }); c; c = await closeBatch(deps, { maxSize: 1000 }))
@@ -117,7 +120,7 @@ for (const kind of kinds) {
       const s = await kind.open();
       try {
         const clock = testClock(1_000_000);
-        const deps = testDeps(s.store, { clock });
+        const deps = testDeps(s.withJobs(recordingJobs), { clock });
         const accountId = (await createAccount(deps, { email: 'due@example.com', password: 'correct horse battery' }))
           .id;
         await insertAnchors(s.db, accountId, 250);
@@ -168,7 +171,7 @@ for (const kind of kinds) {
         engines.push(engine);
         await engine.start();
         const deps = {
-          ...testDeps(opened.store, { jobs: engine }),
+          ...testDeps(opened.withJobs(engine.sendOn), { jobs: engine }),
           settings: { ...TEST_SETTINGS, batchMaxSize: 700 },
         } as unknown as AnchoringDeps;
         const job = closeBatchJob({ deps, log: silentLog, batchIntervalSeconds: 1, pollSeconds: 1 });

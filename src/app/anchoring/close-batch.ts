@@ -12,8 +12,8 @@ export interface ClosedBatch {
 /**
  * Closes a batch: the `maxSize` oldest unbatched anchors (seq order) get the new batch and their
  * leaf_index, the Merkle tree (Chainpoint v2 rule) is built over their leaves and stored once, serialised,
- * in the batch row — all in one transaction, under a lock that keeps two processes from closing at once.
- * Then the send job is queued. Null when no anchor waits.
+ * in the batch row, and the send job is queued — all in one transaction, under a lock that keeps two
+ * processes from closing at once (so two overlapping runs close distinct batches). Null when no anchor waits.
  */
 export async function closeBatch(
   deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'jobs'>,
@@ -33,9 +33,9 @@ export async function closeBatch(
     const tree = buildMerkleTreeFromPacked(await tx.batches.packedLeaves(batchId));
     const root = Buffer.from(merkleRoot(tree));
     await tx.batches.setTree(batchId, root, leafCount, serializeTree(tree), now);
+    await tx.jobs.send(SEND_BATCHES, {});
     return { batchId, leafCount, root: root.toString('hex') };
   });
-  if (closed) await deps.jobs.send(SEND_BATCHES, {});
   return closed;
 }
 
