@@ -13,7 +13,7 @@ import { closeBatch, closeDueBatches } from '../../src/app/anchoring/close-batch
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { buildMerkleTree, deserializeTree, merkleRoot } from '../../src/core/merkle/index.js';
 import { closeBatchJob } from '../../src/jobs/anchoring/bitcoin.jobs.js';
-import type { JobDefinition } from '../../src/jobs/job-definition.js';
+import { NO_PAYLOAD, type JobDefinition } from '../../src/jobs/job-definition.js';
 import { TEST_SETTINGS } from '../support/anchoring-fixture.js';
 import { recordingJobs, silentLog, testClock, testDeps } from '../support/fixtures.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
@@ -190,6 +190,7 @@ for (const kind of kinds) {
         };
         const send: JobDefinition = {
           name: SEND_BATCHES,
+          schema: NO_PAYLOAD,
           policy: 'stately',
           retryLimit: 0,
           retryDelaySeconds: 1,

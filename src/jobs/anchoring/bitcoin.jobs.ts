@@ -3,7 +3,7 @@ import { CLOSE_BATCH, CONFIRM_BATCHES, SEND_BATCHES } from '../../app/anchoring/
 import { closeDueBatches } from '../../app/anchoring/close-batch.js';
 import { confirmBatches, type ConfirmSummary } from '../../app/anchoring/confirm-batches.js';
 import { sendBatches } from '../../app/anchoring/send-batches.js';
-import type { JobDefinition } from '../job-definition.js';
+import { NO_PAYLOAD, type JobDefinition } from '../job-definition.js';
 
 /** The part of a logger the batching jobs use (pino's signature). */
 export interface JobLog {
@@ -34,6 +34,7 @@ const FULL_BATCH_CHECK_SECONDS = 30;
 export function closeBatchJob({ deps, log, batchIntervalSeconds }: AnchoringJobOptions): JobDefinition {
   return {
     name: CLOSE_BATCH,
+    schema: NO_PAYLOAD,
     policy: 'stately',
     retryLimit: 2,
     retryDelaySeconds: 5,
@@ -53,6 +54,7 @@ export function closeBatchJob({ deps, log, batchIntervalSeconds }: AnchoringJobO
 export function sendBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions): JobDefinition {
   return {
     name: SEND_BATCHES,
+    schema: NO_PAYLOAD,
     policy: 'stately',
     retryLimit: 3,
     retryDelaySeconds: 5,
@@ -74,6 +76,7 @@ export function sendBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions):
 export function confirmBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions): JobDefinition {
   return {
     name: CONFIRM_BATCHES,
+    schema: NO_PAYLOAD,
     policy: 'stately',
     retryLimit: 2,
     retryDelaySeconds: 5,
