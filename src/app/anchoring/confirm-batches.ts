@@ -205,7 +205,7 @@ async function abandon(deps: AnchoringDeps, b: Batch, txs: BtcTx[], s: ConfirmSu
     );
     await tx.batches.resetToWait(b.id, now);
     await enqueueAnchorCallbacks(tx, { batchId: b.id });
-    await tx.jobs.send(SEND_BATCHES, {});
+    await tx.jobs.send(SEND_BATCHES, {}, { singletonKey: SEND_BATCHES });
   });
   s.abandoned.push(b.id);
 }
