@@ -1,3 +1,4 @@
+import { interleaveNonces } from '../../core/merkle/blinding.js';
 import { buildMerkleTreeFromPacked, merkleRoot } from '../../core/merkle/tree.js';
 import { serializeTree } from '../../core/merkle/serialize.js';
 import { SEND_BATCHES, type AnchoringDeps } from './anchoring-deps.js';
@@ -7,15 +8,17 @@ type CloseDeps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'jobs'> & Pick<Anc
 
 export interface ClosedBatch {
   readonly batchId: string;
-  readonly leafCount: number;
+  /** Anchors in the batch (its tree has twice as many leaves: each anchor's and its random sibling). */
+  readonly anchorCount: number;
   readonly root: string;
 }
 
 /**
  * Closes a batch: the `maxSize` oldest unbatched anchors (seq order) get the new batch and their
- * leaf_index, the Merkle tree (Chainpoint v2 rule) is built over their leaves and stored once, serialised,
- * in the batch row, and the send job is queued — all in one transaction, under a lock that keeps two
- * processes from closing at once (so two overlapping runs close distinct batches). Null when no anchor waits.
+ * leaf_index, the Merkle tree (Chainpoint v2 rule) is built over their leaves, each paired with a random
+ * sibling so that no receipt shows another anchor's hash (core/merkle/blinding.ts), and stored once, serialised,
+ * in the batch row, and the send job is queued — all in one transaction, under a lock that keeps two processes
+ * from closing at once (so two overlapping runs close distinct batches). Null when no anchor waits.
  */
 export async function closeBatch(deps: CloseDeps, input: { maxSize: number }): Promise<ClosedBatch | null> {
   if (!(await deps.store.batches.hasUnbatched())) return null;
@@ -24,18 +27,19 @@ export async function closeBatch(deps: CloseDeps, input: { maxSize: number }): P
     await tx.batches.lockClosing();
     const now = deps.clock.now();
     await tx.batches.insertEmpty(batchId, now);
-    const leafCount = await tx.batches.assignUnbatched(batchId, input.maxSize);
+    const anchorCount = await tx.batches.assignUnbatched(batchId, input.maxSize);
     await deps.insideClose?.();
-    if (leafCount === 0) {
+    if (anchorCount === 0) {
       await tx.batches.delete(batchId);
       return null;
     }
-    const tree = buildMerkleTreeFromPacked(await tx.batches.packedLeaves(batchId));
+    const leaves = await tx.batches.packedLeaves(batchId);
+    const tree = buildMerkleTreeFromPacked(interleaveNonces(leaves, deps.random.bytes(leaves.length)));
     const root = Buffer.from(merkleRoot(tree));
-    await tx.batches.setTree(batchId, root, leafCount, serializeTree(tree), now);
+    await tx.batches.setTree(batchId, root, tree.leafCount, serializeTree(tree), now);
     // Keyed like the scheduled sends, so the stately queue holds one active send whichever queued it.
     await tx.jobs.send(SEND_BATCHES, {}, { singletonKey: SEND_BATCHES });
-    return { batchId, leafCount, root: root.toString('hex') };
+    return { batchId, anchorCount, root: root.toString('hex') };
   });
   return closed;
 }
