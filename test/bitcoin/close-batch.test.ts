@@ -126,7 +126,7 @@ for (const kind of kinds) {
 
     it("no anchor's proof path holds another anchor's leaf, and every path leads to the root", async () => {
       const leaves = await insertAnchors(s.db, accountId, 37);
-      const closed = await closeBatch(testDeps(s.store), { maxSize: 1000 });
+      const closed = await closeBatch(testDeps(s.withJobs(recordingJobs)), { maxSize: 1000 });
       assert.equal(closed?.anchorCount, 37);
       const [b] = (await batchesWithLeaves(s.db)).filter((x) => x.id === closed.batchId);
       const tree = deserializeTree(b!.tree);
