@@ -44,8 +44,11 @@ export async function verifyCommand(args: string[], ctx: ClientContext): Promise
     checks.push(fileCheck(hash, parsed.receipt), ...localChecks(parsed.receipt));
     if (checks.every((c) => c.ok !== false)) {
       const found = await chainVerification(values, parsed.receipt, ctx);
-      chain = 'verification' in found ? found.verification : undefined;
-      checks.push(...('error' in found ? [found.error] : await chainChecks(ctx, values, parsed.receipt, chain!)));
+      if ('error' in found) checks.push(found.error);
+      else {
+        chain = found.verification;
+        checks.push(...(await chainChecks(ctx, values, parsed.receipt, chain)));
+      }
     }
   }
   const verified = checks.every((c) => c.ok !== false);
