@@ -12,6 +12,8 @@ import { openBitcoin, openWalletForCommand } from './bitcoin-runtime.js';
 import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
 import { identityCommand } from './cli/identity-commands.js';
 import { bootstrapLocalCredentials } from './cli/local-credentials.js';
+import { writeCredentialsFile } from './adapters/system/credentials-file.js';
+import { clientAdapters } from './client-runtime.js';
 import { startIdentityServer } from './identity/app.js';
 import type { IdentityDeps } from './app/identity/identity-deps.js';
 import { ConfigError, loadCliEnv, loadConfig, type Config, type Role } from './config.js';
@@ -56,7 +58,11 @@ export async function startService(config: Config, role: Role): Promise<Started>
   let identityApp: FastifyInstance | null = null;
   if (role === 'identity' || role === 'all') {
     if (role === 'all')
-      await bootstrapLocalCredentials({ ...identityDepsOf(runtime), jobs: runtime.jobs }, config, runtime.log);
+      await bootstrapLocalCredentials(
+        { ...identityDepsOf(runtime), jobs: runtime.jobs, saveCredentials: writeCredentialsFile },
+        config,
+        runtime.log,
+      );
     identityApp = await startIdentityServer(identityDepsOf(runtime), config);
   }
   if (role === 'api' || role === 'all') {
@@ -155,7 +161,12 @@ export async function run(argv: string[], out: (line: string) => void = console.
     case 'verify':
     case 'receipt':
     case 'find':
-      return CLIENT_COMMANDS[command]!(rest, { env: loadCliEnv(), dataDir: config.dataDir, out });
+      return CLIENT_COMMANDS[command]!(rest, {
+        env: loadCliEnv(),
+        dataDir: config.dataDir,
+        out,
+        adapters: clientAdapters(),
+      });
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }

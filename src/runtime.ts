@@ -10,6 +10,7 @@ import { openStore, type OpenedStore } from './adapters/store/create-store.js';
 import { resolveSecretKey, systemClock, systemRandom } from './adapters/system/system.js';
 import type { AppDeps } from './app/shared/deps.js';
 import type { Config } from './config.js';
+import { logTransport } from './http/logging.js';
 
 export interface Runtime {
   readonly config: Config;
@@ -22,7 +23,7 @@ export interface Runtime {
 }
 
 export async function openRuntime(config: Config, opts: { log?: Logger } = {}): Promise<Runtime> {
-  const log = opts.log ?? pino({ level: config.logLevel });
+  const log = opts.log ?? pino({ level: config.logLevel, ...logTransport() });
   const secretKey = await resolveSecretKey(config.secretKey, config.dataDir);
   const opened = await openStore({
     databaseUrl: config.databaseUrl,
