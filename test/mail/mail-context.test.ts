@@ -14,6 +14,7 @@ import { mailContext, templateLang, type MailContextInput } from '../../src/core
 const ID = '0b6f7c1e-3a55-4c7e-9a39-2f5f6a3c1d20';
 const input = (over: Partial<MailContextInput> = {}): MailContextInput => ({
   baseUrl: 'https://api.example.com',
+  platform: { serviceName: 'proofseal', serviceEmail: 'no-reply@example.com' },
   defaultSigningUrl: 'https://api.example.com/sign',
   request: {
     id: ID,

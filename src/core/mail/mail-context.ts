@@ -10,6 +10,10 @@ export type TemplateLang = (typeof TEMPLATE_LANGS)[number];
 export interface MailContextInput {
   /** PUBLIC_URL, without a trailing slash. */
   readonly baseUrl: string;
+  /** The platform's own name and sender address: the defaults of `serviceName` and `serviceEmail`. */
+  readonly platform: { readonly serviceName: string; readonly serviceEmail: string };
+  /** Variables of the event that causes the mail (the signer who signed, a feedback's subject and message). */
+  readonly event?: Readonly<Record<string, string>>;
   /** The default signature page (`<PUBLIC_URL>/sign`). */
   readonly defaultSigningUrl: string;
   readonly request: {
@@ -58,9 +62,37 @@ export function signingLink(signingUrl: string, requestUrl: string): string {
 export function mailContext(input: MailContextInput): Record<string, string | boolean> {
   const r = input.recipient;
   const signerVars = r.kind === 'signee' ? r.vars : {};
-  const predefined = { ...requestVariables(input), ...recipientVariables(input) };
+  const predefined = {
+    ...brandingDefaults(input),
+    ...requestVariables(input),
+    ...input.event,
+    ...recipientVariables(input),
+  };
   const lang = templateLang(r.kind === 'requester' ? input.request.lang : (r.lang ?? input.request.lang));
   return { ...predefined, lang, ...input.request.vars, ...signerVars };
+}
+
+/** Branding variables (§6) default to the platform's look; a request's vars override them. */
+function brandingDefaults(input: MailContextInput): Record<string, string> {
+  return {
+    brandColor1: '#1f4e79',
+    brandColor2: '#e8eef5',
+    textColor1: '#1f2328',
+    textColor2: '#57606a',
+    serviceName: input.platform.serviceName,
+    serviceEmail: input.platform.serviceEmail,
+    serviceURL: input.baseUrl,
+    serviceLogoURL: '',
+    serviceIllustrationURL: '',
+    serviceContactEmail: '',
+    serviceDocumentationURL: '',
+    serviceAddress: '',
+  };
+}
+
+/** A deadline as people read it in a mail: `2026-12-01 17:00 UTC`. */
+export function formatDeadline(ms: number | null): string {
+  return ms === null ? '' : `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 function requestVariables(input: MailContextInput): Record<string, string | boolean> {
@@ -71,7 +103,7 @@ function requestVariables(input: MailContextInput): Record<string, string | bool
     signatureRequestId: request.id,
     signatureRequestName: request.name,
     signatureRequestState: request.state,
-    signatureRequestDeadline: request.deadline === null ? '' : new Date(request.deadline).toISOString(),
+    signatureRequestDeadline: formatDeadline(request.deadline),
     signatureRequestSharingURL: input.sharingUrl,
     documentName: request.fileName ?? request.name,
     fileName: request.fileName ?? '',
