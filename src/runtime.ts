@@ -5,9 +5,11 @@
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createJobEngine, type JobEngine } from './adapters/jobs/job-engine.js';
+import { fileMailer, smtpMailer } from './adapters/mail/nodemailer-mailer.js';
 import { createSafeFetch } from './adapters/net/safe-fetch.js';
 import { openStore, type OpenedStore } from './adapters/store/create-store.js';
 import { resolveSecretKey, systemClock, systemRandom } from './adapters/system/system.js';
+import type { Mailer } from './app/mail/email.port.js';
 import type { AppDeps } from './app/shared/deps.js';
 import type { Config } from './config.js';
 import { logTransport } from './http/logging.js';
@@ -19,6 +21,8 @@ export interface Runtime {
   readonly jobs: JobEngine;
   readonly deps: AppDeps;
   readonly secretKey: string;
+  /** SMTP when SMTP_URL is set; else mails are kept as .eml files under DATA_DIR/mail. */
+  readonly mailer: Mailer;
   close(): Promise<void>;
 }
 
@@ -46,15 +50,19 @@ export async function openRuntime(config: Config, opts: { log?: Logger } = {}): 
     httpClient,
     secretKey,
   };
+  const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl) : null;
+  const mailer = smtp ?? fileMailer(path.join(config.dataDir, 'mail'));
   return {
     config,
     log,
+    mailer,
     opened,
     jobs,
     deps,
     secretKey,
     async close() {
       await jobs.stop();
+      smtp?.close();
       await opened.close();
     },
   };

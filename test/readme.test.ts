@@ -36,9 +36,7 @@ function fieldOf(name: string): string | undefined {
 }
 
 /** Settings read (and checked) before the code that uses them lands, with the reason; the README says so too. */
-const NOT_USED_YET: ReadonlyMap<string, string> = new Map([
-  ['SMTP_URL', 'e-mail delivery is being built (signature-request e-mails); README: "no e-mail is sent yet"'],
-]);
+const NOT_USED_YET: ReadonlyMap<string, string> = new Map<string, string>([]);
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
