@@ -83,6 +83,7 @@ export async function openBitcoin(rt: Runtime, role: Role): Promise<BitcoinRunti
       wallet,
       settings: anchoringSettings(config),
       afterBroadcast: crashHook(rt),
+      insideClose: pauseHook(rt),
     };
     await reconcileAtStart(rt, deps);
     const jobs = anchoringJobs({
@@ -158,6 +159,15 @@ function crashHook(rt: Runtime): (() => void) | undefined {
   return () => {
     rt.log.fatal('PROOFSEAL_TEST_CRASH_AFTER_BROADCAST: exiting right after the broadcast');
     process.exit(86);
+  };
+}
+
+/** The close crash test's hook: stop inside the closing transaction (holding its lock) until killed. */
+function pauseHook(rt: Runtime): (() => Promise<void>) | undefined {
+  if (!rt.config.pauseInClose) return undefined;
+  return () => {
+    rt.log.warn('PROOFSEAL_TEST_PAUSE_IN_CLOSE: paused inside the close');
+    return new Promise<void>(() => setInterval(() => undefined, 60_000));
   };
 }
 

@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { freePort, runProofseal, startProofseal, type Proc } from './support/processes.js';
+import { freePort, runProofseal, startProofseal, waitForOutput, type Proc } from './support/processes.js';
 import { dropSchema, newSchemaName, schemaUrl, storeKinds } from './support/stores.js';
+import { waitUntil } from './support/wait.js';
 
 const [, postgres] = await storeKinds();
 
@@ -67,7 +68,13 @@ describe('api and worker processes on one PostgreSQL', { skip: postgres!.skip },
       `INSERT INTO ${schema}.api_token (id, account_id, token_hash, created, revoked_at) VALUES ($1, $2, 'old', $3, $3)`,
       [randomUUID(), acc.id, old],
     );
-    await new Promise((r) => setTimeout(r, 2500));
+    // No waiting needed: a process declares its queues before it says it started, and only a process
+    // that works jobs schedules them. So the purge queue exists, and an api process has queued nothing in it.
+    const jobs = await client.query<{ queued: number; declared: number }>(
+      `SELECT (SELECT count(*)::int FROM ${schema}_pgboss.job WHERE name = 'maintenance.purge-tokens') AS queued,
+              (SELECT count(*)::int FROM ${schema}_pgboss.queue WHERE name = 'maintenance.purge-tokens') AS declared`,
+    );
+    assert.deepEqual(jobs.rows[0], { queued: 0, declared: 1 }, 'the api declared the maintenance job, never queued it');
     const { rows } = await client.query(`SELECT 1 FROM ${schema}.api_token WHERE token_hash = 'old'`);
     assert.equal(rows.length, 1, 'the api role ran no maintenance job');
   });
@@ -84,23 +91,24 @@ describe('api and worker processes on one PostgreSQL', { skip: postgres!.skip },
     assert.equal(created.status, 200, await created.clone().text());
     const { id } = (await created.json()) as { id: string };
     procs.push(await startProofseal(['start', '--role', 'worker'], env, /proofseal started/));
-    let status = 'WAIT';
-    for (const end = Date.now() + 30_000; status === 'WAIT' && Date.now() < end;) {
-      await new Promise((r) => setTimeout(r, 250));
-      status = (
+    const status = async () =>
+      (
         (await (await fetch(`http://127.0.0.1:${port}/v1/anchor/${id}`, { headers: auth })).json()) as {
           status: string;
         }
       ).status;
-    }
-    assert.notEqual(status, 'WAIT', 'the worker batched and broadcast the anchor the api process took');
-    const end = Date.now() + 20_000;
-    let gone = false;
-    while (!gone && Date.now() < end) {
-      gone = (await client.query(`SELECT 1 FROM ${schema}.api_token WHERE token_hash = 'old'`)).rows.length === 0;
-      if (!gone) await new Promise((r) => setTimeout(r, 250));
-    }
-    assert.ok(gone, 'the worker purged the long-revoked token');
+    await waitUntil(
+      async () => (await status()) !== 'WAIT',
+      'the worker to batch and broadcast the anchor the api process took',
+      30_000,
+      250,
+    );
+    await waitUntil(
+      async () => (await client.query(`SELECT 1 FROM ${schema}.api_token WHERE token_hash = 'old'`)).rows.length === 0,
+      'the worker to purge the long-revoked token',
+      20_000,
+      250,
+    );
   });
 
   it('SIGTERM lets an in-flight request finish, then the process exits 0', async () => {
@@ -122,9 +130,10 @@ describe('api and worker processes on one PostgreSQL', { skip: postgres!.skip },
       req.on('error', reject);
     });
     req.write('{"firstName": ');
-    await new Promise((r) => setTimeout(r, 300));
+    // The server has the request (it logs it once the headers are read), then the signal is being handled.
+    await waitForOutput(api, /"url":"\/v1\/user"[^\n]*incoming request/, 'the PUT /v1/user request logged');
     const exited = api.stop();
-    await new Promise((r) => setTimeout(r, 300));
+    await waitForOutput(api, /shutting down/, 'the shutdown log line');
     req.end('"Graceful"}');
     assert.equal(await answered, 200, api.output().slice(-2000));
     assert.equal(await exited, 0, api.output().slice(-2000));

@@ -9,6 +9,7 @@ import { loggerOptions } from './logging.js';
 import { registerAuth } from './plugins/auth.plugin.js';
 import { registerErrorHandling } from './plugins/errors.plugin.js';
 import { healthRoutes, type Readiness } from './routes/health.route.js';
+import { getBatchingHealth } from '../app/anchoring/get-batching-health.js';
 import { accountRoutes } from './routes/accounts/account.route.js';
 import { anchorRoutes } from './routes/anchoring/anchor.route.js';
 import { otsRoutes } from './routes/anchoring/ots.route.js';
@@ -71,7 +72,7 @@ export async function buildApp(
     }),
   });
   await registerOpenApi(app, config);
-  healthRoutes(app, deps.readiness);
+  healthRoutes(app, deps.readiness, () => getBatchingHealth(deps));
   await app.register(
     async (v1) => {
       for (const routes of [

@@ -20,7 +20,7 @@ import {
   rootFromPath,
 } from '../../src/core/merkle/index.js';
 import { closeBatchJob } from '../../src/jobs/anchoring/bitcoin.jobs.js';
-import type { JobDefinition } from '../../src/jobs/job-definition.js';
+import { NO_PAYLOAD, type JobDefinition } from '../../src/jobs/job-definition.js';
 import { TEST_SETTINGS } from '../support/anchoring-fixture.js';
 import { recordingJobs, silentLog, testClock, testDeps } from '../support/fixtures.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
@@ -104,7 +104,10 @@ for (const kind of kinds) {
 
     it('takes the oldest unbatched anchors in seq order, max size per batch, tree stored once', async () => {
       const jobs = recordingJobs();
-      const deps = testDeps(s.store, { jobs });
+      const deps = testDeps(
+        s.withJobs(() => jobs),
+        { jobs },
+      );
       const leaves = await insertAnchors(s.db, accountId, 2500);
       const sizes: number[] = [];
       for (let c = await closeBatch(deps, { maxSize: 1000 }); c; c = await closeBatch(deps, { maxSize: 1000 }))
@@ -123,7 +126,7 @@ for (const kind of kinds) {
 
     it("no anchor's proof path holds another anchor's leaf, and every path leads to the root", async () => {
       const leaves = await insertAnchors(s.db, accountId, 37);
-      const closed = await closeBatch(testDeps(s.store), { maxSize: 1000 });
+      const closed = await closeBatch(testDeps(s.withJobs(recordingJobs)), { maxSize: 1000 });
       assert.equal(closed?.anchorCount, 37);
       const [b] = (await batchesWithLeaves(s.db)).filter((x) => x.id === closed.batchId);
       const tree = deserializeTree(b!.tree);
@@ -148,7 +151,7 @@ for (const kind of kinds) {
       const s = await kind.open();
       try {
         const clock = testClock(1_000_000);
-        const deps = testDeps(s.store, { clock });
+        const deps = testDeps(s.withJobs(recordingJobs), { clock });
         const accountId = (await createAccount(deps, { email: 'due@example.com', password: 'correct horse battery' }))
           .id;
         await insertAnchors(s.db, accountId, 250);
@@ -199,7 +202,7 @@ for (const kind of kinds) {
         engines.push(engine);
         await engine.start();
         const deps = {
-          ...testDeps(opened.store, { jobs: engine }),
+          ...testDeps(opened.withJobs(engine.sendOn), { jobs: engine }),
           settings: { ...TEST_SETTINGS, batchMaxSize: 700 },
         } as unknown as AnchoringDeps;
         const job = closeBatchJob({ deps, log: silentLog, batchIntervalSeconds: 1, pollSeconds: 1 });
@@ -218,6 +221,7 @@ for (const kind of kinds) {
         };
         const send: JobDefinition = {
           name: SEND_BATCHES,
+          schema: NO_PAYLOAD,
           policy: 'stately',
           retryLimit: 0,
           retryDelaySeconds: 1,

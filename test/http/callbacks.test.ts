@@ -115,7 +115,7 @@ for (const kind of kinds) {
       ).json();
       const batch = await insertBatch(s.db, [without.id, withHook.id]);
       const jobs = recordingJobs();
-      assert.equal(await enqueueAnchorCallbacks({ ...deps, jobs }, { batchId: batch.id }), 1);
+      assert.equal(await enqueueAnchorCallbacks({ anchors: s.store.anchors, jobs }, { batchId: batch.id }), 1);
       const data = jobs.sent[0]!.data as CallbackJobData;
       assert.equal(jobs.sent[0]!.name, 'callback.deliver');
       answer = 500;
@@ -176,7 +176,10 @@ for (const kind of kinds) {
           blockTime: 1_700_000_000_000,
         });
         const before = received.length;
-        assert.equal(await enqueueAnchorCallbacks(jobDeps, { batchId: batch.id }), 1);
+        assert.equal(
+          await enqueueAnchorCallbacks({ anchors: s.store.anchors, jobs: engine }, { batchId: batch.id }),
+          1,
+        );
         for (let i = 0; i < 100 && received.length === before; i++) await new Promise((r) => setTimeout(r, 100));
         const got = received.at(-1)!;
         assert.equal(JSON.parse(got.body).status, 'CONFIRMED');

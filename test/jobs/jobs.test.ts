@@ -5,10 +5,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { Type } from '@sinclair/typebox';
 import { createJobEngine, type JobEngine } from '../../src/adapters/jobs/job-engine.js';
 import { openStore } from '../../src/adapters/store/create-store.js';
 import type { JobDefinition } from '../../src/jobs/job-definition.js';
+import pino from 'pino';
 import { silentLog } from '../support/fixtures.js';
+import { capturedLog, waitUntil } from '../support/wait.js';
 import { dropSchema, newSchemaName, schemaUrl, storeKinds } from '../support/stores.js';
 
 const kinds = await storeKinds();
@@ -16,6 +19,7 @@ const kinds = await storeKinds();
 function def(name: string, handle: (d: object) => Promise<void>, extra: Partial<JobDefinition> = {}): JobDefinition {
   return {
     name,
+    schema: Type.Object({}),
     policy: 'standard',
     retryLimit: 3,
     retryDelaySeconds: 1,
@@ -24,14 +28,6 @@ function def(name: string, handle: (d: object) => Promise<void>, extra: Partial<
     handle,
     ...extra,
   };
-}
-
-async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** Runs the child, waits for "sent", then kills it with SIGKILL (no graceful stop). */
@@ -68,7 +64,7 @@ for (const kind of kinds) {
             seen.push(d);
           }),
         ]);
-        await until(() => seen.length > 0, 15_000, 'the job to run after restart');
+        await waitUntil(() => seen.length > 0, 'the job to run after restart');
         assert.deepEqual(seen, [{ n: 42 }]);
         await engine.stop();
         await opened.close();
@@ -95,7 +91,7 @@ for (const kind of kinds) {
         await engine.declare([d]);
         await engine.work([d]);
         await engine.send('retry.test', {});
-        await until(() => attempts.length >= 3, 30_000, 'three attempts');
+        await waitUntil(() => attempts.length >= 3, 'three attempts', 30_000);
         const gaps = [attempts[1]! - attempts[0]!, attempts[2]! - attempts[1]!];
         assert.ok(gaps[0]! >= 900, `first retry after ${gaps[0]} ms`);
         assert.ok(gaps[1]! >= gaps[0]!, `backoff grows: ${gaps.join(', ')} ms`);
@@ -103,6 +99,46 @@ for (const kind of kinds) {
           `SELECT state, retry_count FROM ${s.db.schema ? `${s.db.schema}_pgboss` : 'pgboss'}.job WHERE name = 'retry.test'`,
         );
         assert.equal(row!.retry_count, 2);
+      } finally {
+        await engine.stop();
+        await s.destroy();
+      }
+    });
+
+    it('a job whose data does not match its schema fails at once, without retries, logged by queue, not payload', async () => {
+      const s = await kind.open();
+      const log = capturedLog();
+      const engine = createJobEngine(s.db, pino({ level: 'info' }, log.stream), { pollingIntervalSeconds: 0.5 });
+      const table = `${s.db.schema ? `${s.db.schema}_pgboss` : 'pgboss'}.job`;
+      const handled: unknown[] = [];
+      try {
+        await engine.start();
+        const schema = Type.Object({ n: Type.Integer() }, { additionalProperties: false });
+        const d = def(
+          'payload.test',
+          async (data) => {
+            handled.push(data);
+          },
+          { schema, retryLimit: 5, retryDelaySeconds: 1 },
+        );
+        await engine.declare([d]);
+        await engine.work([d]);
+        const bad = await engine.send('payload.test', { n: 'secret-value-123' });
+        const good = await engine.send('payload.test', { n: 7 });
+        const ended = async () =>
+          s.db.query<{ id: string; state: string; retry_count: number }>(
+            `SELECT id, state, retry_count FROM ${table} WHERE name = 'payload.test' AND state IN ('completed', 'failed')`,
+          );
+        await waitUntil(async () => (await ended()).length === 2, 'both jobs to end');
+        const byId = new Map((await ended()).map((r) => [r.id, [r.state, r.retry_count]]));
+        assert.deepEqual(byId.get(bad!), ['failed', 0], 'failed on its first attempt, never retried');
+        assert.deepEqual(byId.get(good!), ['completed', 0]);
+        assert.deepEqual(handled, [{ n: 7 }], 'the handler never saw the invalid payload');
+        const line = log.lines.find((l) => String(l.msg).includes('invalid job payload'));
+        assert.equal(line?.queue, 'payload.test');
+        assert.equal(line?.jobId, bad);
+        assert.match(String(line?.problem), /\/n must be integer/);
+        assert.ok(!JSON.stringify(log.lines).includes('secret-value-123'), 'the payload is not logged');
       } finally {
         await engine.stop();
         await s.destroy();
@@ -140,7 +176,9 @@ for (const kind of kinds) {
 
     it('two workers scheduling the same periodic job create one job per slot', async () => {
       const s = await kind.open();
-      const engines: JobEngine[] = [createJobEngine(s.db, silentLog), createJobEngine(s.db, silentLog)];
+      const logs = [capturedLog(), capturedLog()];
+      const engines: JobEngine[] = logs.map((l) => createJobEngine(s.db, pino({ level: 'debug' }, l.stream)));
+      const table = `${s.db.schema ? `${s.db.schema}_pgboss` : 'pgboss'}.job`;
       let runs = 0;
       try {
         const d = def(
@@ -155,10 +193,23 @@ for (const kind of kinds) {
           await e.declare([d]);
         }
         for (const e of engines) await e.work([d]);
-        await until(() => runs >= 1, 15_000, 'the first tick');
-        await new Promise((r) => setTimeout(r, 1500));
+        // Each worker logs its first tick once the engine answered it: both asked, for the same slot.
+        const ticks = () => logs.flatMap((l) => l.lines.filter((line) => line.job === 'tick.test'));
+        await waitUntil(() => ticks().length === 2, 'both workers to send their first tick');
+        await waitUntil(
+          async () =>
+            (await s.db.query(`SELECT 1 FROM ${table} WHERE name = 'tick.test' AND state = 'completed'`)).length > 0,
+          'the tick to complete',
+        );
+        assert.deepEqual(
+          ticks()
+            .map((line) => line.queued)
+            .sort(),
+          [false, true],
+          'one worker queued the slot, the other found it queued',
+        );
         const jobs = await s.db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM ${s.db.schema ? `${s.db.schema}_pgboss` : 'pgboss'}.job WHERE name = 'tick.test'`,
+          `SELECT count(*)::int AS n FROM ${table} WHERE name = 'tick.test'`,
         );
         assert.equal(jobs[0]!.n, 1, 'one job for the slot, though two workers asked');
         assert.equal(runs, 1);

@@ -59,7 +59,11 @@ export async function startAnchoring(
   for (const txid of await node.fund(wallet.address, coinbases)) await wallet.importDeposit(txid);
   const jobs = recordingJobs();
   const deps: AnchoringDeps = {
-    ...testDeps(s.store, { jobs }),
+    // The store's transactions queue on the same recorder as the use cases' own sends.
+    ...testDeps(
+      s.withJobs(() => jobs),
+      { jobs },
+    ),
     chain,
     wallet,
     settings: { ...TEST_SETTINGS, ...settings },

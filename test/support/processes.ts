@@ -85,3 +85,28 @@ export function runProofseal(
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/**
+ * Resolves when the process's output (all of it so far, and what follows) matches `pattern`.
+ * @throws Error when it does not within `timeoutMs`, or the process exits first
+ */
+export function waitForOutput(proc: Proc, pattern: RegExp, what: string, timeoutMs = 15_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const streams = [proc.child.stdout!, proc.child.stderr!];
+    const done = (err?: Error) => {
+      clearTimeout(timer);
+      streams.forEach((s) => s.off('data', check));
+      proc.child.off('exit', onExit);
+      if (err) reject(err);
+      else resolve();
+    };
+    const check = () => {
+      if (pattern.test(proc.output())) done();
+    };
+    const onExit = () => done(new Error(`exited before ${what}:\n${proc.output().slice(-2000)}`));
+    const timer = setTimeout(() => done(new Error(`no ${what} within ${timeoutMs} ms`)), timeoutMs);
+    streams.forEach((s) => s.on('data', check));
+    proc.child.on('exit', onExit);
+    check();
+  });
+}

@@ -1,4 +1,5 @@
 /** Child process for the restart test: sends one job, says so, then waits to be killed. */
+import { Type } from '@sinclair/typebox';
 import pino from 'pino';
 import { createJobEngine } from '../../src/adapters/jobs/job-engine.js';
 import { openStore } from '../../src/adapters/store/create-store.js';
@@ -14,6 +15,7 @@ await engine.start();
 await engine.declare([
   {
     name: queue,
+    schema: Type.Object({}),
     policy: 'standard',
     retryLimit: 1,
     retryDelaySeconds: 1,

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { JobQueue, SendOptions } from '../../app/shared/jobs.port.js';
 import type { JobDefinition } from '../../jobs/job-definition.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
+import { payloadCheck } from './payload-check.js';
 
 /** pg-boss's database hook: runs its SQL on the Store's own connection (pool or PGlite). */
 function bossDb(db: SqlDatabase): PgBoss.Db {
@@ -39,15 +40,23 @@ export interface JobEngine extends JobQueue {
   stop(): Promise<void>;
 }
 
+/**
+ * How often pg-boss looks for jobs past their expiry (a worker that died leaves its job `active`):
+ * its default, 120 s, would add two minutes to every recovery of a stately queue after a crash.
+ */
+const MAINTENANCE_INTERVAL_SECONDS = 30;
+
 export function createJobEngine(
   db: SqlDatabase,
   log: Logger,
   opts: { pollingIntervalSeconds?: number } = {},
 ): JobEngine {
+  const bossSchema = db.schema ? `${db.schema}_pgboss` : 'pgboss';
   const boss = new PgBoss({
     db: bossDb(db),
-    schema: db.schema ? `${db.schema}_pgboss` : 'pgboss',
+    schema: bossSchema,
     supervise: true,
+    maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
     schedule: false,
     migrate: true,
   });
@@ -83,11 +92,12 @@ export function createJobEngine(
     },
     async work(defs) {
       for (const d of defs) {
+        const run = checkedHandler(d);
         await boss.work(
           d.name,
           { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1, batchSize: 1 },
           async (jobs) => {
-            for (const job of jobs) await d.handle(job.data as object);
+            for (const job of jobs) await run(job);
           },
         );
         if (d.everySeconds !== undefined) schedule(d, d.everySeconds);
@@ -99,10 +109,30 @@ export function createJobEngine(
     },
   };
 
+  /**
+   * The definition's handler behind its payload check. Data that does not match the schema would fail
+   * the same way on every retry, so the job's retry limit is brought down to its retry count before
+   * failing it: pg-boss then records it `failed` with the reason, at once.
+   */
+  function checkedHandler(d: JobDefinition): (job: PgBoss.Job<unknown>) => Promise<void> {
+    const check = payloadCheck(d.schema);
+    return async (job) => {
+      const problem = check(job.data);
+      if (problem === null) return d.handle(job.data);
+      log.error({ queue: d.name, jobId: job.id, problem }, 'invalid job payload: the job fails without retries');
+      await db.query(`UPDATE ${bossSchema}.job SET retry_limit = retry_count WHERE name = $1 AND id = $2`, [
+        d.name,
+        job.id,
+      ]);
+      throw new Error(`invalid payload for ${d.name}: ${problem}`);
+    };
+  }
+
   function schedule(d: JobDefinition, every: number): void {
     const tick = () => {
-      send(d.name, {}, { singletonKey: d.name, singletonSeconds: every }).catch((err: unknown) =>
-        log.warn({ err, job: d.name }, 'could not schedule job'),
+      send(d.name, {}, { singletonKey: d.name, singletonSeconds: every }).then(
+        (id) => log.debug({ job: d.name, queued: id !== null }, 'scheduled job sent (queued once per slot)'),
+        (err: unknown) => log.warn({ err, job: d.name }, 'could not schedule job'),
       );
     };
     tick();

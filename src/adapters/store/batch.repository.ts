@@ -52,6 +52,21 @@ export function batchRepository(sql: Sql): BatchRepository {
       );
       return { oldestCreated: rows[0]?.oldest ?? null, full: rows[0]?.full ?? false };
     },
+    async batchingState() {
+      // Anchors join batches in seq order, so the oldest anchor of a WAIT batch is its leaf 0.
+      const rows = await sql.query<{ oldest: string | number | null; closed: string | number | null }>(
+        `SELECT LEAST(
+                  (SELECT created FROM anchor WHERE batch_id IS NULL ORDER BY seq LIMIT 1),
+                  (SELECT a.created FROM batch b JOIN anchor a ON a.batch_id = b.id AND a.leaf_index = 0
+                    WHERE b.status = 'WAIT' ORDER BY b.created LIMIT 1)) AS oldest,
+                (SELECT created FROM batch WHERE leaf_count > 0 ORDER BY created DESC LIMIT 1) AS closed`,
+      );
+      const { oldest, closed } = rows[0] ?? { oldest: null, closed: null };
+      return {
+        oldestWaitingCreated: oldest === null ? null : Number(oldest),
+        lastClosed: closed === null ? null : Number(closed),
+      };
+    },
     async hasUnbatched() {
       return (await sql.query('SELECT 1 FROM anchor WHERE batch_id IS NULL LIMIT 1')).length > 0;
     },

@@ -21,4 +21,9 @@ export interface AnchoringDeps extends Pick<AppDeps, 'store' | 'clock' | 'random
    * crash test sets it (to end the process there); nothing else may depend on it.
    */
   readonly afterBroadcast?: () => void;
+  /**
+   * Awaited inside the closing transaction, once the anchors are assigned. Only the close crash test
+   * sets it (to be killed mid-close); nothing else may depend on it.
+   */
+  readonly insideClose?: () => Promise<void>;
 }

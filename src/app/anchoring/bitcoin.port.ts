@@ -41,6 +41,11 @@ export interface BatchRepository {
   lockClosing(): Promise<void>;
   /** True when some anchor has no batch yet. */
   hasUnbatched(): Promise<boolean>;
+  /**
+   * The creation time of the oldest anchor still waiting (in no batch, or in a batch not yet sent) and
+   * the closing time of the last non-empty batch; null when there is none.
+   */
+  batchingState(): Promise<{ oldestWaitingCreated: number | null; lastClosed: number | null }>;
   /** The creation time of the oldest unbatched anchor (null: none), and whether `fullSize` of them wait. */
   unbatchedState(fullSize: number): Promise<{ oldestCreated: number | null; full: boolean }>;
   /** Inserts a WAIT batch with no tree yet (the anchors' foreign key needs it first). */

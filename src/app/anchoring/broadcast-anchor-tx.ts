@@ -45,13 +45,15 @@ export async function broadcastRecorded(deps: AnchoringDeps, tx: BtcTx): Promise
   await recordBroadcast(deps, tx);
 }
 
+/** Records the broadcast; the first one of a batch makes it SENT and queues its callbacks, in one transaction. */
 async function recordBroadcast(deps: AnchoringDeps, tx: BtcTx): Promise<void> {
   const height = await deps.chain.getBlockCount();
   const now = deps.clock.now();
-  await deps.store.btcTxs.setStatus(tx.txid, 'BROADCAST', now, height);
-  if (await deps.store.batches.markSent(tx.batchId, tx.txid, now))
-    await enqueueAnchorCallbacks(deps, { batchId: tx.batchId });
-  else await deps.store.batches.setTxId(tx.batchId, tx.txid, now);
+  await deps.store.transaction(async (t) => {
+    await t.btcTxs.setStatus(tx.txid, 'BROADCAST', now, height);
+    if (await t.batches.markSent(tx.batchId, tx.txid, now)) await enqueueAnchorCallbacks(t, { batchId: tx.batchId });
+    else await t.batches.setTxId(tx.batchId, tx.txid, now);
+  });
 }
 
 /**

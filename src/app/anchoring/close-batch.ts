@@ -1,8 +1,10 @@
 import { interleaveNonces } from '../../core/merkle/blinding.js';
 import { buildMerkleTreeFromPacked, merkleRoot } from '../../core/merkle/tree.js';
 import { serializeTree } from '../../core/merkle/serialize.js';
-import { SEND_BATCHES } from './anchoring-deps.js';
+import { SEND_BATCHES, type AnchoringDeps } from './anchoring-deps.js';
 import type { AppDeps } from '../shared/deps.js';
+
+type CloseDeps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'jobs'> & Pick<AnchoringDeps, 'insideClose'>;
 
 export interface ClosedBatch {
   readonly batchId: string;
@@ -15,13 +17,10 @@ export interface ClosedBatch {
  * Closes a batch: the `maxSize` oldest unbatched anchors (seq order) get the new batch and their
  * leaf_index, the Merkle tree (Chainpoint v2 rule) is built over their leaves, each paired with a random
  * sibling so that no receipt shows another anchor's hash (core/merkle/blinding.ts), and stored once, serialised,
- * in the batch row — all in one transaction, under a lock that keeps two processes from closing at once.
- * Then the send job is queued. Null when no anchor waits.
+ * in the batch row, and the send job is queued — all in one transaction, under a lock that keeps two processes
+ * from closing at once (so two overlapping runs close distinct batches). Null when no anchor waits.
  */
-export async function closeBatch(
-  deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'jobs'>,
-  input: { maxSize: number },
-): Promise<ClosedBatch | null> {
+export async function closeBatch(deps: CloseDeps, input: { maxSize: number }): Promise<ClosedBatch | null> {
   if (!(await deps.store.batches.hasUnbatched())) return null;
   const batchId = deps.random.uuid();
   const closed = await deps.store.transaction(async (tx): Promise<ClosedBatch | null> => {
@@ -29,6 +28,7 @@ export async function closeBatch(
     const now = deps.clock.now();
     await tx.batches.insertEmpty(batchId, now);
     const anchorCount = await tx.batches.assignUnbatched(batchId, input.maxSize);
+    await deps.insideClose?.();
     if (anchorCount === 0) {
       await tx.batches.delete(batchId);
       return null;
@@ -37,26 +37,31 @@ export async function closeBatch(
     const tree = buildMerkleTreeFromPacked(interleaveNonces(leaves, deps.random.bytes(leaves.length)));
     const root = Buffer.from(merkleRoot(tree));
     await tx.batches.setTree(batchId, root, tree.leafCount, serializeTree(tree), now);
+    // Keyed like the scheduled sends, so the stately queue holds one active send whichever queued it.
+    await tx.jobs.send(SEND_BATCHES, {}, { singletonKey: SEND_BATCHES });
     return { batchId, anchorCount, root: root.toString('hex') };
   });
-  if (closed) await deps.jobs.send(SEND_BATCHES, {});
   return closed;
 }
 
 /** Most batches one run of {@link closeDueBatches} closes; the next run goes on. */
 const MAX_BATCHES_PER_RUN = 20;
+/** A run starts no new batch after this long, so it ends well inside its job's expiry (see bitcoin.jobs.ts). */
+const RUN_BUDGET_MS = 20_000;
 
 /**
  * Closes the batches that are due: one as soon as `maxSize` anchors wait (a full batch goes at once,
  * whatever the interval), or when the oldest waiting anchor has waited `intervalMs`. So no anchor
- * waits much longer than the interval, and a backlog leaves in full batches.
+ * waits much longer than the interval, and a backlog leaves in full batches. A run stops after
+ * MAX_BATCHES_PER_RUN batches or RUN_BUDGET_MS, whichever comes first; the next run goes on.
  */
 export async function closeDueBatches(
-  deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'jobs'>,
+  deps: CloseDeps,
   input: { maxSize: number; intervalMs: number },
 ): Promise<ClosedBatch[]> {
   const closed: ClosedBatch[] = [];
-  while (closed.length < MAX_BATCHES_PER_RUN) {
+  const started = deps.clock.now();
+  while (closed.length < MAX_BATCHES_PER_RUN && deps.clock.now() - started < RUN_BUDGET_MS) {
     const state = await deps.store.batches.unbatchedState(input.maxSize);
     if (state.oldestCreated === null) break;
     if (!state.full && deps.clock.now() - state.oldestCreated < input.intervalMs) break;

@@ -48,7 +48,6 @@ export async function confirmBatches(deps: AnchoringDeps): Promise<ConfirmSummar
   for (const batch of await deps.store.batches.confirmedAbove(height - deps.settings.reorgWatchDepth))
     await watchConfirmed(deps, batch, summary);
   for (const batch of await deps.store.batches.sent()) await confirmBatch(deps, batch, height, summary);
-  if (summary.abandoned.length > 0) await deps.jobs.send(SEND_BATCHES, {});
   return summary;
 }
 
@@ -58,16 +57,22 @@ export async function confirmBatches(deps: AnchoringDeps): Promise<ConfirmSummar
  */
 async function watchConfirmed(deps: AnchoringDeps, b: Batch, s: ConfirmSummary): Promise<void> {
   if (!b.block || (await deps.chain.getBlockHash(b.block.blockHeight)) === b.block.blockHash) return;
-  await deps.store.batches.clearConfirmation(b.id, deps.clock.now());
-  await enqueueAnchorCallbacks(deps, { batchId: b.id });
+  await clearConfirmation(deps, b);
   s.reorgs.push(b.id);
+}
+
+/** The batch's block left the best chain: its block data goes and its callbacks are queued, in one transaction. */
+async function clearConfirmation(deps: AnchoringDeps, b: Batch): Promise<void> {
+  await deps.store.transaction(async (tx) => {
+    await tx.batches.clearConfirmation(b.id, deps.clock.now());
+    await enqueueAnchorCallbacks(tx, { batchId: b.id });
+  });
 }
 
 async function confirmBatch(deps: AnchoringDeps, batch: Batch, height: number, s: ConfirmSummary): Promise<void> {
   let b = batch;
   if (b.block && (await deps.chain.getBlockHash(b.block.blockHeight)) !== b.block.blockHash) {
-    await deps.store.batches.clearConfirmation(b.id, deps.clock.now());
-    await enqueueAnchorCallbacks(deps, { batchId: b.id });
+    await clearConfirmation(deps, b);
     s.reorgs.push(b.id);
     b = { ...b, block: null, confirmations: 0 };
   }
@@ -96,11 +101,11 @@ async function onConfirmed(
     s.firstConfirmations.push(winner.txid);
   }
   const confirmed = info.confirmations >= deps.settings.confirmationsRequired;
-  await deps.store.batches.setConfirmations(b.id, info.confirmations, confirmed, deps.clock.now());
-  if (confirmed) {
-    s.confirmed.push(b.id);
-    await enqueueAnchorCallbacks(deps, { batchId: b.id });
-  }
+  await deps.store.transaction(async (tx) => {
+    await tx.batches.setConfirmations(b.id, info.confirmations, confirmed, deps.clock.now());
+    if (confirmed) await enqueueAnchorCallbacks(tx, { batchId: b.id });
+  });
+  if (confirmed) s.confirmed.push(b.id);
 }
 
 /** Records the block and proof data; the winner's inputs are spent and its change usable, the others' change never exists. */
@@ -199,8 +204,9 @@ async function abandon(deps: AnchoringDeps, b: Batch, txs: BtcTx[], s: ConfirmSu
       'abandoned',
     );
     await tx.batches.resetToWait(b.id, now);
+    await enqueueAnchorCallbacks(tx, { batchId: b.id });
+    await tx.jobs.send(SEND_BATCHES, {}, { singletonKey: SEND_BATCHES });
   });
-  await enqueueAnchorCallbacks(deps, { batchId: b.id });
   s.abandoned.push(b.id);
 }
 

@@ -1,5 +1,5 @@
 import { anchorView } from './anchor-view.js';
-import type { AppDeps } from '../shared/deps.js';
+import type { Store } from '../shared/store.port.js';
 
 /** The job queue of callback deliveries (definition in src/jobs/deliver-callback.job.ts). */
 export const DELIVER_CALLBACK = 'callback.deliver';
@@ -15,15 +15,17 @@ export interface CallbackJobData {
 
 /**
  * Queues one callback per anchor of the batch that has a callbackURL, carrying the anchor as it is now.
- * Called by the batching jobs after they change a batch's status; calling it twice for the same status
- * queues nothing new while the first messages are pending (keyed by anchor and status).
+ * Give it the transaction that changes the batch's status (`store.transaction((tx) => …)`): the
+ * messages are queued in that transaction, so they exist exactly when the status change does; a crash
+ * right after the commit loses none, and a job that runs again finds the change made and queues nothing.
+ * Each message is keyed by anchor and status (`messageId`, the `webhook-id` receivers dedupe on).
  * @returns how many messages were queued
  */
 export async function enqueueAnchorCallbacks(
-  deps: Pick<AppDeps, 'store' | 'jobs'>,
+  tx: Pick<Store, 'anchors' | 'jobs'>,
   input: { batchId: string },
 ): Promise<number> {
-  const anchors = await deps.store.anchors.withCallbackInBatch(input.batchId);
+  const anchors = await tx.anchors.withCallbackInBatch(input.batchId);
   let queued = 0;
   for (const a of anchors) {
     const data: CallbackJobData = {
@@ -32,7 +34,7 @@ export async function enqueueAnchorCallbacks(
       anchorId: a.id,
       payload: JSON.stringify(anchorView(a)),
     };
-    if (await deps.jobs.send(DELIVER_CALLBACK, data, { singletonKey: `${a.id}:${a.status}` })) queued += 1;
+    if (await tx.jobs.send(DELIVER_CALLBACK, data, { singletonKey: `${a.id}:${a.status}` })) queued += 1;
   }
   return queued;
 }

@@ -13,13 +13,13 @@ export const EMBEDDED_CHAIN_SETTING = 'bitcoin.embedded-chain';
  * @returns the batches put back to WAIT, or null when the chain is the one already recorded
  */
 export async function forgetVanishedChain(
-  deps: Pick<AnchoringDeps, 'store' | 'clock' | 'jobs'>,
+  deps: Pick<AnchoringDeps, 'store' | 'clock'>,
   input: { chainId: string },
 ): Promise<string[] | null> {
   const now = deps.clock.now();
   const recorded = await deps.store.settings.get(EMBEDDED_CHAIN_SETTING);
   if (recorded === input.chainId) return null;
-  const reset = await deps.store.transaction(async (tx) => {
+  return deps.store.transaction(async (tx) => {
     for (const status of ['available', 'reserved'] as const)
       await tx.utxos.setStatus(await tx.utxos.list(status), 'abandoned');
     for (const status of ['SIGNED', 'BROADCAST'] as const) {
@@ -29,10 +29,9 @@ export async function forgetVanishedChain(
     for (const b of sent) {
       for (const t of await tx.btcTxs.ofBatch(b.id)) await tx.btcTxs.setStatus(t.txid, 'ABANDONED', now);
       await tx.batches.resetToWait(b.id, now);
+      await enqueueAnchorCallbacks(tx, { batchId: b.id });
     }
     await tx.settings.put(EMBEDDED_CHAIN_SETTING, input.chainId, now);
     return sent.map((b) => b.id);
   });
-  for (const batchId of reset) await enqueueAnchorCallbacks(deps, { batchId });
-  return reset;
 }

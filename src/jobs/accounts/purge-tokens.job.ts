@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app/shared/deps.js';
 import { purgeRevokedTokens } from '../../app/accounts/purge-revoked-tokens.js';
-import type { JobDefinition } from '../job-definition.js';
+import { NO_PAYLOAD, type JobDefinition } from '../job-definition.js';
 
 export const PURGE_TOKENS = 'maintenance.purge-tokens';
 
@@ -8,6 +8,7 @@ export const PURGE_TOKENS = 'maintenance.purge-tokens';
 export function purgeTokensJob(deps: AppDeps): JobDefinition {
   return {
     name: PURGE_TOKENS,
+    schema: NO_PAYLOAD,
     policy: 'stately',
     retryLimit: 3,
     retryDelaySeconds: 30,

@@ -3,7 +3,7 @@ import { CLOSE_BATCH, CONFIRM_BATCHES, SEND_BATCHES } from '../../app/anchoring/
 import { closeDueBatches } from '../../app/anchoring/close-batch.js';
 import { confirmBatches, type ConfirmSummary } from '../../app/anchoring/confirm-batches.js';
 import { sendBatches } from '../../app/anchoring/send-batches.js';
-import type { JobDefinition } from '../job-definition.js';
+import { NO_PAYLOAD, type JobDefinition } from '../job-definition.js';
 
 /** The part of a logger the batching jobs use (pino's signature). */
 export interface JobLog {
@@ -31,14 +31,27 @@ export function anchoringJobs(o: AnchoringJobOptions): JobDefinition[] {
 /** A full batch waits at most this long for the close job to look (the interval, when shorter). */
 const FULL_BATCH_CHECK_SECONDS = 30;
 
+/**
+ * Closing and confirming must resume soon after a worker dies mid-run. A stately queue runs no job
+ * while one is `active`, and a killed worker's job stays active until pg-boss's maintenance (every
+ * 30 s, see job-engine.ts) finds it past its expiry and fails it into a retry. So the expiry is short
+ * (60 s: a crash stops closing for about 60 + 30 s + the retry delay, under two minutes) and a run is
+ * kept well inside it: closeDueBatches stops after 20 s of work and the job queues the next run at
+ * once. A close that still overruns is safe: closing takes a database lock, so two runs close
+ * distinct batches one after the other. (Reconciling "orphaned" active jobs when a worker starts was
+ * not chosen: a starting worker cannot tell a dead worker's job from a live one's.)
+ */
+const BATCHING_EXPIRE_SECONDS = 60;
+
 export function closeBatchJob({ deps, log, batchIntervalSeconds }: AnchoringJobOptions): JobDefinition {
   return {
     name: CLOSE_BATCH,
+    schema: NO_PAYLOAD,
     policy: 'stately',
     retryLimit: 2,
     retryDelaySeconds: 5,
     retryBackoff: true,
-    expireInSeconds: 1800,
+    expireInSeconds: BATCHING_EXPIRE_SECONDS,
     everySeconds: Math.min(batchIntervalSeconds, FULL_BATCH_CHECK_SECONDS),
     handle: async () => {
       const closed = await closeDueBatches(deps, {
@@ -46,6 +59,8 @@ export function closeBatchJob({ deps, log, batchIntervalSeconds }: AnchoringJobO
         intervalMs: batchIntervalSeconds * 1000,
       });
       for (const batch of closed) log.info(batch, 'batch closed');
+      // A backlog may remain (the run stopped at its budget): look again now rather than at the next tick.
+      if (closed.length > 0) await deps.jobs.send(CLOSE_BATCH, {}, { singletonKey: CLOSE_BATCH });
     },
   };
 }
@@ -53,6 +68,7 @@ export function closeBatchJob({ deps, log, batchIntervalSeconds }: AnchoringJobO
 export function sendBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions): JobDefinition {
   return {
     name: SEND_BATCHES,
+    schema: NO_PAYLOAD,
     policy: 'stately',
     retryLimit: 3,
     retryDelaySeconds: 5,
@@ -74,11 +90,12 @@ export function sendBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions):
 export function confirmBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions): JobDefinition {
   return {
     name: CONFIRM_BATCHES,
+    schema: NO_PAYLOAD,
     policy: 'stately',
     retryLimit: 2,
     retryDelaySeconds: 5,
     retryBackoff: true,
-    expireInSeconds: 60,
+    expireInSeconds: BATCHING_EXPIRE_SECONDS,
     everySeconds: pollSeconds,
     handle: async () => {
       const s = await confirmBatches(deps);

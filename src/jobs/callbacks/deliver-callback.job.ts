@@ -1,22 +1,35 @@
 import type { AppDeps } from '../../app/shared/deps.js';
 import { deliverCallback } from '../../app/callbacks/deliver-callback.js';
 import { DELIVER_CALLBACK, type CallbackJobData } from '../../app/anchoring/enqueue-anchor-callbacks.js';
+import { Type } from '@sinclair/typebox';
 import type { JobDefinition } from '../job-definition.js';
+
+/** {@link CallbackJobData} as queued by enqueueAnchorCallbacks. */
+const CALLBACK_JOB_DATA = Type.Object(
+  {
+    messageId: Type.String({ minLength: 1 }),
+    accountId: Type.String({ minLength: 1 }),
+    anchorId: Type.String({ minLength: 1 }),
+    payload: Type.String(),
+  },
+  { additionalProperties: false },
+);
 
 /**
  * Delivers one callback message; a failed attempt is retried with exponential backoff. pg-boss waits
  * between d·2^(k-1) and d·2^k seconds before retry k, so 11 retries from d = 60 s span at least
  * 60·(2^11 − 1) s ≈ 34 hours (≥ 24 h, as api-decisions.md asks).
  */
-export function deliverCallbackJob(deps: AppDeps): JobDefinition<CallbackJobData> {
+export function deliverCallbackJob(deps: AppDeps): JobDefinition<typeof CALLBACK_JOB_DATA> {
   return {
     name: DELIVER_CALLBACK,
+    schema: CALLBACK_JOB_DATA,
     policy: 'standard',
     retryLimit: 11,
     retryDelaySeconds: 60,
     retryBackoff: true,
     expireInSeconds: 120,
-    handle: async (data) => {
+    handle: async (data: CallbackJobData) => {
       await deliverCallback(deps, data);
     },
   };

@@ -1,6 +1,10 @@
 import { deliverEmail, type DeliverEmailDeps } from '../../app/mail/deliver-email.js';
 import { DELIVER_EMAIL, type DeliverEmailJob } from '../../app/mail/queue-email.js';
+import { Type } from '@sinclair/typebox';
 import type { JobDefinition } from '../job-definition.js';
+
+/** {@link DeliverEmailJob} as queued by queueEmail. */
+const DELIVER_EMAIL_JOB = Type.Object({ emailId: Type.String({ minLength: 1 }) }, { additionalProperties: false });
 
 /**
  * Delivers one queued mail; a failed attempt is retried with exponential backoff: from d = 30 s, 12 retries
@@ -9,15 +13,16 @@ import type { JobDefinition } from '../job-definition.js';
 export function deliverEmailJob(
   deps: DeliverEmailDeps,
   retry = { limit: 12, delaySeconds: 30 },
-): JobDefinition<DeliverEmailJob> {
+): JobDefinition<typeof DELIVER_EMAIL_JOB> {
   return {
     name: DELIVER_EMAIL,
+    schema: DELIVER_EMAIL_JOB,
     policy: 'standard',
     retryLimit: retry.limit,
     retryDelaySeconds: retry.delaySeconds,
     retryBackoff: true,
     expireInSeconds: 120,
-    handle: async (data) => {
+    handle: async (data: DeliverEmailJob) => {
       await deliverEmail(deps, data);
     },
   };

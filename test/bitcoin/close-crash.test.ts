@@ -1,0 +1,99 @@
+/**
+ * A worker killed in the middle of closing a batch (test hook: it stops inside the closing transaction,
+ * anchors assigned, nothing committed) leaves the close job `active`. The next worker must close the
+ * batch within two minutes of the kill, not after the old 30-minute expiry.
+ * PostgreSQL only: the workers are other processes sharing the database.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { EmbeddedRegtest } from '../../src/adapters/chain/embedded-regtest.js';
+import { openStore, type OpenedStore } from '../../src/adapters/store/create-store.js';
+import { createAccount } from '../../src/app/accounts/create-account.js';
+import { CLOSE_BATCH } from '../../src/app/anchoring/anchoring-deps.js';
+import { testDeps } from '../support/fixtures.js';
+import { startProofseal, waitForOutput, type Proc } from '../support/processes.js';
+import { dropSchema, newSchemaName, schemaUrl, storeKinds } from '../support/stores.js';
+import { waitUntil } from '../support/wait.js';
+
+const [, postgres] = await storeKinds();
+/** Issue 12: closing resumes "within a minute or two" of a crash. */
+const BOUND_MS = 120_000;
+const ANCHORS = 40;
+
+describe('a worker killed mid-close (worker processes, PostgreSQL)', { skip: postgres!.skip }, () => {
+  const schema = newSchemaName();
+  let node: EmbeddedRegtest;
+  let opened: OpenedStore;
+  const workers: Proc[] = [];
+  let env: Record<string, string>;
+
+  before(async () => {
+    node = await EmbeddedRegtest.start();
+    opened = await openStore({ databaseUrl: schemaUrl(schema), embeddedDir: undefined, now: Date.now });
+    const account = await createAccount(testDeps(opened.store), {
+      email: 'close@example.com',
+      password: 'pw pw pw pw',
+    });
+    await opened.db.query(
+      `INSERT INTO anchor (id, account_id, name, kind, hash, leaf, created, last_modified)
+       SELECT gen_random_uuid(), $1, 'close', 'data', encode(l, 'hex'), l, 0, 0 FROM unnest($2::bytea[]) AS l`,
+      [account.id, Array.from({ length: ANCHORS }, () => randomBytes(32))],
+    );
+    env = {
+      DATABASE_URL: schemaUrl(schema),
+      DATA_DIR: `/tmp/proofseal-close-crash-${schema}`,
+      SECRET_KEY: 'd'.repeat(40),
+      BITCOIN_RPC_URL: node.rpcUrl.replace(/\/$/, ''),
+      BITCOIN_NETWORK: 'regtest',
+      BATCH_INTERVAL_SECONDS: '1',
+    };
+  });
+  after(async () => {
+    for (const w of workers) await w.stop();
+    await opened?.close();
+    await node?.stop();
+    await dropSchema(schema);
+  });
+
+  const closedAnchors = async () =>
+    (
+      await opened.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM anchor a JOIN batch b ON b.id = a.batch_id WHERE b.leaf_count > 0`,
+      )
+    )[0]!.n;
+
+  it('the next worker closes the batch within two minutes of the kill', async (t) => {
+    const doomed = await startProofseal(
+      ['start', '--role', 'worker'],
+      { ...env, PROOFSEAL_TEST_PAUSE_IN_CLOSE: 'true' },
+      /proofseal started/,
+    );
+    await waitForOutput(doomed, /paused inside the close/, 'the worker pausing inside the close', 60_000);
+    const exited = new Promise((r) => doomed.child.once('exit', r));
+    doomed.child.kill('SIGKILL');
+    await exited;
+    const killedAt = Date.now();
+    const jobs = await opened.db.query<{ state: string }>(`SELECT state FROM ${schema}_pgboss.job WHERE name = $1`, [
+      CLOSE_BATCH,
+    ]);
+    assert.ok(
+      jobs.some((j) => j.state === 'active'),
+      `the dead worker's close job is left active: ${JSON.stringify(jobs)}`,
+    );
+    assert.equal(await closedAnchors(), 0, 'the killed close committed nothing');
+
+    workers.push(await startProofseal(['start', '--role', 'worker'], env, /proofseal started/));
+    await waitUntil(async () => (await closedAnchors()) === ANCHORS, 'every anchor in a closed batch', BOUND_MS, 500);
+    const seconds = (Date.now() - killedAt) / 1000;
+    t.diagnostic(`first batch closed ${seconds.toFixed(1)} s after the kill`);
+    const batches = await opened.db.query<{ n: number }>('SELECT count(*)::int AS n FROM anchor GROUP BY batch_id');
+    assert.deepEqual(
+      batches.map((b) => b.n),
+      [ANCHORS],
+      'one batch with every anchor',
+    );
+    const empty = await opened.db.query('SELECT 1 FROM batch WHERE leaf_count = 0');
+    assert.equal(empty.length, 0, 'no leftover empty batch');
+  });
+});
