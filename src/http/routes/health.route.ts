@@ -1,34 +1,69 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { ChainPort } from '../../app/anchoring/chain.port.js';
+import { findUnkeptTransactions } from '../../app/anchoring/find-unkept-transactions.js';
+import type { Store } from '../../app/shared/store.port.js';
 
-/** Each check resolves when its part answers and throws otherwise. */
-export type Readiness = Record<string, () => Promise<void>>;
+/** What a check may tell beyond "it answers": `ready: false` when the part answers but is unfit, and details to show. */
+export interface CheckReport {
+  readonly ready: boolean;
+  readonly details: Record<string, unknown>;
+}
 
-const Status = Type.Object({ status: Type.String(), checks: Type.Optional(Type.Record(Type.String(), Type.String())) });
+/** Each check resolves when its part answers (with a report, when it has more to say) and throws otherwise. */
+export type Readiness = Record<string, () => Promise<void | CheckReport>>;
 
-/** `/health`: the process is alive. `/ready`: every part it depends on answers (503 otherwise). */
+type CheckOutcome = readonly [
+  name: string,
+  status: 'ok' | 'not ready' | 'unavailable',
+  details?: Record<string, unknown>,
+];
+
+const Status = Type.Object({
+  status: Type.String(),
+  checks: Type.Optional(Type.Record(Type.String(), Type.String())),
+  details: Type.Optional(Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()))),
+});
+
+/**
+ * The chain check: the node answers, and holds (mempool or chain) a transaction of every SENT batch.
+ * `details.unkeptTransactions` lists the txids of batches whose transactions it holds nowhere.
+ */
+export function chainReadiness(deps: { readonly store: Store; readonly chain: ChainPort }): () => Promise<CheckReport> {
+  return async () => {
+    await deps.chain.getBlockCount();
+    const unkeptTransactions = await findUnkeptTransactions(deps);
+    return { ready: unkeptTransactions.length === 0, details: { unkeptTransactions } };
+  };
+}
+
+/** `/health`: the process is alive. `/ready`: every part it depends on answers and is fit (503 otherwise). */
 export function healthRoutes(app: FastifyInstance, readiness: Readiness): void {
   app.get('/health', { schema: { tags: ['operations'], response: { 200: Status } } }, async () => ({ status: 'ok' }));
   app.get(
     '/ready',
     { schema: { tags: ['operations'], response: { 200: Status, 503: Status } } },
     async (_req, reply) => {
-      const entries = await Promise.all(
-        Object.entries(readiness).map(async ([name, check]) => {
-          try {
-            await withTimeout(check(), 3000);
-            return [name, 'ok'] as const;
-          } catch {
-            return [name, 'unavailable'] as const;
-          }
-        }),
-      );
-      const ok = entries.every(([, s]) => s === 'ok');
-      return reply
-        .status(ok ? 200 : 503)
-        .send({ status: ok ? 'ready' : 'not ready', checks: Object.fromEntries(entries) });
+      const outcomes = await Promise.all(Object.entries(readiness).map(([name, check]) => runCheck(name, check)));
+      const ok = outcomes.every(([, s]) => s === 'ok');
+      const details = Object.fromEntries(outcomes.filter(([, , d]) => d).map(([name, , d]) => [name, d]));
+      return reply.status(ok ? 200 : 503).send({
+        status: ok ? 'ready' : 'not ready',
+        checks: Object.fromEntries(outcomes.map(([name, s]) => [name, s])),
+        ...(Object.keys(details).length > 0 && { details }),
+      });
     },
   );
+}
+
+async function runCheck(name: string, check: () => Promise<void | CheckReport>): Promise<CheckOutcome> {
+  try {
+    const report = await withTimeout(check(), 3000);
+    if (!report) return [name, 'ok'];
+    return [name, report.ready ? 'ok' : 'not ready', report.details];
+  } catch {
+    return [name, 'unavailable'];
+  }
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
