@@ -14,7 +14,7 @@ import type { AnchoringSettings } from './app/anchoring/bitcoin.port.js';
 import type { ChainPort } from './app/anchoring/chain.port.js';
 import type { Config, Role } from './config.js';
 import { DomainError } from './core/errors.js';
-import { anchoringJobs } from './jobs/anchoring/bitcoin.jobs.js';
+import { anchoringJobs, logUnkept } from './jobs/anchoring/bitcoin.jobs.js';
 import type { JobDefinition } from './jobs/job-definition.js';
 import type { Runtime } from './runtime.js';
 
@@ -119,8 +119,9 @@ export async function openBitcoin(rt: Runtime, role: Role): Promise<BitcoinRunti
  * batch is SENT at once rather than after the expiry.
  */
 async function reconcileAtStart(rt: Runtime, deps: AnchoringDeps): Promise<void> {
-  const reconciled = await reconcileSigned(deps);
+  const { reconciled, unkept } = await reconcileSigned(deps);
   if (reconciled > 0) rt.log.warn({ reconciled }, 'signed transactions found at start were reconciled (same bytes)');
+  logUnkept(rt.log, unkept);
 }
 
 async function checkNetwork(chain: ChainPort, config: Config): Promise<void> {

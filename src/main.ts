@@ -20,6 +20,7 @@ import type { IdentityDeps } from './app/identity/identity-deps.js';
 import { ConfigError, loadCliEnv, loadConfig, type Config, type Role } from './config.js';
 import { DomainError } from './core/errors.js';
 import { buildApp } from './http/app.js';
+import { chainReadiness } from './http/routes/health.route.js';
 import { jobDefinitions } from './jobs/index.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
@@ -70,11 +71,7 @@ export async function startService(config: Config, role: Role): Promise<Started>
   if (role === 'api' || role === 'all') {
     const readiness = {
       store: () => runtime.deps.store.ping(),
-      ...(chain && {
-        chain: async () => {
-          await chain.getBlockCount();
-        },
-      }),
+      ...(chain && { chain: chainReadiness({ store: runtime.deps.store, chain }) }),
     };
     app = await buildApp({ ...runtime.deps, ...(chain && { chain }), readiness }, config);
     await app.listen({ port: config.port, host: config.host });

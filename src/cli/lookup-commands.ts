@@ -40,20 +40,26 @@ export async function receiptCommand(args: string[], ctx: ClientContext): Promis
 const PAGE_SIZE = 100;
 const MAX_IDS = 10_000;
 
-/** `proofseal find <file>`: the public anchors of the file's hash (exit 1 when there is none). */
+/**
+ * `proofseal find <file>`: the public anchors of the file's hash (exit 1 when there is none): signature
+ * anchors that signed it (`signedHash`), then data anchors of it (`hash`), as Woleet's client asks.
+ */
 export async function findCommand(args: string[], ctx: ClientContext): Promise<void> {
   const { values, positionals } = parse(args, { ...CLIENT_OPTIONS });
   if (positionals.length !== 1) throw new UsageError('usage: proofseal find <file>');
   const hash = await sha256File(positionals[0]!);
   const api = apiClient(ctx.adapters, await resolveClientSettings(values, ctx), false);
-  const ids: string[] = [];
-  for (let page = 0; ids.length < MAX_IDS; page++) {
-    const { body } = await api.request<{ content: string[]; last: boolean }>('GET', '/v1/anchorids', {
-      query: { hash, page: String(page), size: String(PAGE_SIZE) },
-    });
-    ids.push(...body.content);
-    if (body.last || body.content.length === 0) break;
+  const found = new Set<string>();
+  for (const param of ['signedHash', 'hash']) {
+    for (let page = 0; found.size < MAX_IDS; page++) {
+      const { body } = await api.request<{ content: string[]; last: boolean }>('GET', '/v1/anchorids', {
+        query: { [param]: hash, page: String(page), size: String(PAGE_SIZE) },
+      });
+      for (const id of body.content) found.add(id);
+      if (body.last || body.content.length === 0) break;
+    }
   }
+  const ids = [...found];
   if (values.json) ctx.out(JSON.stringify({ hash, anchorIds: ids }));
   else if (ids.length === 0) ctx.out(`no public anchor of ${hash}`);
   else for (const id of ids) ctx.out(id);

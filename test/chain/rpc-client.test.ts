@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { DomainError } from '../../src/core/errors.js';
 import { BitcoinRpcClient, ChainRpcError } from '../../src/adapters/chain/bitcoin-rpc.js';
 import { EmbeddedRegtest } from '../../src/adapters/chain/embedded-regtest.js';
+import { checkKept, sendOnce } from '../../src/app/anchoring/broadcast-anchor-tx.js';
 
 const sha256d = (b: Buffer) => createHash('sha256').update(createHash('sha256').update(b).digest()).digest();
 const isCode = (code: string) => (err: unknown) => err instanceof DomainError && err.code === code;
@@ -160,6 +161,87 @@ describe('BitcoinRpcClient transport (injected fetch)', () => {
     clearTimeout(keepAlive);
   });
 
+  /** A Bitcoin Core-like node answering each method with `answers[method]` (a result, or an error to send). */
+  function stubNode(answers: Record<string, (params: unknown[]) => unknown>) {
+    const calls: string[] = [];
+    const chain = new BitcoinRpcClient({
+      url: 'http://u:p@127.0.0.1:1/',
+      retries: 0,
+      fetch: async (_url, init) => {
+        const { method, params, id } = JSON.parse(String(init?.body)) as {
+          method: string;
+          params: unknown[];
+          id: number;
+        };
+        calls.push(method);
+        const out = answers[method]?.(params);
+        if (out instanceof Error) {
+          const [code, message] = out.message.split('|') as [string, string];
+          return json(500, { result: null, error: { code: Number(code), message }, id });
+        }
+        return json(200, { result: out ?? null, error: null, id });
+      },
+    });
+    return { chain, calls };
+  }
+  const notFound = () => new Error('-5|No such mempool or blockchain transaction');
+  const txid = 'cd'.repeat(32);
+  const rawTx = (confirmations: number) => ({ txid, hex: '00', confirmations, blockhash: 'ef'.repeat(32), vout: [] });
+
+  it('locates a transaction in the mempool, in the chain, or nowhere', async () => {
+    const inMempool = stubNode({ getmempoolentry: () => ({ vsize: 200 }) });
+    assert.equal(await inMempool.chain.locateTransaction(txid), 'mempool');
+    const mined = stubNode({ getmempoolentry: notFound, getrawtransaction: () => rawTx(3) });
+    assert.equal(await mined.chain.locateTransaction(txid), 'chain');
+    const nowhere = stubNode({ getmempoolentry: notFound, getrawtransaction: notFound });
+    assert.equal(await nowhere.chain.locateTransaction(txid), null);
+    assert.deepEqual(nowhere.calls, ['getmempoolentry', 'getrawtransaction'], 'asked once without waitMs');
+  });
+
+  it('asks again within waitMs until the node holds it (bcoin takes it after answering sendrawtransaction)', async () => {
+    let asked = 0;
+    const late = stubNode({
+      getmempoolentry: () => (++asked < 3 ? notFound() : { vsize: 200 }),
+      getrawtransaction: notFound,
+    });
+    assert.equal(await late.chain.locateTransaction(txid, 5_000), 'mempool');
+    assert.equal(asked, 3);
+    const never = stubNode({ getmempoolentry: notFound, getrawtransaction: notFound });
+    const started = performance.now();
+    assert.equal(await never.chain.locateTransaction(txid, 150), null);
+    assert.ok(performance.now() - started >= 140, 'gave up only after waitMs');
+    assert.ok(never.calls.length > 2, `asked ${never.calls.length / 2} times`);
+  });
+
+  it('a broadcast the node answered but does not hold is reported with the reason, or none when held', async () => {
+    const tx = { txid, batchId: 'b1' };
+    const refusing = stubNode({
+      sendrawtransaction: () => new Error('-26|min relay fee not met, 100 < 150'),
+      getmempoolentry: notFound,
+      getrawtransaction: notFound,
+    });
+    const refusal = await sendOnce(refusing, '00');
+    assert.match(refusal!, /min relay fee not met/);
+    assert.deepEqual(await checkKept(refusing, tx, refusal), { txid, batchId: 'b1', reason: refusal });
+    assert.deepEqual(
+      refusing.calls,
+      ['sendrawtransaction', 'getmempoolentry', 'getrawtransaction'],
+      'no wait after a refusal',
+    );
+    const silent = stubNode({ sendrawtransaction: () => txid, getmempoolentry: notFound, getrawtransaction: notFound });
+    assert.equal(await sendOnce(silent, '00'), null);
+    const lost = await checkKept(silent, tx, null);
+    assert.match(lost!.reason, /answered sendrawtransaction without an error, then held it in neither/);
+    const known = stubNode({
+      sendrawtransaction: () => new Error('-27|Transaction already in block chain'),
+      getmempoolentry: notFound,
+      getrawtransaction: () => rawTx(1),
+    });
+    assert.equal(await checkKept(known, tx, await sendOnce(known, '00')), null, 'refused as known, yet held');
+    const down = stubNode({ sendrawtransaction: () => new Error('-28|Loading block index') });
+    await assert.rejects(sendOnce(down, '00'), isCode('CHAIN_UNAVAILABLE'));
+  });
+
   it('treats an HTTP error without a JSON-RPC body as unavailable', async () => {
     const chain = new BitcoinRpcClient({
       url: 'http://127.0.0.1:1/',
@@ -171,7 +253,7 @@ describe('BitcoinRpcClient transport (injected fetch)', () => {
 });
 
 describe('EmbeddedRegtest helpers', () => {
-  it('starts with segwit active by default (tip 432) and mines on a timer until stopped', async (t) => {
+  it('starts with segwit active by default (tip 432) and mines fast', async (t) => {
     let time = performance.now();
     const node = await EmbeddedRegtest.start();
     const startMs = performance.now() - time;
@@ -186,14 +268,44 @@ describe('EmbeddedRegtest helpers', () => {
       t.diagnostic(
         `start incl. 432 blocks ${startMs.toFixed(0)} ms; 101 blocks ${mine101Ms.toFixed(0)} ms; 450 blocks ${(performance.now() - time).toFixed(0)} ms`,
       );
+      assert.equal(await chain.getBlockCount(), 983);
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('mines on its timer (mocked: ticked by hand) until stopped; stop waits for the block being mined', async (t) => {
+    const node = await EmbeddedRegtest.start({ activateSegwit: false });
+    try {
+      const chain = new BitcoinRpcClient({ url: node.rpcUrl });
+      t.mock.timers.enable({ apis: ['setInterval'] });
       const miner = node.autoMine(30);
-      const before = await chain.getBlockCount();
-      await new Promise((r) => setTimeout(r, 250));
+      t.mock.timers.tick(30);
+      await node.waitForHeight(1);
       await miner.stop();
-      const stopped = await chain.getBlockCount();
-      assert.ok(stopped > before, `auto-mined ${stopped - before} blocks`);
-      await new Promise((r) => setTimeout(r, 100));
-      assert.equal(await chain.getBlockCount(), stopped, 'nothing mined after stop');
+      t.mock.timers.tick(3_000);
+      await node.mine(1);
+      assert.equal(await chain.getBlockCount(), 2, 'the timer mined nothing after stop, only the block asked for');
+      const again = node.autoMine(30);
+      t.mock.timers.tick(30); // a block is being mined
+      await again.stop();
+      assert.equal(await chain.getBlockCount(), 3, 'stop() resolved after the block it was mining');
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('waitForHeight resolves on the chain event of that height, at once when already there', async () => {
+    const node = await EmbeddedRegtest.start({ activateSegwit: false });
+    try {
+      await node.waitForHeight(0);
+      let reached = false;
+      const waiting = node.waitForHeight(2).then(() => (reached = true));
+      await node.mine(1);
+      assert.equal(reached, false, 'height 1 is not 2');
+      await node.mine(1);
+      await waiting;
+      assert.equal(reached, true);
     } finally {
       await node.stop();
     }

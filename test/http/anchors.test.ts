@@ -1,5 +1,6 @@
 /** Anchors, anchor ids and receipts through inject, on both stores. */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createAccount } from '../../src/app/accounts/create-account.js';
@@ -13,6 +14,7 @@ import { storeKinds, type TestStore } from '../support/stores.js';
 
 const kinds = await storeKinds();
 const PASSWORD = 'correct horse battery';
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
 for (const kind of kinds) {
   describe(`anchors on ${kind.name}`, { skip: kind.skip }, () => {
@@ -45,23 +47,24 @@ for (const kind of kinds) {
       await s?.destroy();
     });
 
-    it('creates a signature anchor in WAIT; GET shows hash in place of signedHash', async () => {
+    it('creates a signature anchor in WAIT; it shows signedHash and, as hash, the SHA-256 of its signature', async () => {
       const body = signatureBody(signer, {
         identityURL: 'https://id.example.com/identity',
         tags: ['contract', 'q3'],
         metadata: { n: 1, k: 'v', b: true, z: null },
       });
+      const anchored = sha256Hex(body.signature as string);
       const res = await post(body);
       assert.equal(res.statusCode, 200, res.body);
       const created = res.json();
       assert.equal(created.status, 'WAIT');
       assert.equal(created.signedHash, body.signedHash);
-      assert.equal(created.hash, undefined);
+      assert.equal(created.hash, anchored);
       assert.equal(created.public, true);
       assert.deepEqual(created.tags, ['contract', 'q3']);
       const got = (await get(`/v1/anchor/${created.id}`)).json();
-      assert.equal(got.hash, body.signedHash);
-      assert.equal(got.signedHash, undefined);
+      assert.equal(got.signedHash, body.signedHash);
+      assert.equal(got.hash, anchored);
       assert.deepEqual(got.metadata, { n: 1, k: 'v', b: true, z: null });
       assert.equal(got.identityURL, 'https://id.example.com/identity');
       assert.equal(got.status, 'WAIT');
@@ -202,8 +205,9 @@ for (const kind of kinds) {
         { ...p, content: undefined },
         { content: undefined, page: 1, size: 2, totalElements: 5, totalPages: 3, first: false, last: false },
       );
-      const even = (await get(`/v1/anchors?signedHash=${hash}&tags=even,all`)).json();
+      const even = (await get(`/v1/anchors?hash=${hash}&tags=even,all`)).json();
       assert.equal(even.totalElements, 3);
+      assert.equal((await get(`/v1/anchors?signedHash=${hash}`)).json().totalElements, 0, 'data anchors sign nothing');
       const named = (await get('/v1/anchors?name=list-4')).json();
       assert.equal(named.totalElements, 1);
       assert.equal((await get(`/v1/anchors?hash=${hash}`, bob)).json().totalElements, 0);
@@ -216,22 +220,43 @@ for (const kind of kinds) {
       const priv = (
         await post({ ...signatureBody(signer), signedHash: body.signedHash, signature: body.signature, public: false })
       ).json();
+      const anchored = sha256Hex(body.signature as string);
       for (const path of ['/v1/anchorids', '/v1/anchorIds']) {
-        for (const param of ['hash', 'signedHash']) {
-          const res = await app.inject({ method: 'GET', url: `${path}?${param}=${body.signedHash as string}` });
+        for (const query of [`signedHash=${body.signedHash as string}`, `hash=${anchored}`]) {
+          const res = await app.inject({ method: 'GET', url: `${path}?${query}` });
           assert.equal(res.statusCode, 200, res.body);
           assert.deepEqual(res.json().content, [pub.id]);
           assert.equal(res.json().totalElements, 1);
         }
       }
       assert.ok(
-        !JSON.stringify((await get(`/v1/anchors?hash=${body.signedHash as string}`, bob)).json()).includes(priv.id),
+        !JSON.stringify((await get(`/v1/anchors?signedHash=${body.signedHash as string}`, bob)).json()).includes(
+          priv.id,
+        ),
       );
       assert.equal((await app.inject({ method: 'GET', url: '/v1/anchorids' })).statusCode, 400);
       assert.equal(
         (await app.inject({ method: 'GET', url: `/v1/anchorids?hash=${randomHash().toUpperCase()}` })).statusCode,
         400,
       );
+    });
+
+    it('hash finds the anchored data, signedHash the signed hash: one file hash never finds an anchor twice', async () => {
+      const fileHash = randomHash();
+      const data = (await post({ name: 'data', hash: fileHash })).json();
+      const signed = signatureBody(signer);
+      const sig = (await post({ ...signed, signedHash: fileHash, signature: signer.sign(fileHash) })).json();
+      const ids = async (query: string) =>
+        (await app.inject({ method: 'GET', url: `/v1/anchorids?${query}` })).json().content as string[];
+      assert.deepEqual(await ids(`hash=${fileHash}`), [data.id]);
+      assert.deepEqual(await ids(`signedHash=${fileHash}`), [sig.id]);
+      assert.deepEqual(await ids(`hash=${sig.hash as string}`), [sig.id]);
+      assert.deepEqual(await ids(`hash=${sig.hash as string}&signedHash=${fileHash}`), [sig.id], 'both: an AND');
+      assert.deepEqual(await ids(`hash=${fileHash}&signedHash=${fileHash}`), []);
+      const mine = async (query: string) =>
+        ((await get(`/v1/anchors?${query}`)).json().content as { id: string }[]).map((a) => a.id);
+      assert.deepEqual(await mine(`hash=${fileHash}`), [data.id]);
+      assert.deepEqual(await mine(`signedHash=${fileHash}`), [sig.id]);
     });
 
     it('receipt: 202 partial while WAIT, 200 Chainpoint v2 once SENT, status from the batch, private by id only', async () => {
@@ -276,8 +301,10 @@ for (const kind of kinds) {
         ['CONFIRMED', 6, 1700000000000],
       );
       // Private: never listed by hash, but its receipt is served to whoever holds the id.
-      const ids = await app.inject({ method: 'GET', url: `/v1/anchorids?hash=${body.signedHash as string}` });
-      assert.equal(ids.json().totalElements, 0);
+      for (const query of [`signedHash=${body.signedHash as string}`, `hash=${sha256Hex(body.signature as string)}`]) {
+        const ids = await app.inject({ method: 'GET', url: `/v1/anchorids?${query}` });
+        assert.equal(ids.json().totalElements, 0);
+      }
     });
 
     it('receipt of a data anchor, of every leaf of an odd batch', async () => {

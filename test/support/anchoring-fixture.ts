@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AnchoringWallet } from '../../src/adapters/chain/anchoring-wallet.js';
 import { BitcoinRpcClient } from '../../src/adapters/chain/bitcoin-rpc.js';
-import { EmbeddedRegtest } from '../../src/adapters/chain/embedded-regtest.js';
+import { EmbeddedRegtest, type EmbeddedRegtestOptions } from '../../src/adapters/chain/embedded-regtest.js';
 import { keyVaultRepository } from '../../src/adapters/store/key-vault.repository.js';
 import type { AnchoringDeps } from '../../src/app/anchoring/anchoring-deps.js';
 import type { AnchoringSettings } from '../../src/app/anchoring/bitcoin.port.js';
@@ -45,9 +45,10 @@ export async function startAnchoring(
   kind: StoreKind,
   coinbases = 2,
   settings: Partial<AnchoringSettings> = {},
+  nodeOptions: EmbeddedRegtestOptions = {},
 ): Promise<AnchoringFixture> {
   const s = await kind.open();
-  const node = await EmbeddedRegtest.start();
+  const node = await EmbeddedRegtest.start(nodeOptions);
   const chain = new BitcoinRpcClient({ url: node.rpcUrl });
   const wallet = await AnchoringWallet.open({
     chain,

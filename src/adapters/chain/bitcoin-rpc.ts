@@ -7,6 +7,7 @@ import type {
   ChainPort,
   RawTransactionInfo,
   TxOutInfo,
+  TxPlace,
 } from '../../app/anchoring/chain.port.js';
 
 /** Options of {@link BitcoinRpcClient}. */
@@ -202,6 +203,22 @@ export class BitcoinRpcClient implements ChainPort {
 
   async isInMempool(txid: string): Promise<boolean> {
     return (await nullIfNotFound(this.call<object>('getmempoolentry', [txid]))) !== null;
+  }
+
+  async locateTransaction(txid: string, waitMs = 0): Promise<TxPlace> {
+    const end = Date.now() + waitMs;
+    for (let pause = 20; ; pause *= 2) {
+      const place = await this.placeOf(txid);
+      if (place !== null || Date.now() >= end) return place;
+      await sleep(Math.min(pause, Math.max(0, end - Date.now())));
+    }
+  }
+
+  private async placeOf(txid: string): Promise<TxPlace> {
+    if (await this.isInMempool(txid)) return 'mempool';
+    const tx = await this.getRawTransaction(txid);
+    if (tx === null) return null;
+    return tx.confirmations > 0 ? 'chain' : 'mempool';
   }
 
   async getTxOut(txid: string, vout: number): Promise<TxOutInfo | null> {

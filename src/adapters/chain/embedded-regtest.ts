@@ -39,7 +39,12 @@ interface BcoinFullNode {
   close(): Promise<void>;
   on(event: 'error', listener: (err: Error) => void): void;
   http: { address(): { port: number } };
-  chain: { getCoinView(tx: BcoinTx): Promise<unknown> };
+  chain: {
+    readonly height: number;
+    getCoinView(tx: BcoinTx): Promise<unknown>;
+    on(event: 'connect', listener: (entry: { height: number }) => void): void;
+    removeListener(event: 'connect', listener: (entry: { height: number }) => void): void;
+  };
   miner: { mempool: unknown; createBlock(tip: null, address: BcoinAddress): Promise<BcoinTemplate> };
 }
 interface AddressPrefix {
@@ -150,6 +155,20 @@ export class EmbeddedRegtest {
   /** Mines `n` blocks paying `toAddress` (default: a burn address); returns their hashes. */
   async mine(n: number, toAddress: string = BURN_ADDRESS): Promise<string[]> {
     return this.rpc.call<string[]>('generatetoaddress', [n, toAddress], false);
+  }
+
+  /** Resolves when the node's tip reaches `height` (at once when it is there), on the chain's connect events. */
+  async waitForHeight(height: number): Promise<void> {
+    const chain = this.node.chain;
+    await new Promise<void>((resolve) => {
+      const onConnect = () => {
+        if (chain.height < height) return;
+        chain.removeListener('connect', onConnect);
+        resolve();
+      };
+      chain.on('connect', onConnect);
+      onConnect();
+    });
   }
 
   /** Mines until the tip is at `height` (nothing when already there). */

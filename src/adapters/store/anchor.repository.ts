@@ -4,6 +4,7 @@ import type {
   AnchorRepository,
   AnchorSearch,
   AnchorStatus,
+  HashFilter,
   MetadataValue,
   NewAnchor,
 } from '../../app/anchoring/anchor.port.js';
@@ -105,6 +106,19 @@ const SORT_COLUMN: Record<AnchorSearch['sort'], string> = {
   name: 'a.name',
 };
 
+/**
+ * The hash filter on parameters `$n` and `$n+1`: the anchored hash, matched against the leaf (a data
+ * anchor's hash, the SHA-256 of a signature anchor's signature; indexed for public anchors by migration
+ * 010), and a signature anchor's signed hash.
+ */
+const hashFilter = (n: number) =>
+  `($${n}::bytea IS NULL OR a.leaf = $${n}::bytea) AND ($${n + 1}::text IS NULL OR (a.kind = 'signature' AND a.hash = $${n + 1}))`;
+
+/** The two parameters of {@link hashFilter}; hashes reach here checked (64 lowercase hex). */
+function hashParams(f: HashFilter): [Buffer | null, string | null] {
+  return [f.hash === undefined ? null : Buffer.from(f.hash, 'hex'), f.signedHash ?? null];
+}
+
 export interface AnchorRepositoryOptions {
   /** Group concurrent inserts (the root store); false inside a transaction, where rows are written at once. */
   readonly groupCommit: boolean;
@@ -157,32 +171,34 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
     },
     async search(q) {
       const where = `a.account_id = $1 AND ($2::text IS NULL OR a.name ILIKE '%' || $2 || '%' ESCAPE '\\')
-        AND ($3::text IS NULL OR a.hash = $3) AND ($4::text[] IS NULL OR a.tags @> $4::text[])`;
+        AND ${hashFilter(3)} AND ($5::text[] IS NULL OR a.tags @> $5::text[])`;
       const params = [
         q.accountId,
         q.name === undefined ? null : q.name.replace(/[\\%_]/g, '\\$&'),
-        q.hash ?? null,
+        ...hashParams(q),
         q.tags ?? null,
       ];
       const dir = q.direction === 'asc' ? 'ASC' : 'DESC';
       const [rows, count] = await Promise.all([
         sql.query<AnchorRow>(
           `SELECT ${SELECT_ANCHOR} FROM anchor a LEFT JOIN batch b ON b.id = a.batch_id WHERE ${where}
-           ORDER BY ${SORT_COLUMN[q.sort]} ${dir}, a.seq ${dir} LIMIT $5 OFFSET $6`,
+           ORDER BY ${SORT_COLUMN[q.sort]} ${dir}, a.seq ${dir} LIMIT $6 OFFSET $7`,
           [...params, q.size, q.page * q.size],
         ),
         sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM anchor a WHERE ${where}`, params),
       ]);
       return { items: rows.map(toAnchor), total: count[0]?.n ?? 0 };
     },
-    async publicIdsByHash(hash, page, size) {
+    async publicIds(filter, page, size) {
+      const where = `a.public AND ${hashFilter(1)}`;
+      const params = hashParams(filter);
       const [rows, count] = await Promise.all([
-        sql.query<{ id: string }>('SELECT id FROM anchor WHERE public AND hash = $1 ORDER BY seq LIMIT $2 OFFSET $3', [
-          hash,
+        sql.query<{ id: string }>(`SELECT a.id FROM anchor a WHERE ${where} ORDER BY a.seq LIMIT $3 OFFSET $4`, [
+          ...params,
           size,
           page * size,
         ]),
-        sql.query<{ n: number }>('SELECT count(*)::int AS n FROM anchor WHERE public AND hash = $1', [hash]),
+        sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM anchor a WHERE ${where}`, params),
       ]);
       return { items: rows.map((r) => r.id), total: count[0]?.n ?? 0 };
     },

@@ -24,10 +24,11 @@ export interface AnchorView {
 }
 
 /**
- * `created` is the form answered at creation: a signature anchor shows `signedHash` as given.
- * `read` (GET, lists, callbacks) shows the signed or data hash as `hash`.
+ * The same form everywhere (creation, GET, lists, callbacks), as Woleet's API: `hash` is what is
+ * anchored (the receipt's `targetHash`) — a data anchor's hash, or the SHA-256 of a signature anchor's
+ * signature — and a signature anchor also shows the hash that was signed as `signedHash`.
  */
-export function anchorView(a: Anchor, form: 'created' | 'read' = 'read'): AnchorView {
+export function anchorView(a: Anchor): AnchorView {
   const v: AnchorView = {
     id: a.id,
     created: a.created,
@@ -37,8 +38,8 @@ export function anchorView(a: Anchor, form: 'created' | 'read' = 'read'): Anchor
     tags: [...a.tags],
     status: a.status,
   };
-  if (form === 'created' && a.kind === 'signature') v.signedHash = a.hash;
-  else v.hash = a.hash;
+  if (a.kind === 'signature') v.signedHash = a.hash;
+  v.hash = a.leaf.toString('hex');
   if (a.signature !== null) v.signature = a.signature;
   if (a.pubKey !== null) v.pubKey = a.pubKey;
   if (a.identityUrl !== null) v.identityURL = a.identityUrl;

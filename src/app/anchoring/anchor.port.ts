@@ -48,10 +48,19 @@ export interface AnchorChanges {
   readonly callbackUrl?: string | null;
 }
 
-export interface AnchorSearch {
+/**
+ * Which anchors a hash finds, as in Woleet's API: `hash` matches what is anchored (the leaf: a data
+ * anchor's hash, the SHA-256 of a signature anchor's signature), `signedHash` a signature anchor's
+ * signed hash. Given both, an anchor must match both.
+ */
+export interface HashFilter {
+  readonly hash?: string;
+  readonly signedHash?: string;
+}
+
+export interface AnchorSearch extends HashFilter {
   readonly accountId: string;
   readonly name?: string;
-  readonly hash?: string;
   readonly tags?: readonly string[];
   readonly sort: 'created' | 'lastModified' | 'name';
   readonly direction: 'asc' | 'desc';
@@ -82,8 +91,8 @@ export interface AnchorRepository {
   /** Applies the changes to the account's anchor; null when it has no such anchor. */
   update(id: string, accountId: string, changes: AnchorChanges, now: number): Promise<Anchor | null>;
   search(query: AnchorSearch): Promise<PageOf<Anchor>>;
-  /** Ids of PUBLIC anchors of this hash, oldest first. */
-  publicIdsByHash(hash: string, page: number, size: number): Promise<PageOf<string>>;
+  /** Ids of PUBLIC anchors matching the filter, oldest first. */
+  publicIds(filter: HashFilter, page: number, size: number): Promise<PageOf<string>>;
   /** The anchor and, once batched, its batch's root and leaf position; null when unknown. */
   findProofData(id: string): Promise<AnchorProofData | null>;
   /** The 32-byte nodes at these byte offsets of the batch's serialised tree, read with substring(). */

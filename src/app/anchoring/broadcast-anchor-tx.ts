@@ -27,22 +27,66 @@ export function txInfoOf(tx: BtcTx): AnchorTxInfo {
   return describeAnchorTx(tx.hex, tx.inputs);
 }
 
+/** A transaction handed to the node that the node then held neither in its mempool nor in its chain. */
+export interface UnkeptTx {
+  readonly txid: string;
+  readonly batchId: string;
+  /** The node's refusal when it answered one, else what was seen. */
+  readonly reason: string;
+}
+
 /**
- * Hands a recorded (SIGNED) transaction to the node — one attempt — then records it BROADCAST and names
- * it as the batch's transaction (WAIT → SENT, callbacks queued). A node that answers with a refusal
- * (already known, conflict, fee) still counts as broadcast: the confirm job re-broadcasts the same
- * bytes or replaces them. When the node cannot be reached the row stays SIGNED and the error is thrown;
- * the next run re-sends the same bytes.
+ * How long to keep asking whether the node holds a transaction it answered without an error: bcoin
+ * answers `sendrawtransaction` at once and takes (or refuses) the transaction into its mempool after.
+ */
+export const HOLD_CHECK_MS = 2_000;
+const NOT_HELD =
+  'the node answered sendrawtransaction without an error, then held it in neither its mempool nor its chain';
+
+/**
+ * Hands a transaction to the node, one attempt. Returns the node's refusal (already known, conflict,
+ * fee, invalid…) as text, or null when it answered the txid.
  * @throws DomainError CHAIN_UNAVAILABLE when the node cannot be reached
  */
-export async function broadcastRecorded(deps: AnchoringDeps, tx: BtcTx): Promise<void> {
+export async function sendOnce(deps: Pick<AnchoringDeps, 'chain'>, hex: string): Promise<string | null> {
   try {
-    await deps.chain.sendRawTransaction(tx.hex);
+    await deps.chain.sendRawTransaction(hex);
+    return null;
   } catch (err) {
     if (err instanceof DomainError && err.code === 'CHAIN_UNAVAILABLE') throw err;
+    return err instanceof Error ? err.message : String(err);
   }
+}
+
+/**
+ * Null when the node holds the transaction (mempool or chain), else why not. After an answer without an
+ * error the node gets {@link HOLD_CHECK_MS} to take it; after a refusal it is asked once (a refusal such
+ * as "already in the mempool" still leaves it held).
+ * @throws DomainError CHAIN_UNAVAILABLE when the node cannot be reached
+ */
+export async function checkKept(
+  deps: Pick<AnchoringDeps, 'chain'>,
+  tx: Pick<BtcTx, 'txid' | 'batchId'>,
+  refusal: string | null,
+): Promise<UnkeptTx | null> {
+  const place = await deps.chain.locateTransaction(tx.txid, refusal === null ? HOLD_CHECK_MS : 0);
+  return place === null ? { txid: tx.txid, batchId: tx.batchId, reason: refusal ?? NOT_HELD } : null;
+}
+
+/**
+ * Hands a recorded (SIGNED) transaction to the node — one attempt — then records it BROADCAST and names
+ * it as the batch's transaction (WAIT → SENT, callbacks queued), then checks that the node holds it. A
+ * node that refuses it still counts as broadcast (the confirm job re-broadcasts the same bytes or
+ * replaces them), but the refusal is returned for the log and `/ready`. When the node cannot be reached
+ * the row stays SIGNED and the error is thrown; the next run re-sends the same bytes.
+ * @returns null when the node holds the transaction, else why it does not
+ * @throws DomainError CHAIN_UNAVAILABLE when the node cannot be reached
+ */
+export async function broadcastRecorded(deps: AnchoringDeps, tx: BtcTx): Promise<UnkeptTx | null> {
+  const refusal = await sendOnce(deps, tx.hex);
   deps.afterBroadcast?.();
   await recordBroadcast(deps, tx);
+  return checkKept(deps, tx, refusal);
 }
 
 /** Records the broadcast; the first one of a batch makes it SENT and queues its callbacks, in one transaction. */
@@ -56,16 +100,27 @@ async function recordBroadcast(deps: AnchoringDeps, tx: BtcTx): Promise<void> {
   });
 }
 
+export interface ReconcileSummary {
+  /** SIGNED transactions found: marked BROADCAST when the node knew them, else sent again (same bytes). */
+  readonly reconciled: number;
+  /** Those sent again that the node did not keep. */
+  readonly unkept: UnkeptTx[];
+}
+
 /**
  * Transactions left SIGNED (a crash or an unreachable node between recording and recording the
  * broadcast): one the node knows is marked BROADCAST; any other is sent again, the SAME bytes.
- * @returns how many were reconciled
+ * @throws DomainError CHAIN_UNAVAILABLE when the node cannot be reached
  */
-export async function reconcileSigned(deps: AnchoringDeps): Promise<number> {
+export async function reconcileSigned(deps: AnchoringDeps): Promise<ReconcileSummary> {
   const signed = await deps.store.btcTxs.withStatus('SIGNED');
+  const unkept: UnkeptTx[] = [];
   for (const tx of signed) {
     if (await deps.chain.getRawTransaction(tx.txid)) await recordBroadcast(deps, tx);
-    else await broadcastRecorded(deps, tx);
+    else {
+      const lost = await broadcastRecorded(deps, tx);
+      if (lost) unkept.push(lost);
+    }
   }
-  return signed.length;
+  return { reconciled: signed.length, unkept };
 }

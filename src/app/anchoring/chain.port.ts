@@ -74,6 +74,9 @@ export interface ChainNetworkInfo {
   subversion: string;
 }
 
+/** Where a node holds a transaction; null: neither in its mempool nor in its chain. */
+export type TxPlace = 'mempool' | 'chain' | null;
+
 export interface ChainPort {
   getBlockCount(): Promise<number>;
   /** Null when the height is above the tip. */
@@ -88,12 +91,18 @@ export interface ChainPort {
   getRawTransaction(txid: string): Promise<RawTransactionInfo | null>;
   /**
    * Submits a signed transaction; one attempt, never retried. Returns the txid the node reports.
-   * bcoin returns the txid even when its mempool then rejects the transaction: confirm with
-   * {@link ChainPort.isInMempool}.
+   * bcoin returns the txid even when its mempool then rejects the transaction, and before its mempool
+   * has looked at it: confirm with {@link ChainPort.locateTransaction}.
    */
   sendRawTransaction(hex: string): Promise<string>;
   /** `getmempoolentry`: true when the transaction sits in the node's mempool. */
   isInMempool(txid: string): Promise<boolean>;
+  /**
+   * Where the node holds the transaction: its mempool (`getmempoolentry`), its chain (`getrawtransaction`;
+   * bitcoind needs `-txindex` for confirmed ones), or nowhere (null). While nowhere, asks again for up to
+   * `waitMs` (default 0): bcoin answers `sendrawtransaction` before its mempool has taken the transaction.
+   */
+  locateTransaction(txid: string, waitMs?: number): Promise<TxPlace>;
   /** Null when the output is spent or unknown. Mempool spends and outputs are taken into account. */
   getTxOut(txid: string, vout: number): Promise<TxOutInfo | null>;
   /** `estimatesmartfee`, in sat/vB; null when the node has no estimate (bcoin always). */

@@ -1,7 +1,14 @@
 import { blockMerkleBranch } from '../../core/bitcoin/block-merkle.js';
 import { DomainError } from '../../core/errors.js';
 import { SEND_BATCHES, type AnchoringDeps } from './anchoring-deps.js';
-import { broadcastRecorded, signedRecord, txInfoOf } from './broadcast-anchor-tx.js';
+import {
+  broadcastRecorded,
+  checkKept,
+  sendOnce,
+  signedRecord,
+  txInfoOf,
+  type UnkeptTx,
+} from './broadcast-anchor-tx.js';
 import { enqueueAnchorCallbacks } from './enqueue-anchor-callbacks.js';
 import type { Batch, BtcTx } from './bitcoin.port.js';
 import type { RawTransactionInfo } from './chain.port.js';
@@ -13,8 +20,13 @@ export interface ConfirmSummary {
   readonly firstConfirmations: string[];
   /** Batches whose recorded block left the best chain. */
   readonly reorgs: string[];
-  /** Txids sent again, the same bytes, because the node had lost them. */
+  /** Txids sent again, the same bytes, because the node no longer held any transaction of their batch. */
   readonly rebroadcast: string[];
+  /**
+   * Transactions the node did not keep: every one of a batch sent again (none held afterwards), or a
+   * fee-bump replacement the node refused (the transaction it replaces may still be held).
+   */
+  readonly unkept: UnkeptTx[];
   /** Txids of fee-bump replacements. */
   readonly bumped: string[];
   /** Batches that are stuck but cannot pay more (fee cap or funds). */
@@ -40,6 +52,7 @@ export async function confirmBatches(deps: AnchoringDeps): Promise<ConfirmSummar
     firstConfirmations: [],
     reorgs: [],
     rebroadcast: [],
+    unkept: [],
     bumped: [],
     atFeeCap: [],
     abandoned: [],
@@ -163,17 +176,25 @@ async function onUnconfirmed(
     await bump(deps, b, newest, s);
 }
 
-/** The node lost every transaction of the batch (reorg, restart, eviction): send them again, newest first. */
+/**
+ * The node holds no transaction of the batch any more (reorg, restart, mempool eviction, or it never
+ * took them): send them again, newest first (the older ones conflict with it and are refused), then
+ * check that the node now holds one; when it holds none, each is reported unkept with its reason.
+ */
 async function rebroadcast(deps: AnchoringDeps, txs: BtcTx[], height: number, s: ConfirmSummary): Promise<void> {
+  const refusals: (string | null)[] = [];
   for (const t of txs) {
-    try {
-      await deps.chain.sendRawTransaction(t.hex);
-    } catch (err) {
-      if (err instanceof DomainError && err.code === 'CHAIN_UNAVAILABLE') throw err;
-    }
+    refusals.push(await sendOnce(deps, t.hex));
     await deps.store.btcTxs.setStatus(t.txid, 'BROADCAST', deps.clock.now(), height);
     s.rebroadcast.push(t.txid);
   }
+  const lost: UnkeptTx[] = [];
+  for (const [i, t] of txs.entries()) {
+    const unkept = await checkKept(deps, t, refusals[i]!);
+    if (!unkept) return;
+    lost.push(unkept);
+  }
+  s.unkept.push(...lost);
 }
 
 /**
@@ -236,6 +257,7 @@ async function bump(deps: AnchoringDeps, b: Batch, newest: BtcTx, s: ConfirmSumm
   }
   const record = signedRecord(b.id, next, newest.txid, deps.clock.now());
   await deps.store.btcTxs.insert(record);
-  await broadcastRecorded(deps, record);
+  const lost = await broadcastRecorded(deps, record);
   s.bumped.push(next.txid);
+  if (lost) s.unkept.push(lost);
 }

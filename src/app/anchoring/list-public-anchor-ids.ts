@@ -1,23 +1,23 @@
 import { fail } from '../../core/errors.js';
 import type { AppDeps } from '../shared/deps.js';
-import type { PageOf } from './anchor.port.js';
+import type { HashFilter, PageOf } from './anchor.port.js';
 
-export interface ListPublicAnchorIdsInput {
-  readonly hash?: string;
-  readonly signedHash?: string;
+export interface ListPublicAnchorIdsInput extends HashFilter {
   readonly page: number;
   readonly size: number;
 }
 
-/** Ids of the PUBLIC anchors of a hash (signed or data); private anchors are never listed. */
+/**
+ * Ids of the PUBLIC anchors of a hash; private anchors are never listed. `hash` matches the anchored
+ * hash and `signedHash` the signed hash, so a client that asks both for one file hash (Woleet's
+ * `WoleetDAB`) gets each anchor once.
+ * @throws DomainError VALIDATION_FAILED when neither `hash` nor `signedHash` is given
+ */
 export async function listPublicAnchorIds(
   deps: Pick<AppDeps, 'store'>,
   input: ListPublicAnchorIdsInput,
 ): Promise<PageOf<string>> {
-  const hash = input.hash ?? input.signedHash;
-  if (hash === undefined) fail('VALIDATION_FAILED', 'give "hash" or "signedHash"');
-  if (input.hash !== undefined && input.signedHash !== undefined && input.hash !== input.signedHash) {
-    fail('VALIDATION_FAILED', 'give "hash" or "signedHash", not two different values');
-  }
-  return deps.store.anchors.publicIdsByHash(hash, input.page, input.size);
+  if (input.hash === undefined && input.signedHash === undefined)
+    fail('VALIDATION_FAILED', 'give "hash" or "signedHash"');
+  return deps.store.anchors.publicIds({ hash: input.hash, signedHash: input.signedHash }, input.page, input.size);
 }

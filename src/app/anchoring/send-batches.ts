@@ -1,6 +1,6 @@
 import { DomainError } from '../../core/errors.js';
 import type { AnchoringDeps } from './anchoring-deps.js';
-import { broadcastRecorded, reconcileSigned, signedRecord } from './broadcast-anchor-tx.js';
+import { broadcastRecorded, reconcileSigned, signedRecord, type UnkeptTx } from './broadcast-anchor-tx.js';
 import type { Batch } from './bitcoin.port.js';
 
 export interface SendSummary {
@@ -10,6 +10,8 @@ export interface SendSummary {
   readonly released: number;
   /** Txids broadcast for batches that had none. */
   readonly sent: string[];
+  /** Transactions sent (or sent again) that the node did not keep, with the reason. */
+  readonly unkept: UnkeptTx[];
   /** Set when the wallet could not pay for the next batch; it is tried again on the next run. */
   readonly insufficientFunds?: string;
 }
@@ -21,27 +23,28 @@ export interface SendSummary {
  * @throws DomainError CHAIN_UNAVAILABLE when the node cannot be reached (the job retries)
  */
 export async function sendBatches(deps: AnchoringDeps): Promise<SendSummary> {
-  const reconciled = await reconcileSigned(deps);
+  const { reconciled, unkept } = await reconcileSigned(deps);
   const released = await deps.store.btcTxs.releaseOrphanReservations();
   const sent: string[] = [];
   for (const batch of await deps.store.batches.waitingForTx()) {
     try {
-      sent.push(await sendBatch(deps, batch));
+      const { txid, lost } = await sendBatch(deps, batch);
+      sent.push(txid);
+      if (lost) unkept.push(lost);
     } catch (err) {
       if (err instanceof DomainError && (err.code === 'INSUFFICIENT_FUNDS' || err.code === 'FORBIDDEN')) {
-        return { reconciled, released, sent, insufficientFunds: err.message };
+        return { reconciled, released, sent, unkept, insufficientFunds: err.message };
       }
       throw err;
     }
   }
-  return { reconciled, released, sent };
+  return { reconciled, released, sent, unkept };
 }
 
-async function sendBatch(deps: AnchoringDeps, batch: Batch): Promise<string> {
+async function sendBatch(deps: AnchoringDeps, batch: Batch): Promise<{ txid: string; lost: UnkeptTx | null }> {
   const { feeRateSatVb, feeCapSatVb, maxFeeSat } = deps.settings;
   const tx = await deps.wallet.createAnchorTx(batch.root, feeRateSatVb, { maxFeeRateSatVb: feeCapSatVb, maxFeeSat });
   const record = signedRecord(batch.id, tx, null, deps.clock.now());
   await deps.store.btcTxs.insert(record);
-  await broadcastRecorded(deps, record);
-  return tx.txid;
+  return { txid: tx.txid, lost: await broadcastRecorded(deps, record) };
 }

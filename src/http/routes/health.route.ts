@@ -1,20 +1,48 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { BatchingHealth } from '../../app/anchoring/get-batching-health.js';
+import type { ChainPort } from '../../app/anchoring/chain.port.js';
+import { findUnkeptTransactions } from '../../app/anchoring/find-unkept-transactions.js';
+import type { Store } from '../../app/shared/store.port.js';
 
-/** Each check resolves when its part answers and throws otherwise. */
-export type Readiness = Record<string, () => Promise<void>>;
+/** What a check may tell beyond "it answers": `ready: false` when the part answers but is unfit, and details to show. */
+export interface CheckReport {
+  readonly ready: boolean;
+  readonly details: Record<string, unknown>;
+}
+
+/** Each check resolves when its part answers (with a report, when it has more to say) and throws otherwise. */
+export type Readiness = Record<string, () => Promise<void | CheckReport>>;
+
+type CheckOutcome = readonly [
+  name: string,
+  status: 'ok' | 'not ready' | 'unavailable',
+  details?: Record<string, unknown>,
+];
 
 const Status = Type.Object({
   status: Type.String(),
   checks: Type.Optional(Type.Record(Type.String(), Type.String())),
+  details: Type.Optional(Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()))),
   oldestWaitingAnchorAgeSeconds: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
   lastBatchClosedAt: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
 });
 
 /**
- * `/health`: the process is alive. `/ready`: every part it depends on answers (503 otherwise), and how
- * batching goes (age of the oldest waiting anchor, last batch closed) so a monitor can alert on a stall;
+ * The chain check: the node answers, and holds (mempool or chain) a transaction of every SENT batch.
+ * `details.unkeptTransactions` lists the txids of batches whose transactions it holds nowhere.
+ */
+export function chainReadiness(deps: { readonly store: Store; readonly chain: ChainPort }): () => Promise<CheckReport> {
+  return async () => {
+    await deps.chain.getBlockCount();
+    const unkeptTransactions = await findUnkeptTransactions(deps);
+    return { ready: unkeptTransactions.length === 0, details: { unkeptTransactions } };
+  };
+}
+
+/**
+ * `/health`: the process is alive. `/ready`: every part it depends on answers and is fit (503 otherwise), and
+ * how batching goes (age of the oldest waiting anchor, last batch closed) so a monitor can alert on a stall;
  * those two are left out when the store cannot be read.
  */
 export function healthRoutes(
@@ -27,21 +55,14 @@ export function healthRoutes(
     '/ready',
     { schema: { tags: ['operations'], response: { 200: Status, 503: Status } } },
     async (_req, reply) => {
-      const entries = await Promise.all(
-        Object.entries(readiness).map(async ([name, check]) => {
-          try {
-            await withTimeout(check(), 3000);
-            return [name, 'ok'] as const;
-          } catch {
-            return [name, 'unavailable'] as const;
-          }
-        }),
-      );
-      const ok = entries.every(([, s]) => s === 'ok');
+      const outcomes = await Promise.all(Object.entries(readiness).map(([name, check]) => runCheck(name, check)));
+      const ok = outcomes.every(([, s]) => s === 'ok');
+      const details = Object.fromEntries(outcomes.filter(([, , d]) => d).map(([name, , d]) => [name, d]));
       const health = await withTimeout(batching(), 3000).catch(() => null);
       return reply.status(ok ? 200 : 503).send({
         status: ok ? 'ready' : 'not ready',
-        checks: Object.fromEntries(entries),
+        checks: Object.fromEntries(outcomes.map(([name, s]) => [name, s])),
+        ...(Object.keys(details).length > 0 && { details }),
         ...(health && {
           oldestWaitingAnchorAgeSeconds: health.oldestWaitingAnchorAgeSeconds,
           lastBatchClosedAt:
@@ -50,6 +71,16 @@ export function healthRoutes(
       });
     },
   );
+}
+
+async function runCheck(name: string, check: () => Promise<void | CheckReport>): Promise<CheckOutcome> {
+  try {
+    const report = await withTimeout(check(), 3000);
+    if (!report) return [name, 'ok'];
+    return [name, report.ready ? 'ok' : 'not ready', report.details];
+  } catch {
+    return [name, 'unavailable'];
+  }
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

@@ -3,12 +3,23 @@ import { CLOSE_BATCH, CONFIRM_BATCHES, SEND_BATCHES } from '../../app/anchoring/
 import { closeDueBatches } from '../../app/anchoring/close-batch.js';
 import { confirmBatches, type ConfirmSummary } from '../../app/anchoring/confirm-batches.js';
 import { sendBatches } from '../../app/anchoring/send-batches.js';
+import type { UnkeptTx } from '../../app/anchoring/broadcast-anchor-tx.js';
 import { NO_PAYLOAD, type JobDefinition } from '../job-definition.js';
 
 /** The part of a logger the batching jobs use (pino's signature). */
 export interface JobLog {
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** One error line per transaction the node did not keep, with its txid, batch and the reason. */
+export function logUnkept(log: JobLog, unkept: readonly UnkeptTx[]): void {
+  for (const u of unkept)
+    log.error(
+      { txid: u.txid, batchId: u.batchId, reason: u.reason },
+      'the node did not keep a broadcast transaction: held by neither its mempool nor its chain',
+    );
 }
 
 export interface AnchoringJobOptions {
@@ -78,6 +89,7 @@ export function sendBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions):
     handle: async () => {
       const s = await sendBatches(deps);
       if (s.sent.length > 0 || s.reconciled > 0 || s.released > 0) log.info(s, 'batches sent');
+      logUnkept(log, s.unkept);
       if (s.insufficientFunds)
         log.warn(
           { address: deps.wallet.address, reason: s.insufficientFunds },
@@ -100,6 +112,12 @@ export function confirmBatchesJob({ deps, log, pollSeconds }: AnchoringJobOption
     handle: async () => {
       const s = await confirmBatches(deps);
       if (changed(s)) log.info(s, 'confirmations read');
+      if (s.rebroadcast.length > 0)
+        log.warn(
+          { txids: s.rebroadcast },
+          'the node no longer held these transactions (evicted or dropped): sent again',
+        );
+      logUnkept(log, s.unkept);
       if (s.atFeeCap.length > 0) log.warn({ batches: s.atFeeCap }, 'stuck batches at the fee cap (FEE_CAP_SAT_VB)');
     },
   };

@@ -9,6 +9,7 @@ import { sql as m004 } from './004-identity.js';
 import { sql as m005 } from './005-callbacks.js';
 import { sql as m006 } from './006-reorg-watch.js';
 import { sql as m008 } from './008-batch-created.js';
+import { sql as m010 } from './010-anchored-hash.js';
 import { sql as m015 } from './015-email-outbox.js';
 
 export interface Migration {
@@ -24,5 +25,6 @@ export const migrations: readonly Migration[] = [
   { id: '005-callbacks', sql: m005 },
   { id: '006-reorg-watch', sql: m006 },
   { id: '008-batch-created', sql: m008 },
+  { id: '010-anchored-hash', sql: m010 },
   { id: '015-email-outbox', sql: m015 },
 ];

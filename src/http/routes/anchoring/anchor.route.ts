@@ -73,8 +73,7 @@ export function anchorRoutes(app: FastifyInstance, deps: HttpDeps, config: Confi
         response: { 200: anchorRef, ...errors(400, 401, 413, 415, 429) },
       },
     },
-    async (req) =>
-      anchorView(await createAnchor(deps, { ...(req.body as CreateBody), accountId: accountOf(req).id }), 'created'),
+    async (req) => anchorView(await createAnchor(deps, { ...(req.body as CreateBody), accountId: accountOf(req).id })),
   );
 
   app.get(
