@@ -69,8 +69,8 @@ for (const kind of kinds) {
     it('100 concurrent wrong passwords with a limit of 30: 30 reach the password check, 70 get 429 with Retry-After', async () => {
       const counted = countingLookups(s.store);
       const app = await build({ RATE_LIMIT_AUTH_PER_MINUTE: '30' }, counted.store);
-      const wrong = basic('bob@example.com', 'not the password');
-      const answers = await Promise.all(Array.from({ length: 100 }, () => getTokens(app, wrong, '198.51.100.3')));
+      const guesses = Array.from({ length: 100 }, (_, i) => basic('bob@example.com', `wrong guess ${i}`));
+      const answers = await Promise.all(guesses.map((guess) => getTokens(app, guess, '198.51.100.3')));
       const codes = answers.map((r) => r.statusCode);
       assert.equal(counted.lookups(), 30, 'password checks');
       assert.equal(codes.filter((c) => c === 401).length, 30);
@@ -79,6 +79,20 @@ for (const kind of kinds) {
         assert.equal(r.json().code, 'RATE_LIMITED');
         assert.ok(Number(r.headers['retry-after']) >= 1);
       }
+    });
+
+    it('a burst of one client with the same good credentials on a cold cache is one check, not 429s', async () => {
+      const counted = countingLookups(s.store);
+      const app = await build(
+        { RATE_LIMIT_AUTH_PER_MINUTE: '3', RATE_LIMIT_AUTH_PER_ADDRESS_PER_MINUTE: '3' },
+        counted.store,
+      );
+      const good = basic('dora@example.com', PASSWORD);
+      const codes = (await Promise.all(Array.from({ length: 50 }, () => getTokens(app, good, '198.51.100.8')))).map(
+        (r) => r.statusCode,
+      );
+      assert.deepEqual(new Set(codes), new Set([200]));
+      assert.equal(counted.lookups(), 1);
     });
 
     it("one client's failures on one login do not lock out other logins behind the same address", async () => {

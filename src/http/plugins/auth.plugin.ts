@@ -76,11 +76,13 @@ function challenge(reply: FastifyReply, message: string): never {
  */
 export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
   const cache = new Map<string, { account: Account; until: number }>();
+  const inFlight = new Map<string, Promise<Account | null>>();
   app.decorateRequest('account', null);
   app.decorate('forgetCredentials', () => cache.clear());
 
+  /** A token has no login: each token is its own key, so distinct tokens behind one address do not collide. */
   function limitsFor(ip: string, creds: Credentials): AttemptLimit[] {
-    const login = creds.scheme === 'basic' ? creds.email.toLowerCase() : '(bearer)';
+    const login = creds.scheme === 'basic' ? creds.email.toLowerCase() : `bearer:${creds.token}`;
     return [
       { key: `api-auth|${ip}|${login}`, max: opts.failuresPerMinute },
       { key: `api-auth|${ip}`, max: opts.failuresPerAddressPerMinute },
@@ -93,11 +95,8 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
       : authenticateBasic(opts.deps, creds.email, creds.password);
   }
 
-  async function identify(ip: string, header: string, creds: Credentials): Promise<Account | null> {
-    const key = createHash('sha256').update(header).digest('base64');
+  async function checkLimited(ip: string, key: string, creds: Credentials): Promise<Account | null> {
     const now = opts.deps.clock.now();
-    const hit = cache.get(key);
-    if (hit && hit.until > now) return hit.account;
     const account = await limitAttempts(opts.deps, {
       limits: limitsFor(ip, creds),
       windowMs: FAILURE_WINDOW_MS,
@@ -108,6 +107,22 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
       cache.set(key, { account, until: now + CACHE_TTL_MS[creds.scheme] });
     }
     return account;
+  }
+
+  /**
+   * Concurrent requests with the same Authorization header share one check (one reservation, one
+   * scrypt): a client's burst on a cold cache is not refused for holding more reservations than the limit.
+   */
+  function identify(ip: string, header: string, creds: Credentials): Promise<Account | null> {
+    const key = createHash('sha256').update(`${ip}\n${header}`).digest('base64');
+    const hit = cache.get(key);
+    if (hit && hit.until > opts.deps.clock.now()) return Promise.resolve(hit.account);
+    let pending = inFlight.get(key);
+    if (!pending) {
+      pending = checkLimited(ip, key, creds).finally(() => inFlight.delete(key));
+      inFlight.set(key, pending);
+    }
+    return pending;
   }
 
   app.addHook('onRequest', async (req, reply) => {
