@@ -3,8 +3,8 @@ import type { Sql } from './sql.js';
 
 /**
  * One `INSERT … ON CONFLICT … DO UPDATE … RETURNING` per reservation: PostgreSQL locks the row, so two
- * processes adding at once both see their own increment. Keys are locked in sorted order (and released
- * one at a time) so that concurrent statements on the same keys never deadlock.
+ * processes adding at once both see their own increment. Both statements lock their rows in key order,
+ * so that concurrent statements on the same keys never deadlock.
  */
 export function attemptCounterRepository(sql: Sql): AttemptCounterRepository {
   return {
@@ -23,11 +23,13 @@ export function attemptCounterRepository(sql: Sql): AttemptCounterRepository {
       return keys.map((k) => countOf.get(k)!);
     },
     async release(keys, windowStart) {
-      for (const key of [...new Set(keys)].sort())
-        await sql.query(
-          'UPDATE attempt_counter SET count = count - 1 WHERE key = $1 AND window_start = $2 AND count > 0',
-          [key, windowStart],
-        );
+      await sql.query(
+        `WITH locked AS (
+           SELECT key FROM attempt_counter WHERE key = ANY($1::text[]) AND window_start = $2 ORDER BY key FOR UPDATE
+         )
+         UPDATE attempt_counter c SET count = c.count - 1 FROM locked WHERE c.key = locked.key AND c.count > 0`,
+        [[...new Set(keys)], windowStart],
+      );
     },
     async purgeExpired(now) {
       const rows = await sql.query<{ n: number }>(
