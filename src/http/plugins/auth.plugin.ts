@@ -73,6 +73,8 @@ function challenge(reply: FastifyReply, message: string): never {
  * Authentication runs in `onRequest`, before the body is read or any input validated: a caller without
  * good credentials learns nothing about what it sent. Failed checks are counted in the store (shared by
  * every API process) per client address and login, and per client address, before the expensive check.
+ * The hook throws UNAUTHORIZED (401) for missing, malformed or bad credentials, RATE_LIMITED (429) when a
+ * counter is full.
  */
 export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
   const cache = new Map<string, { account: Account; until: number }>();
@@ -140,7 +142,11 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
   });
 }
 
-/** The authenticated account of a route declared with `config: { auth: 'account' }`. */
+/**
+ * The authenticated account of a route declared with `config: { auth: 'account' }`.
+ *
+ * @throws DomainError UNAUTHORIZED when the request carries no authenticated account.
+ */
 export function accountOf(req: FastifyRequest): Account {
   if (!req.account) throw new DomainError('UNAUTHORIZED', 'credentials required');
   return req.account;
