@@ -11,7 +11,7 @@ import { openStore } from '../../src/adapters/store/create-store.js';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
 import type { Store } from '../../src/app/shared/store.port.js';
-import { verifyPassword } from '../../src/core/crypto/password.js';
+import { hashPassword, verifyPassword } from '../../src/core/crypto/password.js';
 import { basic, testApp, testClock, testConfig, testDeps } from '../support/fixtures.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
 
@@ -176,6 +176,25 @@ for (const kind of kinds) {
         payload: `{"lastName": "\\ud800x", "password": {"current": "${PASSWORD}", "next": "a brand new password"}}`,
       });
       assert.equal(lone.statusCode, 400);
+    });
+
+    it('a refused password change forgets remembered logins too', async () => {
+      const app = await build({});
+      const bob = (await s.store.accounts.findByEmail('bob@example.com'))!;
+      const old = basic('bob@example.com', PASSWORD);
+      assert.equal((await getTokens(app, old, '198.51.100.9')).statusCode, 200, 'now remembered');
+      const elsewhere = await hashPassword('changed by another process', Buffer.alloc(16, 7));
+      await s.store.accounts.setPassword(bob.id, elsewhere, Date.now());
+      const refused = await app.inject({
+        method: 'PUT',
+        url: '/v1/user',
+        headers: { authorization: old },
+        remoteAddress: '198.51.100.9',
+        payload: { password: { current: 'a wrong current one', next: 'a brand new password' } },
+      });
+      assert.equal(refused.statusCode, 403);
+      assert.equal((await getTokens(app, old, '198.51.100.9')).statusCode, 401, 'the old password is forgotten');
+      await s.store.accounts.setPassword(bob.id, bob.passwordHash, Date.now());
     });
 
     it('a password change forgets remembered logins at once', async () => {
