@@ -3,7 +3,6 @@
  * Config; on bad values it throws a ConfigError listing everything that is wrong, so the process stops at
  * start with one readable message. The defaults give the embedded run (PGlite, regtest node, no SMTP).
  */
-import { isIP } from 'node:net';
 import path from 'node:path';
 
 export type BitcoinNetwork = 'mainnet' | 'testnet' | 'signet' | 'regtest';
@@ -135,9 +134,22 @@ class Reader {
   }
 }
 
+/** 4 or 6 for an IPv4 or IPv6 address, else 0 (the URL parser checks IPv6 syntax). */
+function ipVersion(address: string): 4 | 6 | 0 {
+  const octets = address.split('.');
+  if (octets.length === 4 && octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255)) return 4;
+  if (!address.includes(':') || !/^[0-9A-Fa-f:.]+$/.test(address)) return 0;
+  try {
+    new URL(`http://[${address}]/`);
+    return 6;
+  } catch {
+    return 0;
+  }
+}
+
 function isAddressOrCidr(text: string): boolean {
   const [address = '', bits, ...rest] = text.split('/');
-  const version = isIP(address);
+  const version = ipVersion(address);
   if (version === 0 || rest.length > 0) return false;
   return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
 }

@@ -8,10 +8,13 @@ import { pathToFileURL } from 'node:url';
 import { parse, UsageError } from './cli/args.js';
 import { accountCommand, tokenCommand } from './cli/operator-commands.js';
 import { walletCommand } from './cli/wallet-command.js';
+import { outboxCommand } from './cli/outbox-command.js';
 import { openBitcoin, openWalletForCommand } from './bitcoin-runtime.js';
 import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
 import { identityCommand } from './cli/identity-commands.js';
 import { bootstrapLocalCredentials } from './cli/local-credentials.js';
+import { writeCredentialsFile } from './adapters/system/credentials-file.js';
+import { clientAdapters } from './client-runtime.js';
 import { startIdentityServer } from './identity/app.js';
 import type { IdentityDeps } from './app/identity/identity-deps.js';
 import { ConfigError, loadCliEnv, loadConfig, type Config, type Role } from './config.js';
@@ -28,6 +31,7 @@ const USAGE = `usage: proofseal <command>
   identity key create --name N --cn CN [--o --ou --l --c --email] [--expires YYYY-MM-DD] | key list | key revoke --pubkey P
   identity token create [--name N] | identity token revoke --token T | --id ID
   wallet [--json] | wallet import <txid>   the anchoring address, balance, network | register a deposit
+  outbox mail [--limit N] [--json] | outbox mail <id> [--html]   e-mails sent, or kept by the default run
 ${CLIENT_USAGE}`;
 
 /** The identity server's deps: the runtime's, plus SECRET_KEY (seals its keys) and IDENTITY_PUBLIC_URL. */
@@ -49,14 +53,18 @@ export async function startService(config: Config, role: Role): Promise<Started>
     throw err;
   });
   const chain = bitcoin.chain;
-  const defs = [...jobDefinitions(runtime.deps), ...bitcoin.jobs];
+  const defs = [...jobDefinitions(runtime.deps, { mailer: runtime.mailer }), ...bitcoin.jobs];
   await runtime.jobs.declare(defs);
   let app: FastifyInstance | null = null;
   if (role === 'worker' || role === 'all') await runtime.jobs.work(defs);
   let identityApp: FastifyInstance | null = null;
   if (role === 'identity' || role === 'all') {
     if (role === 'all')
-      await bootstrapLocalCredentials({ ...identityDepsOf(runtime), jobs: runtime.jobs }, config, runtime.log);
+      await bootstrapLocalCredentials(
+        { ...identityDepsOf(runtime), jobs: runtime.jobs, saveCredentials: writeCredentialsFile },
+        config,
+        runtime.log,
+      );
     identityApp = await startIdentityServer(identityDepsOf(runtime), config);
   }
   if (role === 'api' || role === 'all') {
@@ -146,6 +154,8 @@ export async function run(argv: string[], out: (line: string) => void = console.
       return withRuntime({ ...config, logLevel: 'warn' }, (rt) => tokenCommand(rt.deps, rest, out));
     case 'identity':
       return withRuntime({ ...config, logLevel: 'warn' }, (rt) => identityCommand(identityDepsOf(rt), rest, out));
+    case 'outbox':
+      return withRuntime({ ...config, logLevel: 'warn' }, (rt) => outboxCommand(rt.deps, rest, out));
     case 'wallet':
       return withRuntime({ ...config, logLevel: 'warn' }, async (rt) => {
         const opened = await openWalletForCommand(rt);
@@ -155,7 +165,12 @@ export async function run(argv: string[], out: (line: string) => void = console.
     case 'verify':
     case 'receipt':
     case 'find':
-      return CLIENT_COMMANDS[command]!(rest, { env: loadCliEnv(), dataDir: config.dataDir, out });
+      return CLIENT_COMMANDS[command]!(rest, {
+        env: loadCliEnv(),
+        dataDir: config.dataDir,
+        out,
+        adapters: clientAdapters(),
+      });
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }

@@ -333,7 +333,8 @@ describe('TRUST_PROXY', () => {
       '::1',
       '192.168.1.10',
     ]);
-    for (const bad of ['true', 'yes', '10.0.0.0/33', 'proxy.local', '10.0.0.1,'])
+    assert.deepEqual(testConfig({ TRUST_PROXY: 'fd00::/8,2001:db8::1' }).trustProxy, ['fd00::/8', '2001:db8::1']);
+    for (const bad of ['true', 'yes', '10.0.0.0/33', '10.0.0.256', 'proxy.local', '10.0.0.1,', '::g', 'fd00::/129'])
       assert.throws(() => testConfig({ TRUST_PROXY: bad }), /TRUST_PROXY must be false, a hop count/, bad);
   });
 });

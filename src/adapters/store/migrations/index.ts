@@ -9,6 +9,7 @@ import { sql as m004 } from './004-identity.js';
 import { sql as m005 } from './005-callbacks.js';
 import { sql as m006 } from './006-reorg-watch.js';
 import { sql as m007 } from './007-attempt-counters.js';
+import { sql as m015 } from './015-email-outbox.js';
 
 export interface Migration {
   readonly id: string;
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   { id: '005-callbacks', sql: m005 },
   { id: '006-reorg-watch', sql: m006 },
   { id: '007-attempt-counters', sql: m007 },
+  { id: '015-email-outbox', sql: m015 },
 ];
