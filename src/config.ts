@@ -7,6 +7,18 @@ import path from 'node:path';
 
 export type BitcoinNetwork = 'mainnet' | 'testnet' | 'signet' | 'regtest';
 export type Role = 'api' | 'worker' | 'all' | 'identity';
+export type TrustProxy = false | number | string[];
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy` option. A hop count becomes a function trusting the nearest
+ * `hops` addresses (Fastify ignores a bare number): the client address is then the one `hops` steps
+ * from this server in `X-Forwarded-For`, which is right only when clients cannot reach the service but
+ * through those proxies. A list of proxy addresses has no such condition.
+ */
+export function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
 
 export interface Config {
   readonly port: number;
@@ -32,7 +44,10 @@ export interface Config {
   readonly bodyLimitBytes: number;
   readonly rateLimitPublicPerMinute: number;
   readonly rateLimitAuthPerMinute: number;
-  readonly trustProxy: boolean;
+  /** Failed authentications per minute from one client address, whatever the login (RATE_LIMIT_AUTH_PER_ADDRESS_PER_MINUTE). */
+  readonly rateLimitAuthPerAddressPerMinute: number;
+  /** Proxies whose `X-Forwarded-*` are believed: none, a hop count, or their addresses/CIDRs (Fastify's `trustProxy`). */
+  readonly trustProxy: TrustProxy;
   readonly allowPrivateUrls: boolean;
   readonly shutdownTimeoutMs: number;
   /** How often SENT batches are checked against the chain (CONFIRM_POLL_SECONDS). */
@@ -86,6 +101,19 @@ class Reader {
     return fallback;
   }
 
+  /** TRUST_PROXY: `false`, a hop count, or a comma list of addresses/CIDRs; `true` (every hop) is refused. */
+  trustProxy(name: string): TrustProxy {
+    const raw = this.optional(name)?.trim();
+    if (raw === undefined || ['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+    if (/^\d{1,2}$/.test(raw)) return Number(raw);
+    const proxies = raw.split(',').map((p) => p.trim());
+    if (proxies.every(isAddressOrCidr)) return proxies;
+    this.problems.push(
+      `${name} must be false, a hop count, or a comma list of proxy addresses/CIDRs (true would trust every hop), got "${raw}"`,
+    );
+    return false;
+  }
+
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
     const raw = this.optional(name);
     if (raw === undefined) return fallback;
@@ -106,6 +134,26 @@ class Reader {
       return fallback;
     }
   }
+}
+
+/** 4 or 6 for an IPv4 or IPv6 address, else 0 (the URL parser checks IPv6 syntax). */
+function ipVersion(address: string): 4 | 6 | 0 {
+  const octets = address.split('.');
+  if (octets.length === 4 && octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255)) return 4;
+  if (!address.includes(':') || !/^[0-9A-Fa-f:.]+$/.test(address)) return 0;
+  try {
+    new URL(`http://[${address}]/`);
+    return 6;
+  } catch {
+    return 0;
+  }
+}
+
+function isAddressOrCidr(text: string): boolean {
+  const [address = '', bits, ...rest] = text.split('/');
+  const version = ipVersion(address);
+  if (version === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
 }
 
 /** Hides the password of a URL so a config error never prints a secret. */
@@ -145,7 +193,8 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
     rateLimitPublicPerMinute: r.int('RATE_LIMIT_PUBLIC_PER_MINUTE', 600, 1, 10_000_000),
     rateLimitAuthPerMinute: r.int('RATE_LIMIT_AUTH_PER_MINUTE', 30, 1, 10_000_000),
-    trustProxy: r.bool('TRUST_PROXY', false),
+    rateLimitAuthPerAddressPerMinute: r.int('RATE_LIMIT_AUTH_PER_ADDRESS_PER_MINUTE', 300, 1, 10_000_000),
+    trustProxy: r.trustProxy('TRUST_PROXY'),
     allowPrivateUrls: r.bool('ALLOW_PRIVATE_URLS', false),
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     confirmPollSeconds: r.int('CONFIRM_POLL_SECONDS', network === 'regtest' ? 2 : 60, 1, 3600),

@@ -44,3 +44,13 @@ export class DomainError extends Error {
 export function fail(code: ErrorCode, message: string): never {
   throw new DomainError(code, message);
 }
+
+/** RATE_LIMITED with the seconds after which a retry may succeed (the edge sends them as `Retry-After`). */
+export class RateLimitedError extends DomainError {
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number) {
+    super('RATE_LIMITED', message);
+    this.name = 'RateLimitedError';
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}

@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app/shared/deps.js';
-import type { Config } from '../config.js';
+import { trustProxyOption, type Config } from '../config.js';
 import { loggerOptions } from './logging.js';
 import { registerAuth } from './plugins/auth.plugin.js';
 import { registerErrorHandling } from './plugins/errors.plugin.js';
@@ -44,7 +44,7 @@ export async function buildApp(
       ? { ...loggerOptions(config.logLevel, false), stream: opts.logStream }
       : loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -59,7 +59,11 @@ export async function buildApp(
     void reply.header('x-request-id', req.id);
   });
   registerErrorHandling(app);
-  registerAuth(app, { deps, failuresPerMinute: config.rateLimitAuthPerMinute });
+  registerAuth(app, {
+    deps,
+    failuresPerMinute: config.rateLimitAuthPerMinute,
+    failuresPerAddressPerMinute: config.rateLimitAuthPerAddressPerMinute,
+  });
   await app.register(rateLimit, {
     global: false,
     max: config.rateLimitPublicPerMinute,

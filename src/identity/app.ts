@@ -7,7 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { IdentityDeps } from '../app/identity/identity-deps.js';
-import type { Config } from '../config.js';
+import { trustProxyOption, type Config } from '../config.js';
 import { errorBody } from '../http/error-codes.js';
 import { loggerOptions } from '../http/logging.js';
 import { registerErrorHandling } from '../http/plugins/errors.plugin.js';
@@ -24,7 +24,7 @@ export async function buildIdentityApp(deps: IdentityDeps, config: IdentityServe
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
     bodyLimit: 16 * 1024,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
     return503OnClosing: true,

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { limitAttempts } from '../app/accounts/limit-attempts.js';
 import { authenticateIdentityToken } from '../app/identity/create-identity-token.js';
 import { getIdentity } from '../app/identity/get-identity.js';
 import type { IdentityDeps } from '../app/identity/identity-deps.js';
@@ -20,7 +21,7 @@ export function identityRoutes(app: FastifyInstance, deps: IdentityDeps, opts: I
   app.get(
     '/sign',
     {
-      preHandler: requireToken,
+      onRequest: requireToken,
       schema: {
         tags: ['identity'],
         summary: 'Sign a hash with an identity key',
@@ -53,21 +54,23 @@ export function identityRoutes(app: FastifyInstance, deps: IdentityDeps, opts: I
   );
 }
 
-/** A preHandler that admits a live identity token and slows down whoever keeps failing. */
+/**
+ * An onRequest hook (it runs before the query is validated) that admits a live identity token. Failed
+ * checks are counted in the store per client address, before the check, so every process shares the
+ * limit and concurrent guesses cannot pass it.
+ */
 function bearerGuard(deps: IdentityDeps, failuresPerMinute: number) {
-  const failures = new Map<string, { count: number; windowStart: number }>();
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const now = deps.clock.now();
-    const f = failures.get(req.ip);
-    if (f && now - f.windowStart < 60_000 && f.count >= failuresPerMinute) {
-      void reply.header('retry-after', Math.ceil((f.windowStart + 60_000 - now) / 1000));
-      throw new DomainError('RATE_LIMITED', 'too many failed authentications; retry later');
-    }
-    const match = /^bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-    if (match && (await authenticateIdentityToken(deps, match[1]!))) return;
-    if (!f || now - f.windowStart >= 60_000) failures.set(req.ip, { count: 1, windowStart: now });
-    else f.count += 1;
-    if (failures.size > 100_000) failures.clear();
+    const match = /^bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(req.headers.authorization ?? '');
+    const token = match?.[1];
+    const found =
+      token !== undefined &&
+      (await limitAttempts(deps, {
+        limits: [{ key: `identity-auth|${req.ip}`, max: failuresPerMinute }],
+        windowMs: 60_000,
+        attempt: () => authenticateIdentityToken(deps, token),
+      }));
+    if (found) return;
     void reply.header('www-authenticate', 'Bearer realm="proofseal-identity"');
     throw new DomainError(
       'UNAUTHORIZED',

@@ -6,7 +6,7 @@ import { createAccount } from '../../src/app/accounts/create-account.js';
 import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
 import { hashApiToken } from '../../src/core/crypto/password.js';
 import type { RouteModule } from '../../src/http/app.js';
-import { basic, testApp, testConfig, testDeps } from '../support/fixtures.js';
+import { basic, testApp, testClock, testConfig, testDeps } from '../support/fixtures.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
 
 const kinds = await storeKinds();
@@ -20,6 +20,8 @@ for (const kind of kinds) {
       s = await kind.open();
       app = await testApp(s.store, {
         config: testConfig({ RATE_LIMIT_AUTH_PER_MINUTE: '5', BODY_LIMIT_BYTES: '2048' }),
+        // Failed logins are counted in fixed one-minute windows: a still clock keeps the test inside one.
+        deps: { clock: testClock(Date.now()) },
       });
       const deps = testDeps(s.store);
       await createAccount(deps, { email: 'alice@example.com', password: PASSWORD });

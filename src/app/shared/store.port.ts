@@ -1,5 +1,6 @@
 import type { AccountRepository, SettingRepository, TokenRepository } from '../accounts/account.port.js';
 import type { AnchorRepository } from '../anchoring/anchor.port.js';
+import type { AttemptCounterRepository } from '../accounts/attempt-counter.port.js';
 import type { BatchRepository, BtcTxRepository } from '../anchoring/bitcoin.port.js';
 import type { CallbackRepository } from '../callbacks/callback.port.js';
 import type { IdentityKeyRepository, IdentityTokenRepository } from '../identity/identity.port.js';
@@ -25,6 +26,8 @@ export interface Store {
   readonly batches: BatchRepository;
   readonly btcTxs: BtcTxRepository;
   readonly utxos: UtxoStore;
+  /** Attempt counters shared by every process (failed-login limits). */
+  readonly attempts: AttemptCounterRepository;
   readonly emails: EmailRepository;
   /** The job queue, on this store's connection: inside `transaction`, a job is sent only if the transaction commits. */
   readonly jobs: JobQueue;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateBasic, authenticateBearer } from '../../app/accounts/authenticate.js';
+import { limitAttempts, type AttemptLimit } from '../../app/accounts/limit-attempts.js';
 import type { AppDeps } from '../../app/shared/deps.js';
 import type { Account } from '../../app/accounts/account.port.js';
 import { DomainError } from '../../core/errors.js';
@@ -26,83 +27,126 @@ declare module 'fastify' {
  */
 const CACHE_TTL_MS = { basic: 60_000, bearer: 5_000 } as const;
 const CACHE_MAX = 10_000;
+const FAILURE_WINDOW_MS = 60_000;
 
 export interface AuthOptions {
   readonly deps: Pick<AppDeps, 'store' | 'clock'>;
-  /** Failed authentications allowed per client address per minute before 429. */
+  /** Failed authentications allowed per client address and login per minute before 429. */
   readonly failuresPerMinute: number;
+  /** Failed authentications allowed per client address per minute, whatever the login, before 429. */
+  readonly failuresPerAddressPerMinute: number;
 }
 
-function parseBasic(value: string): { email: string; password: string } | null {
-  const decoded = Buffer.from(value, 'base64').toString('utf8');
+export type Credentials =
+  | { readonly scheme: 'basic'; readonly email: string; readonly password: string }
+  | { readonly scheme: 'bearer'; readonly token: string };
+
+/** `<scheme> <token68>` and nothing after it (RFC 7235); anything else is not a credential. */
+const AUTHORIZATION = /^(basic|bearer) +([A-Za-z0-9._~+/-]+=*) *$/i;
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The credentials of an Authorization header, or null when it is malformed (trailing text included). */
+export function parseAuthorization(header: string): Credentials | null {
+  const match = AUTHORIZATION.exec(header);
+  if (!match) return null;
+  const value = match[2]!;
+  if (match[1]!.toLowerCase() === 'bearer') return { scheme: 'bearer', token: value };
+  let decoded: string;
+  try {
+    decoded = utf8.decode(Buffer.from(value, 'base64'));
+  } catch {
+    return null;
+  }
   const i = decoded.indexOf(':');
-  return i > 0 ? { email: decoded.slice(0, i), password: decoded.slice(i + 1) } : null;
+  const email = decoded.slice(0, i);
+  if (i <= 0 || CONTROL_CHARS.test(email)) return null;
+  return { scheme: 'basic', email, password: decoded.slice(i + 1) };
 }
 
+function challenge(reply: FastifyReply, message: string): never {
+  void reply.header('www-authenticate', 'Basic realm="proofseal", Bearer');
+  throw new DomainError('UNAUTHORIZED', message);
+}
+
+/**
+ * Authentication runs in `onRequest`, before the body is read or any input validated: a caller without
+ * good credentials learns nothing about what it sent. Failed checks are counted in the store (shared by
+ * every API process) per client address and login, and per client address, before the expensive check.
+ * The hook throws UNAUTHORIZED (401) for missing, malformed or bad credentials, RATE_LIMITED (429) when a
+ * counter is full.
+ */
 export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
   const cache = new Map<string, { account: Account; until: number }>();
-  const failures = new Map<string, { count: number; windowStart: number }>();
+  const inFlight = new Map<string, Promise<Account | null>>();
   app.decorateRequest('account', null);
   app.decorate('forgetCredentials', () => cache.clear());
 
-  async function check(header: string): Promise<Account | null> {
-    const [scheme, value = ''] = header.split(' ', 2) as [string, string?];
-    if (/^bearer$/i.test(scheme)) return authenticateBearer(opts.deps, value.trim());
-    if (!/^basic$/i.test(scheme)) return null;
-    const creds = parseBasic(value.trim());
-    return creds ? authenticateBasic(opts.deps, creds.email, creds.password) : null;
+  /** A token has no login: each token is its own key, so distinct tokens behind one address do not collide. */
+  function limitsFor(ip: string, creds: Credentials): AttemptLimit[] {
+    const login = creds.scheme === 'basic' ? creds.email.toLowerCase() : `bearer:${creds.token}`;
+    return [
+      { key: `api-auth|${ip}|${login}`, max: opts.failuresPerMinute },
+      { key: `api-auth|${ip}`, max: opts.failuresPerAddressPerMinute },
+    ];
   }
 
-  async function identify(header: string): Promise<Account | null> {
-    const key = createHash('sha256').update(header).digest('base64');
+  function check(creds: Credentials): Promise<Account | null> {
+    return creds.scheme === 'bearer'
+      ? authenticateBearer(opts.deps, creds.token)
+      : authenticateBasic(opts.deps, creds.email, creds.password);
+  }
+
+  async function checkLimited(ip: string, key: string, creds: Credentials): Promise<Account | null> {
     const now = opts.deps.clock.now();
-    const hit = cache.get(key);
-    if (hit && hit.until > now) return hit.account;
-    const account = await check(header);
+    const account = await limitAttempts(opts.deps, {
+      limits: limitsFor(ip, creds),
+      windowMs: FAILURE_WINDOW_MS,
+      attempt: () => check(creds),
+    });
     if (account) {
       if (cache.size >= CACHE_MAX) cache.clear();
-      cache.set(key, { account, until: now + (/^bearer /i.test(header) ? CACHE_TTL_MS.bearer : CACHE_TTL_MS.basic) });
+      cache.set(key, { account, until: now + CACHE_TTL_MS[creds.scheme] });
     }
     return account;
   }
 
-  function throttle(req: FastifyRequest, reply: FastifyReply): void {
-    const now = opts.deps.clock.now();
-    const f = failures.get(req.ip);
-    if (f && now - f.windowStart < 60_000 && f.count >= opts.failuresPerMinute) {
-      void reply.header('retry-after', Math.ceil((f.windowStart + 60_000 - now) / 1000));
-      throw new DomainError('RATE_LIMITED', 'too many failed authentications; retry later');
+  /**
+   * Concurrent requests with the same Authorization header share one check (one reservation, one
+   * scrypt): a client's burst on a cold cache is not refused for holding more reservations than the limit.
+   */
+  function identify(ip: string, header: string, creds: Credentials): Promise<Account | null> {
+    const key = createHash('sha256').update(`${ip}\n${header}`).digest('base64');
+    const hit = cache.get(key);
+    if (hit && hit.until > opts.deps.clock.now()) return Promise.resolve(hit.account);
+    let pending = inFlight.get(key);
+    if (!pending) {
+      pending = checkLimited(ip, key, creds).finally(() => inFlight.delete(key));
+      inFlight.set(key, pending);
     }
+    return pending;
   }
 
-  function recordFailure(ip: string): void {
-    const now = opts.deps.clock.now();
-    const f = failures.get(ip);
-    if (!f || now - f.windowStart >= 60_000) failures.set(ip, { count: 1, windowStart: now });
-    else f.count += 1;
-    if (failures.size > 100_000) failures.clear();
-  }
-
-  app.addHook('preHandler', async (req, reply) => {
+  app.addHook('onRequest', async (req, reply) => {
     const mode = req.routeOptions.config.auth;
     if (mode === undefined) return;
     const header = req.headers.authorization;
     if (!header) {
       if (mode === 'optional') return;
-      void reply.header('www-authenticate', 'Basic realm="proofseal", Bearer');
-      throw new DomainError('UNAUTHORIZED', 'credentials required: HTTP Basic (e-mail:password) or Bearer API token');
+      challenge(reply, 'credentials required: HTTP Basic (e-mail:password) or Bearer API token');
     }
-    throttle(req, reply);
-    req.account = await identify(header);
-    if (!req.account) {
-      recordFailure(req.ip);
-      void reply.header('www-authenticate', 'Basic realm="proofseal", Bearer');
-      throw new DomainError('UNAUTHORIZED', 'bad credentials');
-    }
+    const creds = parseAuthorization(header);
+    if (!creds) challenge(reply, 'malformed Authorization header: expected "Basic <base64>" or "Bearer <token>"');
+    req.account = await identify(req.ip, header, creds);
+    if (!req.account) challenge(reply, 'bad credentials');
   });
 }
 
-/** The authenticated account of a route declared with `config: { auth: 'account' }`. */
+/**
+ * The authenticated account of a route declared with `config: { auth: 'account' }`.
+ *
+ * @throws DomainError UNAUTHORIZED when the request carries no authenticated account.
+ */
 export function accountOf(req: FastifyRequest): Account {
   if (!req.account) throw new DomainError('UNAUTHORIZED', 'credentials required');
   return req.account;

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { DomainError } from '../../core/errors.js';
+import { DomainError, RateLimitedError } from '../../core/errors.js';
 import { errorBody, STATUS_OF } from '../error-codes.js';
 
 /** Fastify's own error codes for bad input, mapped to our stable codes. */
@@ -13,8 +13,30 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
   FST_ERR_RATE_LIMIT: [429, 'RATE_LIMITED'],
 };
 
+/** Socket errors of a lost or refused database connection. */
+const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE']);
+/** PostgreSQL states of a server that is away: shutting down, starting, out of connections. */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** What `pg`'s pool and PGlite say when their connection is gone. */
+const UNAVAILABLE_MESSAGE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end|PGlite is closed)/;
+
+/**
+ * True when the error says the store (or another server) cannot be reached, not that the request was
+ * wrong: the answer is then 503 NOT_READY, as `/ready` says, not a 500.
+ */
+export function isUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (CONNECTION_ERRNOS.has(code) || UNAVAILABLE_SQLSTATES.has(code))) return true;
+  if (typeof code === 'string' && code.startsWith('08')) return true;
+  if (UNAVAILABLE_MESSAGE.test(err.message)) return true;
+  return err instanceof AggregateError && err.errors.some(isUnavailable);
+}
+
 function classify(err: FastifyError): [number, string, string] {
   if (err instanceof DomainError) return [STATUS_OF[err.code], err.code, err.message];
+  if (isUnavailable(err)) return [503, 'NOT_READY', 'the service cannot reach its store right now; retry later'];
   const known = err.code ? FASTIFY_CODES[err.code] : undefined;
   if (known) return [known[0], known[1], err.message];
   if (err.validation) return [400, 'VALIDATION_FAILED', err.message];
@@ -29,6 +51,7 @@ function classify(err: FastifyError): [number, string, string] {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const [status, code, message] = classify(err);
+    if (err instanceof RateLimitedError) void reply.header('retry-after', err.retryAfterSeconds);
     if (status >= 500) req.log.error({ err }, 'request failed');
     else req.log.info({ code, status }, message);
     void reply.status(status).send(errorBody(status, code, message));

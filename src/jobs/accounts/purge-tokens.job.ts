@@ -1,10 +1,11 @@
 import type { AppDeps } from '../../app/shared/deps.js';
+import { purgeExpiredAttempts } from '../../app/accounts/purge-expired-attempts.js';
 import { purgeRevokedTokens } from '../../app/accounts/purge-revoked-tokens.js';
 import { NO_PAYLOAD, type JobDefinition } from '../job-definition.js';
 
 export const PURGE_TOKENS = 'maintenance.purge-tokens';
 
-/** Deletes long-revoked API tokens, once an hour across all workers. */
+/** Deletes long-revoked API tokens and expired attempt counters, once an hour across all workers. */
 export function purgeTokensJob(deps: AppDeps): JobDefinition {
   return {
     name: PURGE_TOKENS,
@@ -17,6 +18,7 @@ export function purgeTokensJob(deps: AppDeps): JobDefinition {
     everySeconds: 3600,
     handle: async () => {
       await purgeRevokedTokens(deps);
+      await purgeExpiredAttempts(deps);
     },
   };
 }

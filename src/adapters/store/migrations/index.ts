@@ -8,6 +8,7 @@ import { sql as m003 } from './003-bitcoin.js';
 import { sql as m004 } from './004-identity.js';
 import { sql as m005 } from './005-callbacks.js';
 import { sql as m006 } from './006-reorg-watch.js';
+import { sql as m007 } from './007-attempt-counters.js';
 import { sql as m008 } from './008-batch-created.js';
 import { sql as m010 } from './010-anchored-hash.js';
 import { sql as m015 } from './015-email-outbox.js';
@@ -24,6 +25,7 @@ export const migrations: readonly Migration[] = [
   { id: '004-identity', sql: m004 },
   { id: '005-callbacks', sql: m005 },
   { id: '006-reorg-watch', sql: m006 },
+  { id: '007-attempt-counters', sql: m007 },
   { id: '008-batch-created', sql: m008 },
   { id: '010-anchored-hash', sql: m010 },
   { id: '015-email-outbox', sql: m015 },

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Account } from '../../../app/accounts/account.port.js';
-import { updateAccount } from '../../../app/accounts/update-account.js';
+import { updateAccount, type UpdateAccountInput } from '../../../app/accounts/update-account.js';
+import type { Config } from '../../../config.js';
 import type { HttpDeps } from '../../app.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { accountSecurity as security, errors, Timestamp, Uuid } from '../../schemas.js';
@@ -37,7 +38,7 @@ const view = (a: Account) => ({
   lastModified: a.lastModified,
 });
 
-export function accountRoutes(app: FastifyInstance, deps: HttpDeps): void {
+export function accountRoutes(app: FastifyInstance, deps: HttpDeps, config: Config): void {
   app.get(
     '/user',
     {
@@ -61,13 +62,18 @@ export function accountRoutes(app: FastifyInstance, deps: HttpDeps): void {
         summary: "Change the calling account's names or password",
         security,
         body: UserUpdate,
-        response: { 200: User, ...errors(400, 401, 403, 413, 415, 429) },
+        response: { 200: User, ...errors(400, 401, 403, 413, 415, 429, 503) },
       },
     },
     async (req) => {
-      const updated = await updateAccount(deps, { accountId: accountOf(req).id, ...(req.body as object) });
-      app.forgetCredentials();
-      return view(updated);
+      const body = req.body as Omit<UpdateAccountInput, 'accountId' | 'wrongPasswordsPerMinute'>;
+      try {
+        const input = { ...body, accountId: accountOf(req).id, wrongPasswordsPerMinute: config.rateLimitAuthPerMinute };
+        return view(await updateAccount(deps, input));
+      } finally {
+        // Whatever the outcome: a remembered login must never outlive a password change.
+        if (body.password) app.forgetCredentials();
+      }
     },
   );
 }
