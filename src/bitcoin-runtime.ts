@@ -186,3 +186,17 @@ export async function openWalletForCommand(
     : 'embedded regtest (runs inside the worker, funded automatically)';
   return { wallet: await openWallet(rt, chain), node, online: url !== undefined };
 }
+
+/**
+ * The wallet an operator command works on: inside the running service, the worker's own (online, on its
+ * node, embedded or not); elsewhere {@link openWalletForCommand}.
+ */
+export async function walletForCommand(
+  rt: Runtime,
+  bitcoin: BitcoinRuntime | undefined,
+): Promise<{ wallet: AnchoringWallet; node: string; online: boolean }> {
+  if (!bitcoin?.wallet || !bitcoin.chain) return openWalletForCommand(rt);
+  const node = bitcoin.node ? 'embedded regtest (inside the running service)' : rt.config.bitcoinRpcUrl;
+  const redacted = bitcoin.chain instanceof BitcoinRpcClient ? bitcoin.chain.redactedUrl : 'node';
+  return { wallet: bitcoin.wallet, node: bitcoin.node ? node! : redacted, online: true };
+}

@@ -39,6 +39,8 @@ export interface Config {
   readonly confirmPollSeconds: number;
   /** Test hook (crash test only): the worker exits right after handing a transaction to the node. */
   readonly crashAfterBroadcast: boolean;
+  /** How long `--role api|worker` waits for an unreachable database at start, seconds (DATABASE_WAIT_SECONDS). */
+  readonly databaseWaitSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -148,6 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     confirmPollSeconds: r.int('CONFIRM_POLL_SECONDS', network === 'regtest' ? 2 : 60, 1, 3600),
     crashAfterBroadcast: r.bool('PROOFSEAL_TEST_CRASH_AFTER_BROADCAST', false),
+    databaseWaitSeconds: r.int('DATABASE_WAIT_SECONDS', 60, 0, 3600),
   };
   if (config.bitcoinRpcUrl === undefined && network !== 'regtest') {
     r.problems.push(

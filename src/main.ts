@@ -6,19 +6,19 @@
 import type { FastifyInstance } from 'fastify';
 import { pathToFileURL } from 'node:url';
 import { parse, UsageError } from './cli/args.js';
-import { accountCommand, tokenCommand } from './cli/operator-commands.js';
-import { walletCommand } from './cli/wallet-command.js';
-import { openBitcoin, openWalletForCommand } from './bitcoin-runtime.js';
+import { openBitcoin } from './bitcoin-runtime.js';
 import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
-import { identityCommand } from './cli/identity-commands.js';
 import { bootstrapLocalCredentials } from './cli/local-credentials.js';
 import { startIdentityServer } from './identity/app.js';
-import type { IdentityDeps } from './app/identity/identity-deps.js';
+import { StoreHeldError } from './adapters/store/embedded-lock.js';
+import { StoreUnreachableError } from './adapters/store/store-unreachable.js';
+import { OperatorSocketError } from './adapters/system/operator-socket.js';
 import { ConfigError, loadCliEnv, loadConfig, type Config, type Role } from './config.js';
 import { DomainError } from './core/errors.js';
 import { buildApp } from './http/app.js';
 import { jobDefinitions } from './jobs/index.js';
-import { openRuntime, type Runtime } from './runtime.js';
+import { isOperatorCommand, runOperatorCommand, serveOperatorCommands } from './operator-runtime.js';
+import { identityDepsOf, openRuntime, type Runtime } from './runtime.js';
 
 const USAGE = `usage: proofseal <command>
   start [--role api|worker|all|identity]   run the service (default role: all = api + worker + identity server)
@@ -30,11 +30,6 @@ const USAGE = `usage: proofseal <command>
   wallet [--json] | wallet import <txid>   the anchoring address, balance, network | register a deposit
 ${CLIENT_USAGE}`;
 
-/** The identity server's deps: the runtime's, plus SECRET_KEY (seals its keys) and IDENTITY_PUBLIC_URL. */
-function identityDepsOf(rt: Runtime): IdentityDeps {
-  return { ...rt.deps, identity: { secretKey: rt.secretKey, publicUrl: rt.config.identityPublicUrl } };
-}
-
 export interface Started {
   readonly runtime: Runtime;
   readonly app: FastifyInstance | null;
@@ -43,7 +38,8 @@ export interface Started {
 
 /** Starts a process of the given role; resolves once it serves (api) and works jobs (worker). */
 export async function startService(config: Config, role: Role): Promise<Started> {
-  const runtime = await openRuntime(config);
+  const waitSeconds = role === 'api' || role === 'worker' ? config.databaseWaitSeconds : 0;
+  const runtime = await openRuntime(config, { waitSeconds });
   const bitcoin = await openBitcoin(runtime, role).catch(async (err: unknown) => {
     await runtime.close();
     throw err;
@@ -71,6 +67,8 @@ export async function startService(config: Config, role: Role): Promise<Started>
     app = await buildApp({ ...runtime.deps, ...(chain && { chain }), readiness }, config);
     await app.listen({ port: config.port, host: config.host });
   }
+  // The embedded store is this process's: operator commands of other processes run here, through the socket.
+  const operator = runtime.opened.db.kind === 'embedded' ? await serveOperatorCommands(runtime, bitcoin) : undefined;
   runtime.log.info(
     {
       role,
@@ -84,6 +82,7 @@ export async function startService(config: Config, role: Role): Promise<Started>
     runtime,
     app,
     async stop() {
+      await operator?.close();
       if (app) await app.close();
       if (identityApp) await identityApp.close();
       await runtime.close();
@@ -114,19 +113,11 @@ function onSignals(started: Started, timeoutMs: number): void {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-async function withRuntime(config: Config, fn: (rt: Runtime) => Promise<void>): Promise<void> {
-  const rt = await openRuntime(config);
-  try {
-    await fn(rt);
-  } finally {
-    await rt.close();
-  }
-}
-
 export async function run(argv: string[], out: (line: string) => void = console.log): Promise<void> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help') return out(USAGE);
   const config = loadConfig();
+  if (isOperatorCommand(command)) return runOperatorCommand(config, command, rest, out);
   switch (command) {
     case 'start': {
       const { values } = parse(rest, { role: { type: 'string', default: 'all' } });
@@ -136,21 +127,6 @@ export async function run(argv: string[], out: (line: string) => void = console.
       onSignals(await startService(config, role as Role), config.shutdownTimeoutMs);
       return;
     }
-    case 'migrate':
-      return withRuntime({ ...config, logLevel: 'warn' }, async () => out('migrations applied'));
-    case 'account':
-      return withRuntime({ ...config, logLevel: 'warn' }, (rt) =>
-        accountCommand(rt.deps, rest, out, loadCliEnv().password),
-      );
-    case 'token':
-      return withRuntime({ ...config, logLevel: 'warn' }, (rt) => tokenCommand(rt.deps, rest, out));
-    case 'identity':
-      return withRuntime({ ...config, logLevel: 'warn' }, (rt) => identityCommand(identityDepsOf(rt), rest, out));
-    case 'wallet':
-      return withRuntime({ ...config, logLevel: 'warn' }, async (rt) => {
-        const opened = await openWalletForCommand(rt);
-        await walletCommand({ ...opened, utxos: rt.deps.store.utxos }, rest, out);
-      });
     case 'seal':
     case 'verify':
     case 'receipt':
@@ -168,13 +144,21 @@ export function exitCodeOf(err: unknown): number {
   return 1;
 }
 
+/** Failures the operator can act on from their message alone: one line, no stack trace. */
+const ONE_LINE_ERRORS = [
+  UsageError,
+  ConfigError,
+  DomainError,
+  StoreHeldError,
+  StoreUnreachableError,
+  OperatorSocketError,
+];
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // DATA_DIR and everything written in it (the embedded store, keys, the operator socket): owner only.
+  process.umask(0o077);
   run(process.argv.slice(2)).catch((err: unknown) => {
-    console.error(
-      err instanceof UsageError || err instanceof ConfigError || err instanceof DomainError
-        ? `proofseal: ${(err as Error).message}`
-        : err,
-    );
+    console.error(ONE_LINE_ERRORS.some((kind) => err instanceof kind) ? `proofseal: ${(err as Error).message}` : err);
     process.exit(exitCodeOf(err));
   });
 }
