@@ -70,7 +70,11 @@ export function storeHolder(dataDir: string): LockHolder | null {
  */
 export function acquireStoreLock(dataDir: string): StoreLock {
   const file = path.join(dataDir, LOCK_FILE);
-  const me: LockHolder = { pid: process.pid, since: new Date().toISOString(), command: process.argv.slice(2).join(' ') };
+  const me: LockHolder = {
+    pid: process.pid,
+    since: new Date().toISOString(),
+    command: process.argv.slice(2).join(' '),
+  };
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       fs.writeFileSync(file, JSON.stringify(me), { flag: 'wx', mode: 0o600 });

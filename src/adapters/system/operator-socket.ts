@@ -48,7 +48,10 @@ export function operatorSocketPath(dataDir: string): string {
  * Serves `handle` on DATA_DIR/operator.sock. The caller holds the store lock, so a socket file found
  * there is a dead holder's and is replaced.
  */
-export async function serveOperatorSocket(dataDir: string, handle: OperatorHandler): Promise<{ close(): Promise<void> }> {
+export async function serveOperatorSocket(
+  dataDir: string,
+  handle: OperatorHandler,
+): Promise<{ close(): Promise<void> }> {
   const file = operatorSocketPath(dataDir);
   await fs.rm(file, { force: true });
   const server = net.createServer((socket) => answer(socket, handle));
