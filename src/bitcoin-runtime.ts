@@ -15,6 +15,7 @@ import type { ChainPort } from './app/anchoring/chain.port.js';
 import type { Config, Role } from './config.js';
 import { DomainError } from './core/errors.js';
 import { anchoringJobs } from './jobs/anchoring/bitcoin.jobs.js';
+import { findDepositsJob } from './jobs/anchoring/find-deposits.job.js';
 import type { JobDefinition } from './jobs/job-definition.js';
 import type { Runtime } from './runtime.js';
 
@@ -85,12 +86,20 @@ export async function openBitcoin(rt: Runtime, role: Role): Promise<BitcoinRunti
       afterBroadcast: crashHook(rt),
     };
     await reconcileAtStart(rt, deps);
-    const jobs = anchoringJobs({
-      deps,
-      log: rt.log,
-      batchIntervalSeconds: config.batchIntervalSeconds,
-      pollSeconds: config.confirmPollSeconds,
-    });
+    const jobs = [
+      ...anchoringJobs({
+        deps,
+        log: rt.log,
+        batchIntervalSeconds: config.batchIntervalSeconds,
+        pollSeconds: config.confirmPollSeconds,
+      }),
+      findDepositsJob({
+        deps: { ...deps, wallet },
+        log: rt.log,
+        pollSeconds: config.confirmPollSeconds,
+        rewindDepth: config.reorgWatchDepth,
+      }),
+    ];
     rt.log.info(
       { address: wallet.address, network: wallet.network, node: node ? 'embedded regtest' : chain.redactedUrl },
       'anchoring wallet ready',
