@@ -27,7 +27,9 @@ const USAGE = `usage: proofseal <command>
   token create --email E [--name N] | token revoke --token T | --id ID
   identity key create --name N --cn CN [--o --ou --l --c --email] [--expires YYYY-MM-DD] | key list | key revoke --pubkey P
   identity token create [--name N] | identity token revoke --token T | --id ID
-  wallet [--json] | wallet import <txid>   the anchoring address, balance, network | register a deposit
+  wallet [--json] | wallet import <txid>   the anchoring address, balance, network | register a deposit (fallback:
+                                  the worker finds deposits in new blocks)
+  (with the service running on the embedded store, these operator commands run inside it)
 ${CLIENT_USAGE}`;
 
 export interface Started {

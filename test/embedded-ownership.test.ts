@@ -103,6 +103,7 @@ describe('the embedded store belongs to the running service', () => {
     assert.equal(info.network, 'regtest');
     assert.ok(info.balanceSat > 0, 'the worker funded its wallet');
     assert.match(info.node, /inside the running service/);
+    assert.match(service.output(), /the node has no scantxoutset/, 'the worker follows blocks for deposits');
   });
 
   it('DATA_DIR and everything in it is owner-only while the service runs', () => {
