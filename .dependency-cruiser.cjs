@@ -1,37 +1,104 @@
-/** Import direction: core ← app ← adapters/http/jobs/identity/cli ← main. Only adapters touch I/O libraries. */
-const IO_LIBS = '^(pg|pg-boss|@electric-sql/pglite|bcoin|nodemailer|pdf-lib|velocityjs|undici|playwright-core)($|/)';
+/**
+ * Import rules of docs/architecture.md, each one enforceable (test/architecture.test.ts plants one violation
+ * per rule in a scratch tree and expects exactly that rule to fire).
+ *
+ * Direction: core ← app ← adapters / http / jobs / identity / cli ← composition root (main.ts, runtime.ts,
+ * bitcoin-runtime.ts, client-runtime.ts). Only adapters (and the composition root, which builds them) touch I/O.
+ *
+ * Libraries are matched by module name, resolved or not: an installed one resolves to `node_modules/<name>/…`
+ * (or its `@types/<name>` for a type-only import), one not installed yet stays the bare name it was imported
+ * as. So a rule about nodemailer catches `import 'nodemailer'` before anyone runs `npm install nodemailer`.
+ */
+const moduleNamed = (names) => `^(node_modules/|node_modules/@types/)?(${names.join('|')})($|/)`;
+
+/** Libraries that do I/O (databases, job queue, bitcoin node, SMTP, PDF, templates, browsers, HTTP). */
+const IO_LIBS = moduleNamed([
+  'pg',
+  'pg-boss',
+  '@electric-sql/pglite',
+  'bcoin',
+  'nodemailer',
+  'pdf-lib',
+  'velocityjs',
+  'undici',
+  'playwright-core',
+  'pino-pretty',
+]);
+/** Node modules that reach the file system, other processes or the network. */
+const NODE_IO = '^(node:)?(fs|fs/promises|child_process|net|http|https|http2|dgram|tls|dns|worker_threads)$';
+/** The composition root: it alone builds adapters and wires them into use cases, routes, jobs and commands. */
+const COMPOSITION_ROOT = '^src/(main|runtime|bitcoin-runtime|client-runtime)\\.ts$';
+/** Pure libraries core may use: hashing, curves, encodings, libsecp256k1. */
+const PURE_LIBS = '^node_modules/(@noble|@scure|secp256k1)/';
+const PURE_NODE = '^(node:)?(crypto|buffer)$';
+
 module.exports = {
   forbidden: [
     {
       name: 'core-is-pure',
       severity: 'error',
-      comment: 'core imports nothing outside core (node:crypto and pure crypto libraries allowed)',
+      comment:
+        'core imports nothing outside core but pure crypto libraries and node:crypto/buffer, not even a type: ' +
+        'no framework (fastify, pino, pg-boss, typebox…), no port, no config',
       from: { path: '^src/core/' },
-      to: {
-        pathNot: [
-          '^src/core/',
-          '^node_modules/(@noble|@scure|secp256k1)/',
-          '^(crypto|node:crypto|buffer|node:buffer)$',
-        ],
-        dependencyTypesNot: ['type-only'],
-      },
+      to: { pathNot: ['^src/core/', PURE_LIBS, PURE_NODE] },
     },
     {
       name: 'app-uses-core-and-ports',
       severity: 'error',
-      comment: 'app imports core and its own ports only',
+      comment: 'app uses no library (but as a type) and no node module but node:crypto/buffer',
       from: { path: '^src/app/' },
-      to: {
-        pathNot: ['^src/core/', '^src/app/', '^(crypto|node:crypto|buffer|node:buffer)$'],
-        dependencyTypesNot: ['type-only'],
-      },
+      to: { pathNot: ['^src/', PURE_NODE], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'app-not-outer-layers',
+      severity: 'error',
+      comment: 'app never imports adapters, http, jobs, identity, cli or the composition root, not even a type',
+      from: { path: '^src/app/' },
+      to: { path: '^src/(adapters|http|jobs|identity|cli|web)/|^src/[^/]+\\.ts$' },
     },
     {
       name: 'only-adapters-do-io',
       severity: 'error',
-      comment: 'only adapters import I/O libraries',
-      from: { path: '^src/', pathNot: ['^src/adapters/', '^src/main\\.ts$'] },
-      to: { path: IO_LIBS.replace('^(', '^node_modules/(') },
+      comment:
+        'only adapters (and the composition root that builds them) import I/O libraries; a type-only import is no I/O ' +
+        '(core and app have their stricter rules)',
+      from: { path: '^src/', pathNot: ['^src/(adapters|core|app)/', COMPOSITION_ROOT] },
+      to: { path: IO_LIBS, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'only-adapters-use-node-io',
+      severity: 'error',
+      comment:
+        'node:fs, child_process, net, http… only in adapters and the composition root; cli may read and write the ' +
+        'files named on its command line with node:fs (that is its input and output), nothing else',
+      from: { path: '^src/', pathNot: ['^src/(adapters|core|app|cli)/', COMPOSITION_ROOT] },
+      to: { path: NODE_IO, dependencyTypes: ['core'] },
+    },
+    {
+      name: 'cli-files-only',
+      severity: 'error',
+      comment: 'cli may use node:fs for its file arguments, but not processes or the network',
+      from: { path: '^src/cli/' },
+      to: { path: NODE_IO, pathNot: '^(node:)?(fs|fs/promises)$', dependencyTypes: ['core'] },
+    },
+    {
+      name: 'only-composition-root-builds-adapters',
+      severity: 'error',
+      comment:
+        'http, jobs, identity, cli and web get adapters injected; only the composition root imports them (type-only too)',
+      from: { path: '^src/(http|jobs|identity|cli|web)/' },
+      to: { path: '^src/adapters/' },
+    },
+    {
+      name: 'adapters-not-inward-edges',
+      severity: 'error',
+      comment: 'adapters implement ports; they never import http, jobs, identity, cli, web or the composition root',
+      from: { path: '^src/adapters/' },
+      to: {
+        path: '^src/(http|jobs|identity|cli|web)/|^src/(main|runtime|bitcoin-runtime|client-runtime)\\.ts$',
+        pathNot: '^src/jobs/job-definition\\.ts$',
+      },
     },
     {
       name: 'identity-imports-core-and-app',

@@ -64,7 +64,7 @@ async function runCase(storeName: 'pglite' | 'postgres', n: number): Promise<Cas
     start = performance.now();
     const closed = await closeBatch(deps, { maxSize: n });
     const closeMs = performance.now() - start;
-    if (closed?.leafCount !== n) throw new Error(`closed ${closed?.leafCount} of ${n}`);
+    if (closed?.anchorCount !== n) throw new Error(`closed ${closed?.anchorCount} of ${n}`);
     const [size] = await opened.db.query<{ b: number }>('SELECT octet_length(tree) AS b FROM batch WHERE id = $1', [
       closed.batchId,
     ]);

@@ -9,6 +9,8 @@ import { parse, UsageError } from './cli/args.js';
 import { openBitcoin } from './bitcoin-runtime.js';
 import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
 import { bootstrapLocalCredentials } from './cli/local-credentials.js';
+import { writeCredentialsFile } from './adapters/system/credentials-file.js';
+import { clientAdapters } from './client-runtime.js';
 import { startIdentityServer } from './identity/app.js';
 import { StoreHeldError } from './adapters/store/embedded-lock.js';
 import { StoreUnreachableError } from './adapters/store/store-unreachable.js';
@@ -30,6 +32,7 @@ const USAGE = `usage: proofseal <command>
   wallet [--json] | wallet import <txid>   the anchoring address, balance, network | register a deposit (fallback:
                                   the worker finds deposits in new blocks)
   (with the service running on the embedded store, these operator commands run inside it)
+  outbox mail [--limit N] [--json] | outbox mail <id> [--html]   e-mails sent, or kept by the default run
 ${CLIENT_USAGE}`;
 
 export interface Started {
@@ -47,14 +50,18 @@ export async function startService(config: Config, role: Role): Promise<Started>
     throw err;
   });
   const chain = bitcoin.chain;
-  const defs = [...jobDefinitions(runtime.deps), ...bitcoin.jobs];
+  const defs = [...jobDefinitions(runtime.deps, { mailer: runtime.mailer }), ...bitcoin.jobs];
   await runtime.jobs.declare(defs);
   let app: FastifyInstance | null = null;
   if (role === 'worker' || role === 'all') await runtime.jobs.work(defs);
   let identityApp: FastifyInstance | null = null;
   if (role === 'identity' || role === 'all') {
     if (role === 'all')
-      await bootstrapLocalCredentials({ ...identityDepsOf(runtime), jobs: runtime.jobs }, config, runtime.log);
+      await bootstrapLocalCredentials(
+        { ...identityDepsOf(runtime), jobs: runtime.jobs, saveCredentials: writeCredentialsFile },
+        config,
+        runtime.log,
+      );
     identityApp = await startIdentityServer(identityDepsOf(runtime), config);
   }
   if (role === 'api' || role === 'all') {
@@ -133,7 +140,12 @@ export async function run(argv: string[], out: (line: string) => void = console.
     case 'verify':
     case 'receipt':
     case 'find':
-      return CLIENT_COMMANDS[command]!(rest, { env: loadCliEnv(), dataDir: config.dataDir, out });
+      return CLIENT_COMMANDS[command]!(rest, {
+        env: loadCliEnv(),
+        dataDir: config.dataDir,
+        out,
+        adapters: clientAdapters(),
+      });
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }

@@ -1,5 +1,5 @@
 /**
- * Operator commands (`account`, `token`, `identity`, `wallet`, `migrate`): one table, run either here
+ * Operator commands (`account`, `token`, `identity`, `wallet`, `outbox`, `migrate`): one table, run either here
  * on a store this process opens, or — when a running service holds the embedded store — inside that
  * service through its operator socket (a second PGlite on the same files would lose data). Part of the
  * composition root. Adding an operator command is one entry in {@link OPERATOR_COMMANDS}.
@@ -8,6 +8,7 @@ import { walletForCommand, type BitcoinRuntime } from './bitcoin-runtime.js';
 import { UsageError } from './cli/args.js';
 import { identityCommand } from './cli/identity-commands.js';
 import { accountCommand, tokenCommand } from './cli/operator-commands.js';
+import { outboxCommand } from './cli/outbox-command.js';
 import { walletCommand } from './cli/wallet-command.js';
 import { storeHolder } from './adapters/store/embedded-lock.js';
 import {
@@ -36,6 +37,7 @@ export const OPERATOR_COMMANDS: Readonly<Record<string, OperatorCommand>> = {
   account: (ctx, args, out) => accountCommand(ctx.rt.deps, args, out, ctx.passwordFromEnv),
   token: (ctx, args, out) => tokenCommand(ctx.rt.deps, args, out),
   identity: (ctx, args, out) => identityCommand(identityDepsOf(ctx.rt), args, out),
+  outbox: (ctx, args, out) => outboxCommand(ctx.rt.deps, args, out),
   wallet: async (ctx, args, out) =>
     walletCommand({ ...(await walletForCommand(ctx.rt, ctx.bitcoin)), utxos: ctx.rt.deps.store.utxos }, args, out),
 };

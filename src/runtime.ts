@@ -5,13 +5,16 @@
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createJobEngine, type JobEngine } from './adapters/jobs/job-engine.js';
+import { fileMailer, smtpMailer } from './adapters/mail/nodemailer-mailer.js';
 import { createSafeFetch } from './adapters/net/safe-fetch.js';
 import { openStore, type OpenedStore } from './adapters/store/create-store.js';
 import { isConnectionFailure, StoreUnreachableError } from './adapters/store/store-unreachable.js';
 import { resolveSecretKey, systemClock, systemRandom } from './adapters/system/system.js';
 import type { IdentityDeps } from './app/identity/identity-deps.js';
+import type { Mailer } from './app/mail/email.port.js';
 import type { AppDeps } from './app/shared/deps.js';
 import type { Config } from './config.js';
+import { logTransport } from './http/logging.js';
 
 export interface Runtime {
   readonly config: Config;
@@ -20,6 +23,8 @@ export interface Runtime {
   readonly jobs: JobEngine;
   readonly deps: AppDeps;
   readonly secretKey: string;
+  /** SMTP when SMTP_URL is set; else mails are kept as .eml files under DATA_DIR/mail. */
+  readonly mailer: Mailer;
   close(): Promise<void>;
 }
 
@@ -35,7 +40,7 @@ export interface RuntimeOptions {
  *   process holds the embedded store.
  */
 export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
-  const log = opts.log ?? pino({ level: config.logLevel });
+  const log = opts.log ?? pino({ level: config.logLevel, ...logTransport() });
   const secretKey = await resolveSecretKey(config.secretKey, config.dataDir);
   const opened = await openStoreWaiting(config, opts.waitSeconds ?? 0, log);
   const jobs = createJobEngine(opened.db, log);
@@ -54,15 +59,19 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
     httpClient,
     secretKey,
   };
+  const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl) : null;
+  const mailer = smtp ?? fileMailer(path.join(config.dataDir, 'mail'));
   return {
     config,
     log,
+    mailer,
     opened,
     jobs,
     deps,
     secretKey,
     async close() {
       await jobs.stop();
+      smtp?.close();
       await opened.close();
     },
   };

@@ -1,6 +1,5 @@
-import { readCredentialsFile } from '../adapters/system/credentials-file.js';
-import type { ClientAuth } from '../adapters/client/service-client.js';
-import type { CliEnv } from '../config.js';
+import type { ClientAuth } from '../app/shared/service-api.port.js';
+import type { ClientContext } from './client-context.js';
 
 export const DEFAULT_API_URL = 'http://localhost:3000';
 export const DEFAULT_IDENTITY_URL = 'http://localhost:3001';
@@ -37,8 +36,11 @@ const sameUrl = (a: string | undefined, b: string) =>
  * defaults (API on localhost:3000, identity server on localhost:3001). The local credentials are only
  * sent to the URLs they were made for, never to another service.
  */
-export async function resolveClientSettings(flags: Flags, env: CliEnv, dataDir: string): Promise<ClientSettings> {
-  const local = (await readCredentialsFile(dataDir)) ?? {};
+export async function resolveClientSettings(
+  flags: Flags,
+  { env, dataDir, adapters }: Pick<ClientContext, 'env' | 'dataDir' | 'adapters'>,
+): Promise<ClientSettings> {
+  const local = (await adapters.readCredentials(dataDir)) ?? {};
   const apiUrl = (str(flags['api-url']) ?? env.apiUrl ?? local.apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, '');
   const identityUrl = (
     str(flags['identity-url']) ??

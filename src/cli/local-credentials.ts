@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { bootstrapDefaultRun } from '../app/accounts/bootstrap-default-run.js';
 import type { AppDeps } from '../app/shared/deps.js';
 import type { IdentityDeps } from '../app/identity/identity-deps.js';
-import { writeCredentialsFile } from '../adapters/system/credentials-file.js';
+import type { LocalCredentials } from '../app/accounts/bootstrap-default-run.js';
 import type { Config } from '../config.js';
 
 /**
@@ -11,7 +11,11 @@ import type { Config } from '../config.js';
  * and prints them once. When DATA_DIR cannot be written, the printed copy is the only one.
  */
 export async function bootstrapLocalCredentials(
-  deps: IdentityDeps & Pick<AppDeps, 'jobs'>,
+  deps: IdentityDeps &
+    Pick<AppDeps, 'jobs'> & {
+      /** Writes `<dataDir>/credentials.json` (mode 0600); resolves to its path. */
+      saveCredentials(dataDir: string, credentials: LocalCredentials): Promise<string>;
+    },
   config: Config,
   log: Logger,
   print: (text: string) => void = (t) => process.stdout.write(t),
@@ -20,7 +24,7 @@ export async function bootstrapLocalCredentials(
   if (!creds) return;
   let where: string;
   try {
-    where = `saved to ${await writeCredentialsFile(config.dataDir, creds)} (readable by you only)`;
+    where = `saved to ${await deps.saveCredentials(config.dataDir, creds)} (readable by you only)`;
   } catch (err) {
     log.warn(
       { err, dataDir: config.dataDir },

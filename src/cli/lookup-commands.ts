@@ -9,10 +9,14 @@ export async function receiptCommand(args: string[], ctx: ClientContext): Promis
   const { values, positionals } = parse(args, { ...CLIENT_OPTIONS, out: { type: 'string' } });
   if (positionals.length !== 1) throw new UsageError('usage: proofseal receipt <anchorId> [--out FILE]');
   const id = positionals[0]!;
-  const s = await resolveClientSettings(values, ctx.env, ctx.dataDir);
-  const { status, body } = await apiClient(s, false).request<object>('GET', `/v1/receipt/${encodeURIComponent(id)}`, {
-    accept: [200, 202],
-  });
+  const s = await resolveClientSettings(values, ctx);
+  const { status, body } = await apiClient(ctx.adapters, s, false).request<object>(
+    'GET',
+    `/v1/receipt/${encodeURIComponent(id)}`,
+    {
+      accept: [200, 202],
+    },
+  );
   if (status === 202) {
     ctx.out(
       values.json
@@ -41,7 +45,7 @@ export async function findCommand(args: string[], ctx: ClientContext): Promise<v
   const { values, positionals } = parse(args, { ...CLIENT_OPTIONS });
   if (positionals.length !== 1) throw new UsageError('usage: proofseal find <file>');
   const hash = await sha256File(positionals[0]!);
-  const api = apiClient(await resolveClientSettings(values, ctx.env, ctx.dataDir), false);
+  const api = apiClient(ctx.adapters, await resolveClientSettings(values, ctx), false);
   const ids: string[] = [];
   for (let page = 0; ids.length < MAX_IDS; page++) {
     const { body } = await api.request<{ content: string[]; last: boolean }>('GET', '/v1/anchorids', {

@@ -1,20 +1,15 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ServiceClient } from '../adapters/client/service-client.js';
-import { httpSigner } from '../adapters/identity/http-signer.js';
-import type { CliEnv } from '../config.js';
+import type { ServiceApi } from '../app/shared/service-api.port.js';
 import { DomainError } from '../core/errors.js';
 import { EMPTY_SHA256 } from '../core/hash/hash-check.js';
 import { parse, UsageError } from './args.js';
 import { CLIENT_OPTIONS, resolveClientSettings, START_HINT, type ClientSettings } from './client-settings.js';
+import type { ClientAdapters, ClientContext } from './client-context.js';
 import { fileSize, sha256File } from './file-hash.js';
 import { progress, type Progress } from './progress.js';
 
-export interface ClientContext {
-  readonly env: CliEnv;
-  readonly dataDir: string;
-  readonly out: (line: string) => void;
-}
+export type { ClientContext };
 
 type AnchorStatus = 'WAIT' | 'SENT' | 'CONFIRMED';
 interface AnchorView {
@@ -27,14 +22,14 @@ interface AnchorView {
 const RANK: Record<AnchorStatus, number> = { WAIT: 0, SENT: 1, CONFIRMED: 2 };
 
 /** The API client of the command line; `needAuth` refuses early, with advice, when no credentials are known. */
-export function apiClient(s: ClientSettings, needAuth: boolean): ServiceClient {
+export function apiClient(adapters: ClientAdapters, s: ClientSettings, needAuth: boolean): ServiceApi {
   if (needAuth && !s.auth) {
     throw new UsageError(
       'no account credentials: give --token, or --login and --password (or PROOFSEAL_TOKEN, PROOFSEAL_LOGIN and ' +
         'PROOFSEAL_PASSWORD); the default run (npx proofseal start) writes local ones to DATA_DIR/credentials.json',
     );
   }
-  return new ServiceClient({
+  return adapters.serviceApi({
     baseUrl: s.apiUrl,
     label: 'proofseal API',
     auth: needAuth ? s.auth : undefined,
@@ -61,21 +56,23 @@ export async function sealCommand(args: string[], ctx: ClientContext): Promise<v
     throw new UsageError('usage: proofseal seal <file> [--private] [--name N] [--confirmed] [--identity ALL|CN,O,…]');
   const file = positionals[0]!;
   const timeoutMs = parseTimeout(values.timeout);
-  const s = await resolveClientSettings(values, ctx.env, ctx.dataDir);
+  const s = await resolveClientSettings(values, ctx);
   if (!s.identityToken)
     throw new UsageError(
       'no identity API token: give --identity-token (or PROOFSEAL_IDENTITY_TOKEN); the default run writes a local one to DATA_DIR/credentials.json',
     );
-  const api = apiClient(s, true);
+  const api = apiClient(ctx.adapters, s, true);
   const p = progress();
   try {
     const hash = await hashWithProgress(file, p);
     p.update('signing the hash on the identity server');
-    const signed = await httpSigner({ baseUrl: s.identityUrl, token: s.identityToken, startHint: START_HINT }).sign({
-      hashToSign: hash,
-      identityToSign: values.identity as string | undefined,
-      pubKey: values['pub-key'] as string | undefined,
-    });
+    const signed = await ctx.adapters
+      .identitySigner({ baseUrl: s.identityUrl, token: s.identityToken, startHint: START_HINT })
+      .sign({
+        hashToSign: hash,
+        identityToSign: values.identity as string | undefined,
+        pubKey: values['pub-key'] as string | undefined,
+      });
     p.update('creating the anchor');
     const body = {
       name: (values.name as string | undefined) ?? path.basename(file),
@@ -118,7 +115,7 @@ async function hashWithProgress(file: string, p: Progress): Promise<string> {
 
 /** Polls the anchor (every second, then every 5 s after a minute) until it reaches `target`. */
 async function waitForStatus(
-  api: ServiceClient,
+  api: ServiceApi,
   id: string,
   target: AnchorStatus,
   p: Progress,

@@ -1,18 +1,19 @@
 import fs from 'node:fs/promises';
-import { BitcoinRpcClient } from '../adapters/chain/bitcoin-rpc.js';
-import { createSafeFetch } from '../adapters/net/safe-fetch.js';
-import { systemRandom } from '../adapters/system/system.js';
+import {
+  verifyReceipt,
+  verifyReceiptOffline,
+  type ReceiptVerification,
+  type SignatureStatus,
+} from '../app/anchoring/verify-receipt.js';
 import { verifyIdentity } from '../app/identity/verify-identity.js';
-import { parseOpReturn } from '../core/bitcoin/op-return.js';
-import { verifySignedMessage } from '../core/bitcoin/signed-message.js';
-import { checkReceiptPath, signatureMatchesTarget, type ChainpointReceipt } from '../core/chainpoint/receipt.js';
+import type { ChainpointReceipt } from '../core/chainpoint/receipt.js';
 import { validateReceipt } from '../core/chainpoint/validate.js';
 import { DomainError } from '../core/errors.js';
-import { messageToSign } from '../core/identity/identity-message.js';
 import { parse, UsageError } from './args.js';
-import { CLIENT_OPTIONS, resolveClientSettings } from './client-settings.js';
+import type { ClientContext } from './client-context.js';
+import { CLIENT_OPTIONS, resolveClientSettings, type Flags } from './client-settings.js';
 import { sha256File } from './file-hash.js';
-import { apiClient, type ClientContext } from './seal-command.js';
+import { apiClient } from './seal-command.js';
 
 /** One line of the verdict: ok true ✓, false ✗ (fails the verdict), null ? (could not be checked, informative). */
 interface Check {
@@ -20,41 +21,34 @@ interface Check {
   readonly ok: boolean | null;
   readonly text: string;
 }
-interface ChainResult {
-  readonly checks: Check[];
-  readonly timestamp?: number;
-  readonly confirmations?: number;
-  /** True when the service could ask the identity server (its answer is among the checks). */
-  readonly identityChecked?: boolean;
-}
 
 /**
  * `proofseal verify <file> [<receipt.json>] [--rpc-url URL]`: checks locally that the file is the one
  * the receipt proves (its hash), the signature and the Merkle path; then that the root is in a
- * confirmed Bitcoin transaction, through the service's `POST /v1/receipt/verify` or a Bitcoin node.
- * Exit code 0 when verified, 1 when not.
+ * confirmed Bitcoin transaction. The chain part is the `verifyReceipt` use case, run by the service
+ * (`POST /v1/receipt/verify`) or, with `--rpc-url`, here against that Bitcoin node: one verification,
+ * one verdict either way. Exit code 0 when verified, 1 when not.
+ * @throws UsageError for bad arguments or an unreadable receipt file
  */
 export async function verifyCommand(args: string[], ctx: ClientContext): Promise<void> {
   const { values, positionals } = parse(args, { ...CLIENT_OPTIONS, 'rpc-url': { type: 'string' } });
   if (positionals.length < 1 || positionals.length > 2)
     throw new UsageError('usage: proofseal verify <file> [<receipt.json>] [--rpc-url URL]');
   const file = positionals[0]!;
-  const receiptFile = positionals[1] ?? `${file}.receipt.json`;
   const hash = await sha256File(file);
-  const parsed = await readReceipt(receiptFile);
+  const parsed = await readReceipt(positionals[1] ?? `${file}.receipt.json`);
   const checks: Check[] = [];
-  let chain: ChainResult = { checks: [] };
+  let chain: ReceiptVerification | undefined;
   if ('error' in parsed) checks.push({ name: 'receipt', ok: false, text: parsed.error });
   else {
-    checks.push(...localChecks(hash, parsed.receipt));
+    checks.push(fileCheck(hash, parsed.receipt), ...localChecks(parsed.receipt));
     if (checks.every((c) => c.ok !== false)) {
-      chain =
-        typeof values['rpc-url'] === 'string'
-          ? await chainByNode(values['rpc-url'], parsed.receipt)
-          : await chainByService(await resolveClientSettings(values, ctx.env, ctx.dataDir), parsed.receipt);
-      checks.push(...chain.checks);
-      const identity = chain.identityChecked ? null : await identityByClient(parsed.receipt);
-      if (identity) checks.push(identity);
+      const found = await chainVerification(values, parsed.receipt, ctx);
+      if ('error' in found) checks.push(found.error);
+      else {
+        chain = found.verification;
+        checks.push(...(await chainChecks(ctx, values, parsed.receipt, chain)));
+      }
     }
   }
   const verified = checks.every((c) => c.ok !== false);
@@ -77,42 +71,39 @@ async function readReceipt(file: string): Promise<{ receipt: ChainpointReceipt }
   }
 }
 
-/** The checks that need nothing but the file and the receipt. */
-export function localChecks(fileHash: string, receipt: ChainpointReceipt): Check[] {
+function fileCheck(fileHash: string, receipt: ChainpointReceipt): Check {
   const sig = receipt.signature;
   const proven = sig ? sig.signedHash : receipt.targetHash;
-  const checks: Check[] = [
-    {
-      name: 'file',
-      ok: fileHash === proven,
-      text:
-        fileHash === proven
-          ? `the file's SHA-256 ${fileHash} is the ${sig ? 'signed hash' : 'target hash'} of the receipt`
-          : `the file's SHA-256 ${fileHash} is not the hash the receipt proves (${proven})`,
-    },
-  ];
-  if (sig) checks.push(signatureCheck(receipt));
-  const pathOk = checkReceiptPath(receipt);
+  return {
+    name: 'file',
+    ok: fileHash === proven,
+    text:
+      fileHash === proven
+        ? `the file's SHA-256 ${fileHash} is the ${sig ? 'signed hash' : 'target hash'} of the receipt`
+        : `the file's SHA-256 ${fileHash} is not the hash the receipt proves (${proven})`,
+  };
+}
+
+/** The checks that need nothing but the receipt, made by the use case's offline part. */
+function localChecks(receipt: ChainpointReceipt): Check[] {
+  const offline = verifyReceiptOffline(receipt);
+  const checks: Check[] = [];
+  if (offline.signature !== null) checks.push(signatureCheck(receipt, offline.signature));
   checks.push({
     name: 'merkle',
-    ok: pathOk,
-    text: pathOk
+    ok: offline.proof,
+    text: offline.proof
       ? `the Merkle proof leads to root ${receipt.merkleRoot}`
       : 'the Merkle proof does not lead from targetHash to merkleRoot',
   });
   return checks;
 }
 
-function signatureCheck(receipt: ChainpointReceipt): Check {
+function signatureCheck(receipt: ChainpointReceipt, status: SignatureStatus): Check {
   const sig = receipt.signature!;
-  if (!signatureMatchesTarget(receipt))
+  if (status === 'SIGNATURE_MISMATCH_RECEIPT')
     return { name: 'signature', ok: false, text: 'targetHash is not the SHA-256 of the signature' };
-  let ok = false;
-  try {
-    ok = verifySignedMessage(messageToSign(sig), sig.signature, sig.pubKey).ok;
-  } catch (err) {
-    if (!(err instanceof DomainError)) throw err;
-  }
+  const ok = status === 'VERIFIED';
   const who = sig.signedIdentity ? `${sig.pubKey} (${sig.signedIdentity})` : sig.pubKey;
   return {
     name: 'signature',
@@ -121,33 +112,42 @@ function signatureCheck(receipt: ChainpointReceipt): Check {
   };
 }
 
-interface ServiceVerification {
-  code: string;
-  text: string;
-  timestamp: number | null;
-  confirmations: number | null;
-  identityVerificationStatus: string | null;
-}
-
-async function chainByService(
-  s: Awaited<ReturnType<typeof resolveClientSettings>>,
+/** The `verifyReceipt` use case: on the given Bitcoin node here, or by the service (which runs the same). */
+async function chainVerification(
+  values: Flags,
   receipt: ChainpointReceipt,
-): Promise<ChainResult> {
-  let v: ServiceVerification;
+  ctx: ClientContext,
+): Promise<{ verification: ReceiptVerification } | { error: Check }> {
+  const rpcUrl = values['rpc-url'];
   try {
-    v = (await apiClient(s, false).request<ServiceVerification>('POST', '/v1/receipt/verify', { body: receipt })).body;
+    if (typeof rpcUrl === 'string') {
+      const { adapters } = ctx;
+      const deps = { chain: adapters.bitcoinNode(rpcUrl), httpClient: adapters.httpClient, random: adapters.random };
+      return { verification: await verifyReceipt(deps, { receipt }) };
+    }
+    const api = apiClient(ctx.adapters, await resolveClientSettings(values, ctx), false);
+    const { body } = await api.request<ReceiptVerification>('POST', '/v1/receipt/verify', { body: receipt });
+    return { verification: body };
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
+    const hint = typeof rpcUrl === 'string' ? '' : ' (or give --rpc-url of a Bitcoin node)';
     return {
-      checks: [
-        {
-          name: 'bitcoin',
-          ok: false,
-          text: `cannot check the Bitcoin transaction: ${err.message} (or give --rpc-url of a Bitcoin node)`,
-        },
-      ],
+      error: { name: 'bitcoin', ok: false, text: `cannot check the Bitcoin transaction: ${err.message}${hint}` },
     };
   }
+}
+
+/**
+ * The transaction check, then the identity check: the verification's own, or, when the service could
+ * not make it (it does not fetch private addresses, such as the identity server of the default run),
+ * one made from this machine with the same use case.
+ */
+async function chainChecks(
+  ctx: ClientContext,
+  values: Flags,
+  receipt: ChainpointReceipt,
+  v: ReceiptVerification,
+): Promise<Check[]> {
   const ok = v.code === 'VERIFIED';
   const checks: Check[] = [
     {
@@ -156,27 +156,14 @@ async function chainByService(
       text: ok ? confirmedText(receipt, v.confirmations ?? 0, v.timestamp) : `${v.code}: ${v.text}`,
     },
   ];
-  const askedIdentity = v.identityVerificationStatus !== null && v.identityVerificationStatus !== 'HTTP_ERROR';
-  if (askedIdentity) checks.push(identityCheck(v.identityVerificationStatus)!);
-  return {
-    checks,
-    timestamp: v.timestamp ?? undefined,
-    confirmations: v.confirmations ?? undefined,
-    identityChecked: askedIdentity,
-  };
-}
-
-/**
- * The identity check made from this machine, when the service could not make it (it does not fetch
- * private addresses, such as the identity server of the default run) or was not asked (--rpc-url).
- */
-async function identityByClient(receipt: ChainpointReceipt): Promise<Check | null> {
+  const status = v.identityVerificationStatus;
+  const askedHere = typeof values['rpc-url'] === 'string';
   const sig = receipt.signature;
-  if (sig?.identityURL === undefined) return null;
-  const httpClient = createSafeFetch({ allowPrivateUrls: true });
-  return identityCheck(
-    await verifyIdentity({ httpClient, random: systemRandom }, { ...sig, identityURL: sig.identityURL }),
-  );
+  if ((status === null || status === 'HTTP_ERROR') && !askedHere && sig?.identityURL !== undefined) {
+    const { httpClient, random } = ctx.adapters;
+    checks.push(identityCheck(await verifyIdentity({ httpClient, random }, { ...sig, identityURL: sig.identityURL }))!);
+  } else if (status !== null) checks.push(identityCheck(status)!);
+  return checks;
 }
 
 function identityCheck(status: string | null): Check | null {
@@ -196,52 +183,6 @@ function identityCheck(status: string | null): Check | null {
   return { name: 'identity', ok: false, text: `the identity server does not vouch for the key: ${status}` };
 }
 
-async function chainByNode(rpcUrl: string, receipt: ChainpointReceipt): Promise<ChainResult> {
-  const node = new BitcoinRpcClient({ url: rpcUrl });
-  const root = Buffer.from(receipt.merkleRoot, 'hex');
-  for (const anchor of receipt.anchors) {
-    let tx;
-    try {
-      tx = await node.getRawTransaction(anchor.sourceId);
-    } catch (err) {
-      return {
-        checks: [{ name: 'bitcoin', ok: false, text: `the Bitcoin node does not answer: ${(err as Error).message}` }],
-      };
-    }
-    if (!tx) continue;
-    if (!tx.vout.some((o) => parseOpReturn(Buffer.from(o.scriptHex, 'hex'))?.equals(root))) {
-      return {
-        checks: [
-          {
-            name: 'bitcoin',
-            ok: false,
-            text: `transaction ${tx.txid} does not carry the merkle root in its OP_RETURN`,
-          },
-        ],
-      };
-    }
-    if (tx.confirmations < 1 || tx.blockTime === null)
-      return {
-        checks: [{ name: 'bitcoin', ok: false, text: `transaction ${tx.txid} is not confirmed yet; retry later` }],
-      };
-    const timestamp = tx.blockTime * 1000;
-    return {
-      checks: [{ name: 'bitcoin', ok: true, text: confirmedText(receipt, tx.confirmations, timestamp) }],
-      timestamp,
-      confirmations: tx.confirmations,
-    };
-  }
-  return {
-    checks: [
-      {
-        name: 'bitcoin',
-        ok: false,
-        text: 'the node knows no transaction of the receipt (wrong network, or a node without -txindex?)',
-      },
-    ],
-  };
-}
-
 function confirmedText(receipt: ChainpointReceipt, confirmations: number, timestamp: number | null): string {
   const when = timestamp ? `, block time ${new Date(timestamp).toISOString()}` : '';
   return `the root is in Bitcoin transaction ${receipt.anchors[0]?.sourceId}, ${confirmations} confirmation${confirmations === 1 ? '' : 's'}${when}`;
@@ -252,7 +193,7 @@ interface Verdict {
   hash: string;
   verified: boolean;
   checks: Check[];
-  chain: ChainResult;
+  chain: ReceiptVerification | undefined;
   receipt: ChainpointReceipt | undefined;
 }
 
@@ -263,9 +204,10 @@ function report(ctx: ClientContext, v: Verdict, json: boolean): void {
         verdict: v.verified ? 'VERIFIED' : 'NOT_VERIFIED',
         file: v.file,
         hash: v.hash,
+        code: v.chain?.code,
         checks: v.checks,
-        timestamp: v.chain.timestamp,
-        confirmations: v.chain.confirmations,
+        timestamp: v.chain?.timestamp ?? undefined,
+        confirmations: v.chain?.confirmations ?? undefined,
         txId: v.receipt?.anchors[0]?.sourceId,
         pubKey: v.receipt?.signature?.pubKey,
       }),
@@ -277,7 +219,7 @@ function report(ctx: ClientContext, v: Verdict, json: boolean): void {
     ctx.out(`NOT VERIFIED: ${v.checks.find((c) => c.ok === false)?.text ?? 'a check failed'}`);
     return;
   }
-  const when = v.chain.timestamp ? ` existed at ${new Date(v.chain.timestamp).toISOString()}` : ' is proven';
+  const when = v.chain?.timestamp ? ` existed at ${new Date(v.chain.timestamp).toISOString()}` : ' is proven';
   const by = v.receipt?.signature
     ? `, sealed by ${v.receipt.signature.signedIdentity ?? v.receipt.signature.pubKey}`
     : '';

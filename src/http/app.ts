@@ -40,7 +40,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logStream
-      ? { ...loggerOptions(config.logLevel), stream: opts.logStream }
+      ? { ...loggerOptions(config.logLevel, false), stream: opts.logStream }
       : loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,

@@ -8,9 +8,22 @@ export function redactUrl(url: string): string {
   return url.replace(SECRET_PARAMS, '$1[redacted]');
 }
 
-export function loggerOptions(level: string): LoggerOptions {
+/**
+ * Where the logs go: on a terminal, readable lines through pino-pretty (loaded only then, in pino's transport
+ * worker); elsewhere (a pipe, a file, a log collector, the tests) one JSON object per line on stdout.
+ */
+export function logTransport(pretty = process.stdout.isTTY === true): Pick<LoggerOptions, 'transport'> {
+  if (!pretty) return {};
+  return {
+    transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
+  };
+}
+
+/** The options of every logger of the service; `pretty` as in `logTransport` (never with a given stream). */
+export function loggerOptions(level: string, pretty?: boolean): LoggerOptions {
   return {
     level,
+    ...logTransport(pretty),
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.signeeId', '*.otp', '*.token'],
       censor: '[redacted]',

@@ -1,9 +1,11 @@
+import type { Mailer } from '../app/mail/email.port.js';
 import type { AppDeps } from '../app/shared/deps.js';
 import { deliverCallbackJob } from './callbacks/deliver-callback.job.js';
 import type { JobDefinition } from './job-definition.js';
 import { purgeTokensJob } from './accounts/purge-tokens.job.js';
+import { deliverEmailJob } from './mail/deliver-email.job.js';
 
 /** Every job this service runs; a worker works them all, an api process only declares them to send. */
-export function jobDefinitions(deps: AppDeps): JobDefinition[] {
-  return [purgeTokensJob(deps), deliverCallbackJob(deps)];
+export function jobDefinitions(deps: AppDeps, io: { readonly mailer: Mailer }): JobDefinition[] {
+  return [purgeTokensJob(deps), deliverCallbackJob(deps), deliverEmailJob({ ...deps, mailer: io.mailer })];
 }

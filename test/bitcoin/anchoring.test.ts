@@ -82,7 +82,7 @@ for (const kind of kinds) {
       assert.equal((await inject('GET', `/v1/receipt/${id}/ots`)).statusCode, 202);
 
       const closed = (await closeBatch(f.deps, { maxSize: 1000 }))!;
-      assert.equal(closed.leafCount, 2);
+      assert.equal(closed.anchorCount, 2);
       assert.equal((await anchorOf(id)).status, 'WAIT', 'closed but not yet broadcast');
       const sent = await sendBatches(f.deps);
       assert.equal(sent.sent.length, 1);

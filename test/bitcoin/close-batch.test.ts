@@ -11,7 +11,14 @@ import type { Sql } from '../../src/adapters/store/sql.js';
 import { SEND_BATCHES, type AnchoringDeps } from '../../src/app/anchoring/anchoring-deps.js';
 import { closeBatch, closeDueBatches } from '../../src/app/anchoring/close-batch.js';
 import { createAccount } from '../../src/app/accounts/create-account.js';
-import { buildMerkleTree, deserializeTree, merkleRoot } from '../../src/core/merkle/index.js';
+import {
+  buildMerkleTree,
+  deserializeTree,
+  merkleRoot,
+  nodeAt,
+  proofPath,
+  rootFromPath,
+} from '../../src/core/merkle/index.js';
 import { closeBatchJob } from '../../src/jobs/anchoring/bitcoin.jobs.js';
 import type { JobDefinition } from '../../src/jobs/job-definition.js';
 import { TEST_SETTINGS } from '../support/anchoring-fixture.js';
@@ -62,16 +69,25 @@ async function batchesWithLeaves(sql: Sql): Promise<BatchLeaves[]> {
   return out;
 }
 
+/** Blinded layout: anchors at leaf positions 0, 2, …; a random sibling after each; the stored tree has the root. */
 function assertWellFormed(b: BatchLeaves): void {
+  assert.equal(b.leafCount, 2 * b.leaves.length, 'twice as many tree leaves as anchors');
   assert.deepEqual(
     b.indexes,
-    Array.from({ length: b.leafCount }, (_, i) => i),
-    'leaf indexes 0..n-1',
+    Array.from({ length: b.leaves.length }, (_, i) => 2 * i),
+    'leaf indexes 0, 2, …, 2(n-1)',
   );
-  assert.deepEqual(merkleRoot(buildMerkleTree(b.leaves)), b.root, 'root of the stored leaves');
   const tree = deserializeTree(b.tree);
   assert.equal(tree.leafCount, b.leafCount);
+  b.leaves.forEach((leaf, i) => assert.deepEqual(nodeAt(tree, 0, 2 * i), leaf, `anchor ${i} at position ${2 * i}`));
+  const nonces = b.leaves.map((_, i) => nodeAt(tree, 0, 2 * i + 1).toString('hex'));
+  assert.equal(new Set(nonces).size, nonces.length, 'a distinct random sibling per anchor');
+  assert.deepEqual(merkleRoot(buildMerkleTree(tree.levels[0] ? splitNodes(tree.levels[0]) : [])), b.root);
   assert.deepEqual(merkleRoot(tree), b.root, 'the stored tree has that root');
+}
+
+function splitNodes(level: Buffer): Buffer[] {
+  return Array.from({ length: level.length / 32 }, (_, i) => level.subarray(i * 32, (i + 1) * 32));
 }
 
 for (const kind of kinds) {
@@ -92,7 +108,7 @@ for (const kind of kinds) {
       const leaves = await insertAnchors(s.db, accountId, 2500);
       const sizes: number[] = [];
       for (let c = await closeBatch(deps, { maxSize: 1000 }); c; c = await closeBatch(deps, { maxSize: 1000 }))
-        sizes.push(c.leafCount);
+        sizes.push(c.anchorCount);
       assert.deepEqual(sizes, [1000, 1000, 500]);
       const batches = await batchesWithLeaves(s.db);
       batches.forEach(assertWellFormed);
@@ -103,6 +119,21 @@ for (const kind of kinds) {
       );
       assert.equal((await s.store.batches.waitingForTx()).length, 3);
       assert.equal(jobs.sent.filter((j) => j.name === SEND_BATCHES).length, 3, 'a send is queued per batch');
+    });
+
+    it("no anchor's proof path holds another anchor's leaf, and every path leads to the root", async () => {
+      const leaves = await insertAnchors(s.db, accountId, 37);
+      const closed = await closeBatch(testDeps(s.store), { maxSize: 1000 });
+      assert.equal(closed?.anchorCount, 37);
+      const [b] = (await batchesWithLeaves(s.db)).filter((x) => x.id === closed.batchId);
+      const tree = deserializeTree(b!.tree);
+      const others = new Set(leaves.map((l) => l.toString('hex')));
+      b!.leaves.forEach((leaf, i) => {
+        const path = proofPath(tree, b!.indexes[i]!);
+        const hashes = path.map((step) => ('left' in step ? step.left : step.right));
+        assert.ok(!hashes.some((h) => others.has(h)), `anchor ${i}: its proof shows no anchor's hash`);
+        assert.deepEqual(rootFromPath(leaf, path), b!.root, `anchor ${i}: the path leads to the root`);
+      });
     });
 
     it('closes nothing when no anchor waits', async () => {
@@ -125,7 +156,7 @@ for (const kind of kinds) {
         clock.advance(1000);
         const full = await closeDueBatches(deps, { maxSize: 100, intervalMs: 60_000 });
         assert.deepEqual(
-          full.map((b) => b.leafCount),
+          full.map((b) => b.anchorCount),
           [100, 100],
           'two full batches at once, the 50 left wait',
         );
@@ -133,7 +164,7 @@ for (const kind of kinds) {
         assert.deepEqual(await closeDueBatches(deps, { maxSize: 100, intervalMs: 60_000 }), [], 'not yet due');
         clock.advance(1_000);
         assert.deepEqual(
-          (await closeDueBatches(deps, { maxSize: 100, intervalMs: 60_000 })).map((b) => b.leafCount),
+          (await closeDueBatches(deps, { maxSize: 100, intervalMs: 60_000 })).map((b) => b.anchorCount),
           [50],
         );
         assert.deepEqual(await closeDueBatches(deps, { maxSize: 100, intervalMs: 60_000 }), [], 'nothing left');
@@ -210,12 +241,12 @@ for (const kind of kinds) {
       const batches = await batchesWithLeaves(s.db);
       batches.forEach(assertWellFormed);
       assert.equal(
-        batches.reduce((n, b) => n + b.leafCount, 0),
+        batches.reduce((n, b) => n + b.leaves.length, 0),
         inserted.length,
         'no anchor lost or batched twice',
       );
       assert.equal(new Set(batches.flatMap((b) => b.leaves.map((l) => l.toString('hex')))).size, inserted.length);
-      assert.ok(batches.every((b) => b.leafCount <= 700));
+      assert.ok(batches.every((b) => b.leaves.length <= 700));
       assert.equal(maxActive, 1, `the close job ran concurrently (${runs} runs)`);
       assert.ok(runs >= 3, `scheduled runs: ${runs}`);
     });

@@ -20,6 +20,7 @@ import type { IdentityDeps } from '../../src/app/identity/identity-deps.js';
 import { signHash } from '../../src/app/identity/sign-hash.js';
 import { findCommand, receiptCommand } from '../../src/cli/lookup-commands.js';
 import { sealCommand, type ClientContext } from '../../src/cli/seal-command.js';
+import { clientAdapters } from '../../src/client-runtime.js';
 import { verifyCommand } from '../../src/cli/verify-command.js';
 import { opReturnScript } from '../../src/core/bitcoin/op-return.js';
 import { buildReceipt, signatureLeaf, type ChainpointReceipt } from '../../src/core/chainpoint/receipt.js';
@@ -169,6 +170,7 @@ describe('client commands: seal, verify, receipt, find', () => {
       },
       dataDir: dir,
       out: (l) => lines.push(l),
+      adapters: clientAdapters(),
     };
   };
 
@@ -292,9 +294,9 @@ describe('client commands: seal, verify, receipt, find', () => {
     try {
       const cases: [object | null, number, RegExp][] = [
         [txOf(receipt.merkleRoot, 2), 0, /^VERIFIED: .* existed at 2023-11-14T22:13:20\.000Z/],
-        [txOf(receipt.merkleRoot, 0), 1, /^NOT VERIFIED: transaction \w+ is not confirmed yet/],
-        [txOf('cd'.repeat(32), 2), 1, /^NOT VERIFIED: transaction \w+ does not carry the merkle root/],
-        [null, 1, /^NOT VERIFIED: the node knows no transaction of the receipt/],
+        [txOf(receipt.merkleRoot, 0), 1, /^NOT VERIFIED: TX_NOT_CONFIRMED: The transaction is not confirmed yet/],
+        [txOf('cd'.repeat(32), 2), 1, /^NOT VERIFIED: TX_MISMATCH_RECEIPT: The transaction does not carry/],
+        [null, 1, /^NOT VERIFIED: TX_NOT_FOUND: The transaction of the receipt is not found/],
       ];
       for (const [answer, code, verdict] of cases) {
         fresh();

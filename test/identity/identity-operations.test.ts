@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { httpSigner } from '../../src/adapters/identity/http-signer.js';
 import { openStore, type OpenedStore } from '../../src/adapters/store/create-store.js';
-import { readCredentialsFile } from '../../src/adapters/system/credentials-file.js';
+import { readCredentialsFile, writeCredentialsFile } from '../../src/adapters/system/credentials-file.js';
 import { authenticateBasic, authenticateBearer } from '../../src/app/accounts/authenticate.js';
 import { bootstrapDefaultRun, LOCAL_LOGIN } from '../../src/app/accounts/bootstrap-default-run.js';
 import { authenticateIdentityToken, createIdentityToken } from '../../src/app/identity/create-identity-token.js';
@@ -43,7 +43,12 @@ describe('identity operations', () => {
   it('first start of the default run: key, account, API token and identity token, once; the file is 0600 and printed once', async () => {
     const printed: string[] = [];
     const config = testConfig({ DATA_DIR: dataDir });
-    await bootstrapLocalCredentials({ ...deps, jobs: recordingJobs() }, config, silentLog, (t) => printed.push(t));
+    await bootstrapLocalCredentials(
+      { ...deps, jobs: recordingJobs(), saveCredentials: writeCredentialsFile },
+      config,
+      silentLog,
+      (t) => printed.push(t),
+    );
     const creds = (await readCredentialsFile(dataDir))!;
     assert.equal(statSync(path.join(dataDir, 'credentials.json')).mode & 0o777, 0o600);
     assert.equal(creds.login, LOCAL_LOGIN);
@@ -53,7 +58,12 @@ describe('identity operations', () => {
     assert.equal((await deps.store.identityKeys.findNewestLive(clock.now()))!.pubKey, creds.identityPubKey);
     assert.equal(printed.length, 1);
     assert.ok(printed[0]!.includes(creds.password!));
-    await bootstrapLocalCredentials({ ...deps, jobs: recordingJobs() }, config, silentLog, (t) => printed.push(t));
+    await bootstrapLocalCredentials(
+      { ...deps, jobs: recordingJobs(), saveCredentials: writeCredentialsFile },
+      config,
+      silentLog,
+      (t) => printed.push(t),
+    );
     assert.equal(printed.length, 1, 'a second start prints nothing');
     assert.equal(
       await bootstrapDefaultRun({ ...deps, jobs: recordingJobs() }, { apiUrl: 'a', identityUrl: 'b' }),

@@ -3,26 +3,14 @@
  * the service's error shape into a DomainError with the same code, and an unreachable service into a
  * NOT_READY error that says how to start it.
  */
+import type { ServiceApi, ServiceApiOptions, ServiceResponse } from '../../app/shared/service-api.port.js';
 import { DomainError, type ErrorCode } from '../../core/errors.js';
 
-export type ClientAuth =
-  | { readonly kind: 'bearer'; readonly token: string }
-  | { readonly kind: 'basic'; readonly login: string; readonly password: string };
+export type { ClientAuth, ServiceResponse } from '../../app/shared/service-api.port.js';
 
-export interface ServiceClientOptions {
-  readonly baseUrl: string;
-  /** How the service is named in messages, e.g. "proofseal API". */
-  readonly label: string;
-  readonly auth?: ClientAuth;
-  /** Told to the user when the service does not answer. */
-  readonly startHint?: string;
+export interface ServiceClientOptions extends ServiceApiOptions {
   readonly timeoutMs?: number;
   readonly fetch?: typeof fetch;
-}
-
-export interface ServiceResponse<T> {
-  readonly status: number;
-  readonly body: T;
 }
 
 const REMOTE_CODES: ReadonlySet<string> = new Set<ErrorCode>([
@@ -57,7 +45,7 @@ function codeOf(status: number, remote: unknown): ErrorCode {
   return status >= 500 ? 'NOT_READY' : 'BAD_REQUEST';
 }
 
-export class ServiceClient {
+export class ServiceClient implements ServiceApi {
   constructor(private readonly opts: ServiceClientOptions) {}
 
   get baseUrl(): string {

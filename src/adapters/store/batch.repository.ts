@@ -63,10 +63,11 @@ export function batchRepository(sql: Sql): BatchRepository {
     },
     async assignUnbatched(batchId, max) {
       // One statement for the whole batch: the numbering comes from the same snapshot as the selection,
-      // so the leaf indexes are exactly 0..n-1 whatever is inserted meanwhile.
+      // so the leaf indexes are exactly 0, 2, …, 2(n-1) whatever is inserted meanwhile: an anchor's leaf
+      // sits at an even position of the blinded tree, its random sibling at the next (core/merkle/blinding.ts).
       const rows = await sql.query<{ n: number }>(
         `WITH picked AS (SELECT id, seq FROM anchor WHERE batch_id IS NULL ORDER BY seq LIMIT $2),
-              numbered AS (SELECT id, (row_number() OVER (ORDER BY seq) - 1)::int AS idx FROM picked),
+              numbered AS (SELECT id, (2 * (row_number() OVER (ORDER BY seq) - 1))::int AS idx FROM picked),
               updated AS (UPDATE anchor a SET batch_id = $1, leaf_index = n.idx FROM numbered n WHERE a.id = n.id RETURNING 1)
          SELECT count(*)::int AS n FROM updated`,
         [batchId, max],

@@ -5,6 +5,7 @@ import { anchorRepository } from './anchor.repository.js';
 import { batchRepository } from './batch.repository.js';
 import { btcTxRepository } from './btc-tx.repository.js';
 import { callbackRepository } from './callback.repository.js';
+import { emailRepository } from './email.repository.js';
 import { openEmbedded } from './embedded-database.js';
 import { identityKeyRepository, identityTokenRepository } from './identity.repository.js';
 import { migrate } from './migrate.js';
@@ -32,6 +33,7 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, inTransaction = 
     batches: batchRepository(sql),
     btcTxs: btcTxRepository(sql),
     utxos: utxoRepository(sql),
+    emails: emailRepository(sql),
     jobs: jobsOn(sql),
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, kind, jobsOn, true))),
     ping: async () => {

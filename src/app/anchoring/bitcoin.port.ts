@@ -46,13 +46,14 @@ export interface BatchRepository {
   /** Inserts a WAIT batch with no tree yet (the anchors' foreign key needs it first). */
   insertEmpty(id: string, now: number): Promise<void>;
   /**
-   * Gives the `max` oldest unbatched anchors (seq order) to the batch, leaf_index 0..n-1 in that order,
+   * Gives the `max` oldest unbatched anchors (seq order) to the batch, leaf_index 0, 2, …, 2(n-1) in that order
+   * (their positions in the blinded tree),
    * in one statement. Returns n.
    */
   assignUnbatched(batchId: string, max: number): Promise<number>;
-  /** The leaves of the batch packed back to back (32 bytes each), in leaf_index order. */
+  /** The anchors' leaves of the batch packed back to back (32 bytes each), in leaf_index order. */
   packedLeaves(batchId: string): Promise<Buffer>;
-  /** Stores the serialised tree and its root. */
+  /** Stores the serialised tree, its root and its number of tree leaves (twice the anchors: blinded layout). */
   setTree(batchId: string, root: Buffer, leafCount: number, tree: Buffer, now: number): Promise<void>;
   delete(batchId: string): Promise<void>;
   findById(id: string): Promise<Batch | null>;

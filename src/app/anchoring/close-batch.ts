@@ -1,3 +1,4 @@
+import { interleaveNonces } from '../../core/merkle/blinding.js';
 import { buildMerkleTreeFromPacked, merkleRoot } from '../../core/merkle/tree.js';
 import { serializeTree } from '../../core/merkle/serialize.js';
 import { SEND_BATCHES } from './anchoring-deps.js';
@@ -5,13 +6,15 @@ import type { AppDeps } from '../shared/deps.js';
 
 export interface ClosedBatch {
   readonly batchId: string;
-  readonly leafCount: number;
+  /** Anchors in the batch (its tree has twice as many leaves: each anchor's and its random sibling). */
+  readonly anchorCount: number;
   readonly root: string;
 }
 
 /**
  * Closes a batch: the `maxSize` oldest unbatched anchors (seq order) get the new batch and their
- * leaf_index, the Merkle tree (Chainpoint v2 rule) is built over their leaves and stored once, serialised,
+ * leaf_index, the Merkle tree (Chainpoint v2 rule) is built over their leaves, each paired with a random
+ * sibling so that no receipt shows another anchor's hash (core/merkle/blinding.ts), and stored once, serialised,
  * in the batch row — all in one transaction, under a lock that keeps two processes from closing at once.
  * Then the send job is queued. Null when no anchor waits.
  */
@@ -25,15 +28,16 @@ export async function closeBatch(
     await tx.batches.lockClosing();
     const now = deps.clock.now();
     await tx.batches.insertEmpty(batchId, now);
-    const leafCount = await tx.batches.assignUnbatched(batchId, input.maxSize);
-    if (leafCount === 0) {
+    const anchorCount = await tx.batches.assignUnbatched(batchId, input.maxSize);
+    if (anchorCount === 0) {
       await tx.batches.delete(batchId);
       return null;
     }
-    const tree = buildMerkleTreeFromPacked(await tx.batches.packedLeaves(batchId));
+    const leaves = await tx.batches.packedLeaves(batchId);
+    const tree = buildMerkleTreeFromPacked(interleaveNonces(leaves, deps.random.bytes(leaves.length)));
     const root = Buffer.from(merkleRoot(tree));
-    await tx.batches.setTree(batchId, root, leafCount, serializeTree(tree), now);
-    return { batchId, leafCount, root: root.toString('hex') };
+    await tx.batches.setTree(batchId, root, tree.leafCount, serializeTree(tree), now);
+    return { batchId, anchorCount, root: root.toString('hex') };
   });
   if (closed) await deps.jobs.send(SEND_BATCHES, {});
   return closed;

@@ -4,6 +4,7 @@ import type { BatchRepository, BtcTxRepository } from '../anchoring/bitcoin.port
 import type { CallbackRepository } from '../callbacks/callback.port.js';
 import type { IdentityKeyRepository, IdentityTokenRepository } from '../identity/identity.port.js';
 import type { UtxoStore } from '../anchoring/utxo.port.js';
+import type { EmailRepository } from '../mail/email.port.js';
 import type { JobQueue } from './jobs.port.js';
 
 /**
@@ -24,6 +25,7 @@ export interface Store {
   readonly batches: BatchRepository;
   readonly btcTxs: BtcTxRepository;
   readonly utxos: UtxoStore;
+  readonly emails: EmailRepository;
   /** The job queue, on this store's connection: inside `transaction`, a job is sent only if the transaction commits. */
   readonly jobs: JobQueue;
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;

@@ -1,3 +1,4 @@
 export * from './tree.js';
 export * from './proof.js';
 export * from './serialize.js';
+export * from './blinding.js';

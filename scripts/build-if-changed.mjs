@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// `npm start` runs this first: it compiles src/ into dist/ only when a source (or the compiler settings)
+// changed since the last successful build here, so a start after no edit skips tsc (seconds on a small machine).
+// The stamp is written only after tsc succeeded: a failed build is retried at the next start.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const STAMP = path.join(root, 'dist', '.build-stamp');
+const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+
+/** The newest modification time (ms) of a file, or of any file under a folder. */
+function newestMtime(p) {
+  const stat = statSync(p);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(p).reduce((newest, name) => Math.max(newest, newestMtime(path.join(p, name))), stat.mtimeMs);
+}
+
+const newestInput = Math.max(
+  ...INPUTS.map((p) => path.join(root, p))
+    .filter(existsSync)
+    .map(newestMtime),
+);
+if (existsSync(STAMP) && statSync(STAMP).mtimeMs >= newestInput) {
+  console.error('proofseal: dist/ is up to date with src/ (no build)');
+  process.exit(0);
+}
+console.error('proofseal: sources changed since the last build: compiling src/ into dist/');
+const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const started = new Date();
+const r = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+if (r.status !== 0) process.exit(r.status ?? 1);
+mkdirSync(path.dirname(STAMP), { recursive: true });
+writeFileSync(STAMP, `${started.toISOString()}\n`);
+// Dated when the build began: a source saved while tsc ran is newer, so the next start builds again.
+utimesSync(STAMP, started, started);

@@ -1,0 +1,99 @@
+import type { Email, EmailRepository } from '../../app/mail/email.port.js';
+import type { Sql } from './sql.js';
+
+interface EmailRow {
+  id: string;
+  message_id: string;
+  account_id: string | null;
+  request_id: string | null;
+  type: string;
+  from_name: string;
+  from_address: string;
+  to_name: string;
+  to_address: string;
+  subject: string;
+  html: string;
+  text: string;
+  attachments: Email['attachments'];
+  status: Email['status'];
+  attempts: number;
+  last_error: string | null;
+  created: string | number;
+  sent_at: string | number | null;
+}
+
+const toEmail = (r: EmailRow): Email => ({
+  id: r.id,
+  messageId: r.message_id,
+  accountId: r.account_id,
+  requestId: r.request_id,
+  type: r.type,
+  from: { name: r.from_name, address: r.from_address },
+  to: { name: r.to_name, address: r.to_address },
+  subject: r.subject,
+  html: r.html,
+  text: r.text,
+  attachments: r.attachments,
+  status: r.status,
+  attempts: r.attempts,
+  lastError: r.last_error,
+  created: Number(r.created),
+  sentAt: r.sent_at === null ? null : Number(r.sent_at),
+});
+
+export function emailRepository(sql: Sql): EmailRepository {
+  return {
+    async insert(e) {
+      await sql.query(
+        `INSERT INTO email (id, message_id, account_id, request_id, type, from_name, from_address, to_name, to_address,
+           subject, html, text, attachments, status, attempts, last_error, created, sent_at)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)`,
+        [
+          e.id,
+          e.messageId,
+          e.accountId,
+          e.requestId,
+          e.type,
+          e.from.name,
+          e.from.address,
+          e.to.name,
+          e.to.address,
+          e.subject,
+          e.html,
+          e.text,
+          JSON.stringify(e.attachments),
+          e.status,
+          e.attempts,
+          e.lastError,
+          e.created,
+          e.sentAt,
+        ],
+      );
+    },
+    async findById(id) {
+      const [row] = await sql.query<EmailRow>('SELECT * FROM email WHERE id = $1', [id]);
+      return row ? toEmail(row) : null;
+    },
+    async list({ limit, requestId }) {
+      const rows = requestId
+        ? await sql.query<EmailRow>('SELECT * FROM email WHERE request_id = $1 ORDER BY created DESC, id LIMIT $2', [
+            requestId,
+            limit,
+          ])
+        : await sql.query<EmailRow>('SELECT * FROM email ORDER BY created DESC, id LIMIT $1', [limit]);
+      return rows.map(toEmail);
+    },
+    async markDelivered(id, status, at) {
+      await sql.query(
+        "UPDATE email SET status = $2, sent_at = $3, attempts = attempts + 1, last_error = NULL WHERE id = $1 AND status = 'queued'",
+        [id, status, at],
+      );
+    },
+    async recordFailure(id, error) {
+      await sql.query('UPDATE email SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [
+        id,
+        error.slice(0, 1000),
+      ]);
+    },
+  };
+}

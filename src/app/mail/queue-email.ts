@@ -1,0 +1,50 @@
+import type { AppDeps } from '../shared/deps.js';
+import type { AttachmentRef, Email } from './email.port.js';
+import type { RenderedEmail } from './render-email.js';
+
+/** The job queue of e-mail deliveries (definition in src/jobs/mail/deliver-email.job.ts). */
+export const DELIVER_EMAIL = 'mail.deliver';
+
+export interface DeliverEmailJob {
+  readonly emailId: string;
+}
+
+export interface QueueEmailInput {
+  readonly accountId: string | null;
+  readonly requestId: string | null;
+  readonly type: string;
+  readonly from: Email['from'];
+  readonly to: Email['to'];
+  readonly rendered: RenderedEmail;
+  readonly attachments?: readonly AttachmentRef[];
+}
+
+/**
+ * Writes a mail to the outbox and queues its delivery, both through the store it is given: inside the
+ * transaction of the event that causes the mail, the mail exists only if the event does.
+ */
+export async function queueEmail(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'random'>,
+  input: QueueEmailInput,
+): Promise<Email> {
+  const id = deps.random.uuid();
+  const email: Email = {
+    id,
+    messageId: `${id}@${input.from.address.split('@')[1] ?? 'proofseal.local'}`,
+    accountId: input.accountId,
+    requestId: input.requestId,
+    type: input.type,
+    from: input.from,
+    to: input.to,
+    ...input.rendered,
+    attachments: input.attachments ?? [],
+    status: 'queued',
+    attempts: 0,
+    lastError: null,
+    created: deps.clock.now(),
+    sentAt: null,
+  };
+  await deps.store.emails.insert(email);
+  await deps.store.jobs.send(DELIVER_EMAIL, { emailId: id } satisfies DeliverEmailJob, { singletonKey: id });
+  return email;
+}

@@ -1,0 +1,258 @@
+/**
+ * The words of the default e-mails, in English and French, as Velocity snippets (the context variables of
+ * `mail-context.ts` and the event's own). `default-templates.ts` puts them into the branded layout.
+ */
+import type { EmailTypeId } from './email-types.js';
+import type { TemplateLang } from './mail-context.js';
+
+export interface EmailText {
+  readonly subject: string;
+  readonly title: string;
+  readonly lines: readonly string[];
+  readonly action?: { readonly label: string; readonly url: 'signing' | 'sharing' };
+}
+
+const DEADLINE_EN = '#if($signatureRequestDeadline != "")Please sign before $signatureRequestDeadline.#end';
+const DEADLINE_FR = '#if($signatureRequestDeadline != "")Merci de signer avant le $signatureRequestDeadline.#end';
+const OTP_EN = '#if($requiresOTP)A code sent by SMS to your phone will confirm your signature.#end';
+const OTP_FR = '#if($requiresOTP)Un code envoyé par SMS sur votre téléphone confirmera votre signature.#end';
+const SIGN_EN = { label: 'Review and sign', url: 'signing' } as const;
+const SIGN_FR = { label: 'Consulter et signer', url: 'signing' } as const;
+const FOLLOW_EN = { label: 'Follow the request', url: 'sharing' } as const;
+const FOLLOW_FR = { label: 'Suivre la demande', url: 'sharing' } as const;
+
+const EN: Record<EmailTypeId, EmailText> = {
+  signatureRequestSigneeEmail: {
+    subject: '$requesterName invites you to sign "$documentName"',
+    title: 'Your signature is requested',
+    lines: ['Hello $signeeName,', '$requesterName asks you to sign the document "$documentName".', DEADLINE_EN, OTP_EN],
+    action: SIGN_EN,
+  },
+  signatureReminderSigneeEmail: {
+    subject: 'Reminder: "$documentName" awaits your signature',
+    title: 'A document awaits your signature',
+    lines: [
+      'Hello $signeeName,',
+      '$requesterName is still waiting for your signature on "$documentName".',
+      DEADLINE_EN,
+    ],
+    action: SIGN_EN,
+  },
+  signatureCanceledSigneeEmail: {
+    subject: '"$documentName": signature request canceled',
+    title: 'Signature request canceled',
+    lines: [
+      'Hello $signeeName,',
+      '$requesterName canceled the signature request for "$documentName". You have nothing more to do.',
+    ],
+  },
+  signatureClosedSigneeEmail: {
+    subject: '"$documentName": signature request closed',
+    title: 'Signature request closed',
+    lines: [
+      'Hello $signeeName,',
+      '$requesterName closed the signature request for "$documentName": no more signatures are collected.',
+    ],
+  },
+  signatureConfirmedSigneeEmail: {
+    subject: 'You signed "$documentName"',
+    title: 'Your signature is recorded',
+    lines: [
+      'Hello $signeeName,',
+      'Your signature of "$documentName" is recorded. Its proof is being sealed in the Bitcoin blockchain; you will receive it once confirmed.',
+    ],
+    action: FOLLOW_EN,
+  },
+  signatureDeadlineUpdatedSigneeEmail: {
+    subject: 'New deadline for "$documentName"',
+    title: 'The deadline was postponed',
+    lines: ['Hello $signeeName,', 'You now have until $signatureRequestDeadline to sign "$documentName".'],
+    action: SIGN_EN,
+  },
+  signatureProofConfirmedSigneeEmail: {
+    subject: 'The proof of your signature of "$documentName"',
+    title: 'Your signature proof is ready',
+    lines: [
+      'Hello $signeeName,',
+      'The proof of your signature of "$documentName" is confirmed in the Bitcoin blockchain. It is attached: keep it with the document. Anyone can verify it, without us.',
+    ],
+    action: FOLLOW_EN,
+  },
+  signatureConfirmedRequesterEmail: {
+    subject: '$signeeName signed "$documentName"',
+    title: 'A new signature',
+    lines: ['$signeeName ($signeeEmail) signed "$documentName".'],
+    action: FOLLOW_EN,
+  },
+  signatureFeedbackRequesterEmail: {
+    subject: 'Feedback from $signeeName on "$documentName"',
+    title: 'A signer sent feedback',
+    lines: ['$signeeName ($signeeEmail) wrote about "$documentName":', '<b>$feedbackSubject</b>', '$feedbackMessage'],
+    action: FOLLOW_EN,
+  },
+  signatureExpiringRequesterEmail: {
+    subject: '"$documentName" expires tomorrow',
+    title: 'The deadline is near',
+    lines: [
+      'The signature request "$documentName" expires on $signatureRequestDeadline, and not every signer has signed yet.',
+    ],
+    action: FOLLOW_EN,
+  },
+  signatureAttestationEmail: {
+    subject: 'Signature attestation of "$documentName"',
+    title: 'The attestation is ready',
+    lines: [
+      'The signature request "$documentName" is #if($signatureRequestState == "COMPLETED")completed#else closed#end.',
+      'The attestation is attached, with the proof of every signature and of the audit trail.',
+    ],
+    action: FOLLOW_EN,
+  },
+  signatureRequestWatcherEmail: {
+    subject: 'You follow the signature of "$documentName"',
+    title: 'A signature request you follow',
+    lines: ['$requesterName added you as a watcher of the signature request "$documentName".'],
+    action: FOLLOW_EN,
+  },
+  signatureCanceledWatcherEmail: {
+    subject: '"$documentName": signature request canceled',
+    title: 'Signature request canceled',
+    lines: ['$requesterName canceled the signature request "$documentName".'],
+  },
+  signatureClosedWatcherEmail: {
+    subject: '"$documentName": signature request closed',
+    title: 'Signature request closed',
+    lines: ['$requesterName closed the signature request "$documentName".'],
+    action: FOLLOW_EN,
+  },
+  signatureConfirmedWatcherEmail: {
+    subject: '$signeeName signed "$documentName"',
+    title: 'A new signature',
+    lines: ['$signeeName signed "$documentName".'],
+    action: FOLLOW_EN,
+  },
+};
+
+const FR: Record<EmailTypeId, EmailText> = {
+  signatureRequestSigneeEmail: {
+    subject: '$requesterName vous invite à signer « $documentName »',
+    title: 'Votre signature est demandée',
+    lines: [
+      'Bonjour $signeeName,',
+      '$requesterName vous demande de signer le document « $documentName ».',
+      DEADLINE_FR,
+      OTP_FR,
+    ],
+    action: SIGN_FR,
+  },
+  signatureReminderSigneeEmail: {
+    subject: 'Rappel : « $documentName » attend votre signature',
+    title: 'Un document attend votre signature',
+    lines: [
+      'Bonjour $signeeName,',
+      '$requesterName attend toujours votre signature sur « $documentName ».',
+      DEADLINE_FR,
+    ],
+    action: SIGN_FR,
+  },
+  signatureCanceledSigneeEmail: {
+    subject: '« $documentName » : demande de signature annulée',
+    title: 'Demande de signature annulée',
+    lines: [
+      'Bonjour $signeeName,',
+      '$requesterName a annulé la demande de signature de « $documentName ». Vous n’avez plus rien à faire.',
+    ],
+  },
+  signatureClosedSigneeEmail: {
+    subject: '« $documentName » : demande de signature clôturée',
+    title: 'Demande de signature clôturée',
+    lines: [
+      'Bonjour $signeeName,',
+      '$requesterName a clôturé la demande de signature de « $documentName » : aucune autre signature n’est recueillie.',
+    ],
+  },
+  signatureConfirmedSigneeEmail: {
+    subject: 'Vous avez signé « $documentName »',
+    title: 'Votre signature est enregistrée',
+    lines: [
+      'Bonjour $signeeName,',
+      'Votre signature de « $documentName » est enregistrée. Sa preuve est en cours de scellement dans la blockchain Bitcoin ; vous la recevrez une fois confirmée.',
+    ],
+    action: FOLLOW_FR,
+  },
+  signatureDeadlineUpdatedSigneeEmail: {
+    subject: 'Nouvelle échéance pour « $documentName »',
+    title: 'L’échéance a été repoussée',
+    lines: [
+      'Bonjour $signeeName,',
+      'Vous avez désormais jusqu’au $signatureRequestDeadline pour signer « $documentName ».',
+    ],
+    action: SIGN_FR,
+  },
+  signatureProofConfirmedSigneeEmail: {
+    subject: 'La preuve de votre signature de « $documentName »',
+    title: 'La preuve de votre signature est prête',
+    lines: [
+      'Bonjour $signeeName,',
+      'La preuve de votre signature de « $documentName » est confirmée dans la blockchain Bitcoin. Elle est jointe : conservez-la avec le document. Chacun peut la vérifier, sans nous.',
+    ],
+    action: FOLLOW_FR,
+  },
+  signatureConfirmedRequesterEmail: {
+    subject: '$signeeName a signé « $documentName »',
+    title: 'Une nouvelle signature',
+    lines: ['$signeeName ($signeeEmail) a signé « $documentName ».'],
+    action: FOLLOW_FR,
+  },
+  signatureFeedbackRequesterEmail: {
+    subject: 'Remarque de $signeeName sur « $documentName »',
+    title: 'Un signataire a envoyé une remarque',
+    lines: [
+      '$signeeName ($signeeEmail) a écrit à propos de « $documentName » :',
+      '<b>$feedbackSubject</b>',
+      '$feedbackMessage',
+    ],
+    action: FOLLOW_FR,
+  },
+  signatureExpiringRequesterEmail: {
+    subject: '« $documentName » expire demain',
+    title: 'L’échéance approche',
+    lines: [
+      'La demande de signature « $documentName » expire le $signatureRequestDeadline, et tous les signataires n’ont pas encore signé.',
+    ],
+    action: FOLLOW_FR,
+  },
+  signatureAttestationEmail: {
+    subject: 'Attestation de signature de « $documentName »',
+    title: 'L’attestation est prête',
+    lines: [
+      'La demande de signature « $documentName » est #if($signatureRequestState == "COMPLETED")terminée#else clôturée#end.',
+      'L’attestation est jointe, avec la preuve de chaque signature et du journal d’audit.',
+    ],
+    action: FOLLOW_FR,
+  },
+  signatureRequestWatcherEmail: {
+    subject: 'Vous suivez la signature de « $documentName »',
+    title: 'Une demande de signature que vous suivez',
+    lines: ['$requesterName vous a ajouté comme observateur de la demande de signature « $documentName ».'],
+    action: FOLLOW_FR,
+  },
+  signatureCanceledWatcherEmail: {
+    subject: '« $documentName » : demande de signature annulée',
+    title: 'Demande de signature annulée',
+    lines: ['$requesterName a annulé la demande de signature « $documentName ».'],
+  },
+  signatureClosedWatcherEmail: {
+    subject: '« $documentName » : demande de signature clôturée',
+    title: 'Demande de signature clôturée',
+    lines: ['$requesterName a clôturé la demande de signature « $documentName ».'],
+    action: FOLLOW_FR,
+  },
+  signatureConfirmedWatcherEmail: {
+    subject: '$signeeName a signé « $documentName »',
+    title: 'Une nouvelle signature',
+    lines: ['$signeeName a signé « $documentName ».'],
+    action: FOLLOW_FR,
+  },
+};
+
+export const DEFAULT_TEXTS: Readonly<Record<TemplateLang, Record<EmailTypeId, EmailText>>> = { en: EN, fr: FR };

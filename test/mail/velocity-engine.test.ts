@@ -1,0 +1,94 @@
+/** Velocity templates: the spec's constructs, HTML escaping with a raw way out, and what templates may not do. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createVelocityEngine } from '../../src/adapters/templates/velocity-engine.js';
+import { DomainError } from '../../src/core/errors.js';
+
+const engine = createVelocityEngine();
+const html = (source: string, vars: Record<string, unknown> = VARS) =>
+  engine.compile(source, { html: true, label: 'test' }).render(vars as never);
+const text = (source: string, vars: Record<string, unknown> = VARS) =>
+  engine.compile(source, { html: false, label: 'test' }).render(vars as never);
+
+const VARS = {
+  signeeName: 'Zoé <b>Durand</b> & Co',
+  lang: 'fr',
+  signatureRequestURL: 'http://localhost:3000/v1/signatureRequest/3f1c?signeeId=a b&c',
+  signingURL: 'https://sign.example.com/page',
+  requiresOTP: false,
+  signers: ['Ann', 'Bob', 'Cy'],
+  quote: `it's "x"`,
+};
+
+/** [template, expected output] — each expected value written by hand from the Velocity 2.3 rules. */
+const CASES: [string, string][] = [
+  ['Hello $signeeName', 'Hello Zoé &lt;b&gt;Durand&lt;/b&gt; &amp; Co'],
+  ["<a title='$quote'>", "<a title='it&#39;s &quot;x&quot;'>"],
+  ['[$!missing]', '[]'],
+  ['[$missing]', '[$missing]'],
+  ['${lang}-x', 'fr-x'],
+  ['#if($lang == "en")Hi#elseif($lang == "fr")Salut#else Hey#end', 'Salut'],
+  ['#if($requiresOTP)OTP#else no OTP#end', ' no OTP'],
+  ['#set($greeting = "Bonjour")$greeting', 'Bonjour'],
+  ['#foreach($s in $signers)$s#if($foreach.hasNext), #end#end', 'Ann, Bob, Cy'],
+  [
+    '$signingURL?signatureRequestURL=$tools.urlEncode($signatureRequestURL)',
+    'https://sign.example.com/page?signatureRequestURL=http%3A%2F%2Flocalhost%3A3000%2Fv1%2FsignatureRequest%2F3f1c%3FsigneeId%3Da%20b%26c',
+  ],
+  ['$raw.signeeName', 'Zoé <b>Durand</b> & Co'],
+  ['#set($n = 2)#if($n > 1)many#end', 'many'],
+  ['## a comment\nline', 'line'],
+];
+
+describe('velocity templates', () => {
+  for (const [source, expected] of CASES)
+    it(`${JSON.stringify(source)} → ${JSON.stringify(expected)}`, () => assert.equal(html(source), expected));
+
+  it('plain templates (subjects, text parts) do not escape', () => {
+    assert.equal(text('To $signeeName'), 'To Zoé <b>Durand</b> & Co');
+  });
+
+  it('custom variables given by the request are usable', () => {
+    assert.equal(html('Ref. $contractRef', { contractRef: 'C-42 <x>' }), 'Ref. C-42 &lt;x&gt;');
+  });
+
+  const refused: [string, RegExp][] = [
+    ['$signeeName.toUpperCase()', /line 1: "toUpperCase\(…\)": only \$tools\.urlEncode/],
+    ['line\n#set($f = $signeeName.getClass())', /line 2: "getClass/],
+    ['$signeeName.constructor', /property "constructor"/],
+    ['$signeeName.__proto__', /property "__proto__"/],
+    ['#set($k = "constructor")$signeeName[$k]', /index must be a number or a string written/],
+    ['$signeeName["constructor"]', /property "constructor"/],
+    ['#include("/etc/passwd")', /#include is not available/],
+    ['#parse("x.vm")', /#parse is not available/],
+    ['#evaluate("$x")', /#evaluate is not available/],
+    ['#set($s = "$signeeName.toString()")$s', /"toString\(…\)"/],
+    ['#nosuchmacro()', /neither a directive nor a macro/],
+    ['#if($lang == "fr") never closed', /not closed by #end/],
+    ['#foreach($s in $signers)$s', /not closed by #end/],
+    ['text #end more text', /an #end closes no block/],
+    ['one\ntwo\n#foreach($a in ) x', /line 3: cannot parse/],
+  ];
+  for (const [source, message] of refused)
+    it(`refuses ${JSON.stringify(source)} at compile time`, () => {
+      assert.throws(
+        () => engine.compile(source, { html: true, label: 'signatureRequestSigneeEmailContentTemplate' }),
+        (err: unknown) =>
+          err instanceof DomainError &&
+          err.code === 'INVALID_TEMPLATE' &&
+          err.message.startsWith('signatureRequestSigneeEmailContentTemplate: ') &&
+          message.test(err.message),
+      );
+    });
+
+  it('a macro of the template itself may be called', () => {
+    assert.equal(html('#macro(hi $who)Hi $who#end#hi("Ann")'), 'Hi Ann');
+  });
+});
+
+describe('velocity templates: edges of the block check', () => {
+  it('a template ending in a comment or a lone # still compiles', () => {
+    assert.equal(html('Hi ## trailing comment'), 'Hi ');
+    assert.equal(html('50 #'), '50 #');
+  });
+});
