@@ -41,8 +41,16 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-/** Starts a process of the given role; resolves once it serves (api) and works jobs (worker). */
-export async function startService(config: Config, role: Role): Promise<Started> {
+/**
+ * Starts a process of the given role; resolves once it serves (api) and works jobs (worker).
+ * `onStarted` runs before "proofseal started" is logged: whoever waits for that line (a supervisor, a
+ * test) may signal the process at once, so the signal handlers must be in place by then.
+ */
+export async function startService(
+  config: Config,
+  role: Role,
+  onStarted?: (started: Started) => void,
+): Promise<Started> {
   const waitSeconds = role === 'api' || role === 'worker' ? config.databaseWaitSeconds : 0;
   const runtime = await openRuntime(config, { waitSeconds });
   const bitcoin = await openBitcoin(runtime, role).catch(async (err: unknown) => {
@@ -78,16 +86,7 @@ export async function startService(config: Config, role: Role): Promise<Started>
   }
   // The embedded store is this process's: operator commands of other processes run here, through the socket.
   const operator = runtime.opened.db.kind === 'embedded' ? await serveOperatorCommands(runtime, bitcoin) : undefined;
-  runtime.log.info(
-    {
-      role,
-      store: runtime.opened.store.kind,
-      port: app ? config.port : undefined,
-      identityPort: identityApp ? config.identityPort : undefined,
-    },
-    'proofseal started',
-  );
-  return {
+  const started: Started = {
     runtime,
     app,
     async stop() {
@@ -98,6 +97,17 @@ export async function startService(config: Config, role: Role): Promise<Started>
       await bitcoin.close();
     },
   };
+  onStarted?.(started);
+  runtime.log.info(
+    {
+      role,
+      store: runtime.opened.store.kind,
+      port: app ? config.port : undefined,
+      identityPort: identityApp ? config.identityPort : undefined,
+    },
+    'proofseal started',
+  );
+  return started;
 }
 
 function onSignals(started: Started, timeoutMs: number): void {
@@ -133,7 +143,7 @@ export async function run(argv: string[], out: (line: string) => void = console.
       const role = values.role as string;
       if (!['api', 'worker', 'all', 'identity'].includes(role))
         throw new UsageError(`--role must be api, worker, all or identity, got "${role}"`);
-      onSignals(await startService(config, role as Role), config.shutdownTimeoutMs);
+      await startService(config, role as Role, (started) => onSignals(started, config.shutdownTimeoutMs));
       return;
     }
     case 'seal':
