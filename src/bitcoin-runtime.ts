@@ -15,6 +15,7 @@ import type { ChainPort } from './app/anchoring/chain.port.js';
 import type { Config, Role } from './config.js';
 import { DomainError } from './core/errors.js';
 import { anchoringJobs, logUnkept } from './jobs/anchoring/bitcoin.jobs.js';
+import { findDepositsJob } from './jobs/anchoring/find-deposits.job.js';
 import type { JobDefinition } from './jobs/job-definition.js';
 import type { Runtime } from './runtime.js';
 
@@ -86,12 +87,20 @@ export async function openBitcoin(rt: Runtime, role: Role): Promise<BitcoinRunti
       insideClose: pauseHook(rt),
     };
     await reconcileAtStart(rt, deps);
-    const jobs = anchoringJobs({
-      deps,
-      log: rt.log,
-      batchIntervalSeconds: config.batchIntervalSeconds,
-      pollSeconds: config.confirmPollSeconds,
-    });
+    const jobs = [
+      ...anchoringJobs({
+        deps,
+        log: rt.log,
+        batchIntervalSeconds: config.batchIntervalSeconds,
+        pollSeconds: config.confirmPollSeconds,
+      }),
+      findDepositsJob({
+        deps: { ...deps, wallet },
+        log: rt.log,
+        pollSeconds: config.confirmPollSeconds,
+        rewindDepth: config.reorgWatchDepth,
+      }),
+    ];
     rt.log.info(
       { address: wallet.address, network: wallet.network, node: node ? 'embedded regtest' : chain.redactedUrl },
       'anchoring wallet ready',
@@ -196,4 +205,18 @@ export async function openWalletForCommand(
     ? (chain as BitcoinRpcClient).redactedUrl
     : 'embedded regtest (runs inside the worker, funded automatically)';
   return { wallet: await openWallet(rt, chain), node, online: url !== undefined };
+}
+
+/**
+ * The wallet an operator command works on: inside the running service, the worker's own (online, on its
+ * node, embedded or not); elsewhere {@link openWalletForCommand}.
+ */
+export async function walletForCommand(
+  rt: Runtime,
+  bitcoin: BitcoinRuntime | undefined,
+): Promise<{ wallet: AnchoringWallet; node: string; online: boolean }> {
+  if (!bitcoin?.wallet || !bitcoin.chain) return openWalletForCommand(rt);
+  const node = bitcoin.node ? 'embedded regtest (inside the running service)' : rt.config.bitcoinRpcUrl;
+  const redacted = bitcoin.chain instanceof BitcoinRpcClient ? bitcoin.chain.redactedUrl : 'node';
+  return { wallet: bitcoin.wallet, node: bitcoin.node ? node! : redacted, online: true };
 }

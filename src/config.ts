@@ -56,6 +56,8 @@ export interface Config {
   readonly crashAfterBroadcast: boolean;
   /** Test hook (close crash test only): the worker stops inside the closing transaction, to be killed there. */
   readonly pauseInClose: boolean;
+  /** How long `--role api|worker` waits for an unreachable database at start, seconds (DATABASE_WAIT_SECONDS). */
+  readonly databaseWaitSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -200,6 +202,7 @@ export function loadConfig(env: Env = process.env): Config {
     confirmPollSeconds: r.int('CONFIRM_POLL_SECONDS', network === 'regtest' ? 2 : 60, 1, 3600),
     crashAfterBroadcast: r.bool('PROOFSEAL_TEST_CRASH_AFTER_BROADCAST', false),
     pauseInClose: r.bool('PROOFSEAL_TEST_PAUSE_IN_CLOSE', false),
+    databaseWaitSeconds: r.int('DATABASE_WAIT_SECONDS', 60, 0, 3600),
   };
   if (config.bitcoinRpcUrl === undefined && network !== 'regtest') {
     r.problems.push(

@@ -6,23 +6,22 @@
 import type { FastifyInstance } from 'fastify';
 import { pathToFileURL } from 'node:url';
 import { parse, UsageError } from './cli/args.js';
-import { accountCommand, tokenCommand } from './cli/operator-commands.js';
-import { walletCommand } from './cli/wallet-command.js';
-import { outboxCommand } from './cli/outbox-command.js';
-import { openBitcoin, openWalletForCommand } from './bitcoin-runtime.js';
+import { openBitcoin } from './bitcoin-runtime.js';
 import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
-import { identityCommand } from './cli/identity-commands.js';
 import { bootstrapLocalCredentials } from './cli/local-credentials.js';
 import { writeCredentialsFile } from './adapters/system/credentials-file.js';
 import { clientAdapters } from './client-runtime.js';
 import { startIdentityServer } from './identity/app.js';
-import type { IdentityDeps } from './app/identity/identity-deps.js';
+import { StoreHeldError } from './adapters/store/embedded-lock.js';
+import { StoreUnreachableError } from './adapters/store/store-unreachable.js';
+import { OperatorSocketError } from './adapters/system/operator-socket.js';
 import { ConfigError, loadCliEnv, loadConfig, type Config, type Role } from './config.js';
 import { DomainError } from './core/errors.js';
 import { buildApp } from './http/app.js';
 import { chainReadiness } from './http/routes/health.route.js';
 import { jobDefinitions } from './jobs/index.js';
-import { openRuntime, type Runtime } from './runtime.js';
+import { isOperatorCommand, runOperatorCommand, serveOperatorCommands } from './operator-runtime.js';
+import { identityDepsOf, openRuntime, type Runtime } from './runtime.js';
 
 const USAGE = `usage: proofseal <command>
   start [--role api|worker|all|identity]   run the service (default role: all = api + worker + identity server)
@@ -31,14 +30,11 @@ const USAGE = `usage: proofseal <command>
   token create --email E [--name N] | token revoke --token T | --id ID
   identity key create --name N --cn CN [--o --ou --l --c --email] [--expires YYYY-MM-DD] | key list | key revoke --pubkey P
   identity token create [--name N] | identity token revoke --token T | --id ID
-  wallet [--json] | wallet import <txid>   the anchoring address, balance, network | register a deposit
+  wallet [--json] | wallet import <txid>   the anchoring address, balance, network | register a deposit (fallback:
+                                  the worker finds deposits in new blocks)
+  (with the service running on the embedded store, these operator commands run inside it)
   outbox mail [--limit N] [--json] | outbox mail <id> [--html]   e-mails sent, or kept by the default run
 ${CLIENT_USAGE}`;
-
-/** The identity server's deps: the runtime's, plus SECRET_KEY (seals its keys) and IDENTITY_PUBLIC_URL. */
-function identityDepsOf(rt: Runtime): IdentityDeps {
-  return { ...rt.deps, identity: { secretKey: rt.secretKey, publicUrl: rt.config.identityPublicUrl } };
-}
 
 export interface Started {
   readonly runtime: Runtime;
@@ -46,9 +42,18 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-/** Starts a process of the given role; resolves once it serves (api) and works jobs (worker). */
-export async function startService(config: Config, role: Role): Promise<Started> {
-  const runtime = await openRuntime(config);
+/**
+ * Starts a process of the given role; resolves once it serves (api) and works jobs (worker).
+ * `onStarted` runs before "proofseal started" is logged: whoever waits for that line (a supervisor, a
+ * test) may signal the process at once, so the signal handlers must be in place by then.
+ */
+export async function startService(
+  config: Config,
+  role: Role,
+  onStarted?: (started: Started) => void,
+): Promise<Started> {
+  const waitSeconds = role === 'api' || role === 'worker' ? config.databaseWaitSeconds : 0;
+  const runtime = await openRuntime(config, { waitSeconds });
   const bitcoin = await openBitcoin(runtime, role).catch(async (err: unknown) => {
     await runtime.close();
     throw err;
@@ -76,6 +81,20 @@ export async function startService(config: Config, role: Role): Promise<Started>
     app = await buildApp({ ...runtime.deps, ...(chain && { chain }), readiness }, config);
     await app.listen({ port: config.port, host: config.host });
   }
+  // The embedded store is this process's: operator commands of other processes run here, through the socket.
+  const operator = runtime.opened.db.kind === 'embedded' ? await serveOperatorCommands(runtime, bitcoin) : undefined;
+  const started: Started = {
+    runtime,
+    app,
+    async stop() {
+      await operator?.close();
+      if (app) await app.close();
+      if (identityApp) await identityApp.close();
+      await runtime.close();
+      await bitcoin.close();
+    },
+  };
+  onStarted?.(started);
   runtime.log.info(
     {
       role,
@@ -85,16 +104,7 @@ export async function startService(config: Config, role: Role): Promise<Started>
     },
     'proofseal started',
   );
-  return {
-    runtime,
-    app,
-    async stop() {
-      if (app) await app.close();
-      if (identityApp) await identityApp.close();
-      await runtime.close();
-      await bitcoin.close();
-    },
-  };
+  return started;
 }
 
 function onSignals(started: Started, timeoutMs: number): void {
@@ -119,45 +129,20 @@ function onSignals(started: Started, timeoutMs: number): void {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-async function withRuntime(config: Config, fn: (rt: Runtime) => Promise<void>): Promise<void> {
-  const rt = await openRuntime(config);
-  try {
-    await fn(rt);
-  } finally {
-    await rt.close();
-  }
-}
-
 export async function run(argv: string[], out: (line: string) => void = console.log): Promise<void> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help') return out(USAGE);
   const config = loadConfig();
+  if (isOperatorCommand(command)) return runOperatorCommand(config, command, rest, out);
   switch (command) {
     case 'start': {
       const { values } = parse(rest, { role: { type: 'string', default: 'all' } });
       const role = values.role as string;
       if (!['api', 'worker', 'all', 'identity'].includes(role))
         throw new UsageError(`--role must be api, worker, all or identity, got "${role}"`);
-      onSignals(await startService(config, role as Role), config.shutdownTimeoutMs);
+      await startService(config, role as Role, (started) => onSignals(started, config.shutdownTimeoutMs));
       return;
     }
-    case 'migrate':
-      return withRuntime({ ...config, logLevel: 'warn' }, async () => out('migrations applied'));
-    case 'account':
-      return withRuntime({ ...config, logLevel: 'warn' }, (rt) =>
-        accountCommand(rt.deps, rest, out, loadCliEnv().password),
-      );
-    case 'token':
-      return withRuntime({ ...config, logLevel: 'warn' }, (rt) => tokenCommand(rt.deps, rest, out));
-    case 'identity':
-      return withRuntime({ ...config, logLevel: 'warn' }, (rt) => identityCommand(identityDepsOf(rt), rest, out));
-    case 'outbox':
-      return withRuntime({ ...config, logLevel: 'warn' }, (rt) => outboxCommand(rt.deps, rest, out));
-    case 'wallet':
-      return withRuntime({ ...config, logLevel: 'warn' }, async (rt) => {
-        const opened = await openWalletForCommand(rt);
-        await walletCommand({ ...opened, utxos: rt.deps.store.utxos }, rest, out);
-      });
     case 'seal':
     case 'verify':
     case 'receipt':
@@ -180,13 +165,21 @@ export function exitCodeOf(err: unknown): number {
   return 1;
 }
 
+/** Failures the operator can act on from their message alone: one line, no stack trace. */
+const ONE_LINE_ERRORS = [
+  UsageError,
+  ConfigError,
+  DomainError,
+  StoreHeldError,
+  StoreUnreachableError,
+  OperatorSocketError,
+];
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // DATA_DIR and everything written in it (the embedded store, keys, the operator socket): owner only.
+  process.umask(0o077);
   run(process.argv.slice(2)).catch((err: unknown) => {
-    console.error(
-      err instanceof UsageError || err instanceof ConfigError || err instanceof DomainError
-        ? `proofseal: ${(err as Error).message}`
-        : err,
-    );
+    console.error(ONE_LINE_ERRORS.some((kind) => err instanceof kind) ? `proofseal: ${(err as Error).message}` : err);
     process.exit(exitCodeOf(err));
   });
 }

@@ -8,7 +8,9 @@ import { createJobEngine, type JobEngine } from './adapters/jobs/job-engine.js';
 import { fileMailer, smtpMailer } from './adapters/mail/nodemailer-mailer.js';
 import { createSafeFetch } from './adapters/net/safe-fetch.js';
 import { openStore, type OpenedStore } from './adapters/store/create-store.js';
+import { isConnectionFailure, StoreUnreachableError } from './adapters/store/store-unreachable.js';
 import { resolveSecretKey, systemClock, systemRandom } from './adapters/system/system.js';
+import type { IdentityDeps } from './app/identity/identity-deps.js';
 import type { Mailer } from './app/mail/email.port.js';
 import type { AppDeps } from './app/shared/deps.js';
 import type { Config } from './config.js';
@@ -26,14 +28,21 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime(config: Config, opts: { log?: Logger } = {}): Promise<Runtime> {
+export interface RuntimeOptions {
+  readonly log?: Logger;
+  /** How long to wait for an unreachable database, seconds (0: fail at once). */
+  readonly waitSeconds?: number;
+}
+
+/**
+ * Opens the store (waiting up to `waitSeconds` for an unreachable PostgreSQL), the job engine and the deps.
+ * @throws StoreUnreachableError when the database stays unreachable; StoreHeldError when another
+ *   process holds the embedded store.
+ */
+export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const log = opts.log ?? pino({ level: config.logLevel, ...logTransport() });
   const secretKey = await resolveSecretKey(config.secretKey, config.dataDir);
-  const opened = await openStore({
-    databaseUrl: config.databaseUrl,
-    embeddedDir: path.join(config.dataDir, 'pglite'),
-    now: systemClock.now,
-  });
+  const opened = await openStoreWaiting(config, opts.waitSeconds ?? 0, log);
   const jobs = createJobEngine(opened.db, log);
   try {
     await jobs.start();
@@ -66,4 +75,36 @@ export async function openRuntime(config: Config, opts: { log?: Logger } = {}): 
       await opened.close();
     },
   };
+}
+
+/** First retry after 0.5 s, doubling up to 10 s between attempts. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 10_000;
+
+/**
+ * Container orchestrators start the database and the service together: an unreachable database is
+ * retried with backoff for `waitSeconds`, each attempt logged on one line; any other failure is final.
+ */
+async function openStoreWaiting(config: Config, waitSeconds: number, log: Logger): Promise<OpenedStore> {
+  const deadline = Date.now() + waitSeconds * 1000;
+  for (let delay = RETRY_FIRST_MS; ; delay = Math.min(delay * 2, RETRY_MAX_MS)) {
+    try {
+      return await openStore({
+        databaseUrl: config.databaseUrl,
+        embeddedDir: path.join(config.dataDir, 'pglite'),
+        now: systemClock.now,
+      });
+    } catch (err) {
+      if (!config.databaseUrl || !isConnectionFailure(err)) throw err;
+      const unreachable = new StoreUnreachableError(config.databaseUrl, err, waitSeconds);
+      if (Date.now() + delay > deadline) throw unreachable;
+      log.warn(`database not reachable yet, retrying in ${delay / 1000} s: ${unreachable.message.split(' (')[0]}`);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+/** The identity server's deps: the runtime's, plus SECRET_KEY (seals its keys) and IDENTITY_PUBLIC_URL. */
+export function identityDepsOf(rt: Runtime): IdentityDeps {
+  return { ...rt.deps, identity: { secretKey: rt.secretKey, publicUrl: rt.config.identityPublicUrl } };
 }

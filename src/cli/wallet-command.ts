@@ -19,8 +19,9 @@ const btc = (sat: number) => (sat / 1e8).toFixed(8);
 
 /**
  * `proofseal wallet`: the anchoring address (send deposits there), its balance and the network.
- * `proofseal wallet import <txid>`: registers the outputs of a deposit that pay the address (the node
- * RPC that bitcoind and bcoin share cannot list an address's coins, so deposits are named by txid).
+ * `proofseal wallet import <txid>`: registers the outputs of a deposit that pay the address — a
+ * fallback: the worker finds deposits in new blocks itself, but not coins that arrived before it first
+ * started on a node without `scantxoutset` (bcoin).
  */
 export async function walletCommand(deps: WalletCommandDeps, args: string[], out: Out): Promise<void> {
   const { values, positionals } = parse(args, { json: { type: 'boolean' } });

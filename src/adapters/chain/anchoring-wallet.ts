@@ -100,6 +100,21 @@ export class AnchoringWallet {
     return rows;
   }
 
+  /**
+   * Registers outputs known to pay our address (found in a block or by `scantxoutset`) that `gettxout`
+   * still reports unspent. Outputs already known keep their row. Returns the live rows.
+   */
+  async importOutputs(outpoints: readonly { txid: string; vout: number }[]): Promise<UtxoRow[]> {
+    const rows: UtxoRow[] = [];
+    for (const { txid, vout } of outpoints) {
+      const live = await this.chain.getTxOut(txid, vout);
+      if (live && live.scriptHex === this.scriptHex)
+        rows.push({ txid, vout, valueSat: live.valueSat, scriptHex: this.scriptHex, status: 'available' });
+    }
+    await this.utxos.add(rows);
+    return rows;
+  }
+
   /** Sum of the coins believed available (not re-checked; for the operator's `wallet` command). */
   async balanceSat(): Promise<number> {
     return (await this.utxos.list('available')).reduce((acc, r) => acc + r.valueSat, 0);

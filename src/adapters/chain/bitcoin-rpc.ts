@@ -6,6 +6,7 @@ import type {
   ChainNetworkInfo,
   ChainPort,
   RawTransactionInfo,
+  ScannedOutput,
   TxOutInfo,
   TxPlace,
 } from '../../app/anchoring/chain.port.js';
@@ -29,6 +30,17 @@ export interface BitcoinRpcOptions {
  * HTTP 500 (404 for an unknown method), bcoin with HTTP 200; both arrive here. `rpcCode` is the node's
  * number; `code` the domain code it maps to (see {@link rpcErrorCode}).
  */
+/** `scantxoutset` reads the whole UTXO set: minutes on mainnet. */
+const SCAN_TIMEOUT_MS = 15 * 60_000;
+
+/** JSON-RPC "method not found" (bcoin has no `scantxoutset`). */
+const METHOD_NOT_FOUND = -32601;
+
+/** `scantxoutset start` as bitcoind answers it (amounts in BTC). */
+interface RpcScan {
+  unspents: { txid: string; vout: number; scriptPubKey: string; amount: number }[];
+}
+
 export class ChainRpcError extends DomainError {
   readonly rpcCode: number;
   readonly method: string;
@@ -113,11 +125,11 @@ export class BitcoinRpcClient implements ChainPort {
    * Calls any RPC method. `retry: false` makes it a single attempt (for calls with side effects).
    * @throws ChainRpcError when the node answers an error; DomainError CHAIN_UNAVAILABLE when it cannot be reached.
    */
-  async call<T>(method: string, params: unknown[] = [], retry = true): Promise<T> {
+  async call<T>(method: string, params: unknown[] = [], retry = true, timeoutMs = this.timeoutMs): Promise<T> {
     const attempts = retry ? this.retries + 1 : 1;
     for (let attempt = 1; ; attempt++) {
       try {
-        return (await this.once(method, params)) as T;
+        return (await this.once(method, params, timeoutMs)) as T;
       } catch (err) {
         if (attempt >= attempts || !isTransportFailure(err)) throw err;
         await sleep(this.backoffMs * 2 ** (attempt - 1));
@@ -125,7 +137,7 @@ export class BitcoinRpcClient implements ChainPort {
     }
   }
 
-  private async once(method: string, params: unknown[]): Promise<unknown> {
+  private async once(method: string, params: unknown[], timeoutMs: number): Promise<unknown> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.endpoint.authorization) headers.authorization = this.endpoint.authorization;
     const body = JSON.stringify({ jsonrpc: '1.0', id: this.nextId++, method, params });
@@ -135,11 +147,11 @@ export class BitcoinRpcClient implements ChainPort {
         method: 'POST',
         headers,
         body,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
       const why =
-        err instanceof Error && err.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : 'unreachable';
+        err instanceof Error && err.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : 'unreachable';
       throw new TransportError(`${method}: node at ${this.endpoint.redacted} ${why}`);
     }
     return this.readEnvelope(method, res);
@@ -190,6 +202,25 @@ export class BitcoinRpcClient implements ChainPort {
   async getBlock(hash: string): Promise<BlockInfo | null> {
     const raw = await nullIfNotFound(this.call<RpcBlock>('getblock', [hash, true]));
     return raw && toBlock(raw);
+  }
+
+  async getBlockHex(hash: string): Promise<string | null> {
+    return nullIfNotFound(this.call<string>('getblock', [hash, false]));
+  }
+
+  async scanAddressOutputs(address: string): Promise<ScannedOutput[] | null> {
+    try {
+      const raw = await this.call<RpcScan>('scantxoutset', ['start', [`addr(${address})`]], false, SCAN_TIMEOUT_MS);
+      return raw.unspents.map((u) => ({
+        txid: u.txid,
+        vout: u.vout,
+        valueSat: btcToSat(u.amount),
+        scriptHex: u.scriptPubKey,
+      }));
+    } catch (err) {
+      if (err instanceof ChainRpcError && err.rpcCode === METHOD_NOT_FOUND) return null;
+      throw err;
+    }
   }
 
   async getRawTransaction(txid: string): Promise<RawTransactionInfo | null> {

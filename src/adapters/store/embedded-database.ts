@@ -1,5 +1,8 @@
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
 import fs from 'node:fs/promises';
+import path from 'node:path';
+import { acquireStoreLock } from './embedded-lock.js';
+import { restrictToOwner } from './owner-only.js';
 import type { Sql, SqlDatabase } from './sql.js';
 
 const parsers = { [types.INT8]: (v: string) => Number(v) };
@@ -15,10 +18,27 @@ function txSql(tx: Transaction): Sql {
   return sql;
 }
 
-/** The embedded PostgreSQL (PGlite, WASM) persisted in `dir`, or in memory when `dir` is undefined. */
+/**
+ * The embedded PostgreSQL (PGlite, WASM) persisted in `dir`, or in memory when `dir` is undefined.
+ * A persisted store is this process's alone: the lock file `store.lock` beside `dir` is taken first
+ * (see embedded-lock.ts), and the files are made owner-only (PGlite creates them 0666 minus the umask).
+ * @throws StoreHeldError when another live process holds the store.
+ */
 export async function openEmbedded(dir: string | undefined): Promise<SqlDatabase & { pglite: PGlite }> {
-  if (dir !== undefined) await fs.mkdir(dir, { recursive: true });
-  const db = await PGlite.create(dir === undefined ? undefined : dir, { parsers });
+  if (dir === undefined) return wrap(await PGlite.create(undefined, { parsers }), () => undefined);
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  const lock = acquireStoreLock(path.dirname(dir));
+  try {
+    const db = await PGlite.create(dir, { parsers });
+    await restrictToOwner(path.dirname(dir));
+    return wrap(db, () => lock.release());
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+function wrap(db: PGlite, release: () => void): SqlDatabase & { pglite: PGlite } {
   return {
     kind: 'embedded',
     pglite: db,
@@ -27,6 +47,12 @@ export async function openEmbedded(dir: string | undefined): Promise<SqlDatabase
       await db.exec(text);
     },
     transaction: (fn) => db.transaction((tx) => fn(txSql(tx))),
-    close: () => db.close(),
+    close: async () => {
+      try {
+        await db.close();
+      } finally {
+        release();
+      }
+    },
   };
 }

@@ -1,8 +1,8 @@
 /**
  * The Chain port: the only Bitcoin node calls the service makes. Each one is answered the same way by
  * Bitcoin Core (production) and by bcoin (the embedded regtest node), so nothing here may rely on the
- * wallet RPC, `scantxoutset`, `fundrawtransaction` or `getblock` verbosity 2 (see
- * `notes/bitcoin-regtest.md`). Hashes and txids are 64-char lowercase hex in RPC (display) byte order.
+ * wallet RPC, `fundrawtransaction` or `getblock` verbosity 2 (see `notes/bitcoin-regtest.md`);
+ * `scantxoutset` (bitcoind only) is optional and reported absent. Hashes and txids are 64-char lowercase hex in RPC (display) byte order.
  */
 
 import type { BitcoinNetwork } from '../../core/bitcoin/anchor-tx.js';
@@ -76,6 +76,13 @@ export interface ChainNetworkInfo {
 
 /** Where a node holds a transaction; null: neither in its mempool nor in its chain. */
 export type TxPlace = 'mempool' | 'chain' | null;
+/** An unspent output found by `scantxoutset`. */
+export interface ScannedOutput {
+  txid: string;
+  vout: number;
+  valueSat: number;
+  scriptHex: string;
+}
 
 export interface ChainPort {
   getBlockCount(): Promise<number>;
@@ -87,6 +94,13 @@ export interface ChainPort {
   getBlockHeaderHex(hash: string): Promise<string | null>;
   /** Null when the node does not know the block. */
   getBlock(hash: string): Promise<BlockInfo | null>;
+  /** The serialized block (`getblock <hash> 0`) as hex; null when the node does not know the block. */
+  getBlockHex(hash: string): Promise<string | null>;
+  /**
+   * `scantxoutset start ["addr(<address>)"]`: the unspent outputs paying `address` in the UTXO set.
+   * Null when the node has no such call (bcoin): coins that arrived earlier are then found only by txid.
+   */
+  scanAddressOutputs(address: string): Promise<ScannedOutput[] | null>;
   /** Null when the node knows no such transaction (mempool or indexed chain). */
   getRawTransaction(txid: string): Promise<RawTransactionInfo | null>;
   /**

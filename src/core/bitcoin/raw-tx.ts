@@ -33,20 +33,34 @@ export interface ParsedTransaction {
  */
 export function parseRawTransaction(rawTxHex: string): ParsedTransaction {
   const raw = hexToBytes(rawTxHex, 'rawTxHex', undefined, 'BAD_REQUEST');
-  const hasWitness = raw.length > 6 && raw[4] === 0x00 && raw[5] !== 0x00;
-  const bodyStart = hasWitness ? 6 : 4;
+  const { tx, next } = readTransactionAt(raw, 0);
+  if (next !== raw.length) throw new DomainError('BAD_REQUEST', `"rawTxHex" expected ${next} bytes, got ${raw.length}`);
+  return tx;
+}
+
+/**
+ * Reads the transaction that starts at `start` in `raw` (a block holds them one after another).
+ * @returns the transaction and the offset right after it (which may lie beyond `raw` when it is cut short)
+ * @throws DomainError BAD_REQUEST when the bytes end before the outputs or witnesses do
+ */
+export function readTransactionAt(raw: Buffer, start: number): { tx: ParsedTransaction; next: number } {
+  const hasWitness = raw.length > start + 6 && raw[start + 4] === 0x00 && raw[start + 5] !== 0x00;
+  const bodyStart = start + (hasWitness ? 6 : 4);
   const { inputCount, outputs, bodyEnd } = readBody(raw, bodyStart);
   const end = hasWitness ? skipWitnesses(raw, bodyEnd, inputCount) : bodyEnd;
-  if (end + 4 !== raw.length)
-    throw new DomainError('BAD_REQUEST', `"rawTxHex" expected ${end + 4} bytes, got ${raw.length}`);
   const shift = bodyStart - 4;
-  const nonWitness = Buffer.concat([raw.subarray(0, 4), raw.subarray(bodyStart, bodyEnd), raw.subarray(end)]);
-  return {
+  const nonWitness = Buffer.concat([
+    raw.subarray(start, start + 4),
+    raw.subarray(bodyStart, bodyEnd),
+    raw.subarray(end, end + 4),
+  ]);
+  const tx: ParsedTransaction = {
     nonWitness,
     txid: Buffer.from(doubleSha256(nonWitness)).reverse().toString('hex'),
     hasWitness,
     outputs: outputs.map((o) => ({ ...o, scriptOffset: o.scriptOffset - shift })),
   };
+  return { tx, next: end + 4 };
 }
 
 function readBody(raw: Buffer, start: number): { inputCount: number; outputs: TxOutput[]; bodyEnd: number } {

@@ -1,0 +1,51 @@
+import { FIND_DEPOSITS, findDeposits, type FindDepositsDeps } from '../../app/anchoring/find-deposits.js';
+import { NO_PAYLOAD, type JobDefinition } from '../job-definition.js';
+import type { JobLog } from './bitcoin.jobs.js';
+
+/** Blocks read by one pass; a worker far behind catches up over several passes. */
+const MAX_BLOCKS_PER_PASS = 100;
+
+export interface FindDepositsJobOptions {
+  readonly deps: FindDepositsDeps;
+  readonly log: JobLog;
+  /** How often new blocks are looked at (CONFIRM_POLL_SECONDS). */
+  readonly pollSeconds: number;
+  /** How far back a reorg is followed (REORG_WATCH_DEPTH). */
+  readonly rewindDepth: number;
+}
+
+/**
+ * Picks up coins sent to the anchoring address as blocks arrive (a stately singleton across workers),
+ * so funding the wallet needs no `proofseal wallet import`.
+ */
+export function findDepositsJob({
+  deps,
+  log,
+  pollSeconds,
+  rewindDepth,
+}: FindDepositsJobOptions): JobDefinition<typeof NO_PAYLOAD> {
+  return {
+    name: FIND_DEPOSITS,
+    schema: NO_PAYLOAD,
+    policy: 'stately',
+    retryLimit: 2,
+    retryDelaySeconds: 5,
+    retryBackoff: true,
+    expireInSeconds: 1200,
+    everySeconds: pollSeconds,
+    handle: async () => {
+      const scan = await findDeposits(deps, { maxBlocks: MAX_BLOCKS_PER_PASS, rewindDepth });
+      for (const row of scan.found)
+        log.info(
+          { txid: row.txid, vout: row.vout, valueSat: row.valueSat, address: deps.wallet.address },
+          'deposit found',
+        );
+      if (scan.utxoSetScan === 'unsupported')
+        log.info(
+          { address: deps.wallet.address, height: scan.height },
+          'deposits are picked up from this block on; the node has no scantxoutset, so coins sent to the address ' +
+            'before it need `proofseal wallet import <txid>`',
+        );
+    },
+  };
+}
