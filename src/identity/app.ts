@@ -12,7 +12,7 @@ import { errorBody } from '../http/error-codes.js';
 import { loggerOptions } from '../http/logging.js';
 import { registerErrorHandling } from '../http/plugins/errors.plugin.js';
 import { ErrorSchema } from '../http/schemas.js';
-import { validatorOptions } from '../http/validation.js';
+import { registerTextGuard, typed, validatorOptions } from '../http/validation.js';
 import { identityRoutes } from './routes.js';
 
 export type IdentityServerConfig = Pick<
@@ -32,6 +32,7 @@ export async function buildIdentityApp(deps: IdentityDeps, config: IdentityServe
   });
   app.addSchema(ErrorSchema);
   registerErrorHandling(app);
+  registerTextGuard(app);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_req, ctx) =>
@@ -54,7 +55,7 @@ export async function buildIdentityApp(deps: IdentityDeps, config: IdentityServe
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/health', { schema: { tags: ['operations'] } }, async () => ({ status: 'ok' }));
-  identityRoutes(app, deps, {
+  identityRoutes(typed(app), deps, {
     publicPerMinute: config.rateLimitPublicPerMinute,
     authFailuresPerMinute: config.rateLimitAuthPerMinute,
   });

@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Account } from '../../../app/accounts/account.port.js';
 import { updateAccount } from '../../../app/accounts/update-account.js';
-import type { HttpDeps } from '../../app.js';
+import type { RouteModule } from '../../app.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { accountSecurity as security, errors, Timestamp, Uuid } from '../../schemas.js';
 
@@ -37,7 +36,7 @@ const view = (a: Account) => ({
   lastModified: a.lastModified,
 });
 
-export function accountRoutes(app: FastifyInstance, deps: HttpDeps): void {
+export const accountRoutes: RouteModule = (app, deps) => {
   app.get(
     '/user',
     {
@@ -65,9 +64,9 @@ export function accountRoutes(app: FastifyInstance, deps: HttpDeps): void {
       },
     },
     async (req) => {
-      const updated = await updateAccount(deps, { accountId: accountOf(req).id, ...(req.body as object) });
+      const updated = await updateAccount(deps, { accountId: accountOf(req).id, ...req.body });
       app.forgetCredentials();
       return view(updated);
     },
   );
-}
+};
