@@ -7,7 +7,7 @@ import type { AppDeps } from '../app/shared/deps.js';
 import type { Config } from '../config.js';
 import { loggerOptions } from './logging.js';
 import { registerAuth } from './plugins/auth.plugin.js';
-import { registerErrorHandling } from './plugins/errors.plugin.js';
+import { frameworkErrorOptions, registerErrorHandling } from './plugins/errors.plugin.js';
 import { healthRoutes, type Readiness } from './routes/health.route.js';
 import { accountRoutes } from './routes/accounts/account.route.js';
 import { anchorRoutes } from './routes/anchoring/anchor.route.js';
@@ -57,6 +57,7 @@ export async function buildApp(
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     ...validatorOptions(),
+    ...frameworkErrorOptions(),
   });
   app.addSchema(ErrorSchema);
   app.addHook('onSend', async (req, reply) => {

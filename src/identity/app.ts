@@ -10,7 +10,7 @@ import type { IdentityDeps } from '../app/identity/identity-deps.js';
 import type { Config } from '../config.js';
 import { errorBody } from '../http/error-codes.js';
 import { loggerOptions } from '../http/logging.js';
-import { registerErrorHandling } from '../http/plugins/errors.plugin.js';
+import { frameworkErrorOptions, registerErrorHandling } from '../http/plugins/errors.plugin.js';
 import { ErrorSchema } from '../http/schemas.js';
 import { registerTextGuard, typed, validatorOptions } from '../http/validation.js';
 import { identityRoutes } from './routes.js';
@@ -29,6 +29,7 @@ export async function buildIdentityApp(deps: IdentityDeps, config: IdentityServe
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     ...validatorOptions(),
+    ...frameworkErrorOptions(),
   });
   app.addSchema(ErrorSchema);
   registerErrorHandling(app);
