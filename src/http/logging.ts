@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { LoggerOptions } from 'pino';
+import { stdSerializers, type LoggerOptions } from 'pino';
 
 /** Query parameters that carry secrets; their values never reach the logs. */
 const SECRET_PARAMS = /([?&](?:token|signeeId|otp|password|apiKey)=)[^&]*/gi;
@@ -8,14 +8,33 @@ export function redactUrl(url: string): string {
   return url.replace(SECRET_PARAMS, '$1[redacted]');
 }
 
+/**
+ * Errors as pino writes them, minus `rawPacket`: Node's HTTP parser attaches the bytes it refused
+ * (headers, Authorization included) to client errors such as a 431, which Fastify logs at trace.
+ */
+function errorWithoutRawPacket(err: Error): object {
+  const serialized = { ...stdSerializers.err(err) };
+  delete serialized.rawPacket;
+  return serialized;
+}
+
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.signeeId', '*.otp', '*.token'],
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        '*.password',
+        '*.signeeId',
+        '*.otp',
+        '*.token',
+        '*.rawPacket',
+      ],
       censor: '[redacted]',
     },
     serializers: {
+      err: errorWithoutRawPacket,
       req: (req: FastifyRequest) => ({
         method: req.method,
         url: redactUrl(req.url),
