@@ -145,7 +145,7 @@ describe('no route answers 5xx to random input', () => {
   });
 
   for (const route of routes) {
-    it(`${route.method} ${route.url}: random requests get no 5xx, and all reach the route`, async () => {
+    it(`${route.method} ${route.url}: random requests get no 5xx, and all reach the route`, async (t) => {
       const before = hits.get(routeKey(route.method, route.url)) ?? 0;
       let sent = 0;
       await fc.assert(
@@ -166,6 +166,7 @@ describe('no route answers 5xx to random input', () => {
       const reached = (hits.get(routeKey(route.method, route.url)) ?? 0) - before;
       assert.equal(sent, RUNS_PER_ROUTE, 'every run sent a request');
       assert.ok(reached >= sent / 2, `only ${reached} of ${sent} requests reached ${route.method} ${route.url}`);
+      t.diagnostic(`${sent} requests sent, ${reached} reached the route`);
     });
   }
 

@@ -122,6 +122,23 @@ for (const kind of kinds) {
       }
     });
 
+    it('walks deeply nested bodies without overflowing, and answers bad URL bytes in the one error shape', async () => {
+      const deep = '['.repeat(50_000) + '"\\u0000"' + ']'.repeat(50_000);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v1/receipt/verify',
+        headers: { 'content-type': 'application/json' },
+        payload: deep,
+      });
+      refused(res, 'deep body');
+      for (const url of ['/v1/anchor/%ED%A0%80', '/v1/receipt/%FF', '/v1/receipt/%']) {
+        const bad = await app.inject({ method: 'GET', url, headers: auth });
+        assert.equal(bad.statusCode, 400, `${url} → ${bad.body}`);
+        assert.deepEqual(Object.keys(bad.json()).sort(), ['code', 'error', 'message', 'statusCode']);
+        assert.equal(bad.json().code, 'BAD_REQUEST');
+      }
+    });
+
     it('leaves well-formed text alone, astral characters (surrogate pairs) included', async () => {
       const res = await send('POST', '/v1/anchor', {
         ...data(),
