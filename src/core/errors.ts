@@ -30,7 +30,8 @@ export type ErrorCode =
   | 'INSUFFICIENT_FUNDS'
   | 'CHAIN_UNAVAILABLE'
   | 'DELIVERY_FAILED'
-  | 'INTERNAL';
+  | 'INTERNAL'
+  | 'INVALID_STRING';
 
 export class DomainError extends Error {
   readonly code: ErrorCode;

@@ -7,7 +7,7 @@ import type { AppDeps } from '../app/shared/deps.js';
 import { trustProxyOption, type Config } from '../config.js';
 import { loggerOptions } from './logging.js';
 import { registerAuth } from './plugins/auth.plugin.js';
-import { registerErrorHandling } from './plugins/errors.plugin.js';
+import { frameworkErrorOptions, registerErrorHandling } from './plugins/errors.plugin.js';
 import { healthRoutes, type Readiness } from './routes/health.route.js';
 import { getBatchingHealth } from '../app/anchoring/get-batching-health.js';
 import { accountRoutes } from './routes/accounts/account.route.js';
@@ -17,14 +17,19 @@ import { receiptRoutes } from './routes/anchoring/receipt.route.js';
 import { tokenRoutes } from './routes/accounts/token.route.js';
 import { userRoutes } from './routes/accounts/user.route.js';
 import { ErrorSchema } from './schemas.js';
-import { validatorOptions } from './validation.js';
+import { registerTextGuard, typed, validatorOptions, type TypedFastify } from './validation.js';
 
 export interface HttpDeps extends AppDeps {
   readonly readiness: Readiness;
 }
 
-/** A route module: registers its routes on the `/v1` scope. */
-export type RouteModule = (app: FastifyInstance, deps: HttpDeps, config: Config) => void;
+/**
+ * A route module: registers its routes on the `/v1` scope. It receives the app with the TypeBox type
+ * provider ({@link TypedFastify}), so `req.body`, `req.params` and `req.query` have the types of the
+ * route's schemas: declare it `export const fooRoutes: RouteModule = (app, deps, config) => { … }` and
+ * write no casts. Strings with U+0000 or lone surrogates never reach it ({@link registerTextGuard}).
+ */
+export type RouteModule = (app: TypedFastify, deps: HttpDeps, config: Config) => void;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -53,12 +58,14 @@ export async function buildApp(
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     ...validatorOptions(),
+    ...frameworkErrorOptions(),
   });
   app.addSchema(ErrorSchema);
   app.addHook('onSend', async (req, reply) => {
     void reply.header('x-request-id', req.id);
   });
   registerErrorHandling(app);
+  refuseNonJsonText(app);
   registerAuth(app, {
     deps,
     failuresPerMinute: config.rateLimitAuthPerMinute,
@@ -88,11 +95,20 @@ export async function buildApp(
         userRoutes,
         ...extraRoutes,
       ])
-        routes(v1, deps, config);
+        routes(typed(v1), deps, config);
     },
     { prefix: '/v1' },
   );
   return app;
+}
+
+/**
+ * Bodies are JSON only: Fastify's built-in text/plain parser would hand a string to the schema (a 400),
+ * where an unsupported Content-Type is a 415. Text that PostgreSQL cannot hold is refused everywhere.
+ */
+function refuseNonJsonText(app: FastifyInstance): void {
+  app.removeContentTypeParser('text/plain');
+  registerTextGuard(app);
 }
 
 async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {

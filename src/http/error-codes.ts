@@ -30,6 +30,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   CHAIN_UNAVAILABLE: 503,
   DELIVERY_FAILED: 502,
   INTERNAL: 500,
+  INVALID_STRING: 400,
 };
 
 const REASON: Record<number, string> = {

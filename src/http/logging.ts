@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { LoggerOptions } from 'pino';
+import { stdSerializers, type LoggerOptions } from 'pino';
 
 /** Query parameters that carry secrets; their values never reach the logs. */
 const SECRET_PARAMS = /([?&](?:token|signeeId|otp|password|apiKey)=)[^&]*/gi;
@@ -19,16 +19,35 @@ export function logTransport(pretty = process.stdout.isTTY === true): Pick<Logge
   };
 }
 
+/**
+ * Errors as pino writes them, minus `rawPacket`: Node's HTTP parser attaches the bytes it refused
+ * (headers, Authorization included) to client errors such as a 431, which Fastify logs at trace.
+ */
+function errorWithoutRawPacket(err: Error): object {
+  const serialized = { ...stdSerializers.err(err) };
+  delete serialized.rawPacket;
+  return serialized;
+}
+
 /** The options of every logger of the service; `pretty` as in `logTransport` (never with a given stream). */
 export function loggerOptions(level: string, pretty?: boolean): LoggerOptions {
   return {
     level,
     ...logTransport(pretty),
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.signeeId', '*.otp', '*.token'],
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        '*.password',
+        '*.signeeId',
+        '*.otp',
+        '*.token',
+        '*.rawPacket',
+      ],
       censor: '[redacted]',
     },
     serializers: {
+      err: errorWithoutRawPacket,
       req: (req: FastifyRequest) => ({
         method: req.method,
         url: redactUrl(req.url),

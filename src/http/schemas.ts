@@ -21,10 +21,21 @@ export const Hash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-2
 export const Uuid = Type.String({ format: 'uuid' });
 export const Timestamp = Type.Integer({ description: 'milliseconds since the Unix epoch' });
 
+const PAGE_DEFAULTS = { page: 0, size: 20 } as const;
+
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
-  size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  page: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: PAGE_DEFAULTS.page })),
+  size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: PAGE_DEFAULTS.size })),
 };
+
+/**
+ * The page a validated {@link PageQuery} asks for. The validator has already filled in the defaults;
+ * the schema's static type cannot say so (the fields are optional to clients), so the same defaults
+ * stand in here.
+ */
+export function pageOf(q: { page?: number; size?: number }): { page: number; size: number } {
+  return { page: q.page ?? PAGE_DEFAULTS.page, size: q.size ?? PAGE_DEFAULTS.size };
+}
 
 export function Page<T extends TSchema>(item: T) {
   return Type.Object({

@@ -1,6 +1,15 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifySchemaCompiler,
+  FastifyServerOptions,
+  RawServerDefault,
+} from 'fastify';
+import { DomainError } from '../core/errors.js';
 
 type ValidatorFactory = NonNullable<
   NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']
@@ -38,4 +47,83 @@ export function validatorOptions(): Pick<FastifyServerOptions, 'schemaController
   // Fastify calls the built compiler with {schema, httpPart, …} (a FastifySchemaCompiler); its typings
   // describe the ajv-compiler package's own shape instead.
   return { schemaController: { compilersFactory: { buildValidator: buildValidator as unknown as ValidatorFactory } } };
+}
+
+/**
+ * The Fastify instance every route module receives: the TypeBox type provider makes `req.body`,
+ * `req.params` and `req.query` the static types of the route's TypeBox schemas, so handlers need no
+ * casts. Typing only: validation stays with {@link validatorCompiler}. A route module declared as
+ * `(app: TypedFastify, …)` (or as a `RouteModule`, see app.ts) gets it without further ado.
+ */
+export type TypedFastify = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** The same instance, typed by its TypeBox schemas ({@link TypedFastify}). */
+export function typed(app: FastifyInstance): TypedFastify {
+  return app.withTypeProvider<TypeBoxTypeProvider>();
+}
+
+/**
+ * U+0000 and UTF-16 surrogates that are not part of a pair. PostgreSQL cannot store either in text,
+ * and neither is text anyone means to send. With the `u` flag a well-formed pair is one astral code
+ * point, so only lone surrogates match `\p{Cs}`.
+ */
+const MALFORMED_TEXT = /[\0\p{Cs}]/u;
+
+/**
+ * Where in a parsed value (keys included) a string holds malformed text, as a path like `tags[1]`;
+ * undefined when there is none. Iterative, so a deeply nested body cannot overflow the stack.
+ */
+export function findMalformedText(value: unknown, root: string): string | undefined {
+  const pending: [unknown, string][] = [[value, root]];
+  for (let item = pending.pop(); item; item = pending.pop()) {
+    const [v, path] = item;
+    if (typeof v === 'string') {
+      if (MALFORMED_TEXT.test(v)) return path;
+    } else if (Array.isArray(v)) {
+      v.forEach((e, i) => pending.push([e, `${path}[${i}]`]));
+    } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v)) {
+      for (const [k, e] of Object.entries(v)) {
+        if (MALFORMED_TEXT.test(k)) return `${path} (a key)`;
+        pending.push([e, `${path}.${k.slice(0, 64)}`]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The decoded user part of `Authorization: Basic …`, which Node cannot check as it does header bytes. */
+function basicCredentials(authorization: string | undefined): string | undefined {
+  const match = /^basic\s+(\S*)/i.exec(authorization ?? '');
+  return match ? Buffer.from(match[1]!, 'base64').toString('utf8') : undefined;
+}
+
+function refuseMalformed(value: unknown, root: string): void {
+  const at = findMalformedText(value, root);
+  if (at) throw new DomainError('INVALID_STRING', `${at} holds U+0000 or a lone UTF-16 surrogate`);
+}
+
+/**
+ * Refuses, with 400 INVALID_STRING, any request whose text holds U+0000 or a lone surrogate: headers
+ * and Basic credentials before anything reads them (onRequest, so before authentication), then path
+ * parameters, query and parsed body (preValidation). Hooks of the root instance run for every route of
+ * every plugin scope, so a new route module is covered without doing anything.
+ *
+ * @throws DomainError INVALID_STRING (from the hooks, answered as 400)
+ */
+export function registerTextGuard(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req) => {
+    refuseMalformed(req.headers, 'header');
+    refuseMalformed(basicCredentials(req.headers.authorization), 'Basic credentials');
+  });
+  app.addHook('preValidation', async (req) => {
+    refuseMalformed(req.params, 'path');
+    refuseMalformed(req.query, 'query');
+    refuseMalformed(req.body, 'body');
+  });
 }

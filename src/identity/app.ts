@@ -10,9 +10,9 @@ import type { IdentityDeps } from '../app/identity/identity-deps.js';
 import { trustProxyOption, type Config } from '../config.js';
 import { errorBody } from '../http/error-codes.js';
 import { loggerOptions } from '../http/logging.js';
-import { registerErrorHandling } from '../http/plugins/errors.plugin.js';
+import { frameworkErrorOptions, registerErrorHandling } from '../http/plugins/errors.plugin.js';
 import { ErrorSchema } from '../http/schemas.js';
-import { validatorOptions } from '../http/validation.js';
+import { registerTextGuard, typed, validatorOptions } from '../http/validation.js';
 import { identityRoutes } from './routes.js';
 
 export type IdentityServerConfig = Pick<
@@ -29,9 +29,11 @@ export async function buildIdentityApp(deps: IdentityDeps, config: IdentityServe
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     ...validatorOptions(),
+    ...frameworkErrorOptions(),
   });
   app.addSchema(ErrorSchema);
   registerErrorHandling(app);
+  registerTextGuard(app);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_req, ctx) =>
@@ -54,7 +56,7 @@ export async function buildIdentityApp(deps: IdentityDeps, config: IdentityServe
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/health', { schema: { tags: ['operations'] } }, async () => ({ status: 'ok' }));
-  identityRoutes(app, deps, {
+  identityRoutes(typed(app), deps, {
     publicPerMinute: config.rateLimitPublicPerMinute,
     authFailuresPerMinute: config.rateLimitAuthPerMinute,
   });

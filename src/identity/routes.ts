@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { limitAttempts } from '../app/accounts/limit-attempts.js';
 import { authenticateIdentityToken } from '../app/identity/create-identity-token.js';
 import { getIdentity } from '../app/identity/get-identity.js';
 import type { IdentityDeps } from '../app/identity/identity-deps.js';
 import { signHash } from '../app/identity/sign-hash.js';
 import { DomainError } from '../core/errors.js';
+import type { TypedFastify } from '../http/validation.js';
 import { errors, IdentityQuery, IdentityResult, SignQuery, SignResult } from './schemas.js';
 
 export interface IdentityRouteOptions {
@@ -15,7 +16,7 @@ export interface IdentityRouteOptions {
 }
 
 /** `GET /sign` (Bearer identity token) and `GET /identity` (public, rate limited). */
-export function identityRoutes(app: FastifyInstance, deps: IdentityDeps, opts: IdentityRouteOptions): void {
+export function identityRoutes(app: TypedFastify, deps: IdentityDeps, opts: IdentityRouteOptions): void {
   const requireToken = bearerGuard(deps, opts.authFailuresPerMinute);
 
   app.get(
@@ -30,10 +31,7 @@ export function identityRoutes(app: FastifyInstance, deps: IdentityDeps, opts: I
         response: { 200: SignResult, ...errors(400, 401, 403, 404, 429) },
       },
     },
-    async (req) => {
-      const q = req.query as { hashToSign: string; identityToSign?: string; pubKey?: string };
-      return signHash(deps, q);
-    },
+    async (req) => signHash(deps, req.query),
   );
 
   app.get(
@@ -47,10 +45,7 @@ export function identityRoutes(app: FastifyInstance, deps: IdentityDeps, opts: I
         response: { 200: IdentityResult, ...errors(400, 404, 429) },
       },
     },
-    async (req) => {
-      const q = req.query as { pubKey?: string; leftData?: string };
-      return getIdentity(deps, { pubKey: q.pubKey, leftData: q.leftData });
-    },
+    async (req) => getIdentity(deps, { pubKey: req.query.pubKey, leftData: req.query.leftData }),
   );
 }
 

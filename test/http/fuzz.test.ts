@@ -1,147 +1,195 @@
 /**
- * Property: whatever is thrown at any route — random JSON or bytes, content types, query strings, path
- * parameters and credentials — the answer is never a 5xx, and every error has the one error shape.
+ * Property: whatever is thrown at any route — random JSON or bytes, text with U+0000 or lone
+ * surrogates, content types, query strings, path parameters and credentials — the answer is never a
+ * 5xx, and every error has the one error shape with a code of the catalogue.
+ *
+ * The routes come from the OpenAPI document, so a new route module is fuzzed without a line here
+ * (the probe module below proves it), and every route must have been reached by the requests sent.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
+import { Type } from '@sinclair/typebox';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
+import type { RouteModule } from '../../src/http/app.js';
+import { STATUS_OF } from '../../src/http/error-codes.js';
 import { basic, testApp, testConfig, testDeps } from '../support/fixtures.js';
-import { storeKinds, type TestStore } from '../support/stores.js';
+import { anyText, countRouteHits, encodeAnyText, malformedText, rawEncoded, routeKey } from '../support/fuzz.js';
+import { storeKinds } from '../support/stores.js';
+
+const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 40);
+
+/** A route module the fuzz knows nothing about: it must be found through the OpenAPI document. */
+const probeRoutes: RouteModule = (app) => {
+  app.post(
+    '/fuzz-probe/:id',
+    {
+      schema: {
+        params: Type.Object({ id: Type.String() }),
+        body: Type.Object({ name: Type.String() }, { additionalProperties: false }),
+      },
+    },
+    async (req) => ({ id: req.params.id, name: req.body.name }),
+  );
+};
 
 const [embedded] = await storeKinds();
-const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
+const s = await embedded!.open();
+const app = await testApp(s.store, {
+  config: testConfig({ RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000' }),
+  routes: [probeRoutes],
+});
+const hits = countRouteHits(app);
+const account = await createAccount(testDeps(s.store), { email: 'fuzz@example.com', password: 'fuzzing password' });
+const token = (await createApiToken(testDeps(s.store), { accountId: account.id })).token;
+const doc = (await app.inject('/v1/openapi.json')).json() as { paths: Record<string, Record<string, unknown>> };
+const routes = Object.entries(doc.paths).flatMap(([url, methods]) =>
+  Object.keys(methods).map((method) => ({ method: method.toUpperCase(), url })),
+);
 
-interface RouteInfo {
-  method: string;
-  url: string;
+const segment = fc.oneof(
+  fc.uuid().map(encodeURIComponent),
+  anyText().map(encodeAnyText),
+  fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 64, maxLength: 64 }),
+  rawEncoded,
+);
+const fieldNames = fc.constantFrom(
+  'name',
+  'hash',
+  'signedHash',
+  'signature',
+  'pubKey',
+  'identityURL',
+  'callbackURL',
+  'public',
+  'tags',
+  'metadata',
+  'firstName',
+  'lastName',
+  'password',
+  'signeeId',
+  'state',
+);
+const fieldValue = fc.oneof(fc.jsonValue({ maxDepth: 2 }), anyText(), fc.array(anyText(20), { maxLength: 3 }));
+const body = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+  fc.dictionary(fieldNames, fieldValue).map((v) => JSON.stringify(v)),
+  fc.dictionary(malformedText, fc.string()).map((v) => JSON.stringify(v)),
+  fc.string({ maxLength: 200 }),
+  fc.constant(''),
+);
+const auth = fc.constantFrom<string | undefined>(
+  undefined,
+  'bearer',
+  'basic',
+  'Basic Zm9vOmJhcg==',
+  basic('fuzz@example.com\u0000', 'fuzzing password'),
+  basic('\ud800', 'x'),
+  'Bearer nope',
+  'Basic !!!',
+  'Digest x',
+);
+const queryNames = fc.constantFrom(
+  'hash',
+  'signedHash',
+  'page',
+  'size',
+  'token',
+  'name',
+  'signeeId',
+  'sort',
+  'direction',
+  'tags',
+);
+const query = fc.oneof(
+  fc.dictionary(queryNames, anyText(70), { maxKeys: 3 }).map((q) => new URLSearchParams(q).toString()),
+  fc.tuple(queryNames, rawEncoded).map(([k, v]) => `${k}=${v}`),
+);
+const contentType = fc.constantFrom(
+  'application/json',
+  'text/plain',
+  'application/octet-stream',
+  'application/json; charset=utf-8',
+  undefined,
+);
+
+function headersFor(a: string | undefined, ct: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (a === 'bearer') headers.authorization = `Bearer ${token}`;
+  else if (a === 'basic') headers.authorization = basic('fuzz@example.com', 'fuzzing password');
+  else if (a) headers.authorization = a;
+  if (ct) headers['content-type'] = ct;
+  return headers;
+}
+
+/** Never a 5xx; an error is the one shape, with a catalogued code and its status. */
+function assertAnswer(res: { statusCode: number; body: string }, what: string): void {
+  assert.ok(res.statusCode < 500, `${what} → ${res.statusCode} ${res.body}`);
+  if (res.statusCode < 400) return;
+  const err = JSON.parse(res.body) as { statusCode: number; code: keyof typeof STATUS_OF; error: string };
+  assert.equal(STATUS_OF[err.code], res.statusCode, `${what} → ${res.body}: code not in the catalogue`);
+  assert.equal(err.statusCode, res.statusCode, what);
+  assert.equal(typeof err.error, 'string', what);
 }
 
 describe('no route answers 5xx to random input', () => {
-  let s: TestStore;
-  let app: FastifyInstance;
-  const routes: RouteInfo[] = [];
-  let token = '';
-
-  before(async () => {
-    s = await embedded!.open();
-    app = await testApp(s.store, {
-      config: testConfig({ RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000' }),
-    });
-    const account = await createAccount(testDeps(s.store), { email: 'fuzz@example.com', password: 'fuzzing password' });
-    token = (await createApiToken(testDeps(s.store), { accountId: account.id })).token;
-    const doc = (await app.inject('/v1/openapi.json')).json() as { paths: Record<string, Record<string, unknown>> };
-    for (const [path, methods] of Object.entries(doc.paths)) {
-      for (const method of Object.keys(methods)) routes.push({ method: method.toUpperCase(), url: path });
-    }
-  });
   after(async () => {
-    await app?.close();
-    await s?.destroy();
+    await app.close();
+    await s.destroy();
   });
 
-  it('finds the routes to fuzz in the OpenAPI document', () => {
-    assert.ok(routes.length >= 5, `only ${routes.length} routes`);
+  it('finds the routes to fuzz in the OpenAPI document, a new route module included', () => {
+    assert.ok(routes.length >= 10, `only ${routes.length} routes`);
+    assert.ok(routes.some((r) => r.url === '/v1/fuzz-probe/{id}' && r.method === 'POST'));
   });
 
-  it('random requests get no 5xx', async () => {
-    const segment = fc.oneof(
-      fc.uuid(),
-      fc.string({ maxLength: 80 }),
-      fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 64, maxLength: 64 }),
-    );
-    const body = fc.oneof(
-      fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
-      fc
-        .dictionary(
-          fc.constantFrom(
-            'name',
-            'hash',
-            'signedHash',
-            'signature',
-            'pubKey',
-            'identityURL',
-            'public',
-            'tags',
-            'metadata',
-            'firstName',
-            'password',
-            'signeeId',
-            'state',
-          ),
-          fc.jsonValue({ maxDepth: 2 }),
-        )
-        .map((v) => JSON.stringify(v)),
-      fc.string({ maxLength: 200 }),
-      fc.constant(''),
-    );
-    const auth = fc.constantFrom<string | undefined>(
-      undefined,
-      'bearer',
-      'Basic Zm9vOmJhcg==',
-      'Bearer nope',
-      'Basic !!!',
-      'Digest x',
-    );
-    const query = fc.dictionary(
-      fc.constantFrom('hash', 'signedHash', 'page', 'size', 'token', 'name', 'signeeId', 'sort', 'direction', 'tags'),
-      fc.string({ maxLength: 70 }),
-      { maxKeys: 3 },
-    );
-    const contentType = fc.constantFrom(
-      'application/json',
-      'text/plain',
-      'application/octet-stream',
-      'application/json; charset=utf-8',
-      undefined,
-    );
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...routes),
-        segment,
-        body,
-        auth,
-        query,
-        contentType,
-        async (route, seg, payload, a, q, ct) => {
-          const url =
-            route.url.replace(/\{[^}]+\}/g, encodeURIComponent(seg)) + '?' + new URLSearchParams(q).toString();
-          const headers: Record<string, string> = {};
-          if (a === 'bearer') headers.authorization = `Bearer ${token}`;
-          else if (a) headers.authorization = a;
-          if (ct) headers['content-type'] = ct;
+  for (const route of routes) {
+    it(`${route.method} ${route.url}: random requests get no 5xx, and all reach the route`, async (t) => {
+      const before = hits.get(routeKey(route.method, route.url)) ?? 0;
+      let sent = 0;
+      await fc.assert(
+        fc.asyncProperty(segment, body, auth, query, contentType, async (seg, payload, a, q, ct) => {
+          const url = route.url.replace(/\{[^}]+\}/g, seg) + '?' + q;
           const withBody = !['GET', 'HEAD', 'DELETE'].includes(route.method);
+          sent += 1;
           const res = await app.inject({
             method: route.method as 'GET',
             url,
-            headers,
+            headers: headersFor(a, ct),
             payload: withBody ? payload : undefined,
           });
-          assert.ok(res.statusCode < 500, `${route.method} ${url} → ${res.statusCode} ${res.body}`);
-          if (res.statusCode >= 400) assert.match(res.json().code, /^[A-Z][A-Z_]+$/);
-        },
-      ),
-      { numRuns: RUNS },
-    );
-  });
+          assertAnswer(res, `${route.method} ${url}`);
+        }),
+        { numRuns: RUNS_PER_ROUTE },
+      );
+      const reached = (hits.get(routeKey(route.method, route.url)) ?? 0) - before;
+      assert.equal(sent, RUNS_PER_ROUTE, 'every run sent a request');
+      assert.ok(reached >= sent / 2, `only ${reached} of ${sent} requests reached ${route.method} ${route.url}`);
+      t.diagnostic(`${sent} requests sent, ${reached} reached the route`);
+    });
+  }
 
-  it('valid credentials with random bodies get no 5xx either', async () => {
+  it('valid credentials with random JSON bodies get no 5xx either, on every write route', async () => {
     const writes = routes.filter((r) => ['POST', 'PUT'].includes(r.method));
-    if (writes.length === 0) return;
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...writes), fc.jsonValue({ maxDepth: 3 }), async (route, value) => {
-        const url = route.url.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
-        const res = await app.inject({
-          method: route.method as 'POST',
-          url,
-          headers: { authorization: basic('fuzz@example.com', 'fuzzing password') },
-          payload: JSON.stringify(value) as unknown as object,
-        });
-        assert.ok(res.statusCode < 500, `${route.method} ${url} → ${res.statusCode} ${res.body}`);
-      }),
-      { numRuns: RUNS },
-    );
+    assert.ok(writes.length >= 4, `only ${writes.length} write routes`);
+    for (const route of writes) {
+      const url = route.url.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+      const before = hits.get(routeKey(route.method, route.url)) ?? 0;
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.dictionary(fieldNames, fieldValue)), async (v) => {
+          const res = await app.inject({
+            method: route.method as 'POST',
+            url,
+            headers: { authorization: basic('fuzz@example.com', 'fuzzing password') },
+            payload: JSON.stringify(v) as unknown as object,
+          });
+          assertAnswer(res, `${route.method} ${url}`);
+        }),
+        { numRuns: RUNS_PER_ROUTE },
+      );
+      const reached = (hits.get(routeKey(route.method, route.url)) ?? 0) - before;
+      assert.equal(reached, RUNS_PER_ROUTE, `${route.method} ${url}: ${reached} of ${RUNS_PER_ROUTE} reached it`);
+    }
   });
 });

@@ -1,5 +1,6 @@
 /** Logs never contain passwords, tokens or signer secrets, whatever route carries them. */
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
@@ -60,6 +61,46 @@ describe('log secrecy', () => {
       Buffer.from(`log@example.com:${password}`).toString('base64'),
     ]) {
       assert.ok(!all.includes(secret), `a secret leaked into the logs: ${secret.slice(0, 6)}…`);
+    }
+  });
+});
+
+/** Writes a raw HTTP request to the server and resolves with the first line of its answer. */
+function rawRequest(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    let answer = '';
+    socket.on('data', (d) => (answer += d.toString('latin1')));
+    socket.on('close', () => resolve(answer.split('\r\n')[0] ?? ''));
+    socket.on('error', reject);
+  });
+}
+
+describe('log secrecy of requests the HTTP parser refuses', () => {
+  it('a request with over 16 KB of headers (431) leaves no header in the logs at trace level', async () => {
+    const s = await embedded!.open();
+    const lines: string[] = [];
+    const app = await buildApp({ ...testDeps(s.store), readiness: {} }, testConfig({ LOG_LEVEL: 'trace' }), [], {
+      logStream: { write: (l) => void lines.push(l) },
+    });
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (app.server.address() as { port: number }).port;
+      const secret = 'bearer-secret-in-a-huge-request';
+      const status = await rawRequest(
+        port,
+        `GET /v1/tokens HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\nX-Pad: ${'p'.repeat(20_000)}\r\n\r\n`,
+      );
+      assert.match(status, /^HTTP\/1\.1 431/);
+      const all = lines.join('');
+      assert.ok(all.includes('client header_overflow'), 'the refusal is logged at trace level');
+      // pino writes a Buffer as {"type":"Buffer","data":[71,69,84,…]}: look for the bytes too.
+      for (const leak of [secret, [...Buffer.from(secret)].join(','), 'p'.repeat(100), '112,'.repeat(100)])
+        assert.ok(!all.includes(leak), `the request's bytes leaked into the logs: ${leak.slice(0, 12)}…`);
+      assert.ok(!all.includes('rawPacket'), 'a raw packet reached the logs');
+    } finally {
+      await app.close();
+      await s.destroy();
     }
   });
 });

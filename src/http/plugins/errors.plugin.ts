@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { DomainError, RateLimitedError } from '../../core/errors.js';
 import { errorBody, STATUS_OF } from '../error-codes.js';
 
@@ -45,6 +45,20 @@ function classify(err: FastifyError): [number, string, string] {
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)
     return [err.statusCode, 'BAD_REQUEST', err.message];
   return [500, 'INTERNAL', 'Internal error; the request id identifies it in the logs'];
+}
+
+/**
+ * Server options for errors Fastify raises before a route is found (a URL that is not valid
+ * percent-encoded UTF-8, `FST_ERR_BAD_URL`): the one error shape there too, not Fastify's own code.
+ */
+export function frameworkErrorOptions(): Pick<FastifyServerOptions, 'frameworkErrors'> {
+  return {
+    frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+      const message = err.code === 'FST_ERR_BAD_URL' ? 'the URL is not valid percent-encoded UTF-8' : err.message;
+      req.log.info({ code: 'BAD_REQUEST', fastifyCode: err.code }, message);
+      void reply.status(400).send(errorBody(400, 'BAD_REQUEST', message));
+    },
+  };
 }
 
 /** The one error shape for every failure; a 5xx never shows internals. */

@@ -1,9 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Account } from '../../../app/accounts/account.port.js';
-import { updateAccount, type UpdateAccountInput } from '../../../app/accounts/update-account.js';
-import type { Config } from '../../../config.js';
-import type { HttpDeps } from '../../app.js';
+import { updateAccount } from '../../../app/accounts/update-account.js';
+import type { RouteModule } from '../../app.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { accountSecurity as security, errors, Timestamp, Uuid } from '../../schemas.js';
 
@@ -38,7 +36,7 @@ const view = (a: Account) => ({
   lastModified: a.lastModified,
 });
 
-export function accountRoutes(app: FastifyInstance, deps: HttpDeps, config: Config): void {
+export const accountRoutes: RouteModule = (app, deps, config) => {
   app.get(
     '/user',
     {
@@ -66,7 +64,7 @@ export function accountRoutes(app: FastifyInstance, deps: HttpDeps, config: Conf
       },
     },
     async (req) => {
-      const body = req.body as Omit<UpdateAccountInput, 'accountId' | 'wrongPasswordsPerMinute'>;
+      const body = req.body;
       try {
         const input = { ...body, accountId: accountOf(req).id, wrongPasswordsPerMinute: config.rateLimitAuthPerMinute };
         return view(await updateAccount(deps, input));
@@ -76,4 +74,4 @@ export function accountRoutes(app: FastifyInstance, deps: HttpDeps, config: Conf
       }
     },
   );
-}
+};

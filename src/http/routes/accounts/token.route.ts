@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { createApiToken, listApiTokens, revokeApiToken } from '../../../app/accounts/manage-api-tokens.js';
-import type { HttpDeps } from '../../app.js';
+import type { RouteModule } from '../../app.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { accountSecurity as security, errors, Timestamp, Uuid } from '../../schemas.js';
 
@@ -12,7 +11,7 @@ const TokenInfo = Type.Object({
   lastUsed: Type.Union([Timestamp, Type.Null()]),
 });
 
-export function tokenRoutes(app: FastifyInstance, deps: HttpDeps): void {
+export const tokenRoutes: RouteModule = (app, deps) => {
   app.get(
     '/token',
     {
@@ -32,8 +31,7 @@ export function tokenRoutes(app: FastifyInstance, deps: HttpDeps): void {
       },
     },
     async (req) => {
-      const { name } = req.query as { name?: string };
-      const { token, apiToken } = await createApiToken(deps, { accountId: accountOf(req).id, name });
+      const { token, apiToken } = await createApiToken(deps, { accountId: accountOf(req).id, name: req.query.name });
       return { token, id: apiToken.id, name: apiToken.name, created: apiToken.created };
     },
   );
@@ -54,9 +52,9 @@ export function tokenRoutes(app: FastifyInstance, deps: HttpDeps): void {
       },
     },
     async (req, reply) => {
-      await revokeApiToken(deps, { accountId: accountOf(req).id, token: (req.query as { token: string }).token });
+      await revokeApiToken(deps, { accountId: accountOf(req).id, token: req.query.token });
       app.forgetCredentials();
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
@@ -73,4 +71,4 @@ export function tokenRoutes(app: FastifyInstance, deps: HttpDeps): void {
     },
     async (req) => listApiTokens(deps, { accountId: accountOf(req).id }),
   );
-}
+};

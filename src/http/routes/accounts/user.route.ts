@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { getCallbackSecret, rotateCallbackSecret } from '../../../app/callbacks/manage-callback-secret.js';
-import type { HttpDeps } from '../../app.js';
+import type { RouteModule } from '../../app.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { accountSecurity as security, errors } from '../../schemas.js';
 
@@ -9,7 +8,7 @@ const Secret = Type.Object({
   secret: Type.String({ description: 'Standard Webhooks secret, whsec_ + base64 of the HMAC key' }),
 });
 
-export function userRoutes(app: FastifyInstance, deps: HttpDeps): void {
+export const userRoutes: RouteModule = (app, deps) => {
   app.get(
     '/user/callbackSecret',
     {
@@ -37,4 +36,4 @@ export function userRoutes(app: FastifyInstance, deps: HttpDeps): void {
     },
     async (req) => ({ secret: await rotateCallbackSecret(deps, { accountId: accountOf(req).id }) }),
   );
-}
+};

@@ -1,36 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { anchorView } from '../../../app/anchoring/anchor-view.js';
-import { createAnchor, type CreateAnchorInput } from '../../../app/anchoring/create-anchor.js';
+import { createAnchor } from '../../../app/anchoring/create-anchor.js';
 import { getAnchor } from '../../../app/anchoring/get-anchor.js';
 import { listPublicAnchorIds } from '../../../app/anchoring/list-public-anchor-ids.js';
-import type { AnchorSearch } from '../../../app/anchoring/anchor.port.js';
 import { searchAnchors } from '../../../app/anchoring/search-anchors.js';
 import { updateAnchor } from '../../../app/anchoring/update-anchor.js';
-import type { Config } from '../../../config.js';
-import type { HttpDeps } from '../../app.js';
+import type { RouteModule } from '../../app.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
-import { accountSecurity as security, errors, Hash, Page, page, PageQuery, Uuid } from '../../schemas.js';
+import { accountSecurity as security, errors, Hash, Page, page, pageOf, PageQuery, Uuid } from '../../schemas.js';
 import { AnchorSchema, CreateAnchorBody, IdParams, UpdateAnchorBody } from './anchor.schemas.js';
 
-type CreateBody = Omit<CreateAnchorInput, 'accountId'>;
-interface UpdateBody {
-  name?: string;
-  public?: boolean;
-  tags?: string[];
-  metadata?: Record<string, string | number | boolean | null> | null;
-  callbackURL?: string | null;
-}
-interface ListQuery {
-  page: number;
-  size: number;
-  name?: string;
-  hash?: string;
-  signedHash?: string;
-  tags?: string[];
-  sort: AnchorSearch['sort'];
-  direction: AnchorSearch['direction'];
-}
+const LIST_DEFAULTS = { sort: 'created', direction: 'desc' } as const;
 
 const ListQuerySchema = Type.Object(
   {
@@ -45,9 +25,13 @@ const ListQuerySchema = Type.Object(
       }),
     ),
     sort: Type.Optional(
-      Type.Union([Type.Literal('created'), Type.Literal('lastModified'), Type.Literal('name')], { default: 'created' }),
+      Type.Union([Type.Literal('created'), Type.Literal('lastModified'), Type.Literal('name')], {
+        default: LIST_DEFAULTS.sort,
+      }),
     ),
-    direction: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
+    direction: Type.Optional(
+      Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: LIST_DEFAULTS.direction }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -57,7 +41,7 @@ const IdsQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 
-export function anchorRoutes(app: FastifyInstance, deps: HttpDeps, config: Config): void {
+export const anchorRoutes: RouteModule = (app, deps, config) => {
   // Inline schemas: an addSchema() in this scope would replace the app's validator compiler with Fastify's (coercing) one.
   const anchorRef = AnchorSchema;
 
@@ -73,7 +57,7 @@ export function anchorRoutes(app: FastifyInstance, deps: HttpDeps, config: Confi
         response: { 200: anchorRef, ...errors(400, 401, 413, 415, 429) },
       },
     },
-    async (req) => anchorView(await createAnchor(deps, { ...(req.body as CreateBody), accountId: accountOf(req).id })),
+    async (req) => anchorView(await createAnchor(deps, { ...req.body, accountId: accountOf(req).id })),
   );
 
   app.get(
@@ -88,8 +72,7 @@ export function anchorRoutes(app: FastifyInstance, deps: HttpDeps, config: Confi
         response: { 200: anchorRef, ...errors(401, 404, 429) },
       },
     },
-    async (req) =>
-      anchorView(await getAnchor(deps, { accountId: accountOf(req).id, id: (req.params as { id: string }).id })),
+    async (req) => anchorView(await getAnchor(deps, { accountId: accountOf(req).id, id: req.params.id })),
   );
 
   app.put(
@@ -106,11 +89,9 @@ export function anchorRoutes(app: FastifyInstance, deps: HttpDeps, config: Confi
       },
     },
     async (req) => {
-      const { callbackURL, ...rest } = req.body as UpdateBody;
+      const { callbackURL, ...rest } = req.body;
       const changes = { ...rest, ...(callbackURL !== undefined ? { callbackUrl: callbackURL } : {}) };
-      return anchorView(
-        await updateAnchor(deps, { accountId: accountOf(req).id, id: (req.params as { id: string }).id, changes }),
-      );
+      return anchorView(await updateAnchor(deps, { accountId: accountOf(req).id, id: req.params.id, changes }));
     },
   );
 
@@ -127,13 +108,15 @@ export function anchorRoutes(app: FastifyInstance, deps: HttpDeps, config: Confi
       },
     },
     async (req) => {
-      const q = req.query as ListQuery;
-      const tags = q.tags?.flatMap((t) => t.split(',')).filter((t) => t !== '');
-      const found = await searchAnchors(deps, { ...q, tags, accountId: accountOf(req).id });
+      const { page: pageNo, size } = pageOf(req.query);
+      const { sort = LIST_DEFAULTS.sort, direction = LIST_DEFAULTS.direction } = req.query;
+      const tags = req.query.tags?.flatMap((t) => t.split(',')).filter((t) => t !== '');
+      const search = { ...req.query, page: pageNo, size, sort, direction, tags, accountId: accountOf(req).id };
+      const found = await searchAnchors(deps, search);
       return page(
         found.items.map((a) => anchorView(a)),
-        q.page,
-        q.size,
+        pageNo,
+        size,
         found.total,
       );
     },
@@ -153,10 +136,10 @@ export function anchorRoutes(app: FastifyInstance, deps: HttpDeps, config: Confi
         },
       },
       async (req) => {
-        const q = req.query as { page: number; size: number; hash?: string; signedHash?: string };
-        const found = await listPublicAnchorIds(deps, q);
-        return page(found.items, q.page, q.size, found.total);
+        const { page: pageNo, size } = pageOf(req.query);
+        const found = await listPublicAnchorIds(deps, { ...req.query, page: pageNo, size });
+        return page(found.items, pageNo, size, found.total);
       },
     );
   }
-}
+};

@@ -1,8 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { getOtsProof } from '../../../app/anchoring/get-ots-proof.js';
-import type { Config } from '../../../config.js';
 import { fail } from '../../../core/errors.js';
-import type { HttpDeps } from '../../app.js';
+import type { RouteModule } from '../../app.js';
 import { errors } from '../../schemas.js';
 import { IdParams } from './anchor.schemas.js';
 
@@ -15,7 +13,7 @@ const OTS_RESPONSES: Record<number, object> = {
 };
 
 /** `GET /v1/receipt/{id}/ots`: the receipt as an OpenTimestamps proof, once the anchor is CONFIRMED. */
-export function otsRoutes(app: FastifyInstance, deps: HttpDeps, config: Config): void {
+export const otsRoutes: RouteModule = (app, deps, config) => {
   app.get(
     '/receipt/:id/ots',
     {
@@ -29,7 +27,7 @@ export function otsRoutes(app: FastifyInstance, deps: HttpDeps, config: Config):
       },
     },
     async (req, reply) => {
-      const id = (req.params as { id: string }).id;
+      const { id } = req.params;
       const result = await getOtsProof(deps, { id });
       if (!result.ready)
         fail('NOT_CONFIRMED', `anchor ${id} is ${result.status}: the .ots proof exists once it is CONFIRMED`);
@@ -39,4 +37,4 @@ export function otsRoutes(app: FastifyInstance, deps: HttpDeps, config: Config):
         .send(result.ots);
     },
   );
-}
+};

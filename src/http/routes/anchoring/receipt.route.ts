@@ -1,12 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { getReceipt } from '../../../app/anchoring/get-receipt.js';
 import { verifyReceipt } from '../../../app/anchoring/verify-receipt.js';
-import type { Config } from '../../../config.js';
-import type { HttpDeps } from '../../app.js';
+import type { RouteModule } from '../../app.js';
 import { errors } from '../../schemas.js';
 import { IdParams, PartialReceiptSchema, ReceiptSchema, VerificationSchema } from './anchor.schemas.js';
 
-export function receiptRoutes(app: FastifyInstance, deps: HttpDeps, config: Config): void {
+export const receiptRoutes: RouteModule = (app, deps, config) => {
   const rateLimit = { max: config.rateLimitPublicPerMinute, timeWindow: 60_000 };
 
   app.get(
@@ -21,7 +19,7 @@ export function receiptRoutes(app: FastifyInstance, deps: HttpDeps, config: Conf
       },
     },
     async (req, reply) => {
-      const result = await getReceipt(deps, { id: (req.params as { id: string }).id });
+      const result = await getReceipt(deps, { id: req.params.id });
       if (result.complete) return result.receipt;
       return reply.status(202).send({ partial: true, ...(result.signature ? { signature: result.signature } : {}) });
     },
@@ -40,4 +38,4 @@ export function receiptRoutes(app: FastifyInstance, deps: HttpDeps, config: Conf
     },
     async (req) => verifyReceipt(deps, { receipt: req.body }),
   );
-}
+};
