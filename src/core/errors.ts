@@ -28,7 +28,18 @@ export type ErrorCode =
   | 'INSUFFICIENT_FUNDS'
   | 'CHAIN_UNAVAILABLE'
   | 'DELIVERY_FAILED'
-  | 'INTERNAL';
+  | 'INTERNAL'
+  | 'ALREADY_SIGNED'
+  | 'SIGNING_CLOSED'
+  | 'DEADLINE_PASSED'
+  | 'NOT_YOUR_TURN'
+  | 'NOT_EDITABLE'
+  | 'TOO_MANY_SIGNEES'
+  | 'TOO_MANY_WATCHERS'
+  | 'DUPLICATE_SIGNEE'
+  | 'VARS_TOO_LARGE'
+  | 'INVALID_DEADLINE'
+  | 'HASH_MISMATCH';
 
 export class DomainError extends Error {
   readonly code: ErrorCode;

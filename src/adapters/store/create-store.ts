@@ -8,6 +8,7 @@ import { callbackRepository } from './callback.repository.js';
 import { openEmbedded } from './embedded-database.js';
 import { identityKeyRepository, identityTokenRepository } from './identity.repository.js';
 import { migrate } from './migrate.js';
+import { signatureRequestRepository } from './signature-request.repository.js';
 import { openPostgres } from './postgres-database.js';
 import type { Sql, SqlDatabase } from './sql.js';
 import { utxoRepository } from './utxo.repository.js';
@@ -32,6 +33,7 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, inTransaction = 
     batches: batchRepository(sql),
     btcTxs: btcTxRepository(sql),
     utxos: utxoRepository(sql),
+    signatureRequests: signatureRequestRepository(sql),
     jobs: jobsOn(sql),
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, kind, jobsOn, true))),
     ping: async () => {

@@ -5,6 +5,7 @@ import type { CallbackRepository } from '../callbacks/callback.port.js';
 import type { IdentityKeyRepository, IdentityTokenRepository } from '../identity/identity.port.js';
 import type { UtxoStore } from '../anchoring/utxo.port.js';
 import type { JobQueue } from './jobs.port.js';
+import type { SignatureRequestRepository } from '../signature-requests/signature-request.port.js';
 
 /**
  * The Store: every repository the use cases need, on PostgreSQL or on the embedded PostgreSQL.
@@ -24,6 +25,7 @@ export interface Store {
   readonly batches: BatchRepository;
   readonly btcTxs: BtcTxRepository;
   readonly utxos: UtxoStore;
+  readonly signatureRequests: SignatureRequestRepository;
   /** The job queue, on this store's connection: inside `transaction`, a job is sent only if the transaction commits. */
   readonly jobs: JobQueue;
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
