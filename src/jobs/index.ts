@@ -2,8 +2,9 @@ import type { AppDeps } from '../app/shared/deps.js';
 import { deliverCallbackJob } from './callbacks/deliver-callback.job.js';
 import type { JobDefinition } from './job-definition.js';
 import { purgeTokensJob } from './accounts/purge-tokens.job.js';
+import { sealAuditTrailJob, signatureRequestsTickJob } from './signature-requests/signature-requests.jobs.js';
 
 /** Every job this service runs; a worker works them all, an api process only declares them to send. */
 export function jobDefinitions(deps: AppDeps): JobDefinition[] {
-  return [purgeTokensJob(deps), deliverCallbackJob(deps)];
+  return [purgeTokensJob(deps), deliverCallbackJob(deps), sealAuditTrailJob(deps), signatureRequestsTickJob(deps)];
 }
