@@ -28,7 +28,14 @@ export type ErrorCode =
   | 'INSUFFICIENT_FUNDS'
   | 'CHAIN_UNAVAILABLE'
   | 'DELIVERY_FAILED'
-  | 'INTERNAL';
+  | 'INTERNAL'
+  | 'INVALID_PHONE'
+  | 'OTP_REQUIRED'
+  | 'OTP_INVALID'
+  | 'OTP_EXPIRED'
+  | 'OTP_TOO_MANY_TRIES'
+  | 'OTP_TOO_SOON'
+  | 'OTP_LIMIT_REACHED';
 
 export class DomainError extends Error {
   readonly code: ErrorCode;
@@ -41,4 +48,13 @@ export class DomainError extends Error {
 
 export function fail(code: ErrorCode, message: string): never {
   throw new DomainError(code, message);
+}
+
+/** A refusal that passes with time (a 429): says when to try again, sent as `Retry-After`. */
+export class RetryLaterError extends DomainError {
+  readonly retryAfterSeconds: number;
+  constructor(code: ErrorCode, message: string, retryAfterSeconds: number) {
+    super(code, message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
 }

@@ -28,6 +28,13 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   CHAIN_UNAVAILABLE: 503,
   DELIVERY_FAILED: 502,
   INTERNAL: 500,
+  INVALID_PHONE: 400,
+  OTP_REQUIRED: 400,
+  OTP_INVALID: 403,
+  OTP_EXPIRED: 403,
+  OTP_TOO_MANY_TRIES: 403,
+  OTP_TOO_SOON: 429,
+  OTP_LIMIT_REACHED: 429,
 };
 
 const REASON: Record<number, string> = {

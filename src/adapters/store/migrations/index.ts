@@ -8,6 +8,7 @@ import { sql as m003 } from './003-bitcoin.js';
 import { sql as m004 } from './004-identity.js';
 import { sql as m005 } from './005-callbacks.js';
 import { sql as m006 } from './006-reorg-watch.js';
+import { sql as m013 } from './013-otp-sms.js';
 
 export interface Migration {
   readonly id: string;
@@ -21,4 +22,5 @@ export const migrations: readonly Migration[] = [
   { id: '004-identity', sql: m004 },
   { id: '005-callbacks', sql: m005 },
   { id: '006-reorg-watch', sql: m006 },
+  { id: '013-otp-sms', sql: m013 },
 ];
