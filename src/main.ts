@@ -11,6 +11,7 @@ import { walletCommand } from './cli/wallet-command.js';
 import { outboxCommand } from './cli/outbox-command.js';
 import { openBitcoin, openWalletForCommand } from './bitcoin-runtime.js';
 import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
+import { REQUEST_USAGE, requestCommand } from './cli/request-commands.js';
 import { identityCommand } from './cli/identity-commands.js';
 import { bootstrapLocalCredentials } from './cli/local-credentials.js';
 import { startIdentityServer } from './identity/app.js';
@@ -30,6 +31,7 @@ const USAGE = `usage: proofseal <command>
   identity token create [--name N] | identity token revoke --token T | --id ID
   wallet [--json] | wallet import <txid>   the anchoring address, balance, network | register a deposit
   outbox sms [--limit N] [--json]  SMS waiting or kept (no SMS_URL: one-time passwords are read here)
+${REQUEST_USAGE}
 ${CLIENT_USAGE}`;
 
 /** The identity server's deps: the runtime's, plus SECRET_KEY (seals its keys) and IDENTITY_PUBLIC_URL. */
@@ -155,6 +157,8 @@ export async function run(argv: string[], out: (line: string) => void = console.
       });
     case 'outbox':
       return withRuntime({ ...config, logLevel: 'warn' }, (rt) => outboxCommand(rt.deps, rest, out));
+    case 'request':
+      return requestCommand(rest, { env: loadCliEnv(), dataDir: config.dataDir, out });
     case 'seal':
     case 'verify':
     case 'receipt':
