@@ -35,7 +35,18 @@ export type ErrorCode =
   | 'OTP_EXPIRED'
   | 'OTP_TOO_MANY_TRIES'
   | 'OTP_TOO_SOON'
-  | 'OTP_LIMIT_REACHED';
+  | 'OTP_LIMIT_REACHED'
+  | 'ALREADY_SIGNED'
+  | 'SIGNING_CLOSED'
+  | 'DEADLINE_PASSED'
+  | 'NOT_YOUR_TURN'
+  | 'NOT_EDITABLE'
+  | 'TOO_MANY_SIGNEES'
+  | 'TOO_MANY_WATCHERS'
+  | 'DUPLICATE_SIGNEE'
+  | 'VARS_TOO_LARGE'
+  | 'INVALID_DEADLINE'
+  | 'HASH_MISMATCH';
 
 export class DomainError extends Error {
   readonly code: ErrorCode;

@@ -15,6 +15,7 @@ import { otsRoutes } from './routes/anchoring/ots.route.js';
 import { receiptRoutes } from './routes/anchoring/receipt.route.js';
 import { tokenRoutes } from './routes/accounts/token.route.js';
 import { userRoutes } from './routes/accounts/user.route.js';
+import { signatureRequestRoutes } from './routes/signature-requests/signature-request.route.js';
 import { ErrorSchema } from './schemas.js';
 import { validatorOptions } from './validation.js';
 
@@ -81,6 +82,7 @@ export async function buildApp(
         receiptRoutes,
         otsRoutes,
         userRoutes,
+        signatureRequestRoutes,
         ...extraRoutes,
       ])
         routes(v1, deps, config);

@@ -8,6 +8,7 @@ import { callbackRepository } from './callback.repository.js';
 import { openEmbedded } from './embedded-database.js';
 import { identityKeyRepository, identityTokenRepository } from './identity.repository.js';
 import { migrate } from './migrate.js';
+import { signatureRequestRepository } from './signature-request.repository.js';
 import { openPostgres } from './postgres-database.js';
 import type { Sql, SqlDatabase } from './sql.js';
 import { utxoRepository } from './utxo.repository.js';
@@ -36,6 +37,7 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, inTransaction = 
     utxos: utxoRepository(sql),
     otps: otpRepository(sql),
     sms: smsRepository(sql),
+    signatureRequests: signatureRequestRepository(sql),
     jobs: jobsOn(sql),
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, kind, jobsOn, true))),
     ping: async () => {

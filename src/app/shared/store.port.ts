@@ -7,6 +7,7 @@ import type { UtxoStore } from '../anchoring/utxo.port.js';
 import type { JobQueue } from './jobs.port.js';
 import type { OtpRepository } from '../signature-requests/otp/otp.port.js';
 import type { SmsRepository } from '../sms/sms-outbox.port.js';
+import type { SignatureRequestRepository } from '../signature-requests/signature-request.port.js';
 
 /**
  * The Store: every repository the use cases need, on PostgreSQL or on the embedded PostgreSQL.
@@ -28,6 +29,7 @@ export interface Store {
   readonly utxos: UtxoStore;
   readonly otps: OtpRepository;
   readonly sms: SmsRepository;
+  readonly signatureRequests: SignatureRequestRepository;
   /** The job queue, on this store's connection: inside `transaction`, a job is sent only if the transaction commits. */
   readonly jobs: JobQueue;
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;

@@ -8,6 +8,8 @@ import { sql as m003 } from './003-bitcoin.js';
 import { sql as m004 } from './004-identity.js';
 import { sql as m005 } from './005-callbacks.js';
 import { sql as m006 } from './006-reorg-watch.js';
+import { sql as m011 } from './011-signature-requests.js';
+import { sql as m012 } from './012-signature-request-callbacks.js';
 import { sql as m013 } from './013-otp-sms.js';
 
 export interface Migration {
@@ -22,5 +24,7 @@ export const migrations: readonly Migration[] = [
   { id: '004-identity', sql: m004 },
   { id: '005-callbacks', sql: m005 },
   { id: '006-reorg-watch', sql: m006 },
+  { id: '011-signature-requests', sql: m011 },
+  { id: '012-signature-request-callbacks', sql: m012 },
   { id: '013-otp-sms', sql: m013 },
 ];
