@@ -26,6 +26,7 @@ export const REQUEST_USAGE = `  request create <file> --signer "Name <email>" [-
 interface Signee {
   commonName: string;
   email?: string;
+  countryCallingCode?: string;
   phone?: string;
   requiresOTP?: boolean;
   signedOn?: number;
@@ -72,6 +73,25 @@ async function client(values: Record<string, unknown>, ctx: ClientContext): Prom
 
 const requestPath = (id: string) => `/v1/signatureRequest/${encodeURIComponent(id)}`;
 
+/** The two-digit country calling codes (ITU-T E.164); 1 and 7 are the one-digit ones, all others have three. */
+const TWO_DIGIT_CODES = new Set(
+  '20 27 30 31 32 33 34 36 39 40 41 43 44 45 46 47 48 49 51 52 53 54 55 56 57 58 60 61 62 63 64 65 66 81 82 84 86 90 91 92 93 94 95 98'.split(
+    ' ',
+  ),
+);
+
+/**
+ * "+33612345678" → the API's signer fields `{countryCallingCode: "33", phone: "612345678"}`.
+ * @throws UsageError when the number is not E.164.
+ */
+export function splitE164(e164: string): { countryCallingCode: string; phone: string } {
+  if (!/^\+[1-9]\d{6,14}$/.test(e164))
+    throw new UsageError(`--otp expected an E.164 phone number like +33612345678, got "${e164}"`);
+  const digits = e164.slice(1);
+  const length = ['1', '7'].includes(digits[0]!) ? 1 : TWO_DIGIT_CODES.has(digits.slice(0, 2)) ? 2 : 3;
+  return { countryCallingCode: digits.slice(0, length), phone: digits.slice(length) };
+}
+
 /** "Jane Doe <jane@example.com>" → its name and e-mail. */
 export function parseSigner(text: string): { commonName: string; email: string } {
   const m = /^\s*([^<>]+?)\s*<([^<>\s@]+@[^<>\s@]+)>\s*$/.exec(text);
@@ -84,9 +104,7 @@ function signeesOf(signers: string[], phones: string[]): Signee[] {
   if (phones.length > signers.length) throw new UsageError('more --otp phone numbers than --signer');
   return signers.map((text, i) => {
     const phone = phones[i];
-    if (phone !== undefined && !/^\+[1-9]\d{6,14}$/.test(phone))
-      throw new UsageError(`--otp expected an E.164 phone number like +33612345678, got "${phone}"`);
-    return { ...parseSigner(text), ...(phone !== undefined && { phone, requiresOTP: true }) };
+    return { ...parseSigner(text), ...(phone !== undefined && { ...splitE164(phone), requiresOTP: true }) };
   });
 }
 
@@ -165,7 +183,8 @@ function describe(r: SignatureRequestView): string[] {
     `  hash      ${r.hashToSign}`,
   ];
   for (const s of r.authorizedSignees ?? []) {
-    const who = `${s.commonName}${s.email ? ` <${s.email}>` : ''}${s.requiresOTP ? ` (SMS code to ${s.phone})` : ''}`;
+    const sms = s.requiresOTP ? ` (SMS code to +${s.countryCallingCode ?? ''}${s.phone ?? ''})` : '';
+    const who = `${s.commonName}${s.email ? ` <${s.email}>` : ''}${sms}`;
     const status = s.signedOn ? `signed ${new Date(s.signedOn).toISOString()}` : 'not signed yet';
     lines.push(`  signer    ${who}: ${status}`);
   }

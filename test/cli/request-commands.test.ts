@@ -15,7 +15,7 @@ import { openStore, type OpenedStore } from '../../src/adapters/store/create-sto
 import { createIdentityKey } from '../../src/app/identity/create-identity-key.js';
 import type { IdentityDeps } from '../../src/app/identity/identity-deps.js';
 import { signHash } from '../../src/app/identity/sign-hash.js';
-import { auditTrailHash, parseSigner, requestCommand } from '../../src/cli/request-commands.js';
+import { auditTrailHash, parseSigner, requestCommand, splitE164 } from '../../src/cli/request-commands.js';
 import type { ClientContext } from '../../src/cli/seal-command.js';
 import { buildReceipt, signatureLeaf } from '../../src/core/chainpoint/receipt.js';
 import { realRandom, testClock } from '../support/fixtures.js';
@@ -186,7 +186,13 @@ describe('proofseal request', () => {
       hashToSign: sha256Hex(readFileSync(doc)),
       fileName: 'contract.pdf',
       authorizedSignees: [
-        { commonName: 'Jane Doe', email: 'jane@example.com', phone: '+33612345678', requiresOTP: true },
+        {
+          commonName: 'Jane Doe',
+          email: 'jane@example.com',
+          countryCallingCode: '33',
+          phone: '612345678',
+          requiresOTP: true,
+        },
         { commonName: 'Bob', email: 'bob@example.com' },
       ],
       state: 'DRAFT',
@@ -272,6 +278,21 @@ describe('proofseal request', () => {
       assert.equal(process.exitCode, 1);
       assert.match(lines.at(-1)!, new RegExp(`^NOT VERIFIED: .*${why.source}`));
     }
+  });
+
+  it('an E.164 number splits into the country calling code and the national number', () => {
+    const cases: [string, string, string][] = [
+      ['+33612345678', '33', '612345678'],
+      ['+14155552671', '1', '4155552671'],
+      ['+79161234567', '7', '9161234567'],
+      ['+447911123456', '44', '7911123456'],
+      ['+352621123456', '352', '621123456'],
+      ['+2348031234567', '234', '8031234567'],
+      ['+27821234567', '27', '821234567'],
+    ];
+    for (const [e164, countryCallingCode, phone] of cases)
+      assert.deepEqual(splitE164(e164), { countryCallingCode, phone });
+    assert.throws(() => splitE164('0612345678'), /E\.164/);
   });
 
   it('the audit-trail hash of an object is the SHA-256 of its JSON with sorted keys', () => {
