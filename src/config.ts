@@ -28,6 +28,8 @@ export interface Config {
   readonly regtestBlockIntervalSeconds: number;
   readonly secretKey: string | undefined;
   readonly smtpUrl: string | undefined;
+  /** SMS provider (Twilio's Messages API): `https://<AccountSid>:<AuthToken>@api.twilio.com?from=<number>`. */
+  readonly smsUrl: string | undefined;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly bodyLimitBytes: number;
   readonly rateLimitPublicPerMinute: number;
@@ -145,6 +147,7 @@ export function loadConfig(env: Env = process.env): Config {
     regtestBlockIntervalSeconds: r.int('REGTEST_BLOCK_INTERVAL_SECONDS', 5, 0, 3600),
     secretKey,
     smtpUrl: r.url('SMTP_URL', ['smtp:', 'smtps:']),
+    smsUrl: r.url('SMS_URL', ['http:', 'https:']),
     logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
     rateLimitPublicPerMinute: r.int('RATE_LIMIT_PUBLIC_PER_MINUTE', 600, 1, 10_000_000),
@@ -165,9 +168,17 @@ export function loadConfig(env: Env = process.env): Config {
       `BITCOIN_RPC_URL is required when BITCOIN_NETWORK is ${network} (the embedded node is regtest only)`,
     );
   }
+  if (config.smsUrl !== undefined && !smsUrlComplete(config.smsUrl))
+    r.problems.push('SMS_URL must be https://<AccountSid>:<AuthToken>@<host>?from=<E.164 sender number>');
   if (config.feeCapSatVb < config.feeRateSatVb) r.problems.push('FEE_CAP_SAT_VB must be at least FEE_RATE_SAT_VB');
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return Object.freeze(config);
+}
+
+/** SMS_URL names the account (SID and token) and a sender number (`+` may be left unencoded). */
+function smsUrlComplete(raw: string): boolean {
+  const u = new URL(raw);
+  return u.username !== '' && u.password !== '' && /^[+ ][1-9]\d{6,14}$/.test(u.searchParams.get('from') ?? '');
 }
 
 /** Settings of the command-line client and operator commands (flags override them). */

@@ -8,8 +8,10 @@ import { pathToFileURL } from 'node:url';
 import { parse, UsageError } from './cli/args.js';
 import { accountCommand, tokenCommand } from './cli/operator-commands.js';
 import { walletCommand } from './cli/wallet-command.js';
+import { outboxCommand } from './cli/outbox-command.js';
 import { openBitcoin, openWalletForCommand } from './bitcoin-runtime.js';
 import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
+import { REQUEST_USAGE, requestCommand } from './cli/request-commands.js';
 import { identityCommand } from './cli/identity-commands.js';
 import { bootstrapLocalCredentials } from './cli/local-credentials.js';
 import { startIdentityServer } from './identity/app.js';
@@ -28,6 +30,8 @@ const USAGE = `usage: proofseal <command>
   identity key create --name N --cn CN [--o --ou --l --c --email] [--expires YYYY-MM-DD] | key list | key revoke --pubkey P
   identity token create [--name N] | identity token revoke --token T | --id ID
   wallet [--json] | wallet import <txid>   the anchoring address, balance, network | register a deposit
+  outbox sms [--limit N] [--json]  SMS waiting or kept (no SMS_URL: one-time passwords are read here)
+${REQUEST_USAGE}
 ${CLIENT_USAGE}`;
 
 /** The identity server's deps: the runtime's, plus SECRET_KEY (seals its keys) and IDENTITY_PUBLIC_URL. */
@@ -151,6 +155,10 @@ export async function run(argv: string[], out: (line: string) => void = console.
         const opened = await openWalletForCommand(rt);
         await walletCommand({ ...opened, utxos: rt.deps.store.utxos }, rest, out);
       });
+    case 'outbox':
+      return withRuntime({ ...config, logLevel: 'warn' }, (rt) => outboxCommand(rt.deps, rest, out));
+    case 'request':
+      return requestCommand(rest, { env: loadCliEnv(), dataDir: config.dataDir, out });
     case 'seal':
     case 'verify':
     case 'receipt':

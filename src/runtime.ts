@@ -6,6 +6,7 @@ import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createJobEngine, type JobEngine } from './adapters/jobs/job-engine.js';
 import { createSafeFetch } from './adapters/net/safe-fetch.js';
+import { parseSmsUrl, twilioSms } from './adapters/sms/twilio-sms.js';
 import { openStore, type OpenedStore } from './adapters/store/create-store.js';
 import { resolveSecretKey, systemClock, systemRandom } from './adapters/system/system.js';
 import type { AppDeps } from './app/shared/deps.js';
@@ -64,6 +65,7 @@ export async function openRuntime(config: Config, opts: { log?: Logger } = {}): 
     httpClient,
     secretKey,
     platformSigner: platformSignerOf(config, { store, clock: systemClock, secretKey }),
+    ...(config.smsUrl !== undefined && { sms: twilioSms(parseSmsUrl(config.smsUrl)) }),
   };
   return {
     config,

@@ -10,17 +10,17 @@ import { validateReceipt } from '../core/chainpoint/validate.js';
 import { DomainError } from '../core/errors.js';
 import { messageToSign } from '../core/identity/identity-message.js';
 import { parse, UsageError } from './args.js';
-import { CLIENT_OPTIONS, resolveClientSettings } from './client-settings.js';
+import { CLIENT_OPTIONS, resolveClientSettings, type ClientSettings } from './client-settings.js';
 import { sha256File } from './file-hash.js';
 import { apiClient, type ClientContext } from './seal-command.js';
 
 /** One line of the verdict: ok true ✓, false ✗ (fails the verdict), null ? (could not be checked, informative). */
-interface Check {
+export interface Check {
   readonly name: string;
   readonly ok: boolean | null;
   readonly text: string;
 }
-interface ChainResult {
+export interface ChainResult {
   readonly checks: Check[];
   readonly timestamp?: number;
   readonly confirmations?: number;
@@ -42,25 +42,39 @@ export async function verifyCommand(args: string[], ctx: ClientContext): Promise
   const receiptFile = positionals[1] ?? `${file}.receipt.json`;
   const hash = await sha256File(file);
   const parsed = await readReceipt(receiptFile);
-  const checks: Check[] = [];
-  let chain: ChainResult = { checks: [] };
-  if ('error' in parsed) checks.push({ name: 'receipt', ok: false, text: parsed.error });
-  else {
-    checks.push(...localChecks(hash, parsed.receipt));
-    if (checks.every((c) => c.ok !== false)) {
-      chain =
-        typeof values['rpc-url'] === 'string'
-          ? await chainByNode(values['rpc-url'], parsed.receipt)
-          : await chainByService(await resolveClientSettings(values, ctx.env, ctx.dataDir), parsed.receipt);
-      checks.push(...chain.checks);
-      const identity = chain.identityChecked ? null : await identityByClient(parsed.receipt);
-      if (identity) checks.push(identity);
-    }
-  }
+  const via = {
+    rpcUrl: values['rpc-url'] as string | undefined,
+    settings: () => resolveClientSettings(values, ctx.env, ctx.dataDir),
+  };
+  const { checks, chain } =
+    'error' in parsed
+      ? { checks: [{ name: 'receipt', ok: false, text: parsed.error }], chain: { checks: [] } }
+      : await receiptChecks(hash, parsed.receipt, via);
   const verified = checks.every((c) => c.ok !== false);
   const receipt = 'receipt' in parsed ? parsed.receipt : undefined;
   report(ctx, { file, hash, verified, checks, chain, receipt }, values.json === true);
   process.exitCode = verified ? 0 : 1;
+}
+
+/**
+ * Every check of `verify` for one receipt and the hash it should prove: locally (hash, signature, Merkle
+ * path), then the transaction (through the service's `POST /v1/receipt/verify`, or a Bitcoin node when
+ * `rpcUrl` is given), then the identity. Used by `verify` and by `request proofs`.
+ */
+export async function receiptChecks(
+  hash: string,
+  receipt: ChainpointReceipt,
+  via: { rpcUrl: string | undefined; settings: () => Promise<ClientSettings> },
+): Promise<{ checks: Check[]; chain: ChainResult }> {
+  const checks = localChecks(hash, receipt);
+  if (checks.some((c) => c.ok === false)) return { checks, chain: { checks: [] } };
+  const chain = via.rpcUrl
+    ? await chainByNode(via.rpcUrl, receipt)
+    : await chainByService(await via.settings(), receipt);
+  checks.push(...chain.checks);
+  const identity = chain.identityChecked ? null : await identityByClient(receipt);
+  if (identity) checks.push(identity);
+  return { checks, chain };
 }
 
 async function readReceipt(file: string): Promise<{ receipt: ChainpointReceipt } | { error: string }> {
@@ -129,10 +143,7 @@ interface ServiceVerification {
   identityVerificationStatus: string | null;
 }
 
-async function chainByService(
-  s: Awaited<ReturnType<typeof resolveClientSettings>>,
-  receipt: ChainpointReceipt,
-): Promise<ChainResult> {
+async function chainByService(s: ClientSettings, receipt: ChainpointReceipt): Promise<ChainResult> {
   let v: ServiceVerification;
   try {
     v = (await apiClient(s, false).request<ServiceVerification>('POST', '/v1/receipt/verify', { body: receipt })).body;

@@ -29,6 +29,13 @@ export type ErrorCode =
   | 'CHAIN_UNAVAILABLE'
   | 'DELIVERY_FAILED'
   | 'INTERNAL'
+  | 'INVALID_PHONE'
+  | 'OTP_REQUIRED'
+  | 'OTP_INVALID'
+  | 'OTP_EXPIRED'
+  | 'OTP_TOO_MANY_TRIES'
+  | 'OTP_TOO_SOON'
+  | 'OTP_LIMIT_REACHED'
   | 'ALREADY_SIGNED'
   | 'SIGNING_CLOSED'
   | 'DEADLINE_PASSED'
@@ -52,4 +59,13 @@ export class DomainError extends Error {
 
 export function fail(code: ErrorCode, message: string): never {
   throw new DomainError(code, message);
+}
+
+/** A refusal that passes with time (a 429): says when to try again, sent as `Retry-After`. */
+export class RetryLaterError extends DomainError {
+  readonly retryAfterSeconds: number;
+  constructor(code: ErrorCode, message: string, retryAfterSeconds: number) {
+    super(code, message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
 }

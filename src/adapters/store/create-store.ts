@@ -12,6 +12,8 @@ import { signatureRequestRepository } from './signature-request.repository.js';
 import { openPostgres } from './postgres-database.js';
 import type { Sql, SqlDatabase } from './sql.js';
 import { utxoRepository } from './utxo.repository.js';
+import { otpRepository } from './otp.repository.js';
+import { smsRepository } from './sms.repository.js';
 
 /** Builds the job queue that sends on a given connection (the job engine's `sendOn`). */
 export type JobsOn = (sql: Sql) => JobQueue;
@@ -33,6 +35,8 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, inTransaction = 
     batches: batchRepository(sql),
     btcTxs: btcTxRepository(sql),
     utxos: utxoRepository(sql),
+    otps: otpRepository(sql),
+    sms: smsRepository(sql),
     signatureRequests: signatureRequestRepository(sql),
     jobs: jobsOn(sql),
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, kind, jobsOn, true))),

@@ -5,6 +5,8 @@ import type { CallbackRepository } from '../callbacks/callback.port.js';
 import type { IdentityKeyRepository, IdentityTokenRepository } from '../identity/identity.port.js';
 import type { UtxoStore } from '../anchoring/utxo.port.js';
 import type { JobQueue } from './jobs.port.js';
+import type { OtpRepository } from '../signature-requests/otp/otp.port.js';
+import type { SmsRepository } from '../sms/sms-outbox.port.js';
 import type { SignatureRequestRepository } from '../signature-requests/signature-request.port.js';
 
 /**
@@ -25,6 +27,8 @@ export interface Store {
   readonly batches: BatchRepository;
   readonly btcTxs: BtcTxRepository;
   readonly utxos: UtxoStore;
+  readonly otps: OtpRepository;
+  readonly sms: SmsRepository;
   readonly signatureRequests: SignatureRequestRepository;
   /** The job queue, on this store's connection: inside `transaction`, a job is sent only if the transaction commits. */
   readonly jobs: JobQueue;

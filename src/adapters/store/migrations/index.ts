@@ -10,6 +10,7 @@ import { sql as m005 } from './005-callbacks.js';
 import { sql as m006 } from './006-reorg-watch.js';
 import { sql as m011 } from './011-signature-requests.js';
 import { sql as m012 } from './012-signature-request-callbacks.js';
+import { sql as m013 } from './013-otp-sms.js';
 
 export interface Migration {
   readonly id: string;
@@ -25,4 +26,5 @@ export const migrations: readonly Migration[] = [
   { id: '006-reorg-watch', sql: m006 },
   { id: '011-signature-requests', sql: m011 },
   { id: '012-signature-request-callbacks', sql: m012 },
+  { id: '013-otp-sms', sql: m013 },
 ];
