@@ -40,6 +40,8 @@ export interface Config {
   readonly regtestBlockIntervalSeconds: number;
   readonly secretKey: string | undefined;
   readonly smtpUrl: string | undefined;
+  /** SMS provider (Twilio's Messages API): `https://<AccountSid>:<AuthToken>@api.twilio.com?from=<number>`. */
+  readonly smsUrl: string | undefined;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly bodyLimitBytes: number;
   readonly rateLimitPublicPerMinute: number;
@@ -58,6 +60,12 @@ export interface Config {
   readonly pauseInClose: boolean;
   /** How long `--role api|worker` waits for an unreachable database at start, seconds (DATABASE_WAIT_SECONDS). */
   readonly databaseWaitSeconds: number;
+  /** The identity server holding the platform key (PLATFORM_IDENTITY_URL); unset, this process's own identity keys. */
+  readonly platformIdentityUrl: string | undefined;
+  /** An identity API token of that server (PLATFORM_IDENTITY_TOKEN). */
+  readonly platformIdentityToken: string | undefined;
+  /** The platform key's address (PLATFORM_KEY_PUBKEY); unset, the newest live identity key. */
+  readonly platformKeyPubKey: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -191,6 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
     regtestBlockIntervalSeconds: r.int('REGTEST_BLOCK_INTERVAL_SECONDS', 5, 0, 3600),
     secretKey,
     smtpUrl: r.url('SMTP_URL', ['smtp:', 'smtps:']),
+    smsUrl: r.url('SMS_URL', ['http:', 'https:']),
     logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
     rateLimitPublicPerMinute: r.int('RATE_LIMIT_PUBLIC_PER_MINUTE', 600, 1, 10_000_000),
@@ -203,15 +212,28 @@ export function loadConfig(env: Env = process.env): Config {
     crashAfterBroadcast: r.bool('PROOFSEAL_TEST_CRASH_AFTER_BROADCAST', false),
     pauseInClose: r.bool('PROOFSEAL_TEST_PAUSE_IN_CLOSE', false),
     databaseWaitSeconds: r.int('DATABASE_WAIT_SECONDS', 60, 0, 3600),
+    platformIdentityUrl: r.url('PLATFORM_IDENTITY_URL', ['http:', 'https:']),
+    platformIdentityToken: r.optional('PLATFORM_IDENTITY_TOKEN'),
+    platformKeyPubKey: r.optional('PLATFORM_KEY_PUBKEY'),
   };
+  if (config.platformIdentityUrl !== undefined && config.platformIdentityToken === undefined)
+    r.problems.push('PLATFORM_IDENTITY_TOKEN is required when PLATFORM_IDENTITY_URL is set');
   if (config.bitcoinRpcUrl === undefined && network !== 'regtest') {
     r.problems.push(
       `BITCOIN_RPC_URL is required when BITCOIN_NETWORK is ${network} (the embedded node is regtest only)`,
     );
   }
+  if (config.smsUrl !== undefined && !smsUrlComplete(config.smsUrl))
+    r.problems.push('SMS_URL must be https://<AccountSid>:<AuthToken>@<host>?from=<E.164 sender number>');
   if (config.feeCapSatVb < config.feeRateSatVb) r.problems.push('FEE_CAP_SAT_VB must be at least FEE_RATE_SAT_VB');
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return Object.freeze(config);
+}
+
+/** SMS_URL names the account (SID and token) and a sender number (`+` may be left unencoded). */
+function smsUrlComplete(raw: string): boolean {
+  const u = new URL(raw);
+  return u.username !== '' && u.password !== '' && /^[+ ][1-9]\d{6,14}$/.test(u.searchParams.get('from') ?? '');
 }
 
 /** Settings of the command-line client and operator commands (flags override them). */

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { parse, UsageError } from './cli/args.js';
 import { openBitcoin } from './bitcoin-runtime.js';
 import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
+import { REQUEST_USAGE, requestCommand } from './cli/request-commands.js';
 import { bootstrapLocalCredentials } from './cli/local-credentials.js';
 import { writeCredentialsFile } from './adapters/system/credentials-file.js';
 import { clientAdapters } from './client-runtime.js';
@@ -34,6 +35,8 @@ const USAGE = `usage: proofseal <command>
                                   the worker finds deposits in new blocks)
   (with the service running on the embedded store, these operator commands run inside it)
   outbox mail [--limit N] [--json] | outbox mail <id> [--html]   e-mails sent, or kept by the default run
+  outbox sms [--limit N] [--json]  SMS waiting or kept (no SMS_URL: one-time passwords are read here)
+${REQUEST_USAGE}
 ${CLIENT_USAGE}`;
 
 export interface Started {
@@ -143,6 +146,8 @@ export async function run(argv: string[], out: (line: string) => void = console.
       await startService(config, role as Role, (started) => onSignals(started, config.shutdownTimeoutMs));
       return;
     }
+    case 'request':
+      return requestCommand(rest, { env: loadCliEnv(), dataDir: config.dataDir, out, adapters: clientAdapters() });
     case 'seal':
     case 'verify':
     case 'receipt':

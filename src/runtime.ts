@@ -7,6 +7,7 @@ import pino, { type Logger } from 'pino';
 import { createJobEngine, type JobEngine } from './adapters/jobs/job-engine.js';
 import { fileMailer, smtpMailer } from './adapters/mail/nodemailer-mailer.js';
 import { createSafeFetch } from './adapters/net/safe-fetch.js';
+import { parseSmsUrl, twilioSms } from './adapters/sms/twilio-sms.js';
 import { openStore, type OpenedStore } from './adapters/store/create-store.js';
 import { isConnectionFailure, StoreUnreachableError } from './adapters/store/store-unreachable.js';
 import { resolveSecretKey, systemClock, systemRandom } from './adapters/system/system.js';
@@ -15,6 +16,10 @@ import type { Mailer } from './app/mail/email.port.js';
 import type { AppDeps } from './app/shared/deps.js';
 import type { Config } from './config.js';
 import { logTransport } from './http/logging.js';
+import { httpSigner } from './adapters/identity/http-signer.js';
+import { localSigner } from './app/identity/sign-hash.js';
+import type { PlatformSigner } from './app/signature-requests/platform-signer.port.js';
+import { issuerDomain } from './core/identity/issuer-domain.js';
 
 export interface Runtime {
   readonly config: Config;
@@ -26,6 +31,20 @@ export interface Runtime {
   /** SMTP when SMTP_URL is set; else mails are kept as .eml files under DATA_DIR/mail. */
   readonly mailer: Mailer;
   close(): Promise<void>;
+}
+
+/**
+ * The platform key for signatures by delegation and sealed audit trails: a remote identity server when
+ * PLATFORM_IDENTITY_URL is set, else this process's identity keys (the default run's local key).
+ */
+function platformSignerOf(config: Config, deps: Pick<AppDeps, 'store' | 'clock' | 'secretKey'>): PlatformSigner {
+  const pubKey = config.platformKeyPubKey;
+  if (config.platformIdentityUrl !== undefined && config.platformIdentityToken !== undefined) {
+    const signer = httpSigner({ baseUrl: config.platformIdentityUrl, token: config.platformIdentityToken });
+    return { signer, issuerDomain: issuerDomain(config.platformIdentityUrl), pubKey };
+  }
+  const identity = { secretKey: deps.secretKey, publicUrl: config.identityPublicUrl };
+  return { signer: localSigner({ ...deps, identity }), issuerDomain: issuerDomain(config.identityPublicUrl), pubKey };
 }
 
 export interface RuntimeOptions {
@@ -51,13 +70,16 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
     throw err;
   }
   const httpClient = createSafeFetch({ allowPrivateUrls: config.allowPrivateUrls });
+  const store = opened.withJobs(jobs.sendOn);
   const deps: AppDeps = {
-    store: opened.withJobs(jobs.sendOn),
+    store,
     clock: systemClock,
     random: systemRandom,
     jobs,
     httpClient,
     secretKey,
+    platformSigner: platformSignerOf(config, { store, clock: systemClock, secretKey }),
+    ...(config.smsUrl !== undefined && { sms: twilioSms(parseSmsUrl(config.smsUrl)) }),
   };
   const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl) : null;
   const mailer = smtp ?? fileMailer(path.join(config.dataDir, 'mail'));

@@ -16,7 +16,7 @@ import { sha256File } from './file-hash.js';
 import { apiClient } from './seal-command.js';
 
 /** One line of the verdict: ok true ✓, false ✗ (fails the verdict), null ? (could not be checked, informative). */
-interface Check {
+export interface Check {
   readonly name: string;
   readonly ok: boolean | null;
   readonly text: string;
@@ -37,24 +37,31 @@ export async function verifyCommand(args: string[], ctx: ClientContext): Promise
   const file = positionals[0]!;
   const hash = await sha256File(file);
   const parsed = await readReceipt(positionals[1] ?? `${file}.receipt.json`);
-  const checks: Check[] = [];
-  let chain: ReceiptVerification | undefined;
-  if ('error' in parsed) checks.push({ name: 'receipt', ok: false, text: parsed.error });
-  else {
-    checks.push(fileCheck(hash, parsed.receipt), ...localChecks(parsed.receipt));
-    if (checks.every((c) => c.ok !== false)) {
-      const found = await chainVerification(values, parsed.receipt, ctx);
-      if ('error' in found) checks.push(found.error);
-      else {
-        chain = found.verification;
-        checks.push(...(await chainChecks(ctx, values, parsed.receipt, chain)));
-      }
-    }
-  }
+  const { checks, chain } =
+    'error' in parsed
+      ? { checks: [{ name: 'receipt', ok: false, text: parsed.error }], chain: undefined }
+      : await receiptChecks(hash, parsed.receipt, { ctx, values });
   const verified = checks.every((c) => c.ok !== false);
   const receipt = 'receipt' in parsed ? parsed.receipt : undefined;
   report(ctx, { file, hash, verified, checks, chain, receipt }, values.json === true);
   process.exitCode = verified ? 0 : 1;
+}
+
+/**
+ * What `verify` checks of one receipt against a file's hash: the hash, the signature and the Merkle path
+ * here, then (when those hold) the chain through the `verifyReceipt` use case. Also used by `request proofs`.
+ */
+export async function receiptChecks(
+  hash: string,
+  receipt: ChainpointReceipt,
+  via: { readonly ctx: ClientContext; readonly values: Flags },
+): Promise<{ checks: Check[]; chain?: ReceiptVerification }> {
+  const checks: Check[] = [fileCheck(hash, receipt), ...localChecks(receipt)];
+  if (checks.some((c) => c.ok === false)) return { checks };
+  const found = await chainVerification(via.values, receipt, via.ctx);
+  if ('error' in found) return { checks: [...checks, found.error] };
+  const chain = found.verification;
+  return { checks: [...checks, ...(await chainChecks(via.ctx, via.values, receipt, chain))], chain };
 }
 
 async function readReceipt(file: string): Promise<{ receipt: ChainpointReceipt } | { error: string }> {

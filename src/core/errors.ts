@@ -31,7 +31,25 @@ export type ErrorCode =
   | 'CHAIN_UNAVAILABLE'
   | 'DELIVERY_FAILED'
   | 'INTERNAL'
-  | 'INVALID_STRING';
+  | 'INVALID_STRING'
+  | 'INVALID_PHONE'
+  | 'OTP_REQUIRED'
+  | 'OTP_INVALID'
+  | 'OTP_EXPIRED'
+  | 'OTP_TOO_MANY_TRIES'
+  | 'OTP_TOO_SOON'
+  | 'OTP_LIMIT_REACHED'
+  | 'ALREADY_SIGNED'
+  | 'SIGNING_CLOSED'
+  | 'DEADLINE_PASSED'
+  | 'NOT_YOUR_TURN'
+  | 'NOT_EDITABLE'
+  | 'TOO_MANY_SIGNEES'
+  | 'TOO_MANY_WATCHERS'
+  | 'DUPLICATE_SIGNEE'
+  | 'VARS_TOO_LARGE'
+  | 'INVALID_DEADLINE'
+  | 'HASH_MISMATCH';
 
 export class DomainError extends Error {
   readonly code: ErrorCode;
@@ -46,12 +64,20 @@ export function fail(code: ErrorCode, message: string): never {
   throw new DomainError(code, message);
 }
 
-/** RATE_LIMITED with the seconds after which a retry may succeed (the edge sends them as `Retry-After`). */
-export class RateLimitedError extends DomainError {
+/** A refusal that passes with time (a 429): says when to try again, sent as `Retry-After`. */
+export class RetryLaterError extends DomainError {
   readonly retryAfterSeconds: number;
-  constructor(message: string, retryAfterSeconds: number) {
-    super('RATE_LIMITED', message);
-    this.name = 'RateLimitedError';
+  constructor(code: ErrorCode, message: string, retryAfterSeconds: number) {
+    super(code, message);
+    this.name = 'RetryLaterError';
     this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** RATE_LIMITED with the seconds after which a retry may succeed (the edge sends them as `Retry-After`). */
+export class RateLimitedError extends RetryLaterError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super('RATE_LIMITED', message, retryAfterSeconds);
+    this.name = 'RateLimitedError';
   }
 }

@@ -16,6 +16,9 @@ import { otsRoutes } from './routes/anchoring/ots.route.js';
 import { receiptRoutes } from './routes/anchoring/receipt.route.js';
 import { tokenRoutes } from './routes/accounts/token.route.js';
 import { userRoutes } from './routes/accounts/user.route.js';
+import { signatureRequestRoutes } from './routes/signature-requests/signature-request.route.js';
+import { signatureRequestProofRoutes } from './routes/signature-requests/signature-request-proofs.route.js';
+import { signeeRoutes } from './routes/signature-requests/signee.route.js';
 import { ErrorSchema } from './schemas.js';
 import { registerTextGuard, typed, validatorOptions, type TypedFastify } from './validation.js';
 
@@ -93,6 +96,9 @@ export async function buildApp(
         receiptRoutes,
         otsRoutes,
         userRoutes,
+        signatureRequestRoutes,
+        signatureRequestProofRoutes,
+        signeeRoutes,
         ...extraRoutes,
       ])
         routes(typed(v1), deps, config);

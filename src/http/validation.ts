@@ -1,12 +1,13 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
   FastifySchemaCompiler,
   FastifyServerOptions,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
 import { DomainError } from '../core/errors.js';
@@ -57,8 +58,8 @@ export function validatorOptions(): Pick<FastifyServerOptions, 'schemaController
  */
 export type TypedFastify = FastifyInstance<
   RawServerDefault,
-  IncomingMessage,
-  ServerResponse,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
   FastifyBaseLogger,
   TypeBoxTypeProvider
 >;

@@ -34,6 +34,14 @@ const REMOTE_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   'RATE_LIMITED',
   'NOT_READY',
   'CHAIN_UNAVAILABLE',
+  'TRANSITION_NOT_ALLOWED',
+  'INVALID_PHONE',
+  'OTP_REQUIRED',
+  'OTP_INVALID',
+  'OTP_EXPIRED',
+  'OTP_TOO_MANY_TRIES',
+  'OTP_TOO_SOON',
+  'OTP_LIMIT_REACHED',
 ]);
 
 function codeOf(status: number, remote: unknown): ErrorCode {

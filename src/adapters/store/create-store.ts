@@ -10,9 +10,12 @@ import { emailRepository } from './email.repository.js';
 import { openEmbedded } from './embedded-database.js';
 import { identityKeyRepository, identityTokenRepository } from './identity.repository.js';
 import { migrate } from './migrate.js';
+import { signatureRequestRepository } from './signature-request.repository.js';
 import { openPostgres } from './postgres-database.js';
 import type { Sql, SqlDatabase } from './sql.js';
 import { utxoRepository } from './utxo.repository.js';
+import { otpRepository } from './otp.repository.js';
+import { smsRepository } from './sms.repository.js';
 
 /** Builds the job queue that sends on a given connection (the job engine's `sendOn`). */
 export type JobsOn = (sql: Sql) => JobQueue;
@@ -36,6 +39,9 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, inTransaction = 
     utxos: utxoRepository(sql),
     attempts: attemptCounterRepository(sql),
     emails: emailRepository(sql),
+    otps: otpRepository(sql),
+    sms: smsRepository(sql),
+    signatureRequests: signatureRequestRepository(sql),
     jobs: jobsOn(sql),
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, kind, jobsOn, true))),
     ping: async () => {

@@ -1,17 +1,8 @@
 import { anchorView } from './anchor-view.js';
 import type { Store } from '../shared/store.port.js';
+import { DELIVER_CALLBACK, type CallbackJobData } from '../callbacks/callback.port.js';
 
-/** The job queue of callback deliveries (definition in src/jobs/deliver-callback.job.ts). */
-export const DELIVER_CALLBACK = 'callback.deliver';
-
-/** One callback message; `messageId` is its `webhook-id`, kept across retries. */
-export interface CallbackJobData {
-  readonly messageId: string;
-  readonly accountId: string;
-  readonly anchorId: string;
-  /** The anchor's JSON at the status change, the body sent on every attempt. */
-  readonly payload: string;
-}
+export { DELIVER_CALLBACK, type CallbackJobData };
 
 /**
  * Queues one callback per anchor of the batch that has a callbackURL, carrying the anchor as it is now.

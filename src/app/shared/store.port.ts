@@ -7,6 +7,9 @@ import type { IdentityKeyRepository, IdentityTokenRepository } from '../identity
 import type { UtxoStore } from '../anchoring/utxo.port.js';
 import type { EmailRepository } from '../mail/email.port.js';
 import type { JobQueue } from './jobs.port.js';
+import type { OtpRepository } from '../signature-requests/otp/otp.port.js';
+import type { SmsRepository } from '../sms/sms-outbox.port.js';
+import type { SignatureRequestRepository } from '../signature-requests/signature-request.port.js';
 
 /**
  * The Store: every repository the use cases need, on PostgreSQL or on the embedded PostgreSQL.
@@ -29,6 +32,9 @@ export interface Store {
   /** Attempt counters shared by every process (failed-login limits). */
   readonly attempts: AttemptCounterRepository;
   readonly emails: EmailRepository;
+  readonly otps: OtpRepository;
+  readonly sms: SmsRepository;
+  readonly signatureRequests: SignatureRequestRepository;
   /** The job queue, on this store's connection: inside `transaction`, a job is sent only if the transaction commits. */
   readonly jobs: JobQueue;
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;

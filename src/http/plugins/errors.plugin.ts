@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { DomainError, RateLimitedError } from '../../core/errors.js';
+import { DomainError, RateLimitedError, RetryLaterError } from '../../core/errors.js';
 import { errorBody, STATUS_OF } from '../error-codes.js';
 
 /** Fastify's own error codes for bad input, mapped to our stable codes. */
@@ -68,6 +68,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (err instanceof RateLimitedError) void reply.header('retry-after', err.retryAfterSeconds);
     if (status >= 500) req.log.error({ err }, 'request failed');
     else req.log.info({ code, status }, message);
+    if (err instanceof RetryLaterError) void reply.header('retry-after', String(err.retryAfterSeconds));
     void reply.status(status).send(errorBody(status, code, message));
   });
   app.setNotFoundHandler((req, reply) => {

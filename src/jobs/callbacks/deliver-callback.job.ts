@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app/shared/deps.js';
 import { deliverCallback } from '../../app/callbacks/deliver-callback.js';
-import { DELIVER_CALLBACK, type CallbackJobData } from '../../app/anchoring/enqueue-anchor-callbacks.js';
+import { DELIVER_CALLBACK, type CallbackJobData } from '../../app/callbacks/callback.port.js';
 import { Type } from '@sinclair/typebox';
 import type { JobDefinition } from '../job-definition.js';
 

@@ -11,6 +11,9 @@ import { sql as m006 } from './006-reorg-watch.js';
 import { sql as m007 } from './007-attempt-counters.js';
 import { sql as m008 } from './008-batch-created.js';
 import { sql as m010 } from './010-anchored-hash.js';
+import { sql as m011 } from './011-signature-requests.js';
+import { sql as m012 } from './012-signature-request-callbacks.js';
+import { sql as m013 } from './013-otp-sms.js';
 import { sql as m015 } from './015-email-outbox.js';
 
 export interface Migration {
@@ -28,5 +31,8 @@ export const migrations: readonly Migration[] = [
   { id: '007-attempt-counters', sql: m007 },
   { id: '008-batch-created', sql: m008 },
   { id: '010-anchored-hash', sql: m010 },
+  { id: '011-signature-requests', sql: m011 },
+  { id: '012-signature-request-callbacks', sql: m012 },
+  { id: '013-otp-sms', sql: m013 },
   { id: '015-email-outbox', sql: m015 },
 ];

@@ -1,0 +1,387 @@
+import type { AuditEventType } from '../../core/signature-requests/audit-trail.js';
+import type { Vars } from '../../core/signature-requests/limits.js';
+import type { SignatureRequestState } from '../../core/signature-requests/states.js';
+import type {
+  AuditEvent,
+  NewSignee,
+  RequestFields,
+  SignatureRequest,
+  SignatureRequestRepository,
+  Signee,
+  SignMethod,
+  Watcher,
+} from '../../app/signature-requests/signature-request.port.js';
+import type { Sql } from './sql.js';
+
+interface RequestRow {
+  id: string;
+  account_id: string;
+  name: string;
+  hash_to_sign: string;
+  state: SignatureRequestState;
+  file_name: string | null;
+  file_url: string | null;
+  deadline: number | null;
+  activation: number | null;
+  lang: string | null;
+  ordered: boolean;
+  public: boolean;
+  callback_url: string | null;
+  identity_url: string | null;
+  vars: Vars | null;
+  audit_trail_anchor_id: string | null;
+  proof_bundle_complete: boolean;
+  created: number;
+  last_modified: number;
+}
+
+interface SigneeRow {
+  id: string;
+  request_id: string;
+  position: number;
+  common_name: string;
+  email: string | null;
+  country_calling_code: string | null;
+  phone: string | null;
+  requires_otp: boolean;
+  vars: Vars | null;
+  lang: string | null;
+  secret_salt: Uint8Array;
+  audit_trail_id: string;
+  viewed_on: number | null;
+  signed_on: number | null;
+  anchor_id: string | null;
+  method: SignMethod | null;
+}
+
+interface WatcherRow {
+  email: string;
+  common_name: string | null;
+  vars: Vars | null;
+  lang: string | null;
+}
+
+interface EventRow {
+  date: number;
+  type: AuditEventType;
+  actor: string | null;
+  signee_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  comment: string | null;
+}
+
+/** Ids are UUIDs; any other text is simply unknown (and never reaches a uuid cast). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const REQUEST_COLUMNS = `id, account_id, name, hash_to_sign, state, file_name, file_url, deadline, activation, lang, ordered,
+  public, callback_url, identity_url, vars, audit_trail_anchor_id, proof_bundle_complete, created, last_modified`;
+const SIGNEE_COLUMNS = `id, request_id, position, common_name, email, country_calling_code, phone, requires_otp, vars, lang,
+  secret_salt, audit_trail_id, viewed_on, signed_on, anchor_id, method`;
+
+const toSignee = (r: SigneeRow): Signee => ({
+  id: r.id,
+  requestId: r.request_id,
+  position: r.position,
+  commonName: r.common_name,
+  email: r.email,
+  countryCallingCode: r.country_calling_code,
+  phone: r.phone,
+  requiresOtp: r.requires_otp,
+  vars: r.vars,
+  lang: r.lang,
+  secretSalt: Buffer.from(r.secret_salt),
+  auditTrailId: r.audit_trail_id,
+  viewedOn: r.viewed_on,
+  signedOn: r.signed_on,
+  anchorId: r.anchor_id,
+  method: r.method,
+});
+
+const toWatcher = (r: WatcherRow): Watcher => ({
+  email: r.email,
+  ...(r.common_name !== null && { commonName: r.common_name }),
+  ...(r.vars !== null && { vars: r.vars }),
+  ...(r.lang !== null && { lang: r.lang }),
+});
+
+function toRequest(r: RequestRow, signees: Signee[], watchers: Watcher[]): SignatureRequest {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    name: r.name,
+    hashToSign: r.hash_to_sign,
+    state: r.state,
+    fileName: r.file_name,
+    fileUrl: r.file_url,
+    deadline: r.deadline,
+    activation: r.activation,
+    lang: r.lang,
+    ordered: r.ordered,
+    public: r.public,
+    callbackUrl: r.callback_url,
+    identityUrl: r.identity_url,
+    vars: r.vars,
+    auditTrailAnchorId: r.audit_trail_anchor_id,
+    proofBundleComplete: r.proof_bundle_complete,
+    created: r.created,
+    lastModified: r.last_modified,
+    signees,
+    watchers,
+  };
+}
+
+const toEvent = (r: EventRow): AuditEvent => ({
+  date: r.date,
+  type: r.type,
+  actor: r.actor,
+  signeeId: r.signee_id,
+  ip: r.ip,
+  userAgent: r.user_agent,
+  comment: r.comment,
+});
+
+const INSERT_SIGNEES = `
+INSERT INTO signee (id, request_id, position, common_name, email, country_calling_code, phone, requires_otp, vars, lang,
+                    secret_salt, secret_hash, audit_trail_id)
+SELECT r.id, r.request_id, r.position, r.common_name, r.email, r.country_calling_code, r.phone, r.requires_otp, r.vars,
+       r.lang, decode(r.secret_salt, 'hex'), decode(r.secret_hash, 'hex'), r.audit_trail_id
+FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, request_id uuid, position integer, common_name text, email text,
+     country_calling_code text, phone text, requires_otp boolean, vars jsonb, lang text, secret_salt text,
+     secret_hash text, audit_trail_id text)`;
+
+const INSERT_WATCHERS = `
+INSERT INTO signature_request_watcher (request_id, position, email, common_name, vars, lang)
+SELECT $1, r.position, r.email, r.common_name, r.vars, r.lang
+FROM jsonb_to_recordset($2::jsonb) AS r(position integer, email text, common_name text, vars jsonb, lang text)`;
+
+const signeeRecord = (s: NewSignee) => ({
+  id: s.id,
+  request_id: s.requestId,
+  position: s.position,
+  common_name: s.commonName,
+  email: s.email,
+  country_calling_code: s.countryCallingCode,
+  phone: s.phone,
+  requires_otp: s.requiresOtp,
+  vars: s.vars,
+  lang: s.lang,
+  secret_salt: s.secretSalt.toString('hex'),
+  secret_hash: s.secretHash.toString('hex'),
+  audit_trail_id: s.auditTrailId,
+});
+
+const watcherRecord = (w: Watcher, position: number) => ({
+  position,
+  email: w.email,
+  common_name: w.commonName ?? null,
+  vars: w.vars ?? null,
+  lang: w.lang ?? null,
+});
+
+function fieldParams(f: RequestFields): unknown[] {
+  return [
+    f.name,
+    f.hashToSign,
+    f.fileName,
+    f.fileUrl,
+    f.deadline,
+    f.activation,
+    f.lang,
+    f.ordered,
+    f.public,
+    f.callbackUrl,
+    f.identityUrl,
+    f.vars === null ? null : JSON.stringify(f.vars),
+  ];
+}
+
+async function writePeople(
+  sql: Sql,
+  id: string,
+  signees: readonly NewSignee[],
+  watchers: readonly Watcher[],
+): Promise<void> {
+  if (signees.length > 0) await sql.query(INSERT_SIGNEES, [JSON.stringify(signees.map(signeeRecord))]);
+  if (watchers.length > 0) await sql.query(INSERT_WATCHERS, [id, JSON.stringify(watchers.map(watcherRecord))]);
+}
+
+export function signatureRequestRepository(sql: Sql): SignatureRequestRepository {
+  async function withPeople(rows: RequestRow[]): Promise<SignatureRequest[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const [signees, watchers] = await Promise.all([
+      sql.query<SigneeRow>(
+        `SELECT ${SIGNEE_COLUMNS} FROM signee WHERE request_id = ANY($1::uuid[]) ORDER BY request_id, position`,
+        [ids],
+      ),
+      sql.query<WatcherRow & { request_id: string }>(
+        `SELECT request_id, email, common_name, vars, lang FROM signature_request_watcher
+         WHERE request_id = ANY($1::uuid[]) ORDER BY request_id, position`,
+        [ids],
+      ),
+    ]);
+    return rows.map((r) =>
+      toRequest(
+        r,
+        signees.filter((s) => s.request_id === r.id).map(toSignee),
+        watchers.filter((w) => w.request_id === r.id).map(toWatcher),
+      ),
+    );
+  }
+
+  async function find(id: string, accountId: string | undefined, lock: boolean): Promise<SignatureRequest | null> {
+    if (!UUID.test(id) || (accountId !== undefined && !UUID.test(accountId))) return null;
+    const rows = await sql.query<RequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM signature_request WHERE id = $1 AND ($2::uuid IS NULL OR account_id = $2)
+       ${lock ? 'FOR UPDATE' : ''}`,
+      [id, accountId ?? null],
+    );
+    return (await withPeople(rows))[0] ?? null;
+  }
+
+  const ids = async (text: string, params: unknown[]) =>
+    (await sql.query<{ id: string }>(text, params)).map((r) => r.id);
+
+  return {
+    async insert(r, signees) {
+      await sql.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO signature_request (id, account_id, state, created, last_modified, name, hash_to_sign, file_name,
+             file_url, deadline, activation, lang, ordered, public, callback_url, identity_url, vars)
+           VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb)`,
+          [r.id, r.accountId, r.state, r.created, ...fieldParams(r)],
+        );
+        await writePeople(tx, r.id, signees, r.watchers);
+      });
+    },
+    findById: (id, accountId) => find(id, accountId, false),
+    lockById: (id, accountId) => find(id, accountId, true),
+    async replaceDraft(id, fields, signees, watchers, now) {
+      return sql.transaction(async (tx) => {
+        const updated = await tx.query(
+          `UPDATE signature_request SET name = $2, hash_to_sign = $3, file_name = $4, file_url = $5, deadline = $6,
+             activation = $7, lang = $8, ordered = $9, public = $10, callback_url = $11, identity_url = $12,
+             vars = $13::jsonb, last_modified = $14
+           WHERE id = $1 AND state = 'DRAFT' RETURNING id`,
+          [id, ...fieldParams(fields), now],
+        );
+        if (updated.length === 0) return false;
+        await tx.query('DELETE FROM signee WHERE request_id = $1', [id]);
+        await tx.query('DELETE FROM signature_request_watcher WHERE request_id = $1', [id]);
+        await writePeople(tx, id, signees, watchers);
+        return true;
+      });
+    },
+    async setState(id, from, to, now) {
+      const rows = await sql.query(
+        'UPDATE signature_request SET state = $3, last_modified = $4 WHERE id = $1 AND state = $2 RETURNING id',
+        [id, from, to, now],
+      );
+      return rows.length > 0;
+    },
+    async setDeadline(id, deadline, now) {
+      await sql.query('UPDATE signature_request SET deadline = $2, last_modified = $3 WHERE id = $1', [
+        id,
+        deadline,
+        now,
+      ]);
+    },
+    async findSigneeByLookupHash(lookupHash) {
+      const rows = await sql.query<SigneeRow>(`SELECT ${SIGNEE_COLUMNS} FROM signee WHERE secret_hash = $1`, [
+        lookupHash,
+      ]);
+      return rows[0] ? toSignee(rows[0]) : null;
+    },
+    async markSigned(signeeId, requestId, anchorId, method, now) {
+      const rows = await sql.query(
+        `UPDATE signee SET signed_on = $4, anchor_id = $2, method = $3 WHERE id = $1 AND signed_on IS NULL RETURNING id`,
+        [signeeId, anchorId, method, now],
+      );
+      if (rows.length === 0) return false;
+      await sql.query('UPDATE signature_request SET last_modified = $2 WHERE id = $1', [requestId, now]);
+      return true;
+    },
+    async markViewed(signeeId, now) {
+      const rows = await sql.query(
+        'UPDATE signee SET viewed_on = $2 WHERE id = $1 AND viewed_on IS NULL RETURNING id',
+        [signeeId, now],
+      );
+      return rows.length > 0;
+    },
+    async addEvent(requestId, e) {
+      await sql.query(
+        `INSERT INTO signature_request_event (request_id, date, type, actor, signee_id, ip, user_agent, comment)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [requestId, e.date, e.type, e.actor, e.signeeId, e.ip, e.userAgent, e.comment],
+      );
+    },
+    async events(requestId) {
+      const rows = await sql.query<EventRow>(
+        `SELECT date, type, actor, signee_id, ip, user_agent, comment FROM signature_request_event
+         WHERE request_id = $1 ORDER BY id`,
+        [requestId],
+      );
+      return rows.map(toEvent);
+    },
+    async search(q) {
+      const where = `account_id = $1 AND ($2::text IS NULL OR name ILIKE '%' || $2 || '%' ESCAPE '\\')
+        AND ($3::text IS NULL OR state = $3) AND ($4::text IS NULL OR hash_to_sign = $4)`;
+      const params = [q.accountId, q.name?.replace(/[\\%_]/g, '\\$&') ?? null, q.state ?? null, q.hashToSign ?? null];
+      const [rows, count] = await Promise.all([
+        sql.query<RequestRow>(
+          `SELECT ${REQUEST_COLUMNS} FROM signature_request WHERE ${where} ORDER BY created DESC, id LIMIT $5 OFFSET $6`,
+          [...params, q.size, q.page * q.size],
+        ),
+        sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM signature_request WHERE ${where}`, params),
+      ]);
+      return { items: await withPeople(rows), total: count[0]?.n ?? 0 };
+    },
+    dueForActivation: (now, limit) =>
+      ids(
+        `SELECT id FROM signature_request WHERE state = 'PENDING' AND (activation IS NULL OR activation <= $1)
+         ORDER BY activation NULLS FIRST LIMIT $2`,
+        [now, limit],
+      ),
+    dueForExpiry: (now, limit) =>
+      ids(
+        `SELECT id FROM signature_request WHERE state = 'IN_PROGRESS' AND deadline <= $1 ORDER BY deadline LIMIT $2`,
+        [now, limit],
+      ),
+    awaitingSeal: (limit) =>
+      ids(
+        `SELECT id FROM signature_request WHERE state IN ('COMPLETED', 'CLOSED') AND NOT proof_bundle_complete
+           AND audit_trail_anchor_id IS NULL ORDER BY last_modified LIMIT $1`,
+        [limit],
+      ),
+    awaitingBundle: (limit) =>
+      ids(
+        `SELECT id FROM signature_request WHERE state IN ('COMPLETED', 'CLOSED') AND NOT proof_bundle_complete
+           AND audit_trail_anchor_id IS NOT NULL ORDER BY last_modified LIMIT $1`,
+        [limit],
+      ),
+    async setSealed(id, anchorId, canonicalJson, now) {
+      const rows = await sql.query(
+        `UPDATE signature_request SET audit_trail_anchor_id = $2, audit_trail_sealed = $3, last_modified = $4
+         WHERE id = $1 AND audit_trail_anchor_id IS NULL RETURNING id`,
+        [id, anchorId, canonicalJson, now],
+      );
+      return rows.length > 0;
+    },
+    async sealedTrail(id) {
+      const rows = await sql.query<{ t: string | null }>(
+        'SELECT audit_trail_sealed AS t FROM signature_request WHERE id = $1',
+        [id],
+      );
+      return rows[0]?.t ?? null;
+    },
+    async setProofBundleComplete(id, now) {
+      const rows = await sql.query(
+        `UPDATE signature_request SET proof_bundle_complete = true, last_modified = $2
+         WHERE id = $1 AND NOT proof_bundle_complete RETURNING id`,
+        [id, now],
+      );
+      return rows.length > 0;
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/** Writing audit events: always on the store of the transaction that makes the change they record. */
+import type { AuditEventType } from '../../core/signature-requests/audit-trail.js';
+import type { Store } from '../shared/store.port.js';
+import type { Signee } from './signature-request.port.js';
+
+/** Where a request came from, when it came over HTTP. */
+export interface Origin {
+  readonly ip?: string;
+  readonly userAgent?: string;
+}
+
+/** The actor of the platform's own moves (activation, completion, expiry). */
+export const PLATFORM_ACTOR = 'platform';
+
+/** How a signer appears as an actor: `Name <email>` (or the name alone). */
+export function signeeActor(s: Pick<Signee, 'commonName' | 'email'>): string {
+  return s.email === null ? s.commonName : `${s.commonName} <${s.email}>`;
+}
+
+/** Appends one audit event to a request's trail (the caller passes its transaction's store). */
+export async function recordEvent(
+  tx: Store,
+  requestId: string,
+  event: {
+    type: AuditEventType;
+    date: number;
+    actor: string;
+    signee?: Pick<Signee, 'id'>;
+    origin?: Origin;
+    comment?: string;
+  },
+): Promise<void> {
+  await tx.signatureRequests.addEvent(requestId, {
+    date: event.date,
+    type: event.type,
+    actor: event.actor,
+    signeeId: event.signee?.id ?? null,
+    ip: event.origin?.ip ?? null,
+    userAgent: event.origin?.userAgent?.slice(0, 512) ?? null,
+    comment: event.comment ?? null,
+  });
+}

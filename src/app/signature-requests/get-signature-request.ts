@@ -1,0 +1,38 @@
+import { fail } from '../../core/errors.js';
+import type { AppDeps } from '../shared/deps.js';
+import { recordEvent, signeeActor, type Origin } from './audit.js';
+import { findSignee } from './signee-secrets.js';
+import type { SignatureRequest, Signee } from './signature-request.port.js';
+
+/**
+ * One of the account's signature requests.
+ * @throws DomainError NOT_FOUND when unknown or another account's
+ */
+export async function getSignatureRequest(
+  deps: Pick<AppDeps, 'store'>,
+  input: { accountId: string; id: string },
+): Promise<SignatureRequest> {
+  const request = await deps.store.signatureRequests.findById(input.id, input.accountId);
+  if (!request) fail('NOT_FOUND', `no signature request ${input.id}`);
+  return request;
+}
+
+/**
+ * A signature request as one signer opens it with its signeeId. The first opening is recorded
+ * (VIEWED, with IP and user agent) in the same transaction as the signer's `viewedOn`.
+ * @throws DomainError NOT_FOUND for a wrong, revoked or foreign signeeId, or an unknown request (one answer)
+ */
+export async function getSignatureRequestAsSignee(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'secretKey'>,
+  input: { id: string; signeeId: string; origin?: Origin },
+): Promise<{ request: SignatureRequest; signee: Signee }> {
+  const found = await findSignee(deps, { requestId: input.id, signeeId: input.signeeId });
+  if (found.signee.viewedOn !== null) return found;
+  const now = deps.clock.now();
+  await deps.store.transaction(async (tx) => {
+    if (!(await tx.signatureRequests.markViewed(found.signee.id, now))) return;
+    const actor = signeeActor(found.signee);
+    await recordEvent(tx, input.id, { type: 'VIEWED', date: now, actor, signee: found.signee, origin: input.origin });
+  });
+  return { ...found, signee: { ...found.signee, viewedOn: now } };
+}

@@ -1,0 +1,98 @@
+/**
+ * What follows a change of a signature request, inside the transaction that makes it: the audit event,
+ * the callback, and the sealing work. (The e-mail issue queues its mails from the same audit events.)
+ */
+import { fail } from '../../core/errors.js';
+import type { AuditEventType } from '../../core/signature-requests/audit-trail.js';
+import {
+  SEALING_STATES,
+  assertPlatformMove,
+  type SignatureRequestState,
+} from '../../core/signature-requests/states.js';
+import { DELIVER_CALLBACK, type CallbackJobData } from '../callbacks/callback.port.js';
+import type { Store } from '../shared/store.port.js';
+import { PLATFORM_ACTOR, recordEvent } from './audit.js';
+import { ownerView } from './signature-request-view.js';
+import type { SignatureRequest } from './signature-request.port.js';
+
+/** The job that seals a COMPLETED or CLOSED request's audit trail (src/jobs/signature-requests/). */
+export const SEAL_AUDIT_TRAIL = 'signature-request.seal';
+
+/** What a callback message reports. */
+export type CallbackReason = 'state' | 'signature' | 'proofBundle';
+
+/**
+ * Queues a callback carrying the request as it is now (owner's view), when it has a callbackURL.
+ * Keyed by request, reason and lastModified, so the same change never queues two messages.
+ */
+export async function enqueueRequestCallback(
+  tx: Store,
+  request: SignatureRequest,
+  reason: CallbackReason,
+): Promise<void> {
+  if (request.callbackUrl === null) return;
+  const key = `${request.id}_${reason}_${request.state}_${request.lastModified}`;
+  const data: CallbackJobData = {
+    messageId: `msg_sr_${key}`,
+    accountId: request.accountId,
+    resource: { kind: 'signatureRequest', id: request.id },
+    payload: JSON.stringify(ownerView(request)),
+  };
+  await tx.jobs.send(DELIVER_CALLBACK, data, { singletonKey: key });
+}
+
+/** The event type that records a move to `to`. */
+const EVENT_OF_STATE: Record<SignatureRequestState, AuditEventType> = {
+  DRAFT: 'DRAFTED',
+  PENDING: 'PENDING',
+  IN_PROGRESS: 'ACTIVATED',
+  COMPLETED: 'COMPLETED',
+  CLOSED: 'CLOSED',
+  CANCELED: 'CANCELED',
+  EXPIRED: 'EXPIRED',
+};
+
+/**
+ * Moves a request (locked by the caller) and writes what follows: the audit event, the callback and,
+ * for COMPLETED/CLOSED, the job that seals the trail. Returns the request as it is after the move.
+ * @throws DomainError CONFLICT when the request is no longer in `from` (a concurrent move won)
+ */
+export async function moveRequest(
+  tx: Store,
+  request: SignatureRequest,
+  move: { to: SignatureRequestState; now: number; actor: string; comment?: string },
+): Promise<SignatureRequest> {
+  if (!(await tx.signatureRequests.setState(request.id, request.state, move.to, move.now)))
+    fail('CONFLICT', `signature request ${request.id} changed state meanwhile; read it again`);
+  await recordEvent(tx, request.id, {
+    type: EVENT_OF_STATE[move.to],
+    date: move.now,
+    actor: move.actor,
+    comment: move.comment,
+  });
+  const moved: SignatureRequest = { ...request, state: move.to, lastModified: move.now };
+  await enqueueRequestCallback(tx, moved, 'state');
+  if (SEALING_STATES.has(move.to))
+    await tx.jobs.send(SEAL_AUDIT_TRAIL, { requestId: request.id }, { singletonKey: request.id });
+  return moved;
+}
+
+/**
+ * A platform move (activation, completion, expiry), checked against the state table.
+ * @throws DomainError TRANSITION_NOT_ALLOWED (a bug guard), CONFLICT
+ */
+export async function movePlatform(
+  tx: Store,
+  request: SignatureRequest,
+  to: SignatureRequestState,
+  now: number,
+): Promise<SignatureRequest> {
+  assertPlatformMove(request.state, to);
+  return moveRequest(tx, request, { to, now, actor: PLATFORM_ACTOR });
+}
+
+/** PENDING → IN_PROGRESS at once when the activation date has come (or there is none). */
+export async function activateIfDue(tx: Store, request: SignatureRequest, now: number): Promise<SignatureRequest> {
+  if (request.state !== 'PENDING' || (request.activation !== null && request.activation > now)) return request;
+  return movePlatform(tx, request, 'IN_PROGRESS', now);
+}

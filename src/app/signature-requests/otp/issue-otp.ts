@@ -1,0 +1,62 @@
+import { fail } from '../../../core/errors.js';
+import {
+  assertOtpMayBeIssued,
+  hashOtpCode,
+  isE164,
+  newOtpCode,
+  OTP_RULES,
+  otpLimitWindowStart,
+  otpSmsText,
+} from '../../../core/signature-requests/otp.js';
+import type { AppDeps } from '../../shared/deps.js';
+import type { Store } from '../../shared/store.port.js';
+import { queueSms } from '../../sms/queue-sms.js';
+
+/**
+ * Issues a one-time password to a signer and queues the SMS that carries it, through the store it is
+ * given: pass a transaction's store and the code, its SMS and the caller's audit event commit together.
+ * The code itself is kept only as a keyed hash (and, until delivered, sealed in the SMS outbox).
+ * Rules (`OTP_RULES`): valid 10 minutes; a new code no sooner than 60 s after the signer's last one;
+ * at most 5 codes per signer and 10 per phone number in any hour. A new code replaces the previous one.
+ * @throws DomainError INVALID_PHONE when `phone` is not E.164; OTP_TOO_SOON (Retry-After) within 60 s
+ *   of the last code; OTP_LIMIT_REACHED (Retry-After) when an hourly limit is used up.
+ */
+export async function issueOtp(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey'>,
+  input: { signerKey: string; phone: string; serviceName: string; lang: string },
+): Promise<{ expiresAt: number }> {
+  if (!isE164(input.phone)) fail('INVALID_PHONE', `"phone" expected an E.164 number like +33612345678`);
+  const { store, clock } = deps;
+  await store.otps.lockSigner(input.signerKey);
+  const now = clock.now();
+  await assertMayIssue(store, now, input);
+  const code = newOtpCode((n) => deps.random.bytes(n));
+  const expiresAt = now + OTP_RULES.validMs;
+  await store.otps.insert({
+    id: deps.random.uuid(),
+    signerKey: input.signerKey,
+    phone: input.phone,
+    codeHash: hashOtpCode(deps.secretKey, input.signerKey, code),
+    created: now,
+    expires: expiresAt,
+    wrongTries: 0,
+    consumed: false,
+  });
+  await queueSms(deps, {
+    to: input.phone,
+    senderName: input.serviceName,
+    body: otpSmsText(input.lang, code, input.serviceName),
+    purpose: 'otp',
+    notAfter: expiresAt,
+  });
+  return { expiresAt };
+}
+
+async function assertMayIssue(store: Store, now: number, input: { signerKey: string; phone: string }) {
+  const since = otpLimitWindowStart(now);
+  // One after another: inside a transaction the three share one connection.
+  const latest = await store.otps.latestFor(input.signerKey);
+  const signer = await store.otps.countForSigner(input.signerKey, since);
+  const phone = await store.otps.countForPhone(input.phone, since);
+  assertOtpMayBeIssued(now, { lastIssuedToSigner: latest?.created, signer, phone });
+}

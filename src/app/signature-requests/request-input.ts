@@ -1,0 +1,89 @@
+/** The owner's input of a signature request (creation and DRAFT `PUT`), checked once for both. */
+import { fail } from '../../core/errors.js';
+import { assertHash } from '../../core/hash/hash-check.js';
+import { assertPeople, assertVarsSize, type Vars } from '../../core/signature-requests/limits.js';
+import { checkUserUrl } from '../shared/check-user-url.js';
+import type { AppDeps } from '../shared/deps.js';
+import type { RequestFields, SigneeInput, Watcher } from './signature-request.port.js';
+
+export interface SignatureRequestInput {
+  readonly name: string;
+  readonly hashToSign: string;
+  readonly authorizedSignees?: readonly SigneeInput[];
+  readonly watchers?: readonly Watcher[];
+  readonly vars?: Vars;
+  readonly fileName?: string;
+  readonly fileURL?: string;
+  readonly deadline?: number;
+  readonly activation?: number;
+  readonly lang?: string;
+  readonly ordered?: boolean;
+  readonly public?: boolean;
+  readonly callbackURL?: string;
+  readonly identityURL?: string;
+}
+
+export interface CheckedInput {
+  readonly fields: RequestFields;
+  readonly signees: readonly SigneeInput[];
+  readonly watchers: readonly Watcher[];
+}
+
+/**
+ * Checks what the HTTP schema cannot: the hash, limits, sizes, URLs, dates and OTP contact details.
+ * @throws DomainError INVALID_HASH, TOO_MANY_SIGNEES, TOO_MANY_WATCHERS, DUPLICATE_SIGNEE, VARS_TOO_LARGE,
+ *   INVALID_URL, FORBIDDEN_URL, INVALID_DEADLINE, VALIDATION_FAILED
+ */
+export function checkRequestInput(
+  deps: Pick<AppDeps, 'httpClient'>,
+  input: SignatureRequestInput,
+  now: number,
+): CheckedInput {
+  const hashToSign = assertHash(input.hashToSign, 'hashToSign', { refuseEmpty: true });
+  const signees = input.authorizedSignees ?? [];
+  const watchers = input.watchers ?? [];
+  assertPeople(
+    signees.map((s) => s.email),
+    watchers.length,
+  );
+  assertVarsSize(input.vars, 'vars');
+  signees.forEach((s, i) => checkSignee(s, i));
+  watchers.forEach((w, i) => assertVarsSize(w.vars, `watchers[${i}].vars`));
+  checkDates(input, now);
+  if (input.callbackURL !== undefined) checkUserUrl(deps.httpClient, input.callbackURL, 'callbackURL');
+  if (input.fileURL !== undefined) checkUserUrl(undefined, input.fileURL, 'fileURL');
+  if (input.identityURL !== undefined) checkUserUrl(undefined, input.identityURL, 'identityURL');
+  return { fields: fieldsOf(input, hashToSign), signees, watchers };
+}
+
+function checkSignee(s: SigneeInput, i: number): void {
+  assertVarsSize(s.vars, `authorizedSignees[${i}].vars`);
+  if (s.email === undefined && s.phone === undefined)
+    fail('VALIDATION_FAILED', `authorizedSignees[${i}] needs an "email" (or a "phone" for face-to-face signing)`);
+  if (s.requiresOTP === true && (s.phone === undefined || s.countryCallingCode === undefined))
+    fail('VALIDATION_FAILED', `authorizedSignees[${i}] requires an OTP: give "countryCallingCode" and "phone"`);
+}
+
+function checkDates(input: SignatureRequestInput, now: number): void {
+  if (input.deadline === undefined) return;
+  if (input.deadline <= now) fail('INVALID_DEADLINE', '"deadline" must be in the future');
+  if (input.activation !== undefined && input.deadline <= input.activation)
+    fail('INVALID_DEADLINE', '"deadline" must be after "activation"');
+}
+
+function fieldsOf(input: SignatureRequestInput, hashToSign: string): RequestFields {
+  return {
+    name: input.name,
+    hashToSign,
+    fileName: input.fileName ?? null,
+    fileUrl: input.fileURL ?? null,
+    deadline: input.deadline ?? null,
+    activation: input.activation ?? null,
+    lang: input.lang ?? null,
+    ordered: input.ordered ?? false,
+    public: input.public ?? true,
+    callbackUrl: input.callbackURL ?? null,
+    identityUrl: input.identityURL ?? null,
+    vars: input.vars ?? null,
+  };
+}

@@ -1,0 +1,116 @@
+/** The JSON forms of a signature request: the owner's, and one signer's. Absent optional fields are left out. */
+import type { Vars } from '../../core/signature-requests/limits.js';
+import type { SignatureRequestState } from '../../core/signature-requests/states.js';
+import type { AppDeps } from '../shared/deps.js';
+import { signeeIdOf } from './signee-secrets.js';
+import type { SignatureRequest, Signee, Watcher } from './signature-request.port.js';
+
+export interface SigneeView {
+  commonName: string;
+  email?: string;
+  countryCallingCode?: string;
+  phone?: string;
+  requiresOTP?: boolean;
+  vars?: Vars;
+  lang?: string;
+  auditTrailId: string;
+  signedOn?: number;
+  anchorId?: string;
+  /** Only in a signer's own view, for that signer. */
+  signeeId?: string;
+}
+
+export interface SignatureRequestView {
+  id: string;
+  created: number;
+  lastModified: number;
+  name: string;
+  hashToSign: string;
+  state: SignatureRequestState;
+  fileName?: string;
+  fileURL?: string;
+  deadline?: number;
+  activation?: number;
+  lang?: string;
+  ordered: boolean;
+  public: boolean;
+  callbackURL?: string;
+  identityURL?: string;
+  vars?: Vars;
+  watchers?: Watcher[];
+  authorizedSignees: SigneeView[];
+  anchors: string[];
+  auditTrailAnchorId?: string;
+  proofBundleComplete: boolean;
+}
+
+function optional<T extends object>(pairs: [keyof T, unknown][]): Partial<T> {
+  return Object.fromEntries(pairs.filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
+}
+
+/** A signer as its owner (full) or another signer (`public`: name, e-mail and signature facts only) sees it. */
+function signeeView(s: Signee, form: 'full' | 'public'): SigneeView {
+  const facts = { commonName: s.commonName, auditTrailId: s.auditTrailId };
+  const signed = optional<SigneeView>([
+    ['signedOn', s.signedOn],
+    ['anchorId', s.anchorId],
+  ]);
+  if (form === 'public') return { ...facts, ...optional<SigneeView>([['email', s.email]]), ...signed };
+  return {
+    ...facts,
+    ...optional<SigneeView>([
+      ['email', s.email],
+      ['countryCallingCode', s.countryCallingCode],
+      ['phone', s.phone],
+      ['vars', s.vars],
+      ['lang', s.lang],
+    ]),
+    requiresOTP: s.requiresOtp,
+    ...signed,
+  };
+}
+
+function baseView(r: SignatureRequest): Omit<SignatureRequestView, 'authorizedSignees'> {
+  return {
+    id: r.id,
+    created: r.created,
+    lastModified: r.lastModified,
+    name: r.name,
+    hashToSign: r.hashToSign,
+    state: r.state,
+    ...optional<SignatureRequestView>([
+      ['fileName', r.fileName],
+      ['fileURL', r.fileUrl],
+      ['deadline', r.deadline],
+      ['activation', r.activation],
+      ['lang', r.lang],
+      ['identityURL', r.identityUrl],
+      ['vars', r.vars],
+      ['auditTrailAnchorId', r.auditTrailAnchorId],
+    ]),
+    ordered: r.ordered,
+    public: r.public,
+    anchors: r.signees.flatMap((s) => (s.anchorId === null ? [] : [s.anchorId])),
+    proofBundleComplete: r.proofBundleComplete,
+  };
+}
+
+/** The owner's view: every signer (without secrets: a signer's signeeId reaches that signer only), watchers, callbackURL. */
+export function ownerView(r: SignatureRequest): SignatureRequestView {
+  return {
+    ...baseView(r),
+    ...optional<SignatureRequestView>([['callbackURL', r.callbackUrl]]),
+    watchers: r.watchers.map((w) => ({ ...w })),
+    authorizedSignees: r.signees.map((s) => signeeView(s, 'full')),
+  };
+}
+
+/**
+ * One signer's view: that signer first, with its own signeeId and contact details; the others with
+ * name, e-mail and whether they signed only. No watchers, no callbackURL, no other signer's secret or phone.
+ */
+export function signeeViewOf(deps: Pick<AppDeps, 'secretKey'>, r: SignatureRequest, me: Signee): SignatureRequestView {
+  const own: SigneeView = { ...signeeView(me, 'full'), signeeId: signeeIdOf(deps, me) };
+  const others = r.signees.filter((s) => s.id !== me.id).map((s) => signeeView(s, 'public'));
+  return { ...baseView(r), authorizedSignees: [own, ...others] };
+}

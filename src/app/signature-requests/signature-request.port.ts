@@ -1,0 +1,146 @@
+/** Signature requests as the use cases see them, and the repository that keeps them. */
+import type { AuditEventType } from '../../core/signature-requests/audit-trail.js';
+import type { Vars } from '../../core/signature-requests/limits.js';
+import type { SignatureRequestState } from '../../core/signature-requests/states.js';
+import type { PageOf } from '../anchoring/anchor.port.js';
+
+export type SignMethod = 'delegated' | 'own-key';
+
+/** A signer as given by the owner. */
+export interface SigneeInput {
+  readonly commonName: string;
+  readonly email?: string;
+  readonly countryCallingCode?: string;
+  readonly phone?: string;
+  readonly requiresOTP?: boolean;
+  readonly vars?: Vars;
+  readonly lang?: string;
+}
+
+export interface Watcher {
+  readonly email: string;
+  readonly commonName?: string;
+  readonly vars?: Vars;
+  readonly lang?: string;
+}
+
+/** A signer as stored: never its signeeId, only the salt it derives from and its keyed lookup hash. */
+export interface Signee {
+  /** Internal, stable id (the `signerKey` of one-time passwords); never shown. */
+  readonly id: string;
+  readonly requestId: string;
+  readonly position: number;
+  readonly commonName: string;
+  readonly email: string | null;
+  readonly countryCallingCode: string | null;
+  readonly phone: string | null;
+  readonly requiresOtp: boolean;
+  readonly vars: Vars | null;
+  readonly lang: string | null;
+  readonly secretSalt: Buffer;
+  readonly auditTrailId: string;
+  readonly viewedOn: number | null;
+  readonly signedOn: number | null;
+  readonly anchorId: string | null;
+  readonly method: SignMethod | null;
+}
+
+/** What a new signer row holds (the lookup hash is written, never read back). */
+export interface NewSignee extends Omit<Signee, 'viewedOn' | 'signedOn' | 'anchorId' | 'method'> {
+  readonly secretHash: Buffer;
+}
+
+/** The owner-given fields of a request (what a DRAFT `PUT` may replace). */
+export interface RequestFields {
+  readonly name: string;
+  readonly hashToSign: string;
+  readonly fileName: string | null;
+  readonly fileUrl: string | null;
+  readonly deadline: number | null;
+  readonly activation: number | null;
+  readonly lang: string | null;
+  readonly ordered: boolean;
+  readonly public: boolean;
+  readonly callbackUrl: string | null;
+  readonly identityUrl: string | null;
+  readonly vars: Vars | null;
+}
+
+export interface SignatureRequest extends RequestFields {
+  readonly id: string;
+  readonly accountId: string;
+  readonly state: SignatureRequestState;
+  readonly auditTrailAnchorId: string | null;
+  readonly proofBundleComplete: boolean;
+  readonly created: number;
+  readonly lastModified: number;
+  readonly signees: readonly Signee[];
+  readonly watchers: readonly Watcher[];
+}
+
+/** One audit event as stored. */
+export interface AuditEvent {
+  readonly date: number;
+  readonly type: AuditEventType;
+  readonly actor: string | null;
+  /** The signer it concerns (internal id), for the per-signer trail. */
+  readonly signeeId: string | null;
+  readonly ip: string | null;
+  readonly userAgent: string | null;
+  readonly comment: string | null;
+}
+
+export interface SignatureRequestSearch {
+  readonly accountId: string;
+  readonly name?: string;
+  readonly state?: SignatureRequestState;
+  readonly hashToSign?: string;
+  readonly page: number;
+  readonly size: number;
+}
+
+export interface SignatureRequestRepository {
+  insert(
+    request: Omit<SignatureRequest, 'signees' | 'auditTrailAnchorId' | 'proofBundleComplete' | 'lastModified'>,
+    signees: readonly NewSignee[],
+  ): Promise<void>;
+  /** The request with its signers (by position) and watchers; null when unknown or another account's. */
+  findById(id: string, accountId?: string): Promise<SignatureRequest | null>;
+  /** As findById, taking the request's row lock until the transaction ends (use inside `transaction`). */
+  lockById(id: string, accountId?: string): Promise<SignatureRequest | null>;
+  /** Replaces the owner's fields, signers and watchers of a DRAFT; false when it is not DRAFT any more. */
+  replaceDraft(
+    id: string,
+    fields: RequestFields,
+    signees: readonly NewSignee[],
+    watchers: readonly Watcher[],
+    now: number,
+  ): Promise<boolean>;
+  /** Moves `from` → `to`; false when the request was not in `from` (someone else moved it first). */
+  setState(id: string, from: SignatureRequestState, to: SignatureRequestState, now: number): Promise<boolean>;
+  setDeadline(id: string, deadline: number | null, now: number): Promise<void>;
+  /** The signer whose lookup hash this is; null when none. */
+  findSigneeByLookupHash(lookupHash: Buffer): Promise<Signee | null>;
+  /** Records a signature (and touches the request's lastModified); false when the signer had signed already. */
+  markSigned(signeeId: string, requestId: string, anchorId: string, method: SignMethod, now: number): Promise<boolean>;
+  /** Records the first view; false when it was viewed before. */
+  markViewed(signeeId: string, now: number): Promise<boolean>;
+  addEvent(requestId: string, event: AuditEvent): Promise<void>;
+  /** The audit events, oldest first. */
+  events(requestId: string): Promise<AuditEvent[]>;
+  search(query: SignatureRequestSearch): Promise<PageOf<SignatureRequest>>;
+  /** Ids of PENDING requests whose activation date has come. */
+  dueForActivation(now: number, limit: number): Promise<string[]>;
+  /** Ids of IN_PROGRESS requests whose deadline has passed. */
+  dueForExpiry(now: number, limit: number): Promise<string[]>;
+  /** Ids of COMPLETED/CLOSED requests whose audit trail is not sealed yet. */
+  awaitingSeal(limit: number): Promise<string[]>;
+  /** Ids of sealed requests whose proof bundle is not complete yet. */
+  awaitingBundle(limit: number): Promise<string[]>;
+  /** Records the sealed trail and its anchor once; false when it was sealed already. */
+  setSealed(id: string, anchorId: string, canonicalJson: string, now: number): Promise<boolean>;
+  /** The canonical JSON that was sealed; null before the seal. */
+  sealedTrail(id: string): Promise<string | null>;
+  /** Marks the proof bundle complete once; false when it was already. */
+  setProofBundleComplete(id: string, now: number): Promise<boolean>;
+}

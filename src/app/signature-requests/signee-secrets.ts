@@ -1,0 +1,72 @@
+/** Creating signers with their secrets, and finding a signer from the secret it presents. */
+import { fail } from '../../core/errors.js';
+import {
+  SIGNEE_SALT_BYTES,
+  deriveSigneeId,
+  looksLikeSigneeId,
+  sameLookupHash,
+  signeeLookupHash,
+} from '../../core/signature-requests/signee-secret.js';
+import type { AppDeps } from '../shared/deps.js';
+import type { Store } from '../shared/store.port.js';
+import type { NewSignee, SignatureRequest, Signee, SigneeInput } from './signature-request.port.js';
+
+/** The one answer for a wrong, revoked or foreign signeeId, or an unknown request: no hint of which. */
+export const UNKNOWN_SIGNEE_MESSAGE = 'no such signature request for this signer';
+
+/** New signer rows for a request: a random salt each (the signeeId derives from it) and an audit trail id. */
+export function newSignees(
+  deps: Pick<AppDeps, 'random' | 'secretKey'>,
+  requestId: string,
+  inputs: readonly SigneeInput[],
+): NewSignee[] {
+  return inputs.map((s, position) => {
+    const secretSalt = deps.random.bytes(SIGNEE_SALT_BYTES);
+    return {
+      id: deps.random.uuid(),
+      requestId,
+      position,
+      commonName: s.commonName,
+      email: s.email ?? null,
+      countryCallingCode: s.countryCallingCode ?? null,
+      phone: s.phone ?? null,
+      requiresOtp: s.requiresOTP ?? false,
+      vars: s.vars ?? null,
+      lang: s.lang ?? null,
+      secretSalt,
+      secretHash: signeeLookupHash(deps.secretKey, deriveSigneeId(deps.secretKey, secretSalt)),
+      auditTrailId: deps.random.bytes(32).toString('hex'),
+    };
+  });
+}
+
+/**
+ * The signeeId of a signer, derived again from SECRET_KEY and its salt (for the signer's own view,
+ * and for the e-mails that carry it). Never log it.
+ */
+export function signeeIdOf(deps: Pick<AppDeps, 'secretKey'>, signee: Pick<Signee, 'secretSalt'>): string {
+  return deriveSigneeId(deps.secretKey, signee.secretSalt);
+}
+
+/**
+ * The request and the signer a signeeId designates. Wrong form, unknown, revoked (signers replaced in a
+ * DRAFT) or another request's signer: all the same NOT_FOUND. The lookup is by keyed hash, then the
+ * stored hash is compared again in constant time.
+ * @throws DomainError NOT_FOUND
+ */
+export async function findSignee(
+  deps: Pick<AppDeps, 'secretKey'> & { readonly store: Store },
+  input: { requestId: string; signeeId: string; lock?: boolean },
+): Promise<{ request: SignatureRequest; signee: Signee }> {
+  if (!looksLikeSigneeId(input.signeeId)) fail('NOT_FOUND', UNKNOWN_SIGNEE_MESSAGE);
+  const hash = signeeLookupHash(deps.secretKey, input.signeeId);
+  const found = await deps.store.signatureRequests.findSigneeByLookupHash(hash);
+  if (!found || found.requestId !== input.requestId) fail('NOT_FOUND', UNKNOWN_SIGNEE_MESSAGE);
+  const repo = deps.store.signatureRequests;
+  const request = await (input.lock ? repo.lockById(input.requestId) : repo.findById(input.requestId));
+  const signee = request?.signees.find((s) => s.id === found.id);
+  if (!request || !signee) fail('NOT_FOUND', UNKNOWN_SIGNEE_MESSAGE);
+  const again = signeeLookupHash(deps.secretKey, signeeIdOf(deps, signee));
+  if (!sameLookupHash(again, hash)) fail('NOT_FOUND', UNKNOWN_SIGNEE_MESSAGE);
+  return { request, signee };
+}

@@ -1,0 +1,37 @@
+import { fail } from '../../core/errors.js';
+import type { AppDeps } from '../shared/deps.js';
+import { recordEvent, type Origin } from './audit.js';
+import { checkRequestInput, type SignatureRequestInput } from './request-input.js';
+import { newSignees } from './signee-secrets.js';
+import type { SignatureRequest } from './signature-request.port.js';
+
+export interface UpdateSignatureRequestInput extends SignatureRequestInput {
+  readonly accountId: string;
+  readonly id: string;
+  readonly actor: string;
+  readonly origin?: Origin;
+}
+
+/**
+ * Replaces a DRAFT request's fields, signers and watchers (a full replacement, like the creation body).
+ * Signers get new secrets: a signeeId handed out before is revoked.
+ * @throws DomainError NOT_FOUND, NOT_EDITABLE (not DRAFT), and the input errors of creation
+ */
+export async function updateSignatureRequest(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'httpClient'>,
+  input: UpdateSignatureRequestInput,
+): Promise<SignatureRequest> {
+  const now = deps.clock.now();
+  const checked = checkRequestInput(deps, input, now);
+  return deps.store.transaction(async (tx) => {
+    const current = await tx.signatureRequests.lockById(input.id, input.accountId);
+    if (!current) fail('NOT_FOUND', `no signature request ${input.id}`);
+    if (current.state !== 'DRAFT') fail('NOT_EDITABLE', `the request is ${current.state}; only a DRAFT is changed`);
+    const signees = newSignees(deps, input.id, checked.signees);
+    await tx.signatureRequests.replaceDraft(input.id, checked.fields, signees, checked.watchers, now);
+    await recordEvent(tx, input.id, { type: 'UPDATED', date: now, actor: input.actor, origin: input.origin });
+    const updated = await tx.signatureRequests.findById(input.id);
+    if (!updated) throw new Error(`signature request ${input.id} vanished inside its own transaction`);
+    return updated;
+  });
+}

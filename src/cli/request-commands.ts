@@ -1,0 +1,292 @@
+/**
+ * `proofseal request …`: signature requests from the command line, over the API (api-decisions.md,
+ * "Signature requests"), with the client settings of `seal` (flags, PROOFSEAL_*, the default run's
+ * credentials.json). `--json` prints the service's JSON (or the command's result) on one line.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { ServiceApi } from '../app/shared/service-api.port.js';
+import { validateReceipt } from '../core/chainpoint/validate.js';
+import type { ChainpointReceipt } from '../core/chainpoint/receipt.js';
+import { DomainError } from '../core/errors.js';
+import { EMPTY_SHA256 } from '../core/hash/hash-check.js';
+import { sha256Hex } from '../core/hash/sha256.js';
+import { canonicalJson } from '../core/signature-requests/audit-trail.js';
+import { parse, UsageError } from './args.js';
+import { CLIENT_OPTIONS, resolveClientSettings, type Flags } from './client-settings.js';
+import { sha256File } from './file-hash.js';
+import type { ClientContext } from './client-context.js';
+import { apiClient } from './seal-command.js';
+import { receiptChecks, type Check } from './verify-command.js';
+
+export const REQUEST_USAGE = `  request create <file> --signer "Name <email>" [--signer …] [--otp +33612345678 …] [--draft] [--name N] [--lang en|fr]
+                                  a signature request of the file's hash (the i-th --otp: phone of the i-th signer, who must then give an SMS code)
+  request show <id> | request list [--state S] [--name N] [--page P] [--size S]
+  request transition <id> PENDING|DRAFT|CLOSED|CANCELED
+  request proofs <id> [--out FILE] [--rpc-url URL]   save the proof bundle and verify every receipt in it`;
+
+interface Signee {
+  commonName: string;
+  email?: string;
+  countryCallingCode?: string;
+  phone?: string;
+  requiresOTP?: boolean;
+  signedOn?: number;
+  anchorId?: string;
+}
+
+interface SignatureRequestView {
+  id: string;
+  name: string;
+  state?: string;
+  hashToSign: string;
+  created: number;
+  authorizedSignees?: Signee[];
+  proofBundleComplete?: boolean;
+}
+
+interface ProofBundle {
+  signatureReceipts?: unknown[];
+  auditTrailReceipt?: unknown;
+  auditTrailData?: unknown;
+  complete?: boolean;
+}
+
+const SUBCOMMANDS: Record<string, (args: string[], ctx: ClientContext) => Promise<void>> = {
+  create: createRequest,
+  show: showRequest,
+  list: listRequests,
+  transition: transitionRequest,
+  proofs: requestProofs,
+};
+
+/** `proofseal request <create|show|list|transition|proofs> …`. */
+export async function requestCommand(args: string[], ctx: ClientContext): Promise<void> {
+  const [sub, ...rest] = args;
+  const run = sub === undefined ? undefined : SUBCOMMANDS[sub];
+  if (!run) throw new UsageError(`usage:\n${REQUEST_USAGE}`);
+  await run(rest, ctx);
+}
+
+function flagsOf(values: Record<string, unknown>): Flags {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => !Array.isArray(v))) as Flags;
+}
+
+async function client(values: Record<string, unknown>, ctx: ClientContext): Promise<ServiceApi> {
+  return apiClient(ctx.adapters, await resolveClientSettings(flagsOf(values), ctx), true);
+}
+
+const requestPath = (id: string) => `/v1/signatureRequest/${encodeURIComponent(id)}`;
+
+/** The two-digit country calling codes (ITU-T E.164); 1 and 7 are the one-digit ones, all others have three. */
+const TWO_DIGIT_CODES = new Set(
+  '20 27 30 31 32 33 34 36 39 40 41 43 44 45 46 47 48 49 51 52 53 54 55 56 57 58 60 61 62 63 64 65 66 81 82 84 86 90 91 92 93 94 95 98'.split(
+    ' ',
+  ),
+);
+
+/**
+ * "+33612345678" → the API's signer fields `{countryCallingCode: "33", phone: "612345678"}`.
+ * @throws UsageError when the number is not E.164.
+ */
+export function splitE164(e164: string): { countryCallingCode: string; phone: string } {
+  if (!/^\+[1-9]\d{6,14}$/.test(e164))
+    throw new UsageError(`--otp expected an E.164 phone number like +33612345678, got "${e164}"`);
+  const digits = e164.slice(1);
+  const length = ['1', '7'].includes(digits[0]!) ? 1 : TWO_DIGIT_CODES.has(digits.slice(0, 2)) ? 2 : 3;
+  return { countryCallingCode: digits.slice(0, length), phone: digits.slice(length) };
+}
+
+/** "Jane Doe <jane@example.com>" → its name and e-mail. */
+export function parseSigner(text: string): { commonName: string; email: string } {
+  const m = /^\s*([^<>]+?)\s*<([^<>\s@]+@[^<>\s@]+)>\s*$/.exec(text);
+  if (!m) throw new UsageError(`--signer expected "Name <email>", got "${text}"`);
+  return { commonName: m[1]!, email: m[2]! };
+}
+
+function signeesOf(signers: string[], phones: string[]): Signee[] {
+  if (signers.length === 0) throw new UsageError('give at least one --signer "Name <email>"');
+  if (phones.length > signers.length) throw new UsageError('more --otp phone numbers than --signer');
+  return signers.map((text, i) => {
+    const phone = phones[i];
+    return { ...parseSigner(text), ...(phone !== undefined && { ...splitE164(phone), requiresOTP: true }) };
+  });
+}
+
+async function createRequest(args: string[], ctx: ClientContext): Promise<void> {
+  const { values, positionals } = parseMulti(args, {
+    signer: { type: 'string', multiple: true },
+    otp: { type: 'string', multiple: true },
+    draft: { type: 'boolean' },
+    name: { type: 'string' },
+    lang: { type: 'string' },
+  });
+  if (positionals.length !== 1) throw new UsageError(`usage:\n${REQUEST_USAGE}`);
+  const file = positionals[0]!;
+  const authorizedSignees = signeesOf(list(values.signer), list(values.otp));
+  const hashToSign = await sha256File(file);
+  if (hashToSign === EMPTY_SHA256) throw new DomainError('INVALID_HASH', `${file} is empty: there is nothing to sign`);
+  const body = {
+    name: str(values.name) ?? path.basename(file),
+    hashToSign,
+    fileName: path.basename(file),
+    authorizedSignees,
+    ...(values.draft === true && { state: 'DRAFT' }),
+    ...(str(values.lang) !== undefined && { lang: str(values.lang) }),
+  };
+  const api = await client(values, ctx);
+  const created = (await api.request<SignatureRequestView>('POST', '/v1/signatureRequest', { body })).body;
+  if (values.json) return ctx.out(JSON.stringify(created));
+  ctx.out(describe(created).join('\n'));
+  ctx.out(
+    created.state === 'DRAFT'
+      ? `  a draft: send the invitations with: proofseal request transition ${created.id} PENDING`
+      : `  invitations sent; follow it with: proofseal request show ${created.id}`,
+  );
+}
+
+async function showRequest(args: string[], ctx: ClientContext): Promise<void> {
+  const { values, positionals } = parse(args, { ...CLIENT_OPTIONS });
+  if (positionals.length !== 1) throw new UsageError('usage: proofseal request show <id>');
+  const api = await client(values, ctx);
+  const r = (await api.request<SignatureRequestView>('GET', requestPath(positionals[0]!))).body;
+  ctx.out(values.json ? JSON.stringify(r) : describe(r).join('\n'));
+}
+
+async function listRequests(args: string[], ctx: ClientContext): Promise<void> {
+  const { values, positionals } = parse(args, {
+    ...CLIENT_OPTIONS,
+    state: { type: 'string' },
+    name: { type: 'string' },
+    page: { type: 'string' },
+    size: { type: 'string' },
+  });
+  if (positionals.length !== 0) throw new UsageError('usage: proofseal request list [--state S] [--name N]');
+  const query = { state: str(values.state), name: str(values.name), page: str(values.page), size: str(values.size) };
+  const api = await client(values, ctx);
+  type Page = { content: SignatureRequestView[]; totalElements: number; page: number; totalPages: number };
+  const page = (await api.request<Page>('GET', '/v1/signatureRequests', { query })).body;
+  if (values.json) return ctx.out(JSON.stringify(page));
+  if (page.content.length === 0) return ctx.out('no signature request');
+  for (const r of page.content) ctx.out(`${r.id}  ${(r.state ?? '').padEnd(11)} ${r.name}`);
+  ctx.out(`page ${page.page + 1} of ${page.totalPages} (${page.totalElements} in all)`);
+}
+
+async function transitionRequest(args: string[], ctx: ClientContext): Promise<void> {
+  const { values, positionals } = parse(args, { ...CLIENT_OPTIONS });
+  if (positionals.length !== 2) throw new UsageError('usage: proofseal request transition <id> <STATE>');
+  const [id, state] = positionals as [string, string];
+  const api = await client(values, ctx);
+  const r = (await api.request<SignatureRequestView>('POST', `${requestPath(id)}/transition`, { body: state })).body;
+  ctx.out(values.json ? JSON.stringify(r) : `request ${r.id} is now ${r.state}`);
+}
+
+function describe(r: SignatureRequestView): string[] {
+  const lines = [
+    `request ${r.id}: ${r.name}`,
+    `  state     ${r.state ?? '(activated)'}`,
+    `  hash      ${r.hashToSign}`,
+  ];
+  for (const s of r.authorizedSignees ?? []) {
+    const sms = s.requiresOTP ? ` (SMS code to +${s.countryCallingCode ?? ''}${s.phone ?? ''})` : '';
+    const who = `${s.commonName}${s.email ? ` <${s.email}>` : ''}${sms}`;
+    const status = s.signedOn ? `signed ${new Date(s.signedOn).toISOString()}` : 'not signed yet';
+    lines.push(`  signer    ${who}: ${status}`);
+  }
+  if (r.proofBundleComplete !== undefined)
+    lines.push(`  proofs    ${r.proofBundleComplete ? 'complete' : 'not complete yet'}`);
+  return lines;
+}
+
+/**
+ * `request proofs <id>`: saves the proof bundle, then verifies each receipt as `verify` does: every
+ * signature receipt must prove the request's hashToSign, the audit-trail receipt the SHA-256 of the
+ * audit trail data. Exit 0 when the bundle is complete and every receipt is verified, 1 otherwise.
+ */
+async function requestProofs(args: string[], ctx: ClientContext): Promise<void> {
+  const { values, positionals } = parse(args, {
+    ...CLIENT_OPTIONS,
+    out: { type: 'string' },
+    'rpc-url': { type: 'string' },
+  });
+  if (positionals.length !== 1) throw new UsageError('usage: proofseal request proofs <id> [--out FILE]');
+  const id = positionals[0]!;
+  const api = await client(values, ctx);
+  const request = (await api.request<SignatureRequestView>('GET', requestPath(id))).body;
+  const res = await api.request<ProofBundle>('GET', `${requestPath(id)}/proofbundle`, { accept: [200, 202] });
+  const file = str(values.out) ?? `${id}.proofbundle.json`;
+  await fs.writeFile(file, `${JSON.stringify(res.body, null, 2)}\n`);
+  const via = { ctx, values: flagsOf(values) };
+  const results = await checkBundle(request.hashToSign, res.body, via);
+  const complete = res.status === 200 && res.body.complete !== false;
+  const verified = complete && results.length > 0 && results.every((r) => r.checks.every((c) => c.ok !== false));
+  reportBundle(ctx, { id, file, complete, verified, results }, values.json === true);
+  process.exitCode = verified ? 0 : 1;
+}
+
+interface ReceiptResult {
+  readonly what: string;
+  readonly checks: Check[];
+}
+
+async function checkBundle(
+  hashToSign: string,
+  bundle: ProofBundle,
+  via: Parameters<typeof receiptChecks>[2],
+): Promise<ReceiptResult[]> {
+  const results: ReceiptResult[] = [];
+  for (const [i, raw] of (bundle.signatureReceipts ?? []).entries())
+    results.push({ what: `signature ${i + 1}`, checks: await checkOne(hashToSign, raw, via) });
+  if (bundle.auditTrailReceipt !== undefined && bundle.auditTrailReceipt !== null) {
+    const trailHash = auditTrailHash(bundle.auditTrailData);
+    results.push({ what: 'audit trail', checks: await checkOne(trailHash, bundle.auditTrailReceipt, via) });
+  }
+  return results;
+}
+
+async function checkOne(hash: string, raw: unknown, via: Parameters<typeof receiptChecks>[2]): Promise<Check[]> {
+  let receipt: ChainpointReceipt;
+  try {
+    receipt = validateReceipt(raw);
+  } catch (err) {
+    return [{ name: 'receipt', ok: false, text: `not a valid Chainpoint v2 receipt: ${(err as Error).message}` }];
+  }
+  return (await receiptChecks(hash, receipt, via)).checks;
+}
+
+/** The hash the audit-trail receipt proves: SHA-256 of the trail's canonical JSON (or of its text when given as text). */
+export function auditTrailHash(data: unknown): string {
+  const text = typeof data === 'string' ? data : canonicalJson((data ?? null) as Parameters<typeof canonicalJson>[0]);
+  return sha256Hex(Buffer.from(text, 'utf8'));
+}
+
+function reportBundle(
+  ctx: ClientContext,
+  v: { id: string; file: string; complete: boolean; verified: boolean; results: ReceiptResult[] },
+  json: boolean,
+): void {
+  if (json) return ctx.out(JSON.stringify({ verdict: v.verified ? 'VERIFIED' : 'NOT_VERIFIED', ...v }));
+  ctx.out(`proof bundle of ${v.id} saved to ${v.file}`);
+  for (const r of v.results) {
+    ctx.out(`${r.what}:`);
+    for (const c of r.checks) ctx.out(`  ${c.ok === true ? '✓' : c.ok === false ? '✗' : '?'} ${c.text}`);
+  }
+  if (v.verified) return ctx.out(`VERIFIED: ${v.results.length} receipts, the bundle is complete`);
+  const why = !v.complete
+    ? 'the bundle is not complete yet (receipts still waiting for Bitcoin): try again later'
+    : v.results.length === 0
+      ? 'the bundle holds no receipt'
+      : (v.results.flatMap((r) => r.checks).find((c) => c.ok === false)?.text ?? 'a check failed');
+  ctx.out(`NOT VERIFIED: ${why}`);
+}
+
+const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+const list = (v: unknown) => (Array.isArray(v) ? (v as string[]) : []);
+
+/** parse() with the client options and options that may repeat. */
+function parseMulti(args: string[], extra: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>) {
+  return parse(args, { ...CLIENT_OPTIONS, ...extra }) as unknown as {
+    values: Record<string, string | boolean | string[] | undefined>;
+    positionals: string[];
+  };
+}

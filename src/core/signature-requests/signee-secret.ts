@@ -1,0 +1,47 @@
+/**
+ * Signer secrets. A signer's `signeeId` is never stored: it is derived again when needed (for e-mails)
+ * from SECRET_KEY and a random salt kept with the signer, and looked up by a second keyed hash.
+ *   signeeId   = base64url(HMAC-SHA256(K_id, salt))          (salt: 32 random bytes → 256-bit secret)
+ *   lookupHash = HMAC-SHA256(K_lookup, UTF-8 signeeId)        (stored, unique)
+ * K_id and K_lookup are HKDF-SHA256 keys derived from SECRET_KEY with distinct labels, so the stored
+ * values alone (a database dump) give neither the signeeIds nor a way to test guesses.
+ */
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { fail } from '../errors.js';
+
+export const SIGNEE_SALT_BYTES = 32;
+const HKDF_SALT = 'proofseal/signee-secret/v1';
+/** The form of a signeeId: 43 base64url characters (256 bits). */
+const SIGNEE_ID = /^[A-Za-z0-9_-]{43}$/;
+
+function subKey(secretKey: string, label: string): Buffer {
+  if (!secretKey) fail('VALIDATION_FAILED', '"secretKey" expected a non-empty string');
+  return Buffer.from(hkdfSync('sha256', Buffer.from(secretKey, 'utf8'), HKDF_SALT, label, 32));
+}
+
+/**
+ * The signeeId of a signer from its stored salt.
+ * @throws DomainError VALIDATION_FAILED when the salt is not 32 bytes or the key is empty
+ */
+export function deriveSigneeId(secretKey: string, salt: Uint8Array): string {
+  if (salt.length !== SIGNEE_SALT_BYTES) fail('VALIDATION_FAILED', `signee salt expected ${SIGNEE_SALT_BYTES} bytes`);
+  return createHmac('sha256', subKey(secretKey, 'signee-id')).update(salt).digest('base64url');
+}
+
+/** True when the text has the form of a signeeId (anything else is unknown without a lookup). */
+export function looksLikeSigneeId(value: string): boolean {
+  return SIGNEE_ID.test(value);
+}
+
+/**
+ * The stored lookup value of a signeeId.
+ * @throws DomainError VALIDATION_FAILED when the key is empty
+ */
+export function signeeLookupHash(secretKey: string, signeeId: string): Buffer {
+  return createHmac('sha256', subKey(secretKey, 'signee-lookup')).update(signeeId, 'utf8').digest();
+}
+
+/** Constant-time comparison of two lookup hashes. */
+export function sameLookupHash(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}

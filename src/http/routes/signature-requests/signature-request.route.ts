@@ -1,0 +1,137 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Origin } from '../../../app/signature-requests/audit.js';
+import { createSignatureRequest } from '../../../app/signature-requests/create-signature-request.js';
+import {
+  getSignatureRequest,
+  getSignatureRequestAsSignee,
+} from '../../../app/signature-requests/get-signature-request.js';
+import { searchSignatureRequests } from '../../../app/signature-requests/search-signature-requests.js';
+import { ownerView, signeeViewOf } from '../../../app/signature-requests/signature-request-view.js';
+import { transitionSignatureRequest } from '../../../app/signature-requests/transition-signature-request.js';
+import { updateSignatureRequest } from '../../../app/signature-requests/update-signature-request.js';
+import type { HttpDeps } from '../../app.js';
+import { accountOf } from '../../plugins/auth.plugin.js';
+import { accountSecurity as security, errors, page, Page } from '../../schemas.js';
+import {
+  CreateRequestBody,
+  IdParams,
+  ListQuery,
+  RequestSchema,
+  SigneeQuery,
+  TransitionBody,
+  UpdateRequestBody,
+} from './signature-request.schemas.js';
+
+const tags = ['signature requests'];
+
+/** IP and user agent of a request, for the audit trail. */
+export function originOf(req: FastifyRequest): Origin {
+  const ua = req.headers['user-agent'];
+  return { ip: req.ip, ...(typeof ua === 'string' && { userAgent: ua }) };
+}
+
+/** The owner's operations on signature requests: create, read, change a DRAFT, search, transition. */
+export function signatureRequestRoutes(base: FastifyInstance, deps: HttpDeps): void {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post(
+    '/signatureRequest',
+    {
+      config: { auth: 'account' },
+      schema: {
+        tags,
+        summary: 'Create a signature request: DRAFT, or activated at once when no state is given',
+        security,
+        body: CreateRequestBody,
+        response: { 200: RequestSchema, ...errors(400, 401, 413, 415, 429) },
+      },
+    },
+    async (req) => {
+      const account = accountOf(req);
+      const input = { ...req.body, accountId: account.id, actor: account.email, origin: originOf(req) };
+      return ownerView(await createSignatureRequest(deps, input));
+    },
+  );
+
+  app.get(
+    '/signatureRequest/:id',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags,
+        summary: 'Get a signature request: as its owner (credentials), or as a signer (?signeeId=, no account)',
+        security: [...security, {}],
+        params: IdParams,
+        querystring: SigneeQuery,
+        response: { 200: RequestSchema, ...errors(400, 401, 404, 429) },
+      },
+    },
+    async (req) => {
+      const { signeeId } = req.query;
+      if (signeeId === undefined)
+        return ownerView(await getSignatureRequest(deps, { accountId: accountOf(req).id, id: req.params.id }));
+      const found = await getSignatureRequestAsSignee(deps, { id: req.params.id, signeeId, origin: originOf(req) });
+      return signeeViewOf(deps, found.request, found.signee);
+    },
+  );
+
+  app.put(
+    '/signatureRequest/:id',
+    {
+      config: { auth: 'account' },
+      schema: {
+        tags,
+        summary: 'Replace the fields, signers and watchers of a DRAFT request',
+        security,
+        params: IdParams,
+        body: UpdateRequestBody,
+        response: { 200: RequestSchema, ...errors(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req) => {
+      const account = accountOf(req);
+      const input = { ...req.body, accountId: account.id, id: req.params.id, actor: account.email };
+      return ownerView(await updateSignatureRequest(deps, { ...input, origin: originOf(req) }));
+    },
+  );
+
+  app.get(
+    '/signatureRequests',
+    {
+      config: { auth: 'account' },
+      schema: {
+        tags,
+        summary: "Search the account's signature requests by name, state or hashToSign (newest first)",
+        security,
+        querystring: ListQuery,
+        response: { 200: Page(RequestSchema), ...errors(400, 401, 429) },
+      },
+    },
+    async (req) => {
+      const q = { page: 0, size: 20, ...req.query };
+      const found = await searchSignatureRequests(deps, { ...q, accountId: accountOf(req).id });
+      return page(found.items.map(ownerView), q.page, q.size, found.total);
+    },
+  );
+
+  app.post(
+    '/signatureRequest/:id/transition',
+    {
+      config: { auth: 'account' },
+      schema: {
+        tags,
+        summary: 'Move the request: DRAFT→PENDING, PENDING→DRAFT|CANCELED, IN_PROGRESS→CLOSED|CANCELED',
+        security,
+        params: IdParams,
+        body: TransitionBody,
+        response: { 200: RequestSchema, ...errors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (req) => {
+      const account = accountOf(req);
+      const input = { accountId: account.id, id: req.params.id, to: req.body, actor: account.email };
+      return ownerView(await transitionSignatureRequest(deps, { ...input, origin: originOf(req) }));
+    },
+  );
+}

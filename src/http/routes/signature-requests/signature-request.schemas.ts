@@ -1,0 +1,207 @@
+import { Type } from '@sinclair/typebox';
+import { SIGNATURE_REQUEST_LIMITS } from '../../../core/signature-requests/limits.js';
+import { Hash, Timestamp, Uuid } from '../../schemas.js';
+
+const HASH_EXAMPLE = '4a6c3e4c4d1b1b4cbf6f1d1bd1c4d5f1a84c2f0b0e0c6e8a7f3d2c1b0a998877';
+
+/** A hash given in a body: checked by the use case, so a bad one answers INVALID_HASH. */
+const BodyHash = Type.String({
+  maxLength: 200,
+  description: 'SHA-256, 64 lowercase hex characters',
+  examples: [HASH_EXAMPLE],
+});
+const Url = Type.String({ minLength: 1, maxLength: 2048, examples: ['https://files.example.com/contract.pdf'] });
+const Email = Type.String({ format: 'email', maxLength: 254, examples: ['jane@example.com'] });
+const Lang = Type.String({ pattern: '^[a-z]{2}$', description: 'ISO 639-1 language code', examples: ['en'] });
+const Name = Type.String({ minLength: 1, maxLength: 256 });
+const SigneeId = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  description: "the signer's secret identifier (from the signature request URL)",
+});
+const Vars = Type.Record(
+  Type.String({ minLength: 1, maxLength: 128 }),
+  Type.Union([Type.String({ maxLength: SIGNATURE_REQUEST_LIMITS.maxVarValueBytes }), Type.Boolean()]),
+  {
+    maxProperties: 512,
+    description: 'template variables and e-mail switches, stored as given (≤ 64 KiB of JSON, each value ≤ 16 KiB)',
+    examples: [{ serviceName: 'Acme Sign', signatureReminderSigneeEmailDisabled: true }],
+  },
+);
+export const State = Type.Union(
+  [
+    Type.Literal('DRAFT'),
+    Type.Literal('PENDING'),
+    Type.Literal('IN_PROGRESS'),
+    Type.Literal('COMPLETED'),
+    Type.Literal('CLOSED'),
+    Type.Literal('CANCELED'),
+    Type.Literal('EXPIRED'),
+  ],
+  { examples: ['IN_PROGRESS'] },
+);
+
+const SigneeFields = {
+  commonName: Type.String({ minLength: 1, maxLength: 256, examples: ['Jane Doe'] }),
+  email: Type.Optional(Email),
+  countryCallingCode: Type.Optional(Type.String({ pattern: '^\\+?[0-9]{1,4}$', examples: ['33'] })),
+  phone: Type.Optional(Type.String({ pattern: '^[0-9]{4,15}$', examples: ['612345678'] })),
+  requiresOTP: Type.Optional(Type.Boolean({ description: 'the signer must give an SMS one-time password to sign' })),
+  vars: Type.Optional(Vars),
+  lang: Type.Optional(Lang),
+};
+const SigneeInput = Type.Object(SigneeFields, { additionalProperties: false });
+const WatcherSchema = Type.Object(
+  { email: Email, commonName: Type.Optional(Name), vars: Type.Optional(Vars), lang: Type.Optional(Lang) },
+  { additionalProperties: false },
+);
+
+const RequestFields = {
+  name: Type.String({ minLength: 1, maxLength: 256, examples: ['Contract 2026-114'] }),
+  hashToSign: BodyHash,
+  authorizedSignees: Type.Optional(Type.Array(SigneeInput, { maxItems: SIGNATURE_REQUEST_LIMITS.maxSignees + 1 })),
+  watchers: Type.Optional(Type.Array(WatcherSchema, { maxItems: SIGNATURE_REQUEST_LIMITS.maxWatchers + 1 })),
+  vars: Type.Optional(Vars),
+  fileName: Type.Optional(Type.String({ minLength: 1, maxLength: 256, examples: ['contract.pdf'] })),
+  fileURL: Type.Optional(Url),
+  deadline: Type.Optional(Type.Integer({ minimum: 0, description: 'ms since the epoch; after it, nobody signs' })),
+  activation: Type.Optional(Type.Integer({ minimum: 0, description: 'ms since the epoch; PENDING until then' })),
+  lang: Type.Optional(Lang),
+  ordered: Type.Optional(Type.Boolean({ description: 'signers sign one after another, in the given order' })),
+  public: Type.Optional(Type.Boolean({ description: "the signers' anchors are public (default true)" })),
+  callbackURL: Type.Optional(Url),
+  identityURL: Type.Optional(Url),
+};
+
+export const CreateRequestBody = Type.Object(
+  {
+    ...RequestFields,
+    state: Type.Optional(
+      Type.Union([Type.Literal('DRAFT'), Type.Literal('PENDING'), Type.Literal('IN_PROGRESS')], {
+        description: 'DRAFT keeps the request editable; absent, it is activated at once',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'Contract 2026-114',
+        hashToSign: HASH_EXAMPLE,
+        authorizedSignees: [{ commonName: 'Jane Doe', email: 'jane@example.com' }],
+      },
+    ],
+  },
+);
+
+export const UpdateRequestBody = Type.Object(RequestFields, { additionalProperties: false });
+
+const SigneeView = Type.Object({
+  ...SigneeFields,
+  auditTrailId: Type.String({ description: 'per-signer audit trail id' }),
+  signedOn: Type.Optional(Timestamp),
+  anchorId: Type.Optional(Uuid),
+  signeeId: Type.Optional(Type.String({ description: "only in a signer's own view, for that signer" })),
+});
+
+export const RequestSchema = Type.Object({
+  id: Uuid,
+  created: Timestamp,
+  lastModified: Timestamp,
+  name: Type.String(),
+  hashToSign: Hash,
+  state: State,
+  fileName: Type.Optional(Type.String()),
+  fileURL: Type.Optional(Type.String()),
+  deadline: Type.Optional(Timestamp),
+  activation: Type.Optional(Timestamp),
+  lang: Type.Optional(Type.String()),
+  ordered: Type.Boolean(),
+  public: Type.Boolean(),
+  callbackURL: Type.Optional(Type.String()),
+  identityURL: Type.Optional(Type.String()),
+  vars: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Boolean()]))),
+  watchers: Type.Optional(Type.Array(WatcherSchema)),
+  authorizedSignees: Type.Array(SigneeView),
+  anchors: Type.Array(Uuid, { description: "the signers' signature anchors" }),
+  auditTrailAnchorId: Type.Optional(Uuid),
+  proofBundleComplete: Type.Boolean(),
+});
+
+export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+export const SigneeQuery = Type.Object({ signeeId: Type.Optional(SigneeId) }, { additionalProperties: false });
+
+export const DelegateBody = Type.Object(
+  {
+    signeeId: SigneeId,
+    otp: Type.Optional(Type.String({ maxLength: 16, description: 'the SMS one-time password, when required' })),
+  },
+  { additionalProperties: false, examples: [{ signeeId: 'kq3…', otp: '123456' }] },
+);
+
+export const OwnKeySignBody = Type.Object(
+  {
+    signeeId: SigneeId,
+    otp: Type.Optional(Type.String({ maxLength: 16 })),
+    signedHash: Type.Optional(BodyHash),
+    signature: Type.String({ maxLength: 200, description: 'base64 bitcoin signed-message signature (65 bytes)' }),
+    pubKey: Type.String({ maxLength: 200, description: 'bitcoin address or hex SEC public key' }),
+    identityURL: Type.Optional(Url),
+    signedIdentity: Type.Optional(Type.String({ maxLength: 1024 })),
+    signedIssuerDomain: Type.Optional(Type.String({ maxLength: 256 })),
+  },
+  { additionalProperties: false },
+);
+
+export const AnchorIdAnswer = Type.Object({ anchorId: Uuid });
+
+export const FeedbackBody = Type.Object(
+  {
+    signeeId: SigneeId,
+    subject: Type.String({ minLength: 1, maxLength: 256, examples: ['Wrong address'] }),
+    message: Type.String({ minLength: 1, maxLength: 4096, examples: ['My address on page 2 is out of date.'] }),
+  },
+  { additionalProperties: false },
+);
+
+export const RemindBody = Type.Array(Email, {
+  maxItems: SIGNATURE_REQUEST_LIMITS.maxSignees,
+  examples: [['jane@example.com']],
+});
+
+export const DeadlineBody = Type.Object(
+  { deadline: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { examples: [1798761600000] }) },
+  { additionalProperties: false },
+);
+
+export const TransitionBody = Type.String({
+  maxLength: 32,
+  description: 'the target state, a bare JSON string',
+  examples: ['PENDING'],
+});
+
+export const ListQuery = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+    size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    name: Type.Optional(Type.String({ maxLength: 256 })),
+    state: Type.Optional(State),
+    hashToSign: Type.Optional(Hash),
+  },
+  { additionalProperties: false },
+);
+
+export const AuditTrailSchema = Type.Object({
+  auditContext: Type.Object({ id: Uuid, name: Type.String(), hashToSign: Hash }),
+  auditEvents: Type.Array(
+    Type.Object({
+      date: Timestamp,
+      type: Type.String(),
+      actor: Type.Optional(Type.String()),
+      auditTrailId: Type.Optional(Type.String({ description: 'the auditTrailId of the signer it concerns' })),
+      comment: Type.Optional(Type.String()),
+      ip: Type.Optional(Type.String()),
+      userAgent: Type.Optional(Type.String()),
+    }),
+  ),
+});

@@ -1,0 +1,118 @@
+/**
+ * End to end on the real embedded bcoin node, both stores: a request signed by delegation to COMPLETED,
+ * its audit trail sealed, the batch broadcast and confirmed; every receipt of the proof bundle and the
+ * audit-trail receipt are accepted by the independent verifier, and the sealed trail hashes to its receipt.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { closeBatch } from '../../src/app/anchoring/close-batch.js';
+import { confirmBatches } from '../../src/app/anchoring/confirm-batches.js';
+import { sendBatches } from '../../src/app/anchoring/send-batches.js';
+import { createAccount } from '../../src/app/accounts/create-account.js';
+import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
+import { createIdentityKey } from '../../src/app/identity/create-identity-key.js';
+import { localSigner } from '../../src/app/identity/sign-hash.js';
+import { sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
+import { completeProofBundles } from '../../src/app/signature-requests/proof-bundle.js';
+import { signeeIdOf } from '../../src/app/signature-requests/signee-secrets.js';
+import type { AppDeps } from '../../src/app/shared/deps.js';
+import { startAnchoring, until, type AnchoringFixture } from '../support/anchoring-fixture.js';
+import { testApp, testConfig, testDeps } from '../support/fixtures.js';
+import { verifyReceiptIndependently, type ReceiptLike } from '../support/independent-verifier.js';
+import { storeKinds } from '../support/stores.js';
+
+const kinds = await storeKinds();
+
+/** Canonical JSON written apart from the service: sorted keys, no whitespace. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v !== null && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(v);
+}
+
+for (const kind of kinds) {
+  describe(`signature request end to end on bcoin regtest, ${kind.name} store`, { skip: kind.skip }, () => {
+    let f: AnchoringFixture;
+    let app: FastifyInstance;
+    let deps: AppDeps;
+    let auth: { authorization: string };
+
+    before(async () => {
+      f = await startAnchoring(kind);
+      const store = f.s.withJobs(() => f.jobs);
+      const identity = { secretKey: 'i'.repeat(40), publicUrl: 'https://id.proofseal.example.com' };
+      const identityDeps = { store, clock: { now: Date.now }, random: f.deps.random, identity };
+      await createIdentityKey(identityDeps, { name: 'platform', identity: { commonName: 'proofseal platform' } });
+      const platformSigner = { signer: localSigner(identityDeps), issuerDomain: 'example.com' };
+      deps = testDeps(store, { chain: f.chain, jobs: f.jobs, platformSigner });
+      app = await testApp(store, { deps, config: testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '100000' }) });
+      const account = await createAccount(deps, { email: 'owner@example.com', password: 'correct horse battery' });
+      auth = { authorization: `Bearer ${(await createApiToken(deps, { accountId: account.id })).token}` };
+    });
+    after(async () => {
+      await app?.close();
+      await f?.close();
+    });
+
+    it('COMPLETED, sealed, confirmed: every receipt verifies independently', async () => {
+      const file = Buffer.from(`lease signed on ${new Date().toISOString()}\n`);
+      const hashToSign = createHash('sha256').update(file).digest('hex');
+      const signees = [1, 2].map((n) => ({ commonName: `Signer ${n}`, email: `signer${n}@example.com` }));
+      const created = await app.inject({
+        method: 'POST',
+        url: '/v1/signatureRequest',
+        headers: auth,
+        payload: { name: 'Lease', hashToSign, authorizedSignees: signees },
+      });
+      assert.equal(created.statusCode, 200, created.body);
+      const id = created.json<{ id: string }>().id;
+      const stored = (await deps.store.signatureRequests.findById(id))!;
+      for (const s of stored.signees) {
+        const res = await app.inject({
+          method: 'POST',
+          url: `/v1/signatureRequest/${id}/delegate`,
+          payload: { signeeId: signeeIdOf(deps, s) },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+      }
+      assert.equal(await sealAuditTrail(deps, { requestId: id }), 'sealed');
+
+      const closed = (await closeBatch(f.deps, { maxSize: 1000 }))!;
+      assert.equal(closed.anchorCount, 3);
+      const txid = (await sendBatches(f.deps)).sent[0]!;
+      await until(() => f.chain.isInMempool(txid), `${txid} in the mempool`);
+      await f.node.mine(6);
+      await confirmBatches(f.deps);
+      assert.equal(await completeProofBundles(deps, { limit: 10 }), 1);
+
+      const res = await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/proofbundle`, headers: auth });
+      assert.equal(res.statusCode, 200, res.body);
+      const bundle = res.json<{
+        signatureReceipts: ReceiptLike[];
+        auditTrailReceipt: ReceiptLike & { signature: { signedHash: string } };
+        auditTrailData: unknown;
+        complete: boolean;
+      }>();
+      assert.equal(bundle.complete, true);
+      assert.equal(bundle.signatureReceipts.length, 2);
+      const rpc = (method: string, params: unknown[]) => f.chain.call(method, params);
+      for (const receipt of [...bundle.signatureReceipts, bundle.auditTrailReceipt]) {
+        const checked = await verifyReceiptIndependently(receipt, rpc);
+        assert.deepEqual(
+          [checked.proofValid, checked.signature, checked.tx, checked.confirmations],
+          [true, 'VERIFIED', 'FOUND', 6],
+        );
+      }
+      for (const receipt of bundle.signatureReceipts)
+        assert.equal((receipt as unknown as { signature: { signedHash: string } }).signature.signedHash, hashToSign);
+      const trailHash = createHash('sha256').update(canonical(bundle.auditTrailData)).digest('hex');
+      assert.equal(bundle.auditTrailReceipt.signature.signedHash, trailHash);
+    });
+  });
+}
