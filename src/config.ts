@@ -41,6 +41,12 @@ export interface Config {
   readonly confirmPollSeconds: number;
   /** Test hook (crash test only): the worker exits right after handing a transaction to the node. */
   readonly crashAfterBroadcast: boolean;
+  /** The identity server holding the platform key (PLATFORM_IDENTITY_URL); unset, this process's own identity keys. */
+  readonly platformIdentityUrl: string | undefined;
+  /** An identity API token of that server (PLATFORM_IDENTITY_TOKEN). */
+  readonly platformIdentityToken: string | undefined;
+  /** The platform key's address (PLATFORM_KEY_PUBKEY); unset, the newest live identity key. */
+  readonly platformKeyPubKey: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -151,7 +157,12 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     confirmPollSeconds: r.int('CONFIRM_POLL_SECONDS', network === 'regtest' ? 2 : 60, 1, 3600),
     crashAfterBroadcast: r.bool('PROOFSEAL_TEST_CRASH_AFTER_BROADCAST', false),
+    platformIdentityUrl: r.url('PLATFORM_IDENTITY_URL', ['http:', 'https:']),
+    platformIdentityToken: r.optional('PLATFORM_IDENTITY_TOKEN'),
+    platformKeyPubKey: r.optional('PLATFORM_KEY_PUBKEY'),
   };
+  if (config.platformIdentityUrl !== undefined && config.platformIdentityToken === undefined)
+    r.problems.push('PLATFORM_IDENTITY_TOKEN is required when PLATFORM_IDENTITY_URL is set');
   if (config.bitcoinRpcUrl === undefined && network !== 'regtest') {
     r.problems.push(
       `BITCOIN_RPC_URL is required when BITCOIN_NETWORK is ${network} (the embedded node is regtest only)`,

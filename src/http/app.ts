@@ -16,6 +16,8 @@ import { receiptRoutes } from './routes/anchoring/receipt.route.js';
 import { tokenRoutes } from './routes/accounts/token.route.js';
 import { userRoutes } from './routes/accounts/user.route.js';
 import { signatureRequestRoutes } from './routes/signature-requests/signature-request.route.js';
+import { signatureRequestProofRoutes } from './routes/signature-requests/signature-request-proofs.route.js';
+import { signeeRoutes } from './routes/signature-requests/signee.route.js';
 import { ErrorSchema } from './schemas.js';
 import { validatorOptions } from './validation.js';
 
@@ -83,6 +85,8 @@ export async function buildApp(
         otsRoutes,
         userRoutes,
         signatureRequestRoutes,
+        signatureRequestProofRoutes,
+        signeeRoutes,
         ...extraRoutes,
       ])
         routes(v1, deps, config);

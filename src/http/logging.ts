@@ -4,8 +4,11 @@ import type { LoggerOptions } from 'pino';
 /** Query parameters that carry secrets; their values never reach the logs. */
 const SECRET_PARAMS = /([?&](?:token|signeeId|otp|password|apiKey)=)[^&]*/gi;
 
+/** Path segments that carry secrets: the signeeId of `GET /v1/signatureRequest/{id}/otp/{signeeId}`. */
+const SECRET_SEGMENTS = /(\/otp\/)[^/?#]*/gi;
+
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, '$1[redacted]');
+  return url.replace(SECRET_PARAMS, '$1[redacted]').replace(SECRET_SEGMENTS, '$1[redacted]');
 }
 
 export function loggerOptions(level: string): LoggerOptions {

@@ -4,7 +4,13 @@ import { createAccount } from '../../src/app/accounts/create-account.js';
 import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
 import type { AppDeps } from '../../src/app/shared/deps.js';
 import { randomHash } from '../support/anchors.js';
-import { recordingJobs, testApp, testClock, testDeps } from '../support/fixtures.js';
+import { createIdentityKey } from '../../src/app/identity/create-identity-key.js';
+import { localSigner } from '../../src/app/identity/sign-hash.js';
+import type { PlatformSigner } from '../../src/app/signature-requests/platform-signer.port.js';
+import { signeeIdOf } from '../../src/app/signature-requests/signee-secrets.js';
+import type { Clock } from '../../src/app/shared/clock.port.js';
+import type { Store } from '../../src/app/shared/store.port.js';
+import { realRandom, recordingJobs, TEST_SECRET_KEY, testApp, testClock, testDeps } from '../support/fixtures.js';
 import type { StoreKind, TestStore } from '../support/stores.js';
 
 export interface Bench {
@@ -18,12 +24,27 @@ export interface Bench {
   close(): Promise<void>;
 }
 
+/** The platform key of the tests: an identity key in the store, signing in process. */
+export const IDENTITY_PUBLIC_URL = 'https://id.proofseal.example.com';
+
+async function platformSignerIn(store: Store, clock: Clock): Promise<PlatformSigner> {
+  const identityDeps = {
+    store,
+    clock,
+    random: realRandom,
+    identity: { secretKey: TEST_SECRET_KEY, publicUrl: IDENTITY_PUBLIC_URL },
+  };
+  await createIdentityKey(identityDeps, { name: 'platform', identity: { commonName: 'proofseal platform' } });
+  return { signer: localSigner(identityDeps), issuerDomain: 'example.com' };
+}
+
 export async function openBench(kind: StoreKind, extra: Partial<AppDeps> = {}): Promise<Bench> {
   const s = await kind.open();
   const clock = testClock(Date.now());
   const jobs = recordingJobs();
   const store = s.withJobs(() => jobs);
-  const deps = testDeps(store, { clock, jobs, ...extra });
+  const platformSigner = await platformSignerIn(store, clock);
+  const deps = testDeps(store, { clock, jobs, platformSigner, ...extra });
   const app = await testApp(store, { deps });
   const account = await createAccount(deps, { email: 'owner@example.com', password: 'correct horse battery' });
   const { token } = await createApiToken(deps, { accountId: account.id });
@@ -46,4 +67,24 @@ export const signer = (n: number) => ({ commonName: `Signer ${n}`, email: `signe
 
 export function requestBody(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { name: 'Contract', hashToSign: randomHash(), authorizedSignees: [signer(1), signer(2)], ...extra };
+}
+
+/** Creates a request over HTTP and returns its id and its signers' signeeIds (derived as the e-mail issue will). */
+export async function createRequest(
+  b: Bench,
+  body: Record<string, unknown> = requestBody(),
+): Promise<{ id: string; signeeIds: string[]; body: Record<string, unknown> }> {
+  const res = await b.app.inject({ method: 'POST', url: '/v1/signatureRequest', headers: b.auth, payload: body });
+  if (res.statusCode !== 200) throw new Error(`create: ${res.statusCode} ${res.body}`);
+  const id = res.json().id as string;
+  const stored = await b.deps.store.signatureRequests.findById(id);
+  return { id, signeeIds: stored!.signees.map((s) => signeeIdOf(b.deps, s)), body };
+}
+
+export async function delegate(b: Bench, id: string, signeeId: string, otp?: string) {
+  return b.app.inject({
+    method: 'POST',
+    url: `/v1/signatureRequest/${id}/delegate`,
+    payload: { signeeId, ...(otp !== undefined && { otp }) },
+  });
 }

@@ -293,12 +293,14 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
       ]);
       return rows[0] ? toSignee(rows[0]) : null;
     },
-    async markSigned(signeeId, anchorId, method, now) {
+    async markSigned(signeeId, requestId, anchorId, method, now) {
       const rows = await sql.query(
         `UPDATE signee SET signed_on = $4, anchor_id = $2, method = $3 WHERE id = $1 AND signed_on IS NULL RETURNING id`,
         [signeeId, anchorId, method, now],
       );
-      return rows.length > 0;
+      if (rows.length === 0) return false;
+      await sql.query('UPDATE signature_request SET last_modified = $2 WHERE id = $1', [requestId, now]);
+      return true;
     },
     async markViewed(signeeId, now) {
       const rows = await sql.query(

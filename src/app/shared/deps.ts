@@ -3,6 +3,7 @@ import type { Clock, Random } from './clock.port.js';
 import type { HttpClient } from './http-client.port.js';
 import type { JobQueue } from './jobs.port.js';
 import type { Store } from './store.port.js';
+import type { PlatformSigner } from '../signature-requests/platform-signer.port.js';
 import type { SmsProvider } from '../sms/sms.port.js';
 
 /** What every use case may be given. Use cases take the parts they need, in one options object. */
@@ -17,6 +18,8 @@ export interface AppDeps {
   readonly chain?: ChainPort;
   /** SECRET_KEY (configured, or generated once into DATA_DIR): seals secrets at rest. */
   readonly secretKey: string;
+  /** The platform key (signatures by delegation, sealed audit trails); absent, those fail with NOT_READY. */
+  readonly platformSigner?: PlatformSigner;
   /** The SMS provider (SMS_URL); absent, SMS are kept in the store for the operator. */
   readonly sms?: SmsProvider;
 }

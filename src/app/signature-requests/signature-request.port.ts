@@ -121,8 +121,8 @@ export interface SignatureRequestRepository {
   setDeadline(id: string, deadline: number | null, now: number): Promise<void>;
   /** The signer whose lookup hash this is; null when none. */
   findSigneeByLookupHash(lookupHash: Buffer): Promise<Signee | null>;
-  /** Records a signature; false when the signer had signed already. */
-  markSigned(signeeId: string, anchorId: string, method: SignMethod, now: number): Promise<boolean>;
+  /** Records a signature (and touches the request's lastModified); false when the signer had signed already. */
+  markSigned(signeeId: string, requestId: string, anchorId: string, method: SignMethod, now: number): Promise<boolean>;
   /** Records the first view; false when it was viewed before. */
   markViewed(signeeId: string, now: number): Promise<boolean>;
   addEvent(requestId: string, event: AuditEvent): Promise<void>;

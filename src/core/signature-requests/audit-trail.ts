@@ -36,6 +36,8 @@ export interface AuditTrailEvent {
   readonly type: AuditEventType;
   /** Who: an account e-mail, a signer's `CN <email>`, or `platform`. */
   readonly actor?: string;
+  /** The `auditTrailId` of the signer the event concerns. */
+  readonly auditTrailId?: string;
   readonly comment?: string;
   readonly ip?: string;
   readonly userAgent?: string;
@@ -44,7 +46,7 @@ export interface AuditTrailEvent {
 /** The audit trail document (api-decisions.md): context and events, oldest first. */
 export interface AuditTrail {
   readonly auditContext: { readonly id: string; readonly name: string; readonly hashToSign: string };
-  readonly auditEvents: readonly AuditTrailEvent[];
+  readonly auditEvents: AuditTrailEvent[];
 }
 
 type Json = string | number | boolean | null | readonly Json[] | { readonly [k: string]: Json | undefined };

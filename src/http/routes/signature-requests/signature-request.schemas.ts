@@ -198,6 +198,7 @@ export const AuditTrailSchema = Type.Object({
       date: Timestamp,
       type: Type.String(),
       actor: Type.Optional(Type.String()),
+      auditTrailId: Type.Optional(Type.String({ description: 'the auditTrailId of the signer it concerns' })),
       comment: Type.Optional(Type.String()),
       ip: Type.Optional(Type.String()),
       userAgent: Type.Optional(Type.String()),

@@ -1,0 +1,70 @@
+/** The proof bundle of a request: every signer's receipt, the sealed audit trail and its receipt. */
+import type { ChainpointReceipt } from '../../core/chainpoint/receipt.js';
+import type { AuditTrail } from '../../core/signature-requests/audit-trail.js';
+import { getReceipt } from '../anchoring/get-receipt.js';
+import type { AppDeps } from '../shared/deps.js';
+import { enqueueRequestCallback } from './lifecycle.js';
+import type { SignatureRequest } from './signature-request.port.js';
+
+export interface ProofBundle {
+  /** The receipts of the signers' anchors that have one (SENT or CONFIRMED), in signer order. */
+  readonly signatureReceipts: ChainpointReceipt[];
+  readonly auditTrailReceipt?: ChainpointReceipt;
+  /** The audit trail exactly as sealed: its canonical JSON (RFC 8785) hashes to the receipt's signedHash. */
+  readonly auditTrailData?: AuditTrail;
+  /** True once every receipt is CONFIRMED. */
+  readonly complete: boolean;
+}
+
+async function receiptOf(deps: Pick<AppDeps, 'store'>, anchorId: string | null): Promise<ChainpointReceipt | null> {
+  if (anchorId === null) return null;
+  const r = await getReceipt(deps, { id: anchorId });
+  return r.complete ? r.receipt : null;
+}
+
+/** The proof bundle of a request as far as it exists now. */
+export async function getProofBundle(deps: Pick<AppDeps, 'store'>, request: SignatureRequest): Promise<ProofBundle> {
+  const receipts = await Promise.all(request.signees.map((s) => receiptOf(deps, s.anchorId)));
+  const trailReceipt = await receiptOf(deps, request.auditTrailAnchorId);
+  const sealed = await deps.store.signatureRequests.sealedTrail(request.id);
+  return {
+    signatureReceipts: receipts.filter((r): r is ChainpointReceipt => r !== null),
+    ...(trailReceipt !== null && { auditTrailReceipt: trailReceipt }),
+    ...(sealed !== null && { auditTrailData: JSON.parse(sealed) as AuditTrail }),
+    complete: request.proofBundleComplete,
+  };
+}
+
+/**
+ * Marks the bundles of sealed requests complete when every anchor (signers' and audit trail's) is
+ * CONFIRMED, with a callback. Idempotent.
+ * @returns how many bundles became complete
+ */
+export async function completeProofBundles(
+  deps: Pick<AppDeps, 'store' | 'clock'>,
+  input: { limit: number },
+): Promise<number> {
+  let completed = 0;
+  for (const id of await deps.store.signatureRequests.awaitingBundle(input.limit)) {
+    const request = await deps.store.signatureRequests.findById(id);
+    if (!request || !(await allConfirmed(deps, request))) continue;
+    const now = deps.clock.now();
+    const done = await deps.store.transaction(async (tx) => {
+      if (!(await tx.signatureRequests.setProofBundleComplete(id, now))) return false;
+      await enqueueRequestCallback(tx, { ...request, proofBundleComplete: true, lastModified: now }, 'proofBundle');
+      return true;
+    });
+    if (done) completed += 1;
+  }
+  return completed;
+}
+
+async function allConfirmed(deps: Pick<AppDeps, 'store'>, request: SignatureRequest): Promise<boolean> {
+  const ids = [...request.signees.map((s) => s.anchorId), request.auditTrailAnchorId];
+  for (const id of ids) {
+    if (id === null) continue;
+    const anchor = await deps.store.anchors.findById(id);
+    if (anchor?.status !== 'CONFIRMED') return false;
+  }
+  return true;
+}

@@ -1,0 +1,60 @@
+/** What every signature of a request does, delegated or with the signer's own key. */
+import { fail } from '../../core/errors.js';
+import type { Store } from '../shared/store.port.js';
+import { recordEvent, signeeActor, type Origin } from './audit.js';
+import { findSignee } from './signee-secrets.js';
+import { enqueueRequestCallback, movePlatform } from './lifecycle.js';
+import type { SignatureRequest, Signee, SignMethod } from './signature-request.port.js';
+import type { AppDeps } from '../shared/deps.js';
+
+/**
+ * The request (locked until the transaction ends) and the signer, checked to be able to sign now.
+ * @throws DomainError NOT_FOUND (the one answer for a bad signeeId), ALREADY_SIGNED, SIGNING_CLOSED,
+ *   DEADLINE_PASSED, NOT_YOUR_TURN
+ */
+export async function lockForSigning(
+  tx: Store,
+  deps: Pick<AppDeps, 'secretKey'>,
+  input: { requestId: string; signeeId: string; now: number },
+): Promise<{ request: SignatureRequest; signee: Signee }> {
+  const { request, signee } = await findSignee(
+    { store: tx, secretKey: deps.secretKey },
+    { requestId: input.requestId, signeeId: input.signeeId, lock: true },
+  );
+  if (signee.signedOn !== null) fail('ALREADY_SIGNED', 'this signer has already signed this request');
+  if (request.state !== 'IN_PROGRESS')
+    fail('SIGNING_CLOSED', `the request is ${request.state}: it is signed only while IN_PROGRESS`);
+  if (request.deadline !== null && input.now >= request.deadline)
+    fail('DEADLINE_PASSED', `the deadline of this request passed on ${new Date(request.deadline).toISOString()}`);
+  if (request.ordered && request.signees.some((s) => s.position < signee.position && s.signedOn === null))
+    fail('NOT_YOUR_TURN', 'this request is signed in order, and a signer before you has not signed yet');
+  return { request, signee };
+}
+
+/**
+ * Records a signature (its anchor made in the same transaction), its audit event and callback, and
+ * completes the request when it was the last one.
+ * @throws DomainError ALREADY_SIGNED (a concurrent signature won)
+ */
+export async function recordSignature(
+  tx: Store,
+  input: {
+    request: SignatureRequest;
+    signee: Signee;
+    anchorId: string;
+    method: SignMethod;
+    now: number;
+    origin?: Origin;
+  },
+): Promise<SignatureRequest> {
+  const { request, signee, anchorId, method, now } = input;
+  if (!(await tx.signatureRequests.markSigned(signee.id, request.id, anchorId, method, now)))
+    fail('ALREADY_SIGNED', 'this signer has already signed this request');
+  const type = method === 'delegated' ? 'DELEGATE' : 'SIGN';
+  await recordEvent(tx, request.id, { type, date: now, actor: signeeActor(signee), signee, origin: input.origin });
+  const signees = request.signees.map((s) => (s.id === signee.id ? { ...s, signedOn: now, anchorId, method } : s));
+  const signed: SignatureRequest = { ...request, signees, lastModified: now };
+  await enqueueRequestCallback(tx, signed, 'signature');
+  if (signees.every((s) => s.signedOn !== null)) return movePlatform(tx, signed, 'COMPLETED', now);
+  return signed;
+}

@@ -1,0 +1,83 @@
+import { fail } from '../../core/errors.js';
+import { identityBoundMessage } from '../../core/identity/identity-message.js';
+import { issuerDomain } from '../../core/identity/issuer-domain.js';
+import { signeeIdentity } from '../../core/signature-requests/limits.js';
+import { createAnchor, type CreateAnchorInput } from '../anchoring/create-anchor.js';
+import type { AppDeps } from '../shared/deps.js';
+import type { Origin } from './audit.js';
+import { lockForSigning, recordSignature } from './record-signature.js';
+import { checkSigneeOtp, consumeSigneeOtp } from './signee-otp.js';
+import { findSignee } from './signee-secrets.js';
+import type { PlatformSigner } from './platform-signer.port.js';
+import type { SignatureRequest, Signee } from './signature-request.port.js';
+
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'platformSigner'>;
+
+/**
+ * Signs by delegation: the platform key signs `hashToSign` bound to the signer's identity
+ * (`CN=<name>,EMAILADDRESS=<email>` and the platform's issuer domain), and the signature becomes an
+ * anchor of the request (public or private as the request). Signature, anchor, audit event, callback
+ * and completion commit together; a concurrent second delegate of the same signer gets ALREADY_SIGNED.
+ * @throws DomainError NOT_FOUND (bad signeeId), ALREADY_SIGNED, SIGNING_CLOSED, DEADLINE_PASSED, NOT_YOUR_TURN,
+ *   the OTP errors, NOT_READY (no platform key), KEY_REVOKED / KEY_EXPIRED (the platform key may not sign)
+ */
+export async function signByDelegation(
+  deps: Deps,
+  input: { id: string; signeeId: string; otp?: string; origin?: Origin },
+): Promise<{ anchorId: string; request: SignatureRequest }> {
+  const platform = deps.platformSigner ?? fail('NOT_READY', 'this server has no platform key to sign with');
+  const first = await findSignee(deps, { requestId: input.id, signeeId: input.signeeId });
+  const otpId = await checkSigneeOtp(deps, first.signee, input.otp);
+  // Signed before the transaction: the signer (in process, or remote) must not wait on the request's lock.
+  const signature = await delegatedSignature(platform, first.request, first.signee);
+  return deps.store.transaction(async (tx) => {
+    const now = deps.clock.now();
+    const { request, signee } = await lockForSigning(tx, deps, { requestId: input.id, signeeId: input.signeeId, now });
+    if (
+      request.hashToSign !== first.request.hashToSign ||
+      signeeIdentity(signee.commonName, signee.email) !== signature.signedIdentity
+    )
+      fail('CONFLICT', 'the request changed while it was being signed; sign again');
+    await consumeSigneeOtp(tx, otpId);
+    const anchor = await createAnchor({ ...deps, store: tx }, anchorInput(request, signee, signature));
+    const after = await recordSignature(tx, {
+      request,
+      signee,
+      anchorId: anchor.id,
+      method: 'delegated',
+      now,
+      origin: input.origin,
+    });
+    return { anchorId: anchor.id, request: after };
+  });
+}
+
+/** The platform's signature of the request's hash bound to the signer's identity and the platform's domain. */
+async function delegatedSignature(platform: PlatformSigner, request: SignatureRequest, signee: Signee) {
+  const signedIdentity = signeeIdentity(signee.commonName, signee.email);
+  const message = identityBoundMessage(request.hashToSign, signedIdentity, platform.issuerDomain);
+  const signed = await platform.signer.sign({ hashToSign: message, pubKey: platform.pubKey });
+  // The domain bound into the message must be that of the key's identity URL, or verifiers see a mismatch.
+  if (issuerDomain(signed.identityURL) !== platform.issuerDomain)
+    throw new Error(`the platform key's identity URL is not on ${platform.issuerDomain}: check PLATFORM_IDENTITY_URL`);
+  return { ...signed, signedIdentity, signedIssuerDomain: platform.issuerDomain };
+}
+
+function anchorInput(
+  request: SignatureRequest,
+  signee: Signee,
+  signature: Awaited<ReturnType<typeof delegatedSignature>>,
+): CreateAnchorInput {
+  return {
+    accountId: request.accountId,
+    name: request.name,
+    signedHash: request.hashToSign,
+    signature: signature.signature,
+    pubKey: signature.pubKey,
+    identityURL: signature.identityURL,
+    signedIdentity: signature.signedIdentity,
+    signedIssuerDomain: signature.signedIssuerDomain,
+    public: request.public,
+    metadata: { signatureRequestId: request.id, auditTrailId: signee.auditTrailId },
+  };
+}

@@ -1,0 +1,62 @@
+import { fail } from '../../core/errors.js';
+import { createAnchor } from '../anchoring/create-anchor.js';
+import type { AppDeps } from '../shared/deps.js';
+import type { Origin } from './audit.js';
+import { lockForSigning, recordSignature } from './record-signature.js';
+import { checkSigneeOtp, consumeSigneeOtp } from './signee-otp.js';
+import { findSignee } from './signee-secrets.js';
+import type { SignatureRequest } from './signature-request.port.js';
+
+export interface OwnKeySignature {
+  readonly signedHash?: string;
+  readonly signature: string;
+  readonly pubKey: string;
+  readonly identityURL?: string;
+  readonly signedIdentity?: string;
+  readonly signedIssuerDomain?: string;
+}
+
+/**
+ * A signer signs with a key of its own: the signature of `hashToSign` (or of the identity-bound message)
+ * is verified exactly as an anchor's, and becomes the signer's anchor of the request.
+ * @throws DomainError NOT_FOUND, HASH_MISMATCH, INVALID_SIGNATURE, INVALID_PUBKEY, INVALID_URL, ALREADY_SIGNED,
+ *   SIGNING_CLOSED, DEADLINE_PASSED, NOT_YOUR_TURN, the OTP errors
+ */
+export async function signWithOwnKey(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey'>,
+  input: OwnKeySignature & { id: string; signeeId: string; otp?: string; origin?: Origin },
+): Promise<{ anchorId: string; request: SignatureRequest }> {
+  const { signee: first, request: current } = await findSignee(deps, { requestId: input.id, signeeId: input.signeeId });
+  if (input.signedHash !== undefined && input.signedHash !== current.hashToSign)
+    fail('HASH_MISMATCH', '"signedHash" is not the hashToSign of this request');
+  const otpId = await checkSigneeOtp(deps, first, input.otp);
+  return deps.store.transaction(async (tx) => {
+    const now = deps.clock.now();
+    const { request, signee } = await lockForSigning(tx, deps, { requestId: input.id, signeeId: input.signeeId, now });
+    await consumeSigneeOtp(tx, otpId);
+    const anchor = await createAnchor(
+      { ...deps, store: tx },
+      {
+        accountId: request.accountId,
+        name: request.name,
+        signedHash: request.hashToSign,
+        signature: input.signature,
+        pubKey: input.pubKey,
+        identityURL: input.identityURL,
+        signedIdentity: input.signedIdentity,
+        signedIssuerDomain: input.signedIssuerDomain,
+        public: request.public,
+        metadata: { signatureRequestId: request.id, auditTrailId: signee.auditTrailId },
+      },
+    );
+    const after = await recordSignature(tx, {
+      request,
+      signee,
+      anchorId: anchor.id,
+      method: 'own-key',
+      now,
+      origin: input.origin,
+    });
+    return { anchorId: anchor.id, request: after };
+  });
+}

@@ -1,0 +1,73 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { signByDelegation } from '../../../app/signature-requests/sign-by-delegation.js';
+import { signWithOwnKey } from '../../../app/signature-requests/sign-with-own-key.js';
+import { giveFeedback } from '../../../app/signature-requests/signee-actions.js';
+import type { Config } from '../../../config.js';
+import type { HttpDeps } from '../../app.js';
+import { errors } from '../../schemas.js';
+import { originOf } from './signature-request.route.js';
+import { AnchorIdAnswer, DelegateBody, FeedbackBody, IdParams, OwnKeySignBody } from './signature-request.schemas.js';
+
+const tags = ['signature requests (signers)'];
+
+/** What a signer does with its signeeId (no account): sign by delegation or with its own key, give feedback. */
+export function signeeRoutes(base: FastifyInstance, deps: HttpDeps, config: Config): void {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const rateLimit = { max: config.rateLimitPublicPerMinute, timeWindow: 60_000 };
+
+  app.post(
+    '/signatureRequest/:id/delegate',
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: "Sign by delegation: the platform key signs hashToSign bound to the signer's identity",
+        params: IdParams,
+        body: DelegateBody,
+        response: { 200: AnchorIdAnswer, ...errors(400, 403, 404, 409, 429, 503) },
+      },
+    },
+    async (req) => {
+      const input = { id: req.params.id, ...req.body, origin: originOf(req) };
+      return { anchorId: (await signByDelegation(deps, input)).anchorId };
+    },
+  );
+
+  app.post(
+    '/signatureRequest/:id/sign',
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: "Sign with the signer's own key (verified exactly as a signature anchor)",
+        params: IdParams,
+        body: OwnKeySignBody,
+        response: { 200: AnchorIdAnswer, ...errors(400, 403, 404, 409, 429) },
+      },
+    },
+    async (req) => {
+      const input = { id: req.params.id, ...req.body, origin: originOf(req) };
+      return { anchorId: (await signWithOwnKey(deps, input)).anchorId };
+    },
+  );
+
+  app.post(
+    '/signatureRequest/:id/feedback',
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: "A signer's message to the requester, recorded in the audit trail",
+        params: IdParams,
+        body: FeedbackBody,
+        response: { 200: Type.Object({ recorded: Type.Boolean() }), ...errors(400, 404, 429) },
+      },
+    },
+    async (req) => {
+      await giveFeedback(deps, { id: req.params.id, ...req.body, origin: originOf(req) });
+      return { recorded: true };
+    },
+  );
+}

@@ -1,0 +1,166 @@
+/** Signing by delegation and with one's own key, over HTTP, on both stores. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { verifySignedMessage } from '../../src/core/bitcoin/signed-message.js';
+import { messageToSign } from '../../src/core/identity/identity-message.js';
+import { newSigner } from '../support/anchors.js';
+import { storeKinds } from '../support/stores.js';
+import { createRequest, delegate, openBench, requestBody, signer, type Bench } from './fixture.js';
+
+const kinds = await storeKinds();
+
+for (const kind of kinds) {
+  describe(`signature requests: signing on ${kind.name}`, { skip: kind.skip }, () => {
+    let b: Bench;
+    before(async () => {
+      b = await openBench(kind);
+    });
+    after(async () => b?.close());
+
+    const get = async (id: string) =>
+      (await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}`, headers: b.auth })).json();
+
+    it('delegates: an identity-bound platform signature becomes the signer anchor; the last one completes', async () => {
+      const { id, signeeIds, body } = await createRequest(b);
+      const res = await delegate(b, id, signeeIds[0]!);
+      assert.equal(res.statusCode, 200, res.body);
+      const anchorId = res.json().anchorId as string;
+      const anchor = (await b.app.inject({ method: 'GET', url: `/v1/anchor/${anchorId}`, headers: b.auth })).json();
+      assert.equal(anchor.signedIdentity, 'CN=Signer 1,EMAILADDRESS=signer1@example.com');
+      assert.equal(anchor.signedIssuerDomain, 'example.com');
+      const message = messageToSign({
+        signedHash: body.hashToSign as string,
+        signedIdentity: anchor.signedIdentity,
+        signedIssuerDomain: 'example.com',
+      });
+      assert.ok(verifySignedMessage(message, anchor.signature, anchor.pubKey).ok);
+      let request = await get(id);
+      assert.equal(request.state, 'IN_PROGRESS');
+      assert.equal(request.authorizedSignees[0].anchorId, anchorId);
+      assert.deepEqual(request.anchors, [anchorId]);
+      assert.equal((await delegate(b, id, signeeIds[1]!)).statusCode, 200);
+      request = await get(id);
+      assert.equal(request.state, 'COMPLETED');
+      assert.ok(
+        b.jobs.sent.some(
+          (j) => j.name === 'signature-request.seal' && (j.data as { requestId: string }).requestId === id,
+        ),
+      );
+      const trail = (
+        await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/audittrail`, headers: b.auth })
+      ).json();
+      assert.deepEqual(
+        trail.auditEvents.map((e: { type: string }) => e.type),
+        ['CREATED', 'ACTIVATED', 'DELEGATE', 'DELEGATE', 'COMPLETED'],
+      );
+      assert.equal(trail.auditEvents[2].actor, 'Signer 1 <signer1@example.com>');
+    });
+
+    it('answers ALREADY_SIGNED, SIGNING_CLOSED, DEADLINE_PASSED and NOT_YOUR_TURN', async () => {
+      const { id, signeeIds } = await createRequest(
+        b,
+        requestBody({ ordered: true, deadline: b.clock.now() + 60_000 }),
+      );
+      const turn = await delegate(b, id, signeeIds[1]!);
+      assert.equal(turn.statusCode, 403);
+      assert.equal(turn.json().code, 'NOT_YOUR_TURN');
+      assert.equal((await delegate(b, id, signeeIds[0]!)).statusCode, 200);
+      const twice = await delegate(b, id, signeeIds[0]!);
+      assert.equal(twice.statusCode, 409);
+      assert.equal(twice.json().code, 'ALREADY_SIGNED');
+      b.clock.advance(60_000);
+      const late = await delegate(b, id, signeeIds[1]!);
+      assert.equal(late.statusCode, 403);
+      assert.equal(late.json().code, 'DEADLINE_PASSED');
+      b.clock.advance(-60_000);
+      const draft = await createRequest(b, requestBody({ state: 'DRAFT' }));
+      const closed = await delegate(b, draft.id, draft.signeeIds[0]!);
+      assert.equal(closed.statusCode, 403);
+      assert.equal(closed.json().code, 'SIGNING_CLOSED');
+    });
+
+    it('two concurrent delegates of one signer give one signature and one 409', async () => {
+      const { id, signeeIds } = await createRequest(b);
+      const answers = await Promise.all([delegate(b, id, signeeIds[0]!), delegate(b, id, signeeIds[0]!)]);
+      assert.deepEqual(answers.map((r) => r.statusCode).sort(), [200, 409]);
+      const request = await get(id);
+      assert.equal(request.anchors.length, 1);
+      const trail = (
+        await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/audittrail`, headers: b.auth })
+      ).json();
+      assert.equal(trail.auditEvents.filter((e: { type: string }) => e.type === 'DELEGATE').length, 1);
+    });
+
+    it('signs with the signer own key, verified as an anchor; a bad signature or hash is refused', async () => {
+      const key = newSigner();
+      const { id, signeeIds, body } = await createRequest(b, requestBody({ authorizedSignees: [signer(1)] }));
+      const hash = body.hashToSign as string;
+      const sign = (payload: Record<string, unknown>) =>
+        b.app.inject({
+          method: 'POST',
+          url: `/v1/signatureRequest/${id}/sign`,
+          payload: { signeeId: signeeIds[0], ...payload },
+        });
+      const bad = await sign({ signature: key.sign('00'.repeat(32)), pubKey: key.address });
+      assert.equal(bad.statusCode, 400);
+      assert.equal(bad.json().code, 'INVALID_SIGNATURE');
+      const other = await sign({ signedHash: '11'.repeat(32), signature: key.sign(hash), pubKey: key.address });
+      assert.equal(other.json().code, 'HASH_MISMATCH');
+      const ok = await sign({ signature: key.sign(hash), pubKey: key.address });
+      assert.equal(ok.statusCode, 200, ok.body);
+      const request = await get(id);
+      assert.equal(request.state, 'COMPLETED');
+      const trail = (
+        await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/audittrail`, headers: b.auth })
+      ).json();
+      assert.ok(trail.auditEvents.some((e: { type: string }) => e.type === 'SIGN'));
+    });
+
+    it('records feedback, reminders and a deadline change in the trail', async () => {
+      const { id, signeeIds } = await createRequest(b);
+      const fb = await b.app.inject({
+        method: 'POST',
+        url: `/v1/signatureRequest/${id}/feedback`,
+        payload: { signeeId: signeeIds[0], subject: 'Typo', message: 'Page 2' },
+      });
+      assert.equal(fb.statusCode, 200, fb.body);
+      const remind = await b.app.inject({
+        method: 'POST',
+        url: `/v1/signatureRequest/${id}/remind`,
+        headers: b.auth,
+        payload: [],
+      });
+      assert.deepEqual(remind.json().reminded, ['signer1@example.com', 'signer2@example.com']);
+      const unknown = await b.app.inject({
+        method: 'POST',
+        url: `/v1/signatureRequest/${id}/remind`,
+        headers: b.auth,
+        payload: ['nobody@example.com'],
+      });
+      assert.equal(unknown.statusCode, 400);
+      const deadline = b.clock.now() + 3_600_000;
+      const put = await b.app.inject({
+        method: 'PUT',
+        url: `/v1/signatureRequest/${id}/deadline`,
+        headers: b.auth,
+        payload: { deadline },
+      });
+      assert.equal(put.json().deadline, deadline);
+      const past = await b.app.inject({
+        method: 'PUT',
+        url: `/v1/signatureRequest/${id}/deadline`,
+        headers: b.auth,
+        payload: { deadline: 1 },
+      });
+      assert.equal(past.json().code, 'INVALID_DEADLINE');
+      const trail = (
+        await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/audittrail?signeeId=${signeeIds[1]}` })
+      ).json();
+      assert.deepEqual(
+        trail.auditEvents.map((e: { type: string }) => e.type),
+        ['CREATED', 'ACTIVATED', 'FEEDBACK', 'REMINDED', 'REMINDED', 'DEADLINE_UPDATED'],
+      );
+      assert.equal(trail.auditEvents[2].comment, 'Typo\n\nPage 2');
+    });
+  });
+}
