@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,7 +34,7 @@ function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -91,7 +91,7 @@ describe('proofseal request against the default run', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('create --draft (a signer with an SMS code), show, list, transition PENDING, and a refused transition', async () => {
+  it('create --draft (a signer with an SMS code), show, list, transition PENDING, a refused transition, proofs of an unsigned request', async () => {
     const doc = path.join(dataDir, 'contract.txt');
     writeFileSync(doc, `a contract ${randomBytes(16).toString('hex')}\n`);
     const signers = [
@@ -129,5 +129,13 @@ describe('proofseal request against the default run', () => {
     const refused = await cli(['request', 'transition', id, 'DRAFT'], env);
     assert.equal(refused.code, 3, 'refused by a domain rule');
     assert.match(refused.stderr, /proofseal API: /);
+
+    const bundleFile = path.join(dataDir, 'bundle.json');
+    const proofs = await cli(['request', 'proofs', id, '--out', bundleFile, '--json'], env);
+    assert.equal(proofs.code, 1, `nobody signed yet: the bundle is partial\n${proofs.stderr}`);
+    const verdict = JSON.parse(proofs.stdout);
+    assert.equal(verdict.verdict, 'NOT_VERIFIED');
+    assert.equal(verdict.complete, false);
+    assert.equal(JSON.parse(readFileSync(bundleFile, 'utf8')).complete, false);
   });
 });
