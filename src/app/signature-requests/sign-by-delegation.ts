@@ -38,7 +38,7 @@ export async function signByDelegation(
       signeeIdentity(signee.commonName, signee.email) !== signature.signedIdentity
     )
       fail('CONFLICT', 'the request changed while it was being signed; sign again');
-    await consumeSigneeOtp(tx, otpId);
+    await consumeSigneeOtp(tx, { requestId: request.id, signee, otpId, now, origin: input.origin });
     const anchor = await createAnchor({ ...deps, store: tx }, anchorInput(request, signee, signature));
     const after = await recordSignature(tx, {
       request,

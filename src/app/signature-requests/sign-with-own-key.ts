@@ -33,7 +33,7 @@ export async function signWithOwnKey(
   return deps.store.transaction(async (tx) => {
     const now = deps.clock.now();
     const { request, signee } = await lockForSigning(tx, deps, { requestId: input.id, signeeId: input.signeeId, now });
-    await consumeSigneeOtp(tx, otpId);
+    await consumeSigneeOtp(tx, { requestId: request.id, signee, otpId, now, origin: input.origin });
     const anchor = await createAnchor(
       { ...deps, store: tx },
       {

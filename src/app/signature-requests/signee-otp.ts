@@ -1,27 +1,89 @@
 /**
- * One-time passwords around a signature: checked before the signing transaction (so a wrong try is
- * counted even though the signature fails), used up inside it.
+ * One-time passwords around a signature: sent on the signer's demand, checked before the signing
+ * transaction (so a wrong try is counted even though the signature fails), used up inside it.
  */
 import { fail } from '../../core/errors.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
+import { recordEvent, signeeActor, type Origin } from './audit.js';
+import { issueOtp } from './otp/issue-otp.js';
+import { consumeOtp, verifyOtp } from './otp/verify-otp.js';
+import { findSignee } from './signee-secrets.js';
 import type { Signee } from './signature-request.port.js';
 
+/** The sender name of SMS when the request's vars give no `serviceName`. */
+const DEFAULT_SERVICE_NAME = 'proofseal';
+
 /**
- * The id of the valid one-time password the signer gave, or null when the signer needs none.
- * @throws DomainError NOT_READY: one-time passwords are not available on this server yet
+ * Sends a one-time password by SMS to a signer who needs one (valid 10 minutes); the code, its SMS and
+ * the OTP_SENT event commit together.
+ * @throws DomainError NOT_FOUND (bad signeeId), VALIDATION_FAILED (this signer needs no OTP), ALREADY_SIGNED,
+ *   SIGNING_CLOSED, OTP_TOO_SOON / OTP_LIMIT_REACHED (429, Retry-After)
  */
-export async function checkSigneeOtp(
-  _deps: Pick<AppDeps, 'store' | 'clock' | 'secretKey'>,
-  signee: Signee,
-  _otp: string | undefined,
-): Promise<string | null> {
-  if (!signee.requiresOtp) return null;
-  fail('NOT_READY', 'this signer needs a one-time password, which this server cannot check yet');
+export async function sendSigneeOtp(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey'>,
+  input: { id: string; signeeId: string; origin?: Origin },
+): Promise<{ expiresAt: number }> {
+  return deps.store.transaction(async (tx) => {
+    const { request, signee } = await findSignee(
+      { store: tx, secretKey: deps.secretKey },
+      { requestId: input.id, signeeId: input.signeeId, lock: true },
+    );
+    if (!signee.requiresOtp || signee.phone === null || signee.countryCallingCode === null)
+      fail('VALIDATION_FAILED', 'this signer signs without a one-time password');
+    if (signee.signedOn !== null) fail('ALREADY_SIGNED', 'this signer has already signed this request');
+    if (request.state !== 'IN_PROGRESS') fail('SIGNING_CLOSED', `the request is ${request.state}, not IN_PROGRESS`);
+    const serviceName = request.vars?.serviceName;
+    const sent = await issueOtp(
+      { ...deps, store: tx },
+      {
+        signerKey: signee.id,
+        phone: `+${signee.countryCallingCode.replace(/^\+/, '')}${signee.phone}`,
+        serviceName: typeof serviceName === 'string' && serviceName !== '' ? serviceName : DEFAULT_SERVICE_NAME,
+        lang: signee.lang ?? request.lang ?? 'en',
+      },
+    );
+    const date = deps.clock.now();
+    await recordEvent(tx, request.id, {
+      type: 'OTP_SENT',
+      date,
+      actor: signeeActor(signee),
+      signee,
+      origin: input.origin,
+    });
+    return sent;
+  });
 }
 
-/** Uses up the one-time password inside the signing transaction (once only). */
-export async function consumeSigneeOtp(_tx: Store, otpId: string | null): Promise<void> {
-  if (otpId === null) return;
-  fail('NOT_READY', 'one-time passwords are not available on this server yet');
+/**
+ * The id of the valid one-time password the signer gave, or null when the signer needs none. Runs
+ * on the store outside any transaction, so a wrong try is counted.
+ * @throws DomainError OTP_REQUIRED, OTP_INVALID, OTP_EXPIRED, OTP_TOO_MANY_TRIES
+ */
+export async function checkSigneeOtp(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'secretKey'>,
+  signee: Signee,
+  otp: string | undefined,
+): Promise<string | null> {
+  if (!signee.requiresOtp) return null;
+  return (await verifyOtp(deps, { signerKey: signee.id, otp })).otpId;
+}
+
+/**
+ * Uses up the one-time password inside the signing transaction (once only) and records OTP_AUTH.
+ * @throws DomainError OTP_INVALID when it was used already
+ */
+export async function consumeSigneeOtp(
+  tx: Store,
+  input: { requestId: string; signee: Signee; otpId: string | null; now: number; origin?: Origin },
+): Promise<void> {
+  if (input.otpId === null) return;
+  await consumeOtp(tx, input.otpId);
+  await recordEvent(tx, input.requestId, {
+    type: 'OTP_AUTH',
+    date: input.now,
+    actor: signeeActor(input.signee),
+    signee: input.signee,
+    origin: input.origin,
+  });
 }

@@ -4,9 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { signByDelegation } from '../../../app/signature-requests/sign-by-delegation.js';
 import { signWithOwnKey } from '../../../app/signature-requests/sign-with-own-key.js';
 import { giveFeedback } from '../../../app/signature-requests/signee-actions.js';
+import { sendSigneeOtp } from '../../../app/signature-requests/signee-otp.js';
 import type { Config } from '../../../config.js';
 import type { HttpDeps } from '../../app.js';
-import { errors } from '../../schemas.js';
+import { errors, Timestamp, Uuid } from '../../schemas.js';
 import { originOf } from './signature-request.route.js';
 import { AnchorIdAnswer, DelegateBody, FeedbackBody, IdParams, OwnKeySignBody } from './signature-request.schemas.js';
 
@@ -51,6 +52,23 @@ export function signeeRoutes(base: FastifyInstance, deps: HttpDeps, config: Conf
       const input = { id: req.params.id, ...req.body, origin: originOf(req) };
       return { anchorId: (await signWithOwnKey(deps, input)).anchorId };
     },
+  );
+
+  app.get(
+    '/signatureRequest/:id/otp/:signeeId',
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: 'Send the signer a one-time password by SMS (valid 10 minutes; a new one after 60 s at the soonest)',
+        params: Type.Object(
+          { id: Uuid, signeeId: Type.String({ minLength: 1, maxLength: 128 }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ expiresAt: Timestamp }), ...errors(400, 403, 404, 409, 429) },
+      },
+    },
+    async (req) => sendSigneeOtp(deps, { ...req.params, origin: originOf(req) }),
   );
 
   app.post(
