@@ -14,6 +14,7 @@ import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
 import { identityCommand } from './cli/identity-commands.js';
 import { bootstrapLocalCredentials } from './cli/local-credentials.js';
 import { writeCredentialsFile } from './adapters/system/credentials-file.js';
+import { loadWebAssets } from './adapters/web/web-assets.js';
 import { clientAdapters } from './client-runtime.js';
 import { startIdentityServer } from './identity/app.js';
 import type { IdentityDeps } from './app/identity/identity-deps.js';
@@ -76,7 +77,9 @@ export async function startService(config: Config, role: Role): Promise<Started>
         },
       }),
     };
-    app = await buildApp({ ...runtime.deps, ...(chain && { chain }), readiness }, config);
+    const webAssets = loadWebAssets();
+    if (!webAssets) runtime.log.warn('no browser bundle in dist/web (run npm run build): pages not served');
+    app = await buildApp({ ...runtime.deps, ...(chain && { chain }), readiness }, config, [], { webAssets });
     await app.listen({ port: config.port, host: config.host });
   }
   runtime.log.info(

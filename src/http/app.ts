@@ -15,6 +15,7 @@ import { otsRoutes } from './routes/anchoring/ots.route.js';
 import { receiptRoutes } from './routes/anchoring/receipt.route.js';
 import { tokenRoutes } from './routes/accounts/token.route.js';
 import { userRoutes } from './routes/accounts/user.route.js';
+import { webRoutes, type WebAssets } from './routes/web/web.route.js';
 import { ErrorSchema } from './schemas.js';
 import { validatorOptions } from './validation.js';
 
@@ -30,6 +31,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export interface BuildOptions {
   /** Where logs go (default stdout); tests read them back. */
   readonly logStream?: { write(line: string): void };
+  /** The pages' browser bundle; without it the pages (GET /verify, /assets/*) are not served. */
+  readonly webAssets?: WebAssets | null;
 }
 
 export async function buildApp(
@@ -72,6 +75,7 @@ export async function buildApp(
   });
   await registerOpenApi(app, config);
   healthRoutes(app, deps.readiness);
+  if (opts.webAssets) webRoutes(app, opts.webAssets);
   await app.register(
     async (v1) => {
       for (const routes of [
