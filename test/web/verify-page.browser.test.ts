@@ -45,10 +45,10 @@ const embedded = (await storeKinds()).find((k) => k.name === 'embedded')!;
 const txs = new Map<string, RawTransactionInfo>();
 const chain = { getRawTransaction: async (txid: string) => txs.get(txid) ?? null } as unknown as ChainPort;
 
-/** A receipt of the signature of `document` among 4 leaves, anchored by a transaction the chain stand-in knows. */
-function signedReceipt(document: Buffer, confirmations = 3): { receipt: ChainpointReceipt; address: string } {
+/** A receipt of the signature of `content` among 4 leaves, anchored by a transaction the chain stand-in knows. */
+function signedReceipt(content: Buffer, confirmations = 3): { receipt: ChainpointReceipt; address: string } {
   const signer = newSigner();
-  const signedHash = createHash('sha256').update(document).digest('hex');
+  const signedHash = createHash('sha256').update(content).digest('hex');
   const signature = { signedHash, pubKey: signer.address, signature: signer.sign(messageToSign({ signedHash })) };
   const leaves = [
     randomBytes(32),
@@ -121,10 +121,10 @@ describe('verification page in chromium', { skip }, () => {
 
   async function verifyWith(
     page: Page,
-    document: Buffer,
+    content: Buffer,
     receipt: unknown,
   ): Promise<{ state: string; text: string; checks: string }> {
-    await page.setInputFiles('#file', doc(document));
+    await page.setInputFiles('#file', doc(content));
     await page.setInputFiles('#receipt', json(receipt));
     await page.click('#verify-button');
     await page.waitForSelector('#result:not([hidden])');
@@ -136,21 +136,21 @@ describe('verification page in chromium', { skip }, () => {
   }
 
   it('accepts a real signed receipt and says who signed and when; screenshots', async () => {
-    const document = randomBytes(2000);
-    const { receipt, address } = signedReceipt(document);
+    const content = randomBytes(2000);
+    const { receipt, address } = signedReceipt(content);
     for (const [name, viewport] of [
       ['phone', { width: 390, height: 844 }],
       ['desktop', { width: 1280, height: 800 }],
     ] as const) {
       const page = await open('/verify', viewport);
-      const r = await verifyWith(page, document, receipt);
+      const r = await verifyWith(page, content, receipt);
       assert.equal(r.state, 'verdict ok', r.text + r.checks);
       assert.match(r.text, new RegExp(`Proved: ${address} signed this document`));
       assert.match(r.text, /November 14, 2023/);
       assert.match(r.checks, /3 confirmations/);
       assert.match(r.checks, /The signature is valid/);
       assert.match(r.checks, /The Merkle proof leads/);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
       assert.ok(overflow <= 0, `the ${name} page scrolls sideways by ${overflow}px`);
       await page.screenshot({ path: path.join(artifacts, `verify-${name}.png`), fullPage: true });
       await page.close();
@@ -158,12 +158,12 @@ describe('verification page in chromium', { skip }, () => {
   });
 
   it('rejects a tampered receipt (altered proof step) without asking about Bitcoin', async () => {
-    const document = randomBytes(500);
-    const { receipt } = signedReceipt(document);
+    const content = randomBytes(500);
+    const { receipt } = signedReceipt(content);
     const step = receipt.proof[0]!;
     receipt.proof[0] = 'left' in step ? { left: randomHash() } : { right: randomHash() };
     const page = await open();
-    const r = await verifyWith(page, document, receipt);
+    const r = await verifyWith(page, content, receipt);
     assert.equal(r.state, 'verdict fail');
     assert.match(r.checks, /The Merkle proof is broken/);
     assert.doesNotMatch(r.checks, /Recorded in Bitcoin/);
@@ -171,11 +171,11 @@ describe('verification page in chromium', { skip }, () => {
   });
 
   it('rejects a forged signature and a wrong file', async () => {
-    const document = randomBytes(500);
-    const { receipt } = signedReceipt(document);
+    const content = randomBytes(500);
+    const { receipt } = signedReceipt(content);
     const page = await open();
     const forged = { ...receipt, signature: { ...receipt.signature!, pubKey: newSigner().address } };
-    const bad = await verifyWith(page, document, forged);
+    const bad = await verifyWith(page, content, forged);
     assert.equal(bad.state, 'verdict fail');
     assert.match(bad.checks, /The signature is NOT valid/);
     const wrong = await verifyWith(page, Buffer.from('another file'), receipt);
@@ -185,48 +185,48 @@ describe('verification page in chromium', { skip }, () => {
   });
 
   it('a proof bundle: every signature receipt checked against the file', async () => {
-    const document = randomBytes(700);
+    const content = randomBytes(700);
     const bundle = {
-      signatureReceipts: [signedReceipt(document).receipt, signedReceipt(document).receipt],
+      signatureReceipts: [signedReceipt(content).receipt, signedReceipt(content).receipt],
       auditTrailReceipt: null,
       auditTrailData: null,
       complete: true,
     };
     const page = await open();
-    const r = await verifyWith(page, document, bundle);
+    const r = await verifyWith(page, content, bundle);
     assert.equal(r.state, 'verdict ok', r.text + r.checks);
     assert.equal((r.checks.match(/The signature is valid/g) ?? []).length, 2);
     await page.close();
   });
 
   it('keyboard only: skip link, both file pickers, submit, focus lands on the result', async () => {
-    const document = randomBytes(300);
-    const { receipt } = signedReceipt(document);
+    const content = randomBytes(300);
+    const { receipt } = signedReceipt(content);
     const page = await open();
     await page.keyboard.press('Tab');
-    assert.equal(await page.evaluate(() => document.activeElement?.className), 'skip');
+    assert.equal(await page.evaluate('document.activeElement?.className'), 'skip');
     await page.keyboard.press('Enter');
     const pick = async (file: { name: string; mimeType: string; buffer: Buffer }, id: string) => {
       await page.keyboard.press('Tab');
-      assert.equal(await page.evaluate(() => document.activeElement?.id), id);
+      assert.equal(await page.evaluate('document.activeElement?.id'), id);
       const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
       await chooser.setFiles(file);
     };
-    await pick(doc(document), 'file');
+    await pick(doc(content), 'file');
     await pick(json(receipt), 'receipt');
     await page.keyboard.press('Tab');
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'verify-button');
+    assert.equal(await page.evaluate('document.activeElement?.id'), 'verify-button');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#result:not([hidden])');
     assert.equal(await page.getAttribute('#verdict', 'class'), 'verdict ok');
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'result-heading');
+    assert.equal(await page.evaluate('document.activeElement?.id'), 'result-heading');
     await page.close();
   });
 
   it('in French', async () => {
-    const document = randomBytes(300);
+    const content = randomBytes(300);
     const page = await open('/verify?lang=fr');
-    const r = await verifyWith(page, document, signedReceipt(document).receipt);
+    const r = await verifyWith(page, content, signedReceipt(content).receipt);
     assert.equal(r.state, 'verdict ok');
     assert.match(r.text, /^Prouvé : .* a signé ce document, et la signature existait au plus tard le 14 novembre 2023/);
     await page.screenshot({ path: path.join(artifacts, 'verify-phone-fr.png') });
