@@ -8,7 +8,7 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const STAMP = path.join(root, 'dist', '.build-stamp');
-const WEB_MANIFEST = path.join(root, 'dist', 'web', 'manifest.json');
+const WEB_MANIFEST = path.join(root, 'dist', 'web-bundle', 'manifest.json');
 const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 /** The newest modification time (ms) of a file, or of any file under a folder. */

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Bundles the browser side of the pages (src/web/browser/*-page.ts and the stylesheet) into dist/web/ with
-// content-hashed names, plus dist/web/manifest.json mapping each entry to its file. The page scripts import
+// Bundles the browser side of the pages (src/web/browser/*-page.ts and the stylesheet) into dist/web-bundle/ with
+// content-hashed names, plus dist/web-bundle/manifest.json mapping each entry to its file. The page scripts import
 // the same core modules as the server (chainpoint, merkle, signed-message); the two node-only edges are
 // mapped here: node:crypto → a @noble/hashes shim, the native secp256k1 binding → a module that fails to
 // load (core then uses its @noble/curves backend), and node's global Buffer → the `buffer` package.
@@ -18,8 +18,8 @@ export const ENTRIES = {
   'pages.css': path.join(web, 'styles', 'pages.css'),
 };
 
-/** Build the bundle into `outDir` (default dist/web) and return the manifest. */
-export async function buildWebBundle(outDir = path.join(root, 'dist', 'web')) {
+/** Build the bundle into `outDir` (default dist/web-bundle) and return the manifest. */
+export async function buildWebBundle(outDir = path.join(root, 'dist', 'web-bundle')) {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const result = await build({

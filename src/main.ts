@@ -78,7 +78,7 @@ export async function startService(config: Config, role: Role): Promise<Started>
       }),
     };
     const webAssets = loadWebAssets();
-    if (!webAssets) runtime.log.warn('no browser bundle in dist/web (run npm run build): pages not served');
+    if (!webAssets) runtime.log.warn('no browser bundle in dist/web-bundle (npm start builds it): pages not served');
     app = await buildApp({ ...runtime.deps, ...(chain && { chain }), readiness }, config, [], { webAssets });
     await app.listen({ port: config.port, host: config.host });
   }

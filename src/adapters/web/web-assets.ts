@@ -1,5 +1,5 @@
 /**
- * The pages' bundled assets, read once from dist/web/ (written by scripts/build-web.mjs at build time):
+ * The pages' bundled assets, read once from dist/web-bundle/ (written by scripts/build-web.mjs at build time):
  * the manifest names each content-hashed file, and only those files are served.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -24,11 +24,11 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 };
 
-/** dist/web of this installation: the first folder up from here holding a package.json, then dist/web. */
+/** dist/web-bundle of this installation: the first folder up from here holding a package.json, then dist/web-bundle. */
 export function defaultWebDir(from = import.meta.dirname): string {
   let dir = from;
   while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return path.join(dir, 'dist', 'web');
+  return path.join(dir, 'dist', 'web-bundle');
 }
 
 /**
