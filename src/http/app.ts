@@ -75,7 +75,6 @@ export async function buildApp(
   });
   await registerOpenApi(app, config);
   healthRoutes(app, deps.readiness);
-  if (opts.webAssets) webRoutes(app, opts.webAssets);
   await app.register(
     async (v1) => {
       for (const routes of [
@@ -91,6 +90,7 @@ export async function buildApp(
     },
     { prefix: '/v1' },
   );
+  if (opts.webAssets) webRoutes(app, opts.webAssets);
   return app;
 }
 
