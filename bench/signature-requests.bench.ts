@@ -71,7 +71,8 @@ async function serveApi(count: number): Promise<void> {
     secretKey: SECRET_KEY,
   };
   const deps = { ...base, jobs: engine, platformSigner: await platformSigner(base) };
-  await engine.declare(jobDefinitions(deps));
+  const { fileMailer } = await import('../src/adapters/mail/nodemailer-mailer.js');
+  await engine.declare(jobDefinitions(deps, { mailer: fileMailer('/tmp/proofseal-bench/mail') }));
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     DATA_DIR: '/tmp/proofseal-bench',

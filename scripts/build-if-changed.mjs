@@ -8,6 +8,7 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const STAMP = path.join(root, 'dist', '.build-stamp');
+const WEB_MANIFEST = path.join(root, 'dist', 'web-bundle', 'manifest.json');
 const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 /** The newest modification time (ms) of a file, or of any file under a folder. */
@@ -22,7 +23,7 @@ const newestInput = Math.max(
     .filter(existsSync)
     .map(newestMtime),
 );
-if (existsSync(STAMP) && statSync(STAMP).mtimeMs >= newestInput) {
+if (existsSync(STAMP) && existsSync(WEB_MANIFEST) && statSync(STAMP).mtimeMs >= newestInput) {
   console.error('proofseal: dist/ is up to date with src/ (no build)');
   process.exit(0);
 }
@@ -31,6 +32,9 @@ const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const started = new Date();
 const r = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 if (r.status !== 0) process.exit(r.status ?? 1);
+// The pages' browser bundle (scripts/build-web.mjs), built from the same sources.
+const { buildWebBundle } = await import('./build-web.mjs');
+await buildWebBundle();
 mkdirSync(path.dirname(STAMP), { recursive: true });
 writeFileSync(STAMP, `${started.toISOString()}\n`);
 // Dated when the build began: a source saved while tsc ran is newer, so the next start builds again.

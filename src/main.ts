@@ -11,6 +11,7 @@ import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
 import { REQUEST_USAGE, requestCommand } from './cli/request-commands.js';
 import { bootstrapLocalCredentials } from './cli/local-credentials.js';
 import { writeCredentialsFile } from './adapters/system/credentials-file.js';
+import { loadWebAssets } from './adapters/web/web-assets.js';
 import { clientAdapters } from './client-runtime.js';
 import { startIdentityServer } from './identity/app.js';
 import { StoreHeldError } from './adapters/store/embedded-lock.js';
@@ -81,7 +82,9 @@ export async function startService(
       store: () => runtime.deps.store.ping(),
       ...(chain && { chain: chainReadiness({ store: runtime.deps.store, chain }) }),
     };
-    app = await buildApp({ ...runtime.deps, ...(chain && { chain }), readiness }, config);
+    const webAssets = loadWebAssets();
+    if (!webAssets) runtime.log.warn('no browser bundle in dist/web-bundle (npm start builds it): pages not served');
+    app = await buildApp({ ...runtime.deps, ...(chain && { chain }), readiness }, config, [], { webAssets });
     await app.listen({ port: config.port, host: config.host });
   }
   // The embedded store is this process's: operator commands of other processes run here, through the socket.

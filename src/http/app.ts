@@ -19,6 +19,7 @@ import { userRoutes } from './routes/accounts/user.route.js';
 import { signatureRequestRoutes } from './routes/signature-requests/signature-request.route.js';
 import { signatureRequestProofRoutes } from './routes/signature-requests/signature-request-proofs.route.js';
 import { signeeRoutes } from './routes/signature-requests/signee.route.js';
+import { webRoutes, type WebAssets } from './routes/web/web.route.js';
 import { ErrorSchema } from './schemas.js';
 import { registerTextGuard, typed, validatorOptions, type TypedFastify } from './validation.js';
 
@@ -39,6 +40,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export interface BuildOptions {
   /** Where logs go (default stdout); tests read them back. */
   readonly logStream?: { write(line: string): void };
+  /** The pages' browser bundle; without it the pages (GET /verify, /assets/*) are not served. */
+  readonly webAssets?: WebAssets | null;
 }
 
 export async function buildApp(
@@ -105,6 +108,7 @@ export async function buildApp(
     },
     { prefix: '/v1' },
   );
+  if (opts.webAssets) webRoutes(app, opts.webAssets);
   return app;
 }
 

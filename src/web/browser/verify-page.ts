@@ -1,0 +1,162 @@
+/**
+ * The verification page in the browser: hash the document here (it is never uploaded), check the receipts
+ * with the bundled core code, ask the server only about the Bitcoin transaction, and say what was proved.
+ */
+import { sha256Hex } from '../../core/hash/sha256.js';
+import { isLang, t, type Lang, type MessageKey } from '../i18n.js';
+import { chainChecks, localChecks, receiptsOf, type ChainAnswer, type Check } from './verify-checks.js';
+import type { ChainpointReceipt } from '../../core/chainpoint/index.js';
+
+const htmlLang = document.documentElement.lang;
+const lang: Lang = isLang(htmlLang) ? htmlLang : 'en';
+const msg = (key: string, params?: Record<string, string | number>) => t(lang, key as MessageKey, params);
+const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+/** SHA-256 of a file, hex: WebCrypto when the page is in a secure context, else the bundled core hash. */
+async function fileSha256(file: Blob): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (!globalThis.crypto?.subtle) return sha256Hex(bytes);
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function formatTime(ms: number): string {
+  return new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'long', timeZone: 'UTC' }).format(ms);
+}
+
+/** The server's verdict on the Bitcoin part; a transport or HTTP error becomes a failed answer. */
+async function askChain(receipt: ChainpointReceipt): Promise<ChainAnswer> {
+  try {
+    const res = await fetch('/v1/receipt/verify', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(receipt),
+    });
+    const body = (await res.json()) as Partial<ChainAnswer> & { message?: string };
+    if (res.ok) return body as ChainAnswer;
+    return {
+      code: body.code ?? String(res.status),
+      text: body.message ?? '',
+      timestamp: null,
+      confirmations: null,
+      identityVerificationStatus: null,
+    };
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return {
+      code: 'UNREACHABLE',
+      text: msg('chainUnreachable', { reason }),
+      timestamp: null,
+      confirmations: null,
+      identityVerificationStatus: null,
+    };
+  }
+}
+
+interface Outcome {
+  checks: Check[];
+  times: number[];
+  signers: string[];
+}
+
+/** All checks of one receipt: local ones first; the server is asked only when those hold. */
+async function checkOne(input: unknown, fileHash: string | null, outcome: Outcome): Promise<void> {
+  const { receipt, checks } = localChecks(input, fileHash);
+  outcome.checks.push(...checks);
+  if (receipt === null || checks.some((c) => c.state === 'fail')) return;
+  const answer = await askChain(receipt);
+  outcome.checks.push(...chainChecks(receipt, answer, formatTime));
+  if (answer.code === 'VERIFIED' && answer.timestamp !== null) outcome.times.push(answer.timestamp);
+  const sig = receipt.signature;
+  if (sig && fileHash !== null) outcome.signers.push(sig.signedIdentity ?? sig.pubKey);
+}
+
+function verdictOf(outcome: Outcome): { state: Check['state']; text: string } {
+  if (outcome.checks.some((c) => c.state === 'fail')) return { state: 'fail', text: msg('verdictBad') };
+  if (outcome.checks.some((c) => c.key === 'chainPending')) return { state: 'pending', text: msg('verdictPending') };
+  const time = formatTime(Math.max(...outcome.times));
+  return outcome.signers.length > 0
+    ? { state: 'ok', text: msg('verdictSignedOk', { who: outcome.signers.join(', '), time }) }
+    : { state: 'ok', text: msg('verdictOk', { time }) };
+}
+
+function item(state: Check['state'] | 'info', text: string): HTMLLIElement {
+  const li = document.createElement('li');
+  li.className = state;
+  const mark = document.createElement('span');
+  mark.className = 'mark';
+  mark.setAttribute('aria-hidden', 'true');
+  mark.textContent = { ok: '✓', fail: '✗', pending: '…', info: '•' }[state];
+  li.append(mark, document.createTextNode(` ${text}`));
+  return li;
+}
+
+function show(fileHash: string, outcome: Outcome, incomplete: boolean): void {
+  const verdict = verdictOf(outcome);
+  byId('verdict').className = `verdict ${verdict.state}`;
+  byId('verdict').textContent = verdict.text;
+  const list = byId('checks');
+  list.replaceChildren(item('info', msg('fileHash', { hash: fileHash })));
+  if (incomplete) list.append(item('pending', msg('bundleIncomplete')));
+  for (const c of outcome.checks) list.append(item(c.state, msg(c.key, c.params)));
+  byId('result').hidden = false;
+  byId('result-heading').focus();
+}
+
+function showProblem(text: string): void {
+  byId('verdict').className = 'verdict fail';
+  byId('verdict').textContent = text;
+  byId('checks').replaceChildren();
+  byId('result').hidden = false;
+  byId('result-heading').focus();
+}
+
+async function verify(file: File, receiptFile: File): Promise<void> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await receiptFile.text());
+  } catch {
+    showProblem(msg('badJson'));
+    return;
+  }
+  const fileHash = await fileSha256(file);
+  const set = receiptsOf(json);
+  const outcome: Outcome = { checks: [], times: [], signers: [] };
+  for (const [i, receipt] of set.receipts.entries())
+    await checkOne(receipt, set.aboutDocument[i] ? fileHash : null, outcome);
+  show(fileHash, outcome, set.incompleteBundle);
+}
+
+/** Files dropped on the form go to the receipt input when they look like JSON, else to the document input. */
+function onDrop(event: DragEvent): void {
+  event.preventDefault();
+  for (const file of Array.from(event.dataTransfer?.files ?? [])) {
+    const isJson = file.type === 'application/json' || file.name.toLowerCase().endsWith('.json');
+    const input = byId<HTMLInputElement>(isJson ? 'receipt' : 'file');
+    const transfer = new DataTransfer();
+    transfer.items.add(file);
+    input.files = transfer.files;
+  }
+}
+
+async function onSubmit(event: SubmitEvent): Promise<void> {
+  event.preventDefault();
+  const file = byId<HTMLInputElement>('file').files?.[0];
+  const receipt = byId<HTMLInputElement>('receipt').files?.[0];
+  if (!file || !receipt) return showProblem(msg('needBoth'));
+  const button = byId<HTMLButtonElement>('verify-button');
+  button.disabled = true;
+  button.textContent = msg('working');
+  try {
+    await verify(file, receipt);
+  } finally {
+    button.disabled = false;
+    button.textContent = msg('submit');
+  }
+}
+
+const form = byId<HTMLFormElement>('verify-form');
+form.addEventListener('submit', (e) => void onSubmit(e));
+form.addEventListener('dragover', (e) => e.preventDefault());
+form.addEventListener('drop', onDrop);
+form.dataset.ready = 'true';

@@ -1,0 +1,49 @@
+/** The frame every page shares: landmarks, skip link, language switch, stylesheet and page script. */
+import { esc } from '../html.js';
+import { LANGS, t, type Lang } from '../i18n.js';
+
+/** URLs of the bundled assets a page links to (content-hashed, served under /assets/). */
+export interface PageAssets {
+  readonly script: string;
+  readonly style: string;
+}
+
+export interface LayoutInput {
+  readonly lang: Lang;
+  readonly title: string;
+  /** The page's path, for the language links. */
+  readonly path: string;
+  readonly assets: PageAssets;
+  /** The main content, already escaped HTML. */
+  readonly main: string;
+}
+
+/** A complete HTML document: no inline script or style, so the strict CSP holds. */
+export function renderLayout(input: LayoutInput): string {
+  const { lang, assets } = input;
+  const langLinks = LANGS.map((l) =>
+    l === lang
+      ? `<li><a href="${esc(input.path)}?lang=${l}" aria-current="true" lang="${l}">${l.toUpperCase()}</a></li>`
+      : `<li><a href="${esc(input.path)}?lang=${l}" lang="${l}" hreflang="${l}">${l.toUpperCase()}</a></li>`,
+  ).join('');
+  return `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${esc(input.title)} · ${esc(t(lang, 'serviceName'))}</title>
+<link rel="stylesheet" href="${esc(assets.style)}">
+<script type="module" src="${esc(assets.script)}"></script>
+</head>
+<body>
+<a class="skip" href="#main">${esc(t(lang, 'skip'))}</a>
+<header class="banner"><p class="brand">${esc(t(lang, 'serviceName'))}</p>
+<nav aria-label="${esc(t(lang, 'languageNav'))}"><ul class="langs">${langLinks}</ul></nav></header>
+<main id="main" tabindex="-1">
+${input.main}
+</main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,32 @@
+/** GET /verify: the public verification page (the browser part is src/web/browser/verify-page.ts). */
+import { esc } from '../html.js';
+import { t, type Lang } from '../i18n.js';
+import { renderLayout, type PageAssets } from './layout.js';
+
+/** The verification page in `lang`. */
+export function renderVerifyPage(lang: Lang, assets: PageAssets): string {
+  const m = (key: Parameters<typeof t>[1]) => esc(t(lang, key));
+  const main = `<h1>${m('verifyTitle')}</h1>
+<p>${m('verifyIntro')}</p>
+<noscript><p class="warn">${m('noScript')}</p></noscript>
+<form id="verify-form" class="card" novalidate>
+  <div class="field">
+    <label for="file">${m('fileLabel')}</label>
+    <input id="file" name="file" type="file" aria-describedby="file-hint">
+    <p id="file-hint" class="hint">${m('fileHint')}</p>
+  </div>
+  <div class="field">
+    <label for="receipt">${m('receiptLabel')}</label>
+    <input id="receipt" name="receipt" type="file" accept="application/json,.json" aria-describedby="receipt-hint">
+    <p id="receipt-hint" class="hint">${m('receiptHint')}</p>
+  </div>
+  <p class="hint">${m('dropHint')}</p>
+  <button id="verify-button" type="submit">${m('submit')}</button>
+</form>
+<section id="result" class="card" aria-labelledby="result-heading" hidden>
+  <h2 id="result-heading" tabindex="-1">${m('resultHeading')}</h2>
+  <p id="verdict" class="verdict" role="status" aria-live="polite"></p>
+  <ul id="checks" class="checks"></ul>
+</section>`;
+  return renderLayout({ lang, title: t(lang, 'verifyTitle'), path: '/verify', assets, main });
+}

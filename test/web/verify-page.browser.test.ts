@@ -1,0 +1,235 @@
+/**
+ * The verification page in a real browser (Debian's chromium driven by playwright-core): a real signed
+ * receipt over a chain stand-in is accepted, a tampered one and a wrong file are rejected, the keyboard
+ * alone gets through, French works, the page raises no CSP violation; screenshots at phone and desktop
+ * width go to $WEB_ARTIFACTS_DIR (default a tmp dir).
+ */
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { ChainPort, RawTransactionInfo } from '../../src/app/anchoring/chain.port.js';
+import { opReturnScript } from '../../src/core/bitcoin/op-return.js';
+import { buildReceipt, signatureLeaf, type ChainpointReceipt } from '../../src/core/chainpoint/receipt.js';
+import { messageToSign } from '../../src/core/identity/identity-message.js';
+import { buildMerkleTree, merkleRoot, proofPath } from '../../src/core/merkle/index.js';
+import { buildApp } from '../../src/http/app.js';
+import { newSigner, randomHash } from '../support/anchors.js';
+import { testConfig, testDeps } from '../support/fixtures.js';
+import { storeKinds, type TestStore } from '../support/stores.js';
+import { testWebAssets } from '../support/web-bundle.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const BLOCK_TIME = 1_700_000_000;
+if (!existsSync(CHROMIUM) && process.env.CI === 'true')
+  throw new Error(`${CHROMIUM} is missing; CI requires it (.ci/run installs Debian's chromium)`);
+const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install chromium)`;
+const artifacts = process.env.WEB_ARTIFACTS_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'proofseal-web-artifacts-'));
+const embedded = (await storeKinds()).find((k) => k.name === 'embedded')!;
+
+const txs = new Map<string, RawTransactionInfo>();
+const chain = { getRawTransaction: async (txid: string) => txs.get(txid) ?? null } as unknown as ChainPort;
+
+/** A receipt of the signature of `content` among 4 leaves, anchored by a transaction the chain stand-in knows. */
+function signedReceipt(content: Buffer, confirmations = 3): { receipt: ChainpointReceipt; address: string } {
+  const signer = newSigner();
+  const signedHash = createHash('sha256').update(content).digest('hex');
+  const signature = { signedHash, pubKey: signer.address, signature: signer.sign(messageToSign({ signedHash })) };
+  const leaves = [
+    randomBytes(32),
+    Buffer.from(signatureLeaf(signature.signature), 'hex'),
+    randomBytes(32),
+    randomBytes(32),
+  ];
+  const tree = buildMerkleTree(leaves);
+  const root = Buffer.from(merkleRoot(tree));
+  const txid = randomHash();
+  txs.set(txid, {
+    txid,
+    hex: '',
+    confirmations,
+    blockHash: randomHash(),
+    blockTime: BLOCK_TIME,
+    vout: [{ n: 0, valueSat: 0, scriptHex: opReturnScript(root).toString('hex') }],
+  });
+  const receipt = buildReceipt({
+    targetHash: leaves[1]!.toString('hex'),
+    merkleRoot: root.toString('hex'),
+    proof: proofPath(tree, 1),
+    txId: txid,
+    signature,
+  });
+  return { receipt, address: signer.address };
+}
+
+const json = (value: unknown) => ({
+  name: 'receipt.json',
+  mimeType: 'application/json',
+  buffer: Buffer.from(JSON.stringify(value)),
+});
+const doc = (buffer: Buffer) => ({ name: 'contract.pdf', mimeType: 'application/pdf', buffer });
+
+describe('verification page in chromium', { skip }, () => {
+  let s: TestStore;
+  let app: FastifyInstance;
+  let browser: Browser;
+  let base: string;
+  const cspViolations: string[] = [];
+
+  before(async () => {
+    s = await embedded.open();
+    const { assets } = await testWebAssets();
+    const deps = { ...testDeps(s.store, { chain }), readiness: { store: () => s.store.ping() } };
+    app = await buildApp(deps, testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '100000' }), [], { webAssets: assets });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    mkdirSync(artifacts, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+    await s?.destroy();
+    assert.deepEqual(cspViolations, []);
+  });
+
+  async function open(url = '/verify', viewport = { width: 1280, height: 800 }): Promise<Page> {
+    const page = await browser.newPage({ viewport });
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
+    });
+    page.on('pageerror', (e) => cspViolations.push(`page error: ${e.message}`));
+    await page.goto(base + url);
+    await page.waitForSelector('#verify-form[data-ready="true"]');
+    return page;
+  }
+
+  async function verifyWith(
+    page: Page,
+    content: Buffer,
+    receipt: unknown,
+  ): Promise<{ state: string; text: string; checks: string }> {
+    await page.setInputFiles('#file', doc(content));
+    await page.setInputFiles('#receipt', json(receipt));
+    await page.click('#verify-button');
+    await page.waitForSelector('#result:not([hidden])');
+    return {
+      state: (await page.getAttribute('#verdict', 'class')) ?? '',
+      text: (await page.textContent('#verdict')) ?? '',
+      checks: (await page.textContent('#checks')) ?? '',
+    };
+  }
+
+  it('accepts a real signed receipt and says who signed and when; screenshots', async () => {
+    const content = randomBytes(2000);
+    const { receipt, address } = signedReceipt(content);
+    for (const [name, viewport] of [
+      ['phone', { width: 390, height: 844 }],
+      ['desktop', { width: 1280, height: 800 }],
+    ] as const) {
+      const page = await open('/verify', viewport);
+      const r = await verifyWith(page, content, receipt);
+      assert.equal(r.state, 'verdict ok', r.text + r.checks);
+      assert.match(r.text, new RegExp(`Proved: ${address} signed this document`));
+      assert.match(r.text, /November 14, 2023/);
+      assert.match(r.checks, /3 confirmations/);
+      assert.match(r.checks, /The signature is valid/);
+      assert.match(r.checks, /The Merkle proof leads/);
+      const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+      assert.ok(overflow <= 0, `the ${name} page scrolls sideways by ${overflow}px`);
+      await page.screenshot({ path: path.join(artifacts, `verify-${name}.png`), fullPage: true });
+      await page.close();
+    }
+  });
+
+  it('rejects a tampered receipt (altered proof step) without asking about Bitcoin', async () => {
+    const content = randomBytes(500);
+    const { receipt } = signedReceipt(content);
+    const step = receipt.proof[0]!;
+    receipt.proof[0] = 'left' in step ? { left: randomHash() } : { right: randomHash() };
+    const page = await open();
+    const r = await verifyWith(page, content, receipt);
+    assert.equal(r.state, 'verdict fail');
+    assert.match(r.checks, /The Merkle proof is broken/);
+    assert.doesNotMatch(r.checks, /Recorded in Bitcoin/);
+    await page.close();
+  });
+
+  it('rejects a forged signature and a wrong file', async () => {
+    const content = randomBytes(500);
+    const { receipt } = signedReceipt(content);
+    const page = await open();
+    const forged = { ...receipt, signature: { ...receipt.signature!, pubKey: newSigner().address } };
+    const bad = await verifyWith(page, content, forged);
+    assert.equal(bad.state, 'verdict fail');
+    assert.match(bad.checks, /The signature is NOT valid/);
+    const wrong = await verifyWith(page, Buffer.from('another file'), receipt);
+    assert.equal(wrong.state, 'verdict fail');
+    assert.match(wrong.checks, /NOT the one the receipt is about/);
+    await page.close();
+  });
+
+  it('a proof bundle: every signature receipt checked against the file', async () => {
+    const content = randomBytes(700);
+    const bundle = {
+      signatureReceipts: [signedReceipt(content).receipt, signedReceipt(content).receipt],
+      auditTrailReceipt: null,
+      auditTrailData: null,
+      complete: true,
+    };
+    const page = await open();
+    const r = await verifyWith(page, content, bundle);
+    assert.equal(r.state, 'verdict ok', r.text + r.checks);
+    assert.equal((r.checks.match(/The signature is valid/g) ?? []).length, 2);
+    await page.close();
+  });
+
+  it('keyboard only: skip link, both file pickers, submit, focus lands on the result', async () => {
+    const content = randomBytes(300);
+    const { receipt } = signedReceipt(content);
+    const page = await open();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate('document.activeElement?.className'), 'skip');
+    await page.keyboard.press('Enter');
+    const pick = async (file: { name: string; mimeType: string; buffer: Buffer }, id: string) => {
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate('document.activeElement?.id'), id);
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+      await chooser.setFiles(file);
+    };
+    await pick(doc(content), 'file');
+    await pick(json(receipt), 'receipt');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate('document.activeElement?.id'), 'verify-button');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#result:not([hidden])');
+    assert.equal(await page.getAttribute('#verdict', 'class'), 'verdict ok');
+    assert.equal(await page.evaluate('document.activeElement?.id'), 'result-heading');
+    await page.close();
+  });
+
+  it('in French', async () => {
+    const content = randomBytes(300);
+    const page = await open('/verify?lang=fr');
+    const r = await verifyWith(page, content, signedReceipt(content).receipt);
+    assert.equal(r.state, 'verdict ok');
+    assert.match(r.text, /^Prouvé : .* a signé ce document, et la signature existait au plus tard le 14 novembre 2023/);
+    await page.screenshot({ path: path.join(artifacts, 'verify-phone-fr.png') });
+    await page.close();
+  });
+});

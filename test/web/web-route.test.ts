@@ -1,0 +1,113 @@
+/** GET /verify and /assets/*: languages, security headers, no inline code, the bundle free of node-only code. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/http/app.js';
+import { CONTENT_SECURITY_POLICY } from '../../src/http/routes/web/web.route.js';
+import { pickLang } from '../../src/web/i18n.js';
+import { testConfig, testDeps } from '../support/fixtures.js';
+import { storeKinds, type TestStore } from '../support/stores.js';
+import { testWebAssets } from '../support/web-bundle.js';
+
+const embedded = (await storeKinds()).find((k) => k.name === 'embedded')!;
+
+describe('pickLang', () => {
+  it('prefers ?lang=, then Accept-Language by q, then English', () => {
+    assert.equal(pickLang('fr', 'en'), 'fr');
+    assert.equal(pickLang('de', 'fr-CA,fr;q=0.9,en;q=0.8'), 'fr');
+    assert.equal(pickLang(undefined, 'de, en;q=0.5, fr;q=0.7'), 'fr');
+    assert.equal(pickLang(undefined, 'fr;q=0, en;q=0.1'), 'en');
+    assert.equal(pickLang(undefined, 'de'), 'en');
+    assert.equal(pickLang(undefined, undefined), 'en');
+  });
+});
+
+describe('web pages served by the API', () => {
+  let s: TestStore;
+  let app: FastifyInstance;
+  let bundleDir: string;
+
+  before(async () => {
+    s = await embedded.open();
+    const { dir, assets } = await testWebAssets();
+    bundleDir = dir;
+    const deps = { ...testDeps(s.store), readiness: { store: () => s.store.ping() } };
+    app = await buildApp(deps, testConfig(), [], { webAssets: assets });
+  });
+  after(async () => {
+    await app?.close();
+    await s?.destroy();
+  });
+
+  it('GET /verify: HTML with the strict CSP and privacy headers', async () => {
+    const res = await app.inject({ method: 'GET', url: '/verify' });
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['content-type']), /^text\/html/);
+    assert.equal(res.headers['content-security-policy'], CONTENT_SECURITY_POLICY);
+    for (const directive of ["default-src 'self'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'self'"])
+      assert.ok(CONTENT_SECURITY_POLICY.includes(directive), directive);
+    assert.doesNotMatch(CONTENT_SECURITY_POLICY, /unsafe-inline|unsafe-eval|https?:/);
+    assert.equal(res.headers['referrer-policy'], 'no-referrer');
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    assert.match(res.body, /<html lang="en">/);
+    assert.match(res.body, /<main id="main"/);
+    assert.match(res.body, /<label for="file">/);
+    assert.match(res.body, /<label for="receipt">/);
+  });
+
+  it('no inline script or style, and only same-origin asset URLs', async () => {
+    const body = (await app.inject({ method: 'GET', url: '/verify' })).body;
+    for (const tag of body.match(/<script\b[^>]*>/g) ?? []) assert.match(tag, / src="\/assets\/[^"]+"/, tag);
+    assert.doesNotMatch(body, /<script\b[^>]*>[^<\s]/);
+    assert.doesNotMatch(body, /<style\b| style=| on[a-z]+=/i);
+    assert.doesNotMatch(body, /(src|href)="(https?:)?\/\//);
+  });
+
+  it('French from Accept-Language or ?lang=, English otherwise', async () => {
+    const fromHeader = await app.inject({
+      method: 'GET',
+      url: '/verify',
+      headers: { 'accept-language': 'fr-FR,fr;q=0.9' },
+    });
+    assert.match(fromHeader.body, /<html lang="fr">/);
+    assert.match(fromHeader.body, /Vérifier un document et sa preuve/);
+    assert.equal(fromHeader.headers['content-language'], 'fr');
+    const fromQuery = await app.inject({ method: 'GET', url: '/verify?lang=fr', headers: { 'accept-language': 'en' } });
+    assert.match(fromQuery.body, /<html lang="fr">/);
+    const unknown = await app.inject({ method: 'GET', url: '/verify?lang=xx', headers: { 'accept-language': 'de' } });
+    assert.match(unknown.body, /<html lang="en">/);
+  });
+
+  it('serves the bundled script and stylesheet under their hashed names, immutable', async () => {
+    const body = (await app.inject({ method: 'GET', url: '/verify' })).body;
+    const script = /<script type="module" src="([^"]+)"/.exec(body)![1]!;
+    const style = /<link rel="stylesheet" href="([^"]+)"/.exec(body)![1]!;
+    const js = await app.inject({ method: 'GET', url: script });
+    assert.equal(js.statusCode, 200);
+    assert.match(String(js.headers['content-type']), /^text\/javascript/);
+    assert.match(String(js.headers['cache-control']), /immutable/);
+    assert.equal(js.headers['x-content-type-options'], 'nosniff');
+    assert.equal(js.body, readFileSync(path.join(bundleDir, path.basename(script)), 'utf8'));
+    const css = await app.inject({ method: 'GET', url: style });
+    assert.match(String(css.headers['content-type']), /^text\/css/);
+  });
+
+  it('unknown or malformed asset names: 404 NOT_FOUND / 400, never a file outside the bundle', async () => {
+    const missing = await app.inject({ method: 'GET', url: '/assets/nope.js' });
+    assert.equal(missing.statusCode, 404);
+    assert.equal(missing.json().code, 'NOT_FOUND');
+    const traversal = await app.inject({ method: 'GET', url: '/assets/..%2Fmanifest.json' });
+    assert.ok([400, 404].includes(traversal.statusCode), String(traversal.statusCode));
+    assert.equal((await app.inject({ method: 'GET', url: '/assets/manifest.json' })).statusCode, 404);
+  });
+
+  it('the bundle holds the core verification code and nothing node-only', async () => {
+    const { assets } = await testWebAssets();
+    const js = assets.files.get(path.basename(assets.script))!.body.toString('utf8');
+    assert.doesNotMatch(js, /\b(require\(|from\s*["']node:|import\(["']node:)/);
+    assert.match(js, /Bitcoin Signed Message/);
+    assert.match(js, /ChainpointSHA256v2/);
+  });
+});
