@@ -29,6 +29,7 @@ const r = spawnSync(
     'tsx',
     '--test',
     `--test-concurrency=${concurrency}`,
+    '--test-timeout=600000',
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     '--test-reporter=tap',
