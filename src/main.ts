@@ -88,7 +88,9 @@ export async function startService(
     await app.listen({ port: config.port, host: config.host });
   }
   // The embedded store is this process's: operator commands of other processes run here, through the socket.
-  const operator = runtime.opened.db.kind === 'embedded' ? await serveOperatorCommands(runtime, bitcoin) : undefined;
+  const forget = () => app?.forgetCredentials();
+  const operator =
+    runtime.opened.db.kind === 'embedded' ? await serveOperatorCommands(runtime, bitcoin, forget) : undefined;
   const started: Started = {
     runtime,
     app,

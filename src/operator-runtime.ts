@@ -71,9 +71,23 @@ function replay(reply: OperatorReply, out: Out): void {
   throw new Error(e.message);
 }
 
-/** Serves the operator commands on DATA_DIR/operator.sock, inside the process holding the embedded store. */
-export function serveOperatorCommands(rt: Runtime, bitcoin: BitcoinRuntime): Promise<{ close(): Promise<void> }> {
-  return serveOperatorSocket(rt.config.dataDir, (request) => execute(rt, bitcoin, request));
+/**
+ * Serves the operator commands on DATA_DIR/operator.sock, inside the process holding the embedded store.
+ * `afterCommand` runs after each one, whatever its outcome (the API forgets remembered logins, so a token
+ * revoked or a password changed here is refused at once).
+ */
+export function serveOperatorCommands(
+  rt: Runtime,
+  bitcoin: BitcoinRuntime,
+  afterCommand: () => void = () => undefined,
+): Promise<{ close(): Promise<void> }> {
+  return serveOperatorSocket(rt.config.dataDir, async (request) => {
+    try {
+      return await execute(rt, bitcoin, request);
+    } finally {
+      afterCommand();
+    }
+  });
 }
 
 async function execute(rt: Runtime, bitcoin: BitcoinRuntime, request: OperatorRequest): Promise<OperatorReply> {

@@ -52,7 +52,7 @@ describe('proofseal outbox sms', () => {
       assert.equal(entry?.to, '+33612345678');
       assert.match(entry?.body ?? '', /^\d{6} /);
       await assert.rejects(
-        outboxCommand(deps, ['mail'], () => undefined),
+        outboxCommand(deps, ['fax'], () => undefined),
         UsageError,
       );
       await assert.rejects(
