@@ -73,7 +73,7 @@ for (const kind of kinds) {
       const trailAnchor = (
         await b.app.inject({ method: 'GET', url: `/v1/anchor/${request.auditTrailAnchorId}`, headers: b.auth })
       ).json();
-      assert.equal(trailAnchor.signedHash, trailHash, 'the anchor signs the trail (its hash is the signature\'s)');
+      assert.equal(trailAnchor.signedHash, trailHash, "the anchor signs the trail (its hash is the signature's)");
       assert.ok(verifySignedMessage(trailHash, trailAnchor.signature, trailAnchor.pubKey).ok);
 
       const store = b.s.db;
