@@ -54,8 +54,12 @@ for (const kind of kinds) {
       const schema = newSchemaName();
       const url = kind.name === 'postgres' ? schemaUrl(schema) : undefined;
       try {
-        await sendFromKilledProcess(url ?? '-', url ? '-' : dir, 'restart.test', { n: 42 });
-        const opened = await openStore({ databaseUrl: url, embeddedDir: url ? undefined : dir, now: Date.now });
+        await sendFromKilledProcess(url ?? '-', url ? '-' : path.join(dir, 'pglite'), 'restart.test', { n: 42 });
+        const opened = await openStore({
+          databaseUrl: url,
+          embeddedDir: url ? undefined : path.join(dir, 'pglite'),
+          now: Date.now,
+        });
         const engine = createJobEngine(opened.db, silentLog, { pollingIntervalSeconds: 0.5 });
         const seen: object[] = [];
         await engine.start();

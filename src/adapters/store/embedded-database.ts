@@ -30,7 +30,9 @@ export async function openEmbedded(dir: string | undefined): Promise<SqlDatabase
   const lock = acquireStoreLock(path.dirname(dir));
   try {
     const db = await PGlite.create(dir, { parsers });
-    await restrictToOwner(path.dirname(dir));
+    // Only the store's own folder: its parent may be shared (a temp folder), and new files elsewhere in
+    // DATA_DIR are owner-only through the process umask (main.ts).
+    await restrictToOwner(dir);
     return wrap(db, () => lock.release());
   } catch (err) {
     lock.release();
