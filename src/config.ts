@@ -40,6 +40,10 @@ export interface Config {
   readonly regtestBlockIntervalSeconds: number;
   readonly secretKey: string | undefined;
   readonly smtpUrl: string | undefined;
+  /** Sender name of e-mails and SMS when a request's vars give no `serviceName` (SERVICE_NAME). */
+  readonly serviceName: string;
+  /** Sender address of e-mails when a request's vars give no `serviceEmail` (SERVICE_EMAIL). */
+  readonly serviceEmail: string;
   /** SMS provider (Twilio's Messages API): `https://<AccountSid>:<AuthToken>@api.twilio.com?from=<number>`. */
   readonly smsUrl: string | undefined;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -178,11 +182,12 @@ export function loadConfig(env: Env = process.env): Config {
   const identityPort = r.int('IDENTITY_PORT', 3001, 0, 65535);
   const secretKey = r.optional('SECRET_KEY');
   if (secretKey !== undefined && secretKey.length < 32) r.problems.push('SECRET_KEY must be at least 32 characters');
+  const publicUrl = r.url('PUBLIC_URL', ['http:', 'https:'], `http://localhost:${port}`) as string;
   const config: Config = {
     port,
     identityPort,
     host: r.str('HOST', '0.0.0.0'),
-    publicUrl: r.url('PUBLIC_URL', ['http:', 'https:'], `http://localhost:${port}`) as string,
+    publicUrl,
     identityPublicUrl: r.url('IDENTITY_PUBLIC_URL', ['http:', 'https:'], `http://localhost:${identityPort}`) as string,
     dataDir: path.resolve(r.str('DATA_DIR', './data')),
     databaseUrl: r.url('DATABASE_URL', ['postgres:', 'postgresql:']),
@@ -199,6 +204,8 @@ export function loadConfig(env: Env = process.env): Config {
     regtestBlockIntervalSeconds: r.int('REGTEST_BLOCK_INTERVAL_SECONDS', 5, 0, 3600),
     secretKey,
     smtpUrl: r.url('SMTP_URL', ['smtp:', 'smtps:']),
+    serviceName: r.str('SERVICE_NAME', 'proofseal'),
+    serviceEmail: r.str('SERVICE_EMAIL', `no-reply@${new URL(publicUrl).hostname}`),
     smsUrl: r.url('SMS_URL', ['http:', 'https:']),
     logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
@@ -216,6 +223,8 @@ export function loadConfig(env: Env = process.env): Config {
     platformIdentityToken: r.optional('PLATFORM_IDENTITY_TOKEN'),
     platformKeyPubKey: r.optional('PLATFORM_KEY_PUBKEY'),
   };
+  if (/[\r\n<>"]/.test(config.serviceName)) r.problems.push('SERVICE_NAME must not contain line breaks, <, > or "');
+  if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(config.serviceEmail)) r.problems.push('SERVICE_EMAIL must be an e-mail address');
   if (config.platformIdentityUrl !== undefined && config.platformIdentityToken === undefined)
     r.problems.push('PLATFORM_IDENTITY_TOKEN is required when PLATFORM_IDENTITY_URL is set');
   if (config.bitcoinRpcUrl === undefined && network !== 'regtest') {

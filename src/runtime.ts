@@ -13,6 +13,8 @@ import { isConnectionFailure, StoreUnreachableError } from './adapters/store/sto
 import { resolveSecretKey, systemClock, systemRandom } from './adapters/system/system.js';
 import type { IdentityDeps } from './app/identity/identity-deps.js';
 import type { Mailer } from './app/mail/email.port.js';
+import type { MailSettings } from './app/mail/mail-settings.port.js';
+import { createVelocityEngine } from './adapters/templates/velocity-engine.js';
 import type { AppDeps } from './app/shared/deps.js';
 import type { Config } from './config.js';
 import { logTransport } from './http/logging.js';
@@ -80,6 +82,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
     secretKey,
     platformSigner: platformSignerOf(config, { store, clock: systemClock, secretKey }),
     ...(config.smsUrl !== undefined && { sms: twilioSms(parseSmsUrl(config.smsUrl)) }),
+    mail: mailSettingsOf(config),
   };
   const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl) : null;
   const mailer = smtp ?? fileMailer(path.join(config.dataDir, 'mail'));
@@ -96,6 +99,16 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       smtp?.close();
       await opened.close();
     },
+  };
+}
+
+/** The workflow's mail settings: Velocity templates, links under PUBLIC_URL, the configured sender. */
+function mailSettingsOf(config: Config): MailSettings {
+  return {
+    engine: createVelocityEngine(),
+    publicUrl: config.publicUrl.replace(/\/+$/, ''),
+    serviceName: config.serviceName,
+    serviceEmail: config.serviceEmail,
   };
 }
 

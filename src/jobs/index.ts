@@ -1,5 +1,6 @@
 import type { Mailer } from '../app/mail/email.port.js';
 import type { AppDeps } from '../app/shared/deps.js';
+import { requestAttachments, type AttestationProducer } from '../app/signature-requests/request-attachments.js';
 import { deliverCallbackJob } from './callbacks/deliver-callback.job.js';
 import type { JobDefinition } from './job-definition.js';
 import { purgeTokensJob } from './accounts/purge-tokens.job.js';
@@ -8,11 +9,14 @@ import { sealAuditTrailJob, signatureRequestsTickJob } from './signature-request
 import { deliverSmsJob } from './sms/deliver-sms.job.js';
 
 /** Every job this service runs; a worker works them all, an api process only declares them to send. */
-export function jobDefinitions(deps: AppDeps, io: { readonly mailer: Mailer }): JobDefinition[] {
+export function jobDefinitions(
+  deps: AppDeps,
+  io: { readonly mailer: Mailer; readonly attestation?: AttestationProducer },
+): JobDefinition[] {
   return [
     purgeTokensJob(deps),
     deliverCallbackJob(deps),
-    deliverEmailJob({ ...deps, mailer: io.mailer }),
+    deliverEmailJob({ ...deps, mailer: io.mailer, attachments: requestAttachments(deps, io) }),
     deliverSmsJob(deps),
     sealAuditTrailJob(deps),
     signatureRequestsTickJob(deps),

@@ -1,3 +1,4 @@
+import { requestMailMarkRepository } from './request-mail-mark.repository.js';
 import type { JobQueue } from '../../app/shared/jobs.port.js';
 import type { Store } from '../../app/shared/store.port.js';
 import { accountRepository, settingRepository, tokenRepository } from './account.repository.js';
@@ -42,6 +43,7 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, inTransaction = 
     otps: otpRepository(sql),
     sms: smsRepository(sql),
     signatureRequests: signatureRequestRepository(sql),
+    requestMailMarks: requestMailMarkRepository(sql),
     jobs: jobsOn(sql),
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, kind, jobsOn, true))),
     ping: async () => {

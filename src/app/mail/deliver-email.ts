@@ -12,7 +12,7 @@ export interface DeliverEmailDeps extends Pick<AppDeps, 'store' | 'clock'> {
 
 /**
  * One delivery attempt of a queued mail. A mail already delivered is left alone, so a job run twice sends
- * nothing twice; a failure is recorded on the mail and thrown, so the job engine retries with backoff.
+ * nothing twice; a mail of a signature request, once delivered, is an EMAIL_SENT event of its audit trail; a failure is recorded on the mail and thrown, so the job engine retries with backoff.
  * @returns the mail's status after the attempt
  * @throws DomainError DELIVERY_FAILED when the server did not take it (to be retried); NOT_FOUND for an unknown id
  */
@@ -23,7 +23,7 @@ export async function deliverEmail(deps: DeliverEmailDeps, input: { emailId: str
   try {
     const attachments = await Promise.all(email.attachments.map((ref) => loadAttachment(deps, ref)));
     const status = await deps.mailer.send(email, attachments);
-    await deps.store.emails.markDelivered(email.id, status, deps.clock.now());
+    await recordDelivered(deps, email, status);
     return status;
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
@@ -38,4 +38,22 @@ export async function deliverEmail(deps: DeliverEmailDeps, input: { emailId: str
 function loadAttachment(deps: DeliverEmailDeps, ref: AttachmentRef): Promise<Attachment> {
   if (!deps.attachments) throw new Error(`no source for ${ref.kind} attachments`);
   return deps.attachments(ref);
+}
+
+/** Marks the mail delivered and, for a signature request's mail, records EMAIL_SENT in the same transaction. */
+async function recordDelivered(deps: DeliverEmailDeps, email: Email, status: 'sent' | 'stored'): Promise<void> {
+  const now = deps.clock.now();
+  await deps.store.transaction(async (tx) => {
+    await tx.emails.markDelivered(email.id, status, now);
+    if (email.requestId === null) return;
+    await tx.signatureRequests.addEvent(email.requestId, {
+      date: now,
+      type: 'EMAIL_SENT',
+      actor: 'platform',
+      signeeId: null,
+      ip: null,
+      userAgent: null,
+      comment: `${email.type} to ${email.to.address}`,
+    });
+  });
 }

@@ -5,6 +5,7 @@ import type { JobQueue } from './jobs.port.js';
 import type { Store } from './store.port.js';
 import type { PlatformSigner } from '../signature-requests/platform-signer.port.js';
 import type { SmsProvider } from '../sms/sms.port.js';
+import type { MailSettings } from '../mail/mail-settings.port.js';
 
 /** What every use case may be given. Use cases take the parts they need, in one options object. */
 export interface AppDeps {
@@ -22,4 +23,6 @@ export interface AppDeps {
   readonly platformSigner?: PlatformSigner;
   /** The SMS provider (SMS_URL); absent, SMS are kept in the store for the operator. */
   readonly sms?: SmsProvider;
+  /** Templates and sender defaults of the workflow's e-mails; absent, a request's events queue no mail. */
+  readonly mail?: MailSettings;
 }

@@ -9,6 +9,7 @@ import type { EmailRepository } from '../mail/email.port.js';
 import type { JobQueue } from './jobs.port.js';
 import type { OtpRepository } from '../signature-requests/otp/otp.port.js';
 import type { SmsRepository } from '../sms/sms-outbox.port.js';
+import type { RequestMailMarkRepository } from '../signature-requests/request-mail.port.js';
 import type { SignatureRequestRepository } from '../signature-requests/signature-request.port.js';
 
 /**
@@ -35,6 +36,8 @@ export interface Store {
   readonly otps: OtpRepository;
   readonly sms: SmsRepository;
   readonly signatureRequests: SignatureRequestRepository;
+  /** The once-only moments of the signature requests' mail flow (invitations, reminders, warnings). */
+  readonly requestMailMarks: RequestMailMarkRepository;
   /** The job queue, on this store's connection: inside `transaction`, a job is sent only if the transaction commits. */
   readonly jobs: JobQueue;
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;

@@ -1,5 +1,5 @@
 /** Reading a request's audit trail, and sealing it (hash signed by the platform key, anchored). */
-import { fail } from '../../core/errors.js';
+import { DomainError, fail } from '../../core/errors.js';
 import { sha256Utf8Hex } from '../../core/hash/sha256.js';
 import {
   auditTrailCanonicalJson,
@@ -9,6 +9,7 @@ import {
 import { SEALING_STATES } from '../../core/signature-requests/states.js';
 import { createAnchor } from '../anchoring/create-anchor.js';
 import type { AppDeps } from '../shared/deps.js';
+import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import type { AuditEvent, SignatureRequest } from './signature-request.port.js';
 
 /** The audit trail document of a request from its stored events. */
@@ -39,13 +40,25 @@ export type SealOutcome = 'sealed' | 'skipped';
 /**
  * Seals the audit trail of a COMPLETED or CLOSED request: its canonical JSON is hashed (SHA-256), the
  * platform key signs the hash, and the signature becomes an anchor (`auditTrailAnchorId`). The sealed
- * JSON is kept as sealed. Idempotent: a sealed (or not sealable) request is skipped.
+ * JSON is kept as sealed, and the attestation mails are queued with the seal. Idempotent: a sealed (or
+ * not sealable) request is skipped.
  * @throws DomainError NOT_READY (no platform key), KEY_REVOKED / KEY_EXPIRED
  */
-export async function sealAuditTrail(
-  deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'platformSigner'>,
-  input: { requestId: string },
-): Promise<SealOutcome> {
+export async function sealAuditTrail(deps: SealDeps, input: { requestId: string }): Promise<SealOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await sealOnce(deps, input);
+    } catch (err) {
+      if (attempt >= SEAL_TRIES || !(err instanceof DomainError && err.code === 'CONFLICT')) throw err;
+    }
+  }
+}
+
+type SealDeps = Pick<AppDeps, 'store' | 'platformSigner'> & RequestMailDeps;
+/** A trail grows while it is sealed when a mail of the request is delivered meanwhile (EMAIL_SENT): try again. */
+const SEAL_TRIES = 3;
+
+async function sealOnce(deps: SealDeps, input: { requestId: string }): Promise<SealOutcome> {
   const platform = deps.platformSigner ?? fail('NOT_READY', 'this server has no platform key to seal with');
   const request = await deps.store.signatureRequests.findById(input.requestId);
   if (!request || !SEALING_STATES.has(request.state) || request.auditTrailAnchorId !== null) return 'skipped';
@@ -72,6 +85,7 @@ export async function sealAuditTrail(
       },
     );
     await tx.signatureRequests.setSealed(request.id, anchor.id, canonical, deps.clock.now());
+    await queueRequestMails(tx, deps, { ...locked, auditTrailAnchorId: anchor.id }, { kind: 'attestation' });
     return 'sealed';
   });
 }

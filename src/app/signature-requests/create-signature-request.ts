@@ -15,7 +15,7 @@ export interface CreateSignatureRequestInput extends SignatureRequestInput {
   readonly origin?: Origin;
 }
 
-type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'httpClient'>;
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'httpClient' | 'mail'>;
 
 /**
  * Creates a signature request: DRAFT, or activated at once (IN_PROGRESS, or PENDING until its
@@ -41,6 +41,6 @@ export async function createSignatureRequest(
     await recordEvent(tx, id, { type: 'CREATED', date: now, actor: input.actor, origin: input.origin });
     const created = await tx.signatureRequests.findById(id);
     if (!created) throw new Error(`signature request ${id} vanished inside its own transaction`);
-    return activateIfDue(tx, created, now);
+    return activateIfDue(tx, created, now, deps);
   });
 }

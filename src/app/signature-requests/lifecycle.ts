@@ -1,6 +1,6 @@
 /**
  * What follows a change of a signature request, inside the transaction that makes it: the audit event,
- * the callback, and the sealing work. (The e-mail issue queues its mails from the same audit events.)
+ * the callback, the e-mails of the move, and the sealing work.
  */
 import { fail } from '../../core/errors.js';
 import type { AuditEventType } from '../../core/signature-requests/audit-trail.js';
@@ -12,6 +12,7 @@ import {
 import { DELIVER_CALLBACK, type CallbackJobData } from '../callbacks/callback.port.js';
 import type { Store } from '../shared/store.port.js';
 import { PLATFORM_ACTOR, recordEvent } from './audit.js';
+import { invitedSignees, queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import { ownerView } from './signature-request-view.js';
 import type { SignatureRequest } from './signature-request.port.js';
 
@@ -54,13 +55,15 @@ const EVENT_OF_STATE: Record<SignatureRequestState, AuditEventType> = {
 
 /**
  * Moves a request (locked by the caller) and writes what follows: the audit event, the callback and,
- * for COMPLETED/CLOSED, the job that seals the trail. Returns the request as it is after the move.
+ * for COMPLETED/CLOSED, the job that seals the trail; with `deps`, the mails of the move (invitations and
+ * watcher mails at activation, cancel and close mails). Returns the request as it is after the move.
  * @throws DomainError CONFLICT when the request is no longer in `from` (a concurrent move won)
  */
 export async function moveRequest(
   tx: Store,
   request: SignatureRequest,
   move: { to: SignatureRequestState; now: number; actor: string; comment?: string },
+  deps?: RequestMailDeps,
 ): Promise<SignatureRequest> {
   if (!(await tx.signatureRequests.setState(request.id, request.state, move.to, move.now)))
     fail('CONFLICT', `signature request ${request.id} changed state meanwhile; read it again`);
@@ -74,7 +77,21 @@ export async function moveRequest(
   await enqueueRequestCallback(tx, moved, 'state');
   if (SEALING_STATES.has(move.to))
     await tx.jobs.send(SEAL_AUDIT_TRAIL, { requestId: request.id }, { singletonKey: request.id });
+  if (deps) await queueMoveMails(tx, deps, request, moved);
   return moved;
+}
+
+async function queueMoveMails(
+  tx: Store,
+  deps: RequestMailDeps,
+  before: SignatureRequest,
+  moved: SignatureRequest,
+): Promise<void> {
+  if (moved.state === 'IN_PROGRESS') await queueRequestMails(tx, deps, moved, { kind: 'activated' });
+  if (moved.state !== 'CANCELED' && moved.state !== 'CLOSED') return;
+  const invited = await invitedSignees(tx, moved);
+  const kind = moved.state === 'CANCELED' ? 'canceled' : 'closed';
+  await queueRequestMails(tx, deps, moved, { kind, invited, wasActive: before.state === 'IN_PROGRESS' });
 }
 
 /**
@@ -86,13 +103,19 @@ export async function movePlatform(
   request: SignatureRequest,
   to: SignatureRequestState,
   now: number,
+  deps?: RequestMailDeps,
 ): Promise<SignatureRequest> {
   assertPlatformMove(request.state, to);
-  return moveRequest(tx, request, { to, now, actor: PLATFORM_ACTOR });
+  return moveRequest(tx, request, { to, now, actor: PLATFORM_ACTOR }, deps);
 }
 
 /** PENDING → IN_PROGRESS at once when the activation date has come (or there is none). */
-export async function activateIfDue(tx: Store, request: SignatureRequest, now: number): Promise<SignatureRequest> {
+export async function activateIfDue(
+  tx: Store,
+  request: SignatureRequest,
+  now: number,
+  deps?: RequestMailDeps,
+): Promise<SignatureRequest> {
   if (request.state !== 'PENDING' || (request.activation !== null && request.activation > now)) return request;
-  return movePlatform(tx, request, 'IN_PROGRESS', now);
+  return movePlatform(tx, request, 'IN_PROGRESS', now, deps);
 }

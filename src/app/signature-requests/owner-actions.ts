@@ -1,9 +1,12 @@
-/** The owner's other operations: reminding signers and changing the deadline. */
+/** The owner's other operations: reminding signers and changing the deadline, each with its mails. */
 import { fail } from '../../core/errors.js';
 import { FINAL_STATES } from '../../core/signature-requests/states.js';
 import type { AppDeps } from '../shared/deps.js';
 import { recordEvent, type Origin } from './audit.js';
+import { invitedSignees, queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import type { SignatureRequest } from './signature-request.port.js';
+
+type Deps = Pick<AppDeps, 'store'> & RequestMailDeps;
 
 interface OwnerInput {
   readonly accountId: string;
@@ -14,15 +17,12 @@ interface OwnerInput {
 
 /**
  * Reminds the signers with these e-mails (all who have not signed when the list is empty): one
- * REMINDED event each, from which the e-mail issue sends the reminder.
+ * REMINDED event and one reminder mail each.
  * @throws DomainError NOT_FOUND, SIGNING_CLOSED (not IN_PROGRESS), VALIDATION_FAILED (an e-mail that is no
  *   unsigned signer's)
  * @returns the e-mails reminded
  */
-export async function remindSignees(
-  deps: Pick<AppDeps, 'store' | 'clock'>,
-  input: OwnerInput & { emails: readonly string[] },
-): Promise<string[]> {
+export async function remindSignees(deps: Deps, input: OwnerInput & { emails: readonly string[] }): Promise<string[]> {
   return deps.store.transaction(async (tx) => {
     const request = await tx.signatureRequests.lockById(input.id, input.accountId);
     if (!request) fail('NOT_FOUND', `no signature request ${input.id}`);
@@ -35,17 +35,19 @@ export async function remindSignees(
     const date = deps.clock.now();
     for (const signee of targets)
       await recordEvent(tx, request.id, { type: 'REMINDED', date, actor: input.actor, signee, origin: input.origin });
+    await queueRequestMails(tx, deps, request, { kind: 'reminder', signees: targets });
     return targets.map((s) => s.email!);
   });
 }
 
 /**
  * Sets or removes the deadline of a request that is not final; a new deadline is in the future and
- * after the activation date. Recorded as DEADLINE_UPDATED.
+ * after the activation date. Recorded as DEADLINE_UPDATED; a postponed deadline (later, or removed) of an
+ * IN_PROGRESS request is mailed to the invited signers who have not signed.
  * @throws DomainError NOT_FOUND, SIGNING_CLOSED (final request), INVALID_DEADLINE
  */
 export async function updateDeadline(
-  deps: Pick<AppDeps, 'store' | 'clock'>,
+  deps: Deps,
   input: OwnerInput & { deadline: number | null },
 ): Promise<SignatureRequest> {
   const now = deps.clock.now();
@@ -65,6 +67,16 @@ export async function updateDeadline(
       origin: input.origin,
       comment,
     });
-    return { ...request, deadline: input.deadline, lastModified: now };
+    const updated = { ...request, deadline: input.deadline, lastModified: now };
+    if (isPostponed(request, input.deadline)) {
+      const invited = await invitedSignees(tx, request);
+      await queueRequestMails(tx, deps, updated, { kind: 'deadlinePostponed', invited });
+    }
+    return updated;
   });
+}
+
+function isPostponed(request: SignatureRequest, deadline: number | null): boolean {
+  if (request.state !== 'IN_PROGRESS' || request.deadline === null) return false;
+  return deadline === null || deadline > request.deadline;
 }

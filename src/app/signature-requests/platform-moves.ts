@@ -2,7 +2,7 @@
 import type { AppDeps } from '../shared/deps.js';
 import { activateIfDue, movePlatform } from './lifecycle.js';
 
-type Deps = Pick<AppDeps, 'store' | 'clock'>;
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'mail'>;
 
 /**
  * Moves PENDING requests whose activation date has come to IN_PROGRESS. Idempotent.
@@ -15,7 +15,7 @@ export async function activateDueRequests(deps: Deps, input: { limit: number }):
     const done = await deps.store.transaction(async (tx) => {
       const request = await tx.signatureRequests.lockById(id);
       if (!request) return false;
-      return (await activateIfDue(tx, request, now)).state !== request.state;
+      return (await activateIfDue(tx, request, now, deps)).state !== request.state;
     });
     if (done) moved += 1;
   }
@@ -33,7 +33,7 @@ export async function expireDueRequests(deps: Deps, input: { limit: number }): P
     const done = await deps.store.transaction(async (tx) => {
       const request = await tx.signatureRequests.lockById(id);
       if (request?.state !== 'IN_PROGRESS' || request.deadline === null || request.deadline > now) return false;
-      await movePlatform(tx, request, 'EXPIRED', now);
+      await movePlatform(tx, request, 'EXPIRED', now, deps);
       return true;
     });
     if (done) moved += 1;

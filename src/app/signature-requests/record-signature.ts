@@ -6,6 +6,7 @@ import { findSignee } from './signee-secrets.js';
 import { enqueueRequestCallback, movePlatform } from './lifecycle.js';
 import type { SignatureRequest, Signee, SignMethod } from './signature-request.port.js';
 import type { AppDeps } from '../shared/deps.js';
+import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
 
 /**
  * The request (locked until the transaction ends) and the signer, checked to be able to sign now.
@@ -32,8 +33,8 @@ export async function lockForSigning(
 }
 
 /**
- * Records a signature (its anchor made in the same transaction), its audit event and callback, and
- * completes the request when it was the last one.
+ * Records a signature (its anchor made in the same transaction), its audit event, callback and mails
+ * (with `deps`), and completes the request when it was the last one.
  * @throws DomainError ALREADY_SIGNED (a concurrent signature won)
  */
 export async function recordSignature(
@@ -46,6 +47,7 @@ export async function recordSignature(
     now: number;
     origin?: Origin;
   },
+  deps?: RequestMailDeps,
 ): Promise<SignatureRequest> {
   const { request, signee, anchorId, method, now } = input;
   if (!(await tx.signatureRequests.markSigned(signee.id, request.id, anchorId, method, now)))
@@ -55,6 +57,8 @@ export async function recordSignature(
   const signees = request.signees.map((s) => (s.id === signee.id ? { ...s, signedOn: now, anchorId, method } : s));
   const signed: SignatureRequest = { ...request, signees, lastModified: now };
   await enqueueRequestCallback(tx, signed, 'signature');
-  if (signees.every((s) => s.signedOn !== null)) return movePlatform(tx, signed, 'COMPLETED', now);
+  const signedNow = signees.find((s) => s.id === signee.id)!;
+  if (deps) await queueRequestMails(tx, deps, signed, { kind: 'signed', signee: signedNow });
+  if (signees.every((s) => s.signedOn !== null)) return movePlatform(tx, signed, 'COMPLETED', now, deps);
   return signed;
 }

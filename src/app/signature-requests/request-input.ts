@@ -2,6 +2,9 @@
 import { fail } from '../../core/errors.js';
 import { assertHash } from '../../core/hash/hash-check.js';
 import { assertPeople, assertVarsSize, type Vars } from '../../core/signature-requests/limits.js';
+import { checkBrandingVars } from '../../core/mail/branding.js';
+import { checkEmailSwitches } from '../../core/mail/email-types.js';
+import { checkMailVars } from '../mail/render-email.js';
 import { checkUserUrl } from '../shared/check-user-url.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { RequestFields, SigneeInput, Watcher } from './signature-request.port.js';
@@ -30,12 +33,13 @@ export interface CheckedInput {
 }
 
 /**
- * Checks what the HTTP schema cannot: the hash, limits, sizes, URLs, dates and OTP contact details.
+ * Checks what the HTTP schema cannot: the hash, limits, sizes, URLs, dates, OTP contact details, and what
+ * the vars say about e-mails (mandatory ones kept on, branding values, custom templates that compile).
  * @throws DomainError INVALID_HASH, TOO_MANY_SIGNEES, TOO_MANY_WATCHERS, DUPLICATE_SIGNEE, VARS_TOO_LARGE,
- *   INVALID_URL, FORBIDDEN_URL, INVALID_DEADLINE, VALIDATION_FAILED
+ *   INVALID_URL, FORBIDDEN_URL, INVALID_DEADLINE, VALIDATION_FAILED, MANDATORY_EMAIL, INVALID_TEMPLATE
  */
 export function checkRequestInput(
-  deps: Pick<AppDeps, 'httpClient'>,
+  deps: Pick<AppDeps, 'httpClient' | 'mail'>,
   input: SignatureRequestInput,
   now: number,
 ): CheckedInput {
@@ -50,10 +54,21 @@ export function checkRequestInput(
   signees.forEach((s, i) => checkSignee(s, i));
   watchers.forEach((w, i) => assertVarsSize(w.vars, `watchers[${i}].vars`));
   checkDates(input, now);
+  checkMail(deps, [input.vars, ...signees.map((s) => s.vars), ...watchers.map((w) => w.vars)]);
   if (input.callbackURL !== undefined) checkUserUrl(deps.httpClient, input.callbackURL, 'callbackURL');
   if (input.fileURL !== undefined) checkUserUrl(undefined, input.fileURL, 'fileURL');
   if (input.identityURL !== undefined) checkUserUrl(undefined, input.identityURL, 'identityURL');
   return { fields: fieldsOf(input, hashToSign), signees, watchers };
+}
+
+/** Every vars object's mail switches, branding and templates (templates compile only where an engine is wired). */
+function checkMail(deps: Pick<AppDeps, 'mail'>, varsList: readonly (Vars | undefined)[]): void {
+  const given = varsList.filter((v): v is Vars => v !== undefined);
+  if (deps.mail) return checkMailVars(deps.mail.engine, given);
+  for (const vars of given) {
+    checkEmailSwitches(vars);
+    checkBrandingVars(vars);
+  }
 }
 
 function checkSignee(s: SigneeInput, i: number): void {

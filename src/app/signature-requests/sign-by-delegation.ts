@@ -11,7 +11,7 @@ import { findSignee } from './signee-secrets.js';
 import type { PlatformSigner } from './platform-signer.port.js';
 import type { SignatureRequest, Signee } from './signature-request.port.js';
 
-type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'platformSigner'>;
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'platformSigner' | 'mail'>;
 
 /**
  * Signs by delegation: the platform key signs `hashToSign` bound to the signer's identity
@@ -40,14 +40,18 @@ export async function signByDelegation(
       fail('CONFLICT', 'the request changed while it was being signed; sign again');
     await consumeSigneeOtp(tx, { requestId: request.id, signee, otpId, now, origin: input.origin });
     const anchor = await createAnchor({ ...deps, store: tx }, anchorInput(request, signee, signature));
-    const after = await recordSignature(tx, {
-      request,
-      signee,
-      anchorId: anchor.id,
-      method: 'delegated',
-      now,
-      origin: input.origin,
-    });
+    const after = await recordSignature(
+      tx,
+      {
+        request,
+        signee,
+        anchorId: anchor.id,
+        method: 'delegated',
+        now,
+        origin: input.origin,
+      },
+      deps,
+    );
     return { anchorId: anchor.id, request: after };
   });
 }

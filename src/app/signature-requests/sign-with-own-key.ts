@@ -23,7 +23,7 @@ export interface OwnKeySignature {
  *   SIGNING_CLOSED, DEADLINE_PASSED, NOT_YOUR_TURN, the OTP errors
  */
 export async function signWithOwnKey(
-  deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey'>,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'mail'>,
   input: OwnKeySignature & { id: string; signeeId: string; otp?: string; origin?: Origin },
 ): Promise<{ anchorId: string; request: SignatureRequest }> {
   const { signee: first, request: current } = await findSignee(deps, { requestId: input.id, signeeId: input.signeeId });
@@ -49,14 +49,18 @@ export async function signWithOwnKey(
         metadata: { signatureRequestId: request.id, auditTrailId: signee.auditTrailId },
       },
     );
-    const after = await recordSignature(tx, {
-      request,
-      signee,
-      anchorId: anchor.id,
-      method: 'own-key',
-      now,
-      origin: input.origin,
-    });
+    const after = await recordSignature(
+      tx,
+      {
+        request,
+        signee,
+        anchorId: anchor.id,
+        method: 'own-key',
+        now,
+        origin: input.origin,
+      },
+      deps,
+    );
     return { anchorId: anchor.id, request: after };
   });
 }

@@ -1,17 +1,18 @@
-/** A signer's feedback to the requester (recorded; the e-mail issue sends it on). */
+/** A signer's feedback to the requester: recorded in the audit trail and mailed to the requester. */
 import type { AppDeps } from '../shared/deps.js';
 import { recordEvent, signeeActor, type Origin } from './audit.js';
+import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import { findSignee } from './signee-secrets.js';
 
 /**
- * Records a signer's feedback (FEEDBACK, with subject and message) in the audit trail.
+ * Records a signer's feedback (FEEDBACK, with subject and message) and queues the mandatory feedback mail.
  * @throws DomainError NOT_FOUND (bad signeeId)
  */
 export async function giveFeedback(
-  deps: Pick<AppDeps, 'store' | 'clock' | 'secretKey'>,
+  deps: Pick<AppDeps, 'store'> & RequestMailDeps,
   input: { id: string; signeeId: string; subject: string; message: string; origin?: Origin },
 ): Promise<void> {
-  const { signee } = await findSignee(deps, { requestId: input.id, signeeId: input.signeeId });
+  const { request, signee } = await findSignee(deps, { requestId: input.id, signeeId: input.signeeId });
   const comment = `${input.subject}\n\n${input.message}`;
   await deps.store.transaction(async (tx) => {
     await recordEvent(tx, input.id, {
@@ -22,5 +23,7 @@ export async function giveFeedback(
       origin: input.origin,
       comment,
     });
+    const event = { kind: 'feedback', signee, subject: input.subject, message: input.message } as const;
+    await queueRequestMails(tx, deps, request, event);
   });
 }

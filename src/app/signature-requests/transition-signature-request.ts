@@ -20,7 +20,7 @@ export interface TransitionInput {
  * @throws DomainError NOT_FOUND, VALIDATION_FAILED (unknown state, no signer), TRANSITION_NOT_ALLOWED
  */
 export async function transitionSignatureRequest(
-  deps: Pick<AppDeps, 'store' | 'clock'>,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'mail'>,
   input: TransitionInput,
 ): Promise<SignatureRequest> {
   return deps.store.transaction(async (tx) => {
@@ -30,7 +30,7 @@ export async function transitionSignatureRequest(
     if (to === 'PENDING' && request.signees.length === 0)
       fail('VALIDATION_FAILED', 'a request needs at least one signer in "authorizedSignees" to be activated');
     const now = deps.clock.now();
-    const moved = await moveRequest(tx, request, { to, now, actor: input.actor });
-    return activateIfDue(tx, moved, now);
+    const moved = await moveRequest(tx, request, { to, now, actor: input.actor }, deps);
+    return activateIfDue(tx, moved, now, deps);
   });
 }

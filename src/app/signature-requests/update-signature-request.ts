@@ -18,7 +18,7 @@ export interface UpdateSignatureRequestInput extends SignatureRequestInput {
  * @throws DomainError NOT_FOUND, NOT_EDITABLE (not DRAFT), and the input errors of creation
  */
 export async function updateSignatureRequest(
-  deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'httpClient'>,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'httpClient' | 'mail'>,
   input: UpdateSignatureRequestInput,
 ): Promise<SignatureRequest> {
   const now = deps.clock.now();

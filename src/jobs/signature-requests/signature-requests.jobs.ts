@@ -3,6 +3,7 @@ import { sealAuditTrail } from '../../app/signature-requests/audit-trail.js';
 import { SEAL_AUDIT_TRAIL } from '../../app/signature-requests/lifecycle.js';
 import { activateDueRequests, expireDueRequests } from '../../app/signature-requests/platform-moves.js';
 import { completeProofBundles } from '../../app/signature-requests/proof-bundle.js';
+import { sendDeadlineWarnings, sendDueReminders, sendProofMails } from '../../app/signature-requests/timed-mails.js';
 import { Type } from '@sinclair/typebox';
 import { NO_PAYLOAD, type JobDefinition } from '../job-definition.js';
 
@@ -29,8 +30,8 @@ export function sealAuditTrailJob(deps: AppDeps): JobDefinition<typeof SEAL_DATA
 
 /**
  * Every few seconds: activation dates → IN_PROGRESS, deadlines → EXPIRED, any trail left unsealed
- * (a seal job that gave up) sealed, and proof bundles whose receipts are all CONFIRMED marked complete.
- * Each step is idempotent.
+ * (a seal job that gave up) sealed, the timed mails (reminders, deadline warnings, proofs confirmed),
+ * and proof bundles whose receipts are all CONFIRMED marked complete. Each step is idempotent.
  */
 export function signatureRequestsTickJob(deps: AppDeps, everySeconds = 5): JobDefinition<typeof NO_PAYLOAD> {
   return {
@@ -48,7 +49,15 @@ export function signatureRequestsTickJob(deps: AppDeps, everySeconds = 5): JobDe
       if (deps.platformSigner)
         for (const requestId of await deps.store.signatureRequests.awaitingSeal(BATCH))
           await sealAuditTrail(deps, { requestId });
+      await sendTimedMails(deps);
       await completeProofBundles(deps, { limit: BATCH });
     },
   };
+}
+
+async function sendTimedMails(deps: AppDeps): Promise<void> {
+  if (!deps.mail) return;
+  await sendDueReminders(deps, { limit: BATCH });
+  await sendDeadlineWarnings(deps, { limit: BATCH });
+  await sendProofMails(deps, { limit: BATCH });
 }

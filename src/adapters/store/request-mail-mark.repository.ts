@@ -1,0 +1,60 @@
+import type { RequestMailMarkRepository, SigneeRef } from '../../app/signature-requests/request-mail.port.js';
+import type { Sql } from './sql.js';
+
+interface RefRow {
+  request_id: string;
+  signee_id: string;
+}
+
+const toRef = (r: RefRow): SigneeRef => ({ requestId: r.request_id, signeeId: r.signee_id });
+
+/** Marks of the request mail flow (migration 016), one row per moment, written once. */
+export function requestMailMarkRepository(sql: Sql): RequestMailMarkRepository {
+  return {
+    async mark(key, ref, now) {
+      const rows = await sql.query(
+        `INSERT INTO signature_request_mail_mark (key, request_id, signee_id, created) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (key) DO NOTHING RETURNING key`,
+        [key, ref.requestId, ref.signeeId ?? null, now],
+      );
+      return rows.length > 0;
+    },
+    async isMarked(key) {
+      return (await sql.query('SELECT 1 FROM signature_request_mail_mark WHERE key = $1', [key])).length > 0;
+    },
+    async dueReminders(invitedBy, limit) {
+      const rows = await sql.query<RefRow>(
+        `SELECT s.request_id, s.id AS signee_id FROM signee s
+           JOIN signature_request r ON r.id = s.request_id AND r.state = 'IN_PROGRESS'
+           JOIN signature_request_mail_mark i ON i.key = 'invited:' || s.id::text
+         WHERE s.signed_on IS NULL AND s.email IS NOT NULL AND i.created <= $1
+           AND NOT EXISTS (SELECT 1 FROM signature_request_mail_mark m WHERE m.key = 'reminded:' || s.id::text)
+         ORDER BY i.created LIMIT $2`,
+        [invitedBy, limit],
+      );
+      return rows.map(toRef);
+    },
+    async dueProofMails(limit) {
+      const rows = await sql.query<RefRow>(
+        `SELECT s.request_id, s.id AS signee_id FROM signee s
+           JOIN anchor a ON a.id = s.anchor_id JOIN batch b ON b.id = a.batch_id AND b.status = 'CONFIRMED'
+         WHERE s.email IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM signature_request_mail_mark m WHERE m.key = 'proof:' || s.id::text)
+         ORDER BY s.signed_on LIMIT $1`,
+        [limit],
+      );
+      return rows.map(toRef);
+    },
+    async dueDeadlineWarnings(now, within, limit) {
+      const rows = await sql.query<{ id: string; deadline: string | number }>(
+        `SELECT r.id, r.deadline FROM signature_request r
+         WHERE r.state = 'IN_PROGRESS' AND r.deadline IS NOT NULL AND r.deadline > $1 AND r.deadline <= $2
+           AND NOT EXISTS (SELECT 1 FROM signature_request_mail_mark m
+                           WHERE m.key = 'expiring:' || r.id::text || ':' || r.deadline::text)
+         ORDER BY r.deadline LIMIT $3`,
+        [now, now + within, limit],
+      );
+      return rows.map((r) => ({ requestId: r.id, deadline: Number(r.deadline) }));
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/** The files attached to a signature request's mails, produced when the mail is sent. */
+import { fail } from '../../core/errors.js';
+import { getReceipt } from '../anchoring/get-receipt.js';
+import type { AttachmentSource } from '../mail/deliver-email.js';
+import type { Attachment, AttachmentRef } from '../mail/email.port.js';
+import type { AppDeps } from '../shared/deps.js';
+
+/**
+ * The attestation PDF of a COMPLETED or CLOSED request (the attestation feature exports it as
+ * `attestationPdf(deps, requestId)`). It may throw while the attestation is not ready: the mail is retried.
+ */
+export type AttestationProducer = (requestId: string) => Promise<Uint8Array>;
+
+/**
+ * The attachment source of the mail delivery job: a signer's proof (its signature anchor's Chainpoint
+ * receipt, as JSON) and the request's attestation PDF. Without an attestation producer, an attestation
+ * mail fails its attempt (and is retried with backoff) rather than go without its PDF.
+ */
+export function requestAttachments(
+  deps: Pick<AppDeps, 'store'>,
+  producers: { readonly attestation?: AttestationProducer } = {},
+): AttachmentSource {
+  return async (ref: AttachmentRef): Promise<Attachment> => {
+    if (ref.kind === 'signer-proof') return signerProof(deps, ref);
+    if (!producers.attestation) throw new Error('no attestation producer is wired into this server yet');
+    const pdf = await producers.attestation(ref.requestId);
+    return { filename: 'attestation.pdf', contentType: 'application/pdf', content: Buffer.from(pdf) };
+  };
+}
+
+/**
+ * The receipt of the signer's signature, as `proof-<signer>.json`.
+ * @throws DomainError NOT_FOUND (unknown request or signer, or not signed), NOT_READY (no complete receipt yet)
+ */
+async function signerProof(deps: Pick<AppDeps, 'store'>, ref: AttachmentRef): Promise<Attachment> {
+  const request = await deps.store.signatureRequests.findById(ref.requestId);
+  const signee = request?.signees.find((s) => s.id === ref.signerId);
+  if (!signee?.anchorId) fail('NOT_FOUND', `no signature of signer ${ref.signerId} in request ${ref.requestId}`);
+  const result = await getReceipt(deps, { id: signee.anchorId });
+  if (!result.complete) fail('NOT_READY', `the receipt of anchor ${signee.anchorId} is not complete yet`);
+  const name = signee.commonName.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'signer';
+  const content = Buffer.from(`${JSON.stringify(result.receipt, null, 2)}\n`, 'utf8');
+  return { filename: `proof-${name}.json`, contentType: 'application/json', content };
+}

@@ -1,0 +1,153 @@
+/**
+ * Which of the fifteen e-mails (service-spec §6) an event of a signature request sends, and to whom.
+ * Pure: the caller renders and queues them in the transaction of the event.
+ */
+import type { EmailTypeId } from '../../core/mail/email-types.js';
+import type { AttachmentRef } from '../mail/email.port.js';
+import type { SignatureRequest, Signee, Watcher } from './signature-request.port.js';
+
+/** What happened to a request, as far as its mails are concerned. */
+export type RequestMailEvent =
+  | { readonly kind: 'activated' }
+  | { readonly kind: 'signed'; readonly signee: Signee }
+  | { readonly kind: 'canceled' | 'closed'; readonly invited: ReadonlySet<string>; readonly wasActive: boolean }
+  | { readonly kind: 'deadlinePostponed'; readonly invited: ReadonlySet<string> }
+  | { readonly kind: 'feedback'; readonly signee: Signee; readonly subject: string; readonly message: string }
+  | { readonly kind: 'reminder'; readonly signees: readonly Signee[] }
+  | { readonly kind: 'proofConfirmed'; readonly signee: Signee }
+  | { readonly kind: 'expiring' }
+  | { readonly kind: 'attestation' };
+
+export type MailTarget =
+  | { readonly kind: 'signee'; readonly signee: Signee }
+  | { readonly kind: 'requester' }
+  | { readonly kind: 'watcher'; readonly watcher: Watcher };
+
+export interface PlannedMail {
+  readonly type: EmailTypeId;
+  readonly to: MailTarget;
+  /** Variables of the event (the signer who signed, a feedback's subject and message). */
+  readonly event?: Readonly<Record<string, string>>;
+  readonly attachments?: readonly AttachmentRef[];
+  /** An invitation: sent once per signer (the caller marks it). */
+  readonly invitation?: boolean;
+}
+
+/** The signers a request waits for now: every unsigned one, or with ordered signing the first unsigned one. */
+export function currentSignees(request: SignatureRequest): Signee[] {
+  const unsigned = request.signees.filter((s) => s.signedOn === null);
+  return request.ordered ? unsigned.slice(0, 1) : unsigned;
+}
+
+const hasEmail = (s: Signee): boolean => s.email !== null;
+const toSignees = (type: EmailTypeId, signees: readonly Signee[], extra: Partial<PlannedMail> = {}): PlannedMail[] =>
+  signees.filter(hasEmail).map((signee) => ({ type, to: { kind: 'signee', signee }, ...extra }));
+const toWatchers = (type: EmailTypeId, request: SignatureRequest, event?: PlannedMail['event']): PlannedMail[] =>
+  request.watchers.map((watcher) => ({ type, to: { kind: 'watcher', watcher }, ...(event && { event }) }));
+
+/**
+ * The mails of one event. `requesterEmail` leaves out the requester's copy of a signature when the
+ * requester is that signer (same e-mail), and a second attestation to one address.
+ */
+export function planRequestMails(
+  request: SignatureRequest,
+  event: RequestMailEvent,
+  requesterEmail: string,
+): PlannedMail[] {
+  switch (event.kind) {
+    case 'activated':
+      return [...invitations(request), ...toWatchers('signatureRequestWatcherEmail', request)];
+    case 'signed':
+      return signedMails(request, event.signee, requesterEmail);
+    case 'canceled':
+    case 'closed':
+      return endMails(request, event);
+    case 'deadlinePostponed': {
+      const waiting = request.signees.filter((s) => s.signedOn === null && event.invited.has(s.id));
+      return toSignees('signatureDeadlineUpdatedSigneeEmail', waiting);
+    }
+    case 'feedback':
+      return [feedbackMail(event)];
+    case 'reminder':
+      return toSignees('signatureReminderSigneeEmail', event.signees);
+    case 'proofConfirmed':
+      return toSignees('signatureProofConfirmedSigneeEmail', [event.signee], {
+        attachments: [{ kind: 'signer-proof', requestId: request.id, signerId: event.signee.id }],
+      });
+    case 'expiring':
+      return [{ type: 'signatureExpiringRequesterEmail', to: { kind: 'requester' } }];
+    case 'attestation':
+      return attestationMails(request, requesterEmail);
+  }
+}
+
+function invitations(request: SignatureRequest): PlannedMail[] {
+  if (request.state !== 'IN_PROGRESS') return [];
+  return toSignees('signatureRequestSigneeEmail', currentSignees(request), { invitation: true });
+}
+
+function signerVars(signee: Signee): Record<string, string> {
+  return { signeeName: signee.commonName, signeeEmail: signee.email ?? '' };
+}
+
+function signedMails(request: SignatureRequest, signee: Signee, requesterEmail: string): PlannedMail[] {
+  const event = signerVars(signee);
+  const requesterSigned = signee.email !== null && signee.email.toLowerCase() === requesterEmail.toLowerCase();
+  return [
+    ...toSignees('signatureConfirmedSigneeEmail', [signee]),
+    ...(requesterSigned
+      ? []
+      : [{ type: 'signatureConfirmedRequesterEmail', to: { kind: 'requester' }, event } as const]),
+    ...toWatchers('signatureConfirmedWatcherEmail', request, event),
+    ...invitations(request),
+  ];
+}
+
+function endMails(
+  request: SignatureRequest,
+  event: { kind: 'canceled' | 'closed'; invited: ReadonlySet<string>; wasActive: boolean },
+): PlannedMail[] {
+  const [signeeType, watcherType] =
+    event.kind === 'canceled'
+      ? (['signatureCanceledSigneeEmail', 'signatureCanceledWatcherEmail'] as const)
+      : (['signatureClosedSigneeEmail', 'signatureClosedWatcherEmail'] as const);
+  const invited = request.signees.filter((s) => event.invited.has(s.id));
+  return [...toSignees(signeeType, invited), ...(event.wasActive ? toWatchers(watcherType, request) : [])];
+}
+
+function feedbackMail(event: { signee: Signee; subject: string; message: string }): PlannedMail {
+  return {
+    type: 'signatureFeedbackRequesterEmail',
+    to: { kind: 'requester' },
+    event: { ...signerVars(event.signee), feedbackSubject: event.subject, feedbackMessage: event.message },
+  };
+}
+
+/** The requester, the watchers and the signers, each address once. */
+function attestationMails(request: SignatureRequest, requesterEmail: string): PlannedMail[] {
+  const seen = new Set([requesterEmail.toLowerCase()]);
+  const once = (email: string | null): boolean => {
+    if (email === null || seen.has(email.toLowerCase())) return false;
+    seen.add(email.toLowerCase());
+    return true;
+  };
+  const attachments: AttachmentRef[] = [{ kind: 'attestation', requestId: request.id }];
+  const type: EmailTypeId = 'signatureAttestationEmail';
+  return [
+    { type, to: { kind: 'requester' }, attachments },
+    ...request.watchers
+      .filter((w) => once(w.email))
+      .map((watcher) => ({
+        type,
+        to: { kind: 'watcher', watcher } as const,
+        attachments,
+      })),
+    ...request.signees
+      .filter((s) => once(s.email))
+      .map((signee) => ({
+        type,
+        to: { kind: 'signee', signee } as const,
+        attachments,
+      })),
+  ];
+}

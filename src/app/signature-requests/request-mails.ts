@@ -1,0 +1,137 @@
+/**
+ * Queueing the e-mails of a signature request's event, on the store of the event's transaction: each mail
+ * is rendered (signer vars > request vars > predefined), left out when its `<identifier>Disabled` says so,
+ * and written to the outbox with its delivery job, so it exists only if the event does.
+ */
+import { EMAIL_TYPES } from '../../core/mail/email-types.js';
+import { mailContext, type MailContextInput } from '../../core/mail/mail-context.js';
+import { sharingPath } from '../../core/signature-requests/sharing-token.js';
+import type { Account } from '../accounts/account.port.js';
+import type { MailSettings } from '../mail/mail-settings.port.js';
+import { queueEmail } from '../mail/queue-email.js';
+import { renderEmail } from '../mail/render-email.js';
+import type { AppDeps } from '../shared/deps.js';
+import type { Store } from '../shared/store.port.js';
+import { planRequestMails, type MailTarget, type PlannedMail, type RequestMailEvent } from './request-mail-plan.js';
+import { signeeIdOf } from './signee-secrets.js';
+import type { SignatureRequest } from './signature-request.port.js';
+
+/** What queueing a request's mails needs; without `mail` settings no mail is queued. */
+export type RequestMailDeps = Pick<AppDeps, 'clock' | 'random' | 'secretKey' | 'mail'>;
+
+/** The key that marks a signer's invitation as sent. */
+export const invitedKey = (signeeId: string): string => `invited:${signeeId}`;
+
+/**
+ * Queues every mail an event of the request sends (see request-mail-plan.ts), in the transaction `tx`.
+ * @returns how many mails were queued
+ */
+export async function queueRequestMails(
+  tx: Store,
+  deps: RequestMailDeps,
+  request: SignatureRequest,
+  event: RequestMailEvent,
+): Promise<number> {
+  const settings = deps.mail;
+  if (!settings) return 0;
+  const requester = await tx.accounts.findById(request.accountId);
+  if (!requester) throw new Error(`signature request ${request.id} has no account`);
+  let queued = 0;
+  for (const planned of planRequestMails(request, event, requester.email)) {
+    if (planned.invitation && planned.to.kind === 'signee') {
+      const ref = { requestId: request.id, signeeId: planned.to.signee.id };
+      if (!(await tx.requestMailMarks.mark(invitedKey(planned.to.signee.id), ref, deps.clock.now()))) continue;
+    }
+    if (await queueOne(tx, { ...deps, settings }, { request, requester, planned })) queued += 1;
+  }
+  return queued;
+}
+
+/** The ids of the request's signers who were invited (their invitation was queued). */
+export async function invitedSignees(tx: Store, request: SignatureRequest): Promise<Set<string>> {
+  const invited = await Promise.all(request.signees.map((s) => tx.requestMailMarks.isMarked(invitedKey(s.id))));
+  return new Set(request.signees.filter((_, i) => invited[i]).map((s) => s.id));
+}
+
+async function queueOne(
+  tx: Store,
+  deps: RequestMailDeps & { settings: MailSettings },
+  input: { request: SignatureRequest; requester: Account; planned: PlannedMail },
+): Promise<boolean> {
+  const { request, planned } = input;
+  const context = mailContext(contextInput(deps, input));
+  if (context[`${planned.type}Disabled`] === true && !EMAIL_TYPES[planned.type].mandatory) return false;
+  const rendered = renderEmail(deps.settings.engine, { type: planned.type, context });
+  await queueEmail(
+    { ...deps, store: tx },
+    {
+      accountId: request.accountId,
+      requestId: request.id,
+      type: planned.type,
+      from: { name: String(context.serviceName), address: String(context.serviceEmail) },
+      to: addressOf(planned.to, input.requester, context),
+      rendered,
+      attachments: planned.attachments,
+    },
+  );
+  return true;
+}
+
+function contextInput(
+  deps: RequestMailDeps & { settings: MailSettings },
+  input: { request: SignatureRequest; requester: Account; planned: PlannedMail },
+): MailContextInput {
+  const { request, requester, planned } = input;
+  const baseUrl = deps.settings.publicUrl;
+  return {
+    baseUrl,
+    platform: { serviceName: deps.settings.serviceName, serviceEmail: deps.settings.serviceEmail },
+    ...(planned.event && { event: planned.event }),
+    defaultSigningUrl: `${baseUrl}/sign`,
+    request: {
+      id: request.id,
+      name: request.name,
+      state: request.state,
+      deadline: request.deadline,
+      fileName: request.fileName,
+      fileURL: request.fileUrl,
+      lang: request.lang,
+      vars: request.vars ?? {},
+    },
+    requester: { firstName: requester.firstName, lastName: requester.lastName, email: requester.email },
+    sharingUrl: baseUrl + sharingPath(deps.secretKey, request.id),
+    recipient: recipientOf(deps, planned.to),
+  };
+}
+
+function recipientOf(deps: RequestMailDeps, to: MailTarget): MailContextInput['recipient'] {
+  if (to.kind === 'requester') return { kind: 'requester' };
+  if (to.kind === 'watcher')
+    return {
+      kind: 'watcher',
+      email: to.watcher.email,
+      commonName: to.watcher.commonName ?? '',
+      lang: to.watcher.lang ?? null,
+    };
+  const s = to.signee;
+  return {
+    kind: 'signee',
+    email: s.email ?? '',
+    commonName: s.commonName,
+    signeeId: signeeIdOf(deps, s),
+    requiresOTP: s.requiresOtp,
+    lang: s.lang,
+    vars: s.vars ?? {},
+  };
+}
+
+/** The recipient's address: always the one stored (a var may rename a person, never redirect a mail). */
+function addressOf(
+  to: MailTarget,
+  requester: Account,
+  context: Readonly<Record<string, string | boolean>>,
+): { name: string; address: string } {
+  if (to.kind === 'requester') return { name: String(context.requesterName), address: requester.email };
+  if (to.kind === 'watcher') return { name: to.watcher.commonName ?? '', address: to.watcher.email };
+  return { name: to.signee.commonName, address: to.signee.email ?? '' };
+}
