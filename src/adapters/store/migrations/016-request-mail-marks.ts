@@ -13,5 +13,4 @@ CREATE TABLE signature_request_mail_mark (
 );
 CREATE INDEX signature_request_mail_mark_request_idx ON signature_request_mail_mark (request_id);
 CREATE INDEX signee_unsigned_idx ON signee (request_id) WHERE signed_on IS NULL;
-CREATE INDEX signature_request_deadline_idx ON signature_request (deadline) WHERE state = 'IN_PROGRESS' AND deadline IS NOT NULL;
 `;
