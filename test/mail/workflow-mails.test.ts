@@ -7,59 +7,19 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ParsedMail } from 'mailparser';
 import { smtpMailer } from '../../src/adapters/mail/nodemailer-mailer.js';
-import { createVelocityEngine } from '../../src/adapters/templates/velocity-engine.js';
 import { deliverEmail } from '../../src/app/mail/deliver-email.js';
-import type { MailSettings } from '../../src/app/mail/mail-settings.port.js';
 import { sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
-import { requestAttachments, type AttestationProducer } from '../../src/app/signature-requests/request-attachments.js';
+import { requestAttachments } from '../../src/app/signature-requests/request-attachments.js';
 import { sendProofMails } from '../../src/app/signature-requests/timed-mails.js';
 import { insertBatch } from '../support/anchors.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { storeKinds } from '../support/stores.js';
+import { deliverQueued, MAIL, sent, type Delivered } from '../support/workflow-mail.js';
 import { createRequest, delegate, openBench, requestBody, signer, type Bench } from '../signature-requests/fixture.js';
 
 const kinds = await storeKinds();
-
-export const MAIL: MailSettings = {
-  engine: createVelocityEngine(),
-  publicUrl: 'https://sign.example.com',
-  serviceName: 'proofseal',
-  serviceEmail: 'no-reply@sign.example.com',
-};
 const OWNER = 'owner@example.com';
 const WATCHER = { email: 'watcher@example.com', commonName: 'Wendy Watcher' };
-
-export interface Delivered {
-  readonly type: string;
-  readonly to: string;
-  readonly mail: ParsedMail;
-}
-
-/** Delivers every queued mail (oldest first) to the SMTP server; what it received, with each mail's type. */
-export async function deliverQueued(
-  b: Bench,
-  smtp: TestSmtp,
-  producers: { attestation?: AttestationProducer } = {},
-): Promise<Delivered[]> {
-  const mailer = smtpMailer(smtp.url);
-  const deps = { store: b.deps.store, clock: b.clock, mailer, attachments: requestAttachments(b.deps, producers) };
-  const queued = (await b.deps.store.emails.list({ limit: 1000 })).filter((e) => e.status === 'queued').reverse();
-  const out: Delivered[] = [];
-  try {
-    for (const e of queued) {
-      await deliverEmail(deps, { emailId: e.id });
-      const mail = smtp.received.find((m) => m.messageId === `<${e.messageId}>`);
-      assert.ok(mail, `mail ${e.type} reached the server`);
-      out.push({ type: e.type, to: e.to.address, mail });
-    }
-  } finally {
-    mailer.close();
-  }
-  return out;
-}
-
-/** `type → recipient` lines, sorted: what a step sent, compared as a whole. */
-export const sent = (mails: readonly Delivered[]): string[] => mails.map((m) => `${m.type} → ${m.to}`).sort();
 
 const one = (mails: readonly Delivered[], type: string, to: string): ParsedMail => {
   const found = mails.find((m) => m.type === type && m.to === to);
