@@ -23,6 +23,8 @@ export const REQUEST_USAGE = `  request create <file> --signer "Name <email>" [-
                                   a signature request of the file's hash (the i-th --otp: phone of the i-th signer, who must then give an SMS code)
   request show <id> | request list [--state S] [--name N] [--page P] [--size S]
   request transition <id> PENDING|DRAFT|CLOSED|CANCELED
+  request delegate <link from the invitation> [--otp CODE] | request delegate <id> --signee-id ID [--otp CODE]
+                                  sign as that signer, by delegation (the platform key signs for them)
   request proofs <id> [--out FILE] [--rpc-url URL]   save the proof bundle and verify every receipt in it`;
 
 interface Signee {
@@ -57,10 +59,11 @@ const SUBCOMMANDS: Record<string, (args: string[], ctx: ClientContext) => Promis
   show: showRequest,
   list: listRequests,
   transition: transitionRequest,
+  delegate: delegateSignature,
   proofs: requestProofs,
 };
 
-/** `proofseal request <create|show|list|transition|proofs> …`. */
+/** `proofseal request <create|show|list|transition|delegate|proofs> …`. */
 export async function requestCommand(args: string[], ctx: ClientContext): Promise<void> {
   const [sub, ...rest] = args;
   const run = sub === undefined ? undefined : SUBCOMMANDS[sub];
@@ -179,6 +182,48 @@ async function transitionRequest(args: string[], ctx: ClientContext): Promise<vo
   const api = await client(values, ctx);
   const r = (await api.request<SignatureRequestView>('POST', `${requestPath(id)}/transition`, { body: state })).body;
   ctx.out(values.json ? JSON.stringify(r) : `request ${r.id} is now ${r.state}`);
+}
+
+/**
+ * `request delegate`: what the signing page does for a signer (POST …/delegate `{signeeId, otp?}`). Takes the
+ * link of the invitation as it is (`…/sign?signatureRequestURL=…`), the signatureRequestURL itself, or a
+ * request id with `--signee-id`. The signeeId is a secret: it is never printed.
+ */
+async function delegateSignature(args: string[], ctx: ClientContext): Promise<void> {
+  const { values, positionals } = parse(args, {
+    ...CLIENT_OPTIONS,
+    'signee-id': { type: 'string' },
+    otp: { type: 'string' },
+  });
+  if (positionals.length !== 1) throw new UsageError(`usage:\n${REQUEST_USAGE}`);
+  const { id, signeeId } = signerOf(positionals[0]!, str(values['signee-id']));
+  const otp = str(values.otp);
+  const api = await client(values, ctx);
+  const body = { signeeId, ...(otp !== undefined && { otp }) };
+  const r = (await api.request<{ anchorId: string }>('POST', `${requestPath(id)}/delegate`, { body })).body;
+  ctx.out(values.json ? JSON.stringify(r) : `signed: request ${id}, signature anchor ${r.anchorId}`);
+}
+
+/**
+ * The request id and signeeId of an invitation's link, a signatureRequestURL, or an id with --signee-id.
+ * @throws UsageError when neither gives both
+ */
+export function signerOf(target: string, signeeIdFlag: string | undefined): { id: string; signeeId: string } {
+  if (!/^https?:\/\//.test(target)) {
+    if (signeeIdFlag === undefined)
+      throw new UsageError('give the link of the invitation, or the request id with --signee-id');
+    return { id: target, signeeId: signeeIdFlag };
+  }
+  const url = new URL(target);
+  const inner = url.searchParams.get('signatureRequestURL');
+  const requestUrl = inner === null ? url : new URL(inner);
+  const id = /\/signatureRequest\/([^/?#]+)$/.exec(requestUrl.pathname)?.[1];
+  const signeeId = signeeIdFlag ?? requestUrl.searchParams.get('signeeId') ?? undefined;
+  if (id === undefined || signeeId === undefined)
+    throw new UsageError(
+      'this link names no signature request and signer (expected …/v1/signatureRequest/<id>?signeeId=…)',
+    );
+  return { id: decodeURIComponent(id), signeeId };
 }
 
 function describe(r: SignatureRequestView): string[] {

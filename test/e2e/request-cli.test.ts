@@ -63,6 +63,7 @@ describe('proofseal request against the default run', () => {
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
       PORT: String(port),
+      PUBLIC_URL: `http://localhost:${port}`,
       IDENTITY_PORT: String(identityPort),
     };
     server = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -137,5 +138,39 @@ describe('proofseal request against the default run', () => {
     assert.equal(verdict.verdict, 'NOT_VERIFIED');
     assert.equal(verdict.complete, false);
     assert.equal(JSON.parse(readFileSync(bundleFile, 'utf8')).complete, false);
+  });
+
+  it("a newcomer's whole request: create, read the invitation in the outbox, sign from its link, COMPLETED", async () => {
+    const doc = path.join(dataDir, 'lease.txt');
+    writeFileSync(doc, `a lease ${randomBytes(16).toString('hex')}\n`);
+    const created = await cli(['request', 'create', doc, '--signer', 'Ann Lee <ann@example.com>', '--json'], env);
+    assert.equal(created.code, 0, `${created.stderr}\n--- server:\n${serverOut}`);
+    const requestId = JSON.parse(created.stdout).id as string;
+
+    const listed = await cli(['outbox', 'mail', '--json'], env);
+    assert.equal(listed.code, 0, listed.stderr);
+    type Row = { id: string; requestId: string; type: string; to: { address: string } };
+    const invitation = (JSON.parse(listed.stdout) as Row[]).find(
+      (m) => m.requestId === requestId && m.type === 'signatureRequestSigneeEmail',
+    );
+    assert.equal(invitation?.to.address, 'ann@example.com');
+    const shown = await cli(['outbox', 'mail', invitation!.id], env);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /Subject: .* invites you to sign "lease\.txt"/);
+    const link = /(http:\/\/localhost:\d+\/sign\?signatureRequestURL=\S+)/.exec(shown.stdout)?.[1];
+    assert.ok(link, `the signing link in the mail:\n${shown.stdout}`);
+
+    const signed = await cli(['request', 'delegate', link], env);
+    assert.equal(signed.code, 0, `${signed.stderr}\n--- server:\n${serverOut}`);
+    assert.match(signed.stdout, new RegExp(`^signed: request ${requestId}, signature anchor [0-9a-f-]{36}`));
+    const signeeId = new URL(new URL(link).searchParams.get('signatureRequestURL')!).searchParams.get('signeeId')!;
+    assert.ok(!signed.stdout.includes(signeeId), 'the secret is not printed');
+    const again = await cli(['request', 'delegate', link], env);
+    assert.equal(again.code, 3, 'signing twice is refused');
+    assert.match(again.stderr, /ALREADY_SIGNED|already signed/);
+
+    const after = JSON.parse((await cli(['request', 'show', requestId, '--json'], env)).stdout);
+    assert.equal(after.state, 'COMPLETED');
+    assert.ok(after.authorizedSignees[0].signedOn > 0);
   });
 });

@@ -11,7 +11,7 @@ import { consumeOtp, verifyOtp } from './otp/verify-otp.js';
 import { findSignee } from './signee-secrets.js';
 import type { Signee } from './signature-request.port.js';
 
-/** The sender name of SMS when the request's vars give no `serviceName`. */
+/** The sender name of SMS when neither the request's vars (`serviceName`) nor SERVICE_NAME give one. */
 const DEFAULT_SERVICE_NAME = 'proofseal';
 
 /**
@@ -21,7 +21,7 @@ const DEFAULT_SERVICE_NAME = 'proofseal';
  *   SIGNING_CLOSED, OTP_TOO_SOON / OTP_LIMIT_REACHED (429, Retry-After)
  */
 export async function sendSigneeOtp(
-  deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey'>,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'mail'>,
   input: { id: string; signeeId: string; origin?: Origin },
 ): Promise<{ expiresAt: number }> {
   return deps.store.transaction(async (tx) => {
@@ -39,7 +39,10 @@ export async function sendSigneeOtp(
       {
         signerKey: signee.id,
         phone: `+${signee.countryCallingCode.replace(/^\+/, '')}${signee.phone}`,
-        serviceName: typeof serviceName === 'string' && serviceName !== '' ? serviceName : DEFAULT_SERVICE_NAME,
+        serviceName:
+          typeof serviceName === 'string' && serviceName !== ''
+            ? serviceName
+            : (deps.mail?.serviceName ?? DEFAULT_SERVICE_NAME),
         lang: signee.lang ?? request.lang ?? 'en',
       },
     );
