@@ -69,7 +69,7 @@ describe('proofseal request against the default run', () => {
     server = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     server.stdout!.on('data', (d: Buffer) => (serverOut += d.toString()));
     server.stderr!.on('data', (d: Buffer) => (serverOut += d.toString()));
-    const until = Date.now() + 90_000;
+    const until = Date.now() + 240_000;
     for (;;) {
       const answers = (p: number) =>
         fetch(`http://localhost:${p}/health`).then(
