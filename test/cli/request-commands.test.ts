@@ -16,7 +16,7 @@ import { openStore, type OpenedStore } from '../../src/adapters/store/create-sto
 import { createIdentityKey } from '../../src/app/identity/create-identity-key.js';
 import type { IdentityDeps } from '../../src/app/identity/identity-deps.js';
 import { signHash } from '../../src/app/identity/sign-hash.js';
-import { auditTrailHash, parseSigner, requestCommand, splitE164 } from '../../src/cli/request-commands.js';
+import { auditTrailHash, parseSigner, requestCommand, signerOf, splitE164 } from '../../src/cli/request-commands.js';
 import type { ClientContext } from '../../src/cli/seal-command.js';
 import { buildReceipt, signatureLeaf } from '../../src/core/chainpoint/receipt.js';
 import { realRandom, testClock } from '../support/fixtures.js';
@@ -306,5 +306,20 @@ describe('proofseal request', () => {
     lines = [];
     const bare: ClientContext = { ...ctx, dataDir: dir, out: () => undefined };
     await assert.rejects(requestCommand(['show', randomUUID(), '--api-url', api.url], bare), /no account credentials/);
+  });
+});
+
+describe('request delegate: the signer from an invitation link', () => {
+  const id = '21921ace-2e2d-44f3-bc05-eede152b27f0';
+  const requestUrl = `http://localhost:3000/v1/signatureRequest/${id}?signeeId=s3cr3t-_AZ`;
+  it('takes the link of the mail, the signatureRequestURL, or an id with --signee-id', () => {
+    const link = `http://localhost:3000/sign?signatureRequestURL=${encodeURIComponent(requestUrl)}`;
+    assert.deepEqual(signerOf(link, undefined), { id, signeeId: 's3cr3t-_AZ' });
+    assert.deepEqual(signerOf(requestUrl, undefined), { id, signeeId: 's3cr3t-_AZ' });
+    assert.deepEqual(signerOf(id, 'other'), { id, signeeId: 'other' });
+  });
+  it('refuses what names no signer', () => {
+    assert.throws(() => signerOf(id, undefined), { name: 'UsageError' });
+    assert.throws(() => signerOf('http://localhost:3000/sign?x=1', undefined), { name: 'UsageError' });
   });
 });
