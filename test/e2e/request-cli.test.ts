@@ -63,7 +63,6 @@ describe('proofseal request against the default run', () => {
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
       PORT: String(port),
-      PUBLIC_URL: `http://localhost:${port}`,
       IDENTITY_PORT: String(identityPort),
     };
     server = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -77,7 +76,8 @@ describe('proofseal request against the default run', () => {
           () => false,
         );
       if ((await answers(port)) && (await answers(identityPort))) break;
-      if (Date.now() > until) throw new Error(`the default run did not start\n${serverOut}`);
+      if (Date.now() > until || server.exitCode !== null)
+        throw new Error(`the default run did not start (exit ${server.exitCode})\n${serverOut}`);
       await new Promise((r) => setTimeout(r, 250));
     }
   });
