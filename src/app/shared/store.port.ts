@@ -10,6 +10,7 @@ import type { JobQueue } from './jobs.port.js';
 import type { OtpRepository } from '../signature-requests/otp/otp.port.js';
 import type { SmsRepository } from '../sms/sms-outbox.port.js';
 import type { SignatureRequestRepository } from '../signature-requests/signature-request.port.js';
+import type { AttestationRepository } from '../signature-requests/attestation/attestation.port.js';
 
 /**
  * The Store: every repository the use cases need, on PostgreSQL or on the embedded PostgreSQL.
@@ -35,6 +36,8 @@ export interface Store {
   readonly otps: OtpRepository;
   readonly sms: SmsRepository;
   readonly signatureRequests: SignatureRequestRepository;
+  /** Attestation PDFs of COMPLETED/CLOSED requests, kept once made. */
+  readonly attestations: AttestationRepository;
   /** The job queue, on this store's connection: inside `transaction`, a job is sent only if the transaction commits. */
   readonly jobs: JobQueue;
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
