@@ -5,6 +5,7 @@ import type { JobQueue } from './jobs.port.js';
 import type { Store } from './store.port.js';
 import type { PlatformSigner } from '../signature-requests/platform-signer.port.js';
 import type { SmsProvider } from '../sms/sms.port.js';
+import type { AttestationService } from '../signature-requests/attestation/attestation.port.js';
 
 /** What every use case may be given. Use cases take the parts they need, in one options object. */
 export interface AppDeps {
@@ -22,4 +23,6 @@ export interface AppDeps {
   readonly platformSigner?: PlatformSigner;
   /** The SMS provider (SMS_URL); absent, SMS are kept in the store for the operator. */
   readonly sms?: SmsProvider;
+  /** Attestation PDFs (renderer, branding images, sharing URL); absent, attestations fail with NOT_READY. */
+  readonly attestation?: AttestationService;
 }

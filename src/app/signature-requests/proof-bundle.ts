@@ -3,7 +3,7 @@ import type { ChainpointReceipt } from '../../core/chainpoint/receipt.js';
 import type { AuditTrail } from '../../core/signature-requests/audit-trail.js';
 import { getReceipt } from '../anchoring/get-receipt.js';
 import type { AppDeps } from '../shared/deps.js';
-import { enqueueRequestCallback } from './lifecycle.js';
+import { enqueueRequestCallback, PRODUCE_ATTESTATION } from './lifecycle.js';
 import type { SignatureRequest } from './signature-request.port.js';
 
 export interface ProofBundle {
@@ -37,7 +37,7 @@ export async function getProofBundle(deps: Pick<AppDeps, 'store'>, request: Sign
 
 /**
  * Marks the bundles of sealed requests complete when every anchor (signers' and audit trail's) is
- * CONFIRMED, with a callback. Idempotent.
+ * CONFIRMED, with a callback and the job that makes the attestation. Idempotent.
  * @returns how many bundles became complete
  */
 export async function completeProofBundles(
@@ -52,6 +52,7 @@ export async function completeProofBundles(
     const done = await deps.store.transaction(async (tx) => {
       if (!(await tx.signatureRequests.setProofBundleComplete(id, now))) return false;
       await enqueueRequestCallback(tx, { ...request, proofBundleComplete: true, lastModified: now }, 'proofBundle');
+      await tx.jobs.send(PRODUCE_ATTESTATION, { requestId: id }, { singletonKey: id });
       return true;
     });
     if (done) completed += 1;

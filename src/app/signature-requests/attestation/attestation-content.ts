@@ -13,19 +13,10 @@ import type {
   AttestationProof,
   AttestationSigner,
 } from './attestation-model.js';
-import type { BrandImages } from './attestation.port.js';
-
-/** The service-wide settings of the attestation (set by the composition root). */
-export interface AttestationSettings {
-  /** PUBLIC_URL of the service, for the sharing link of the QR code. */
-  readonly publicUrl: string;
-  /** `serviceName` when the request's vars give none. */
-  readonly serviceName: string;
-  readonly images: BrandImages;
-}
+import type { AttestationService } from './attestation.port.js';
 
 export type ContentDeps = Pick<AppDeps, 'store' | 'clock' | 'secretKey' | 'chain'> & {
-  readonly attestation: AttestationSettings;
+  readonly attestation: AttestationService;
 };
 
 /** A string variable of the request, or null when absent or empty. */
@@ -92,12 +83,20 @@ function blockHeights(deps: ContentDeps): (txId: string) => Promise<number | nul
     return (await deps.chain?.getBlockHeader(tx.blockHash))?.height ?? null;
   };
   return (txId) => {
-    if (!known.has(txId)) known.set(txId, ask(txId).catch(() => null));
+    if (!known.has(txId))
+      known.set(
+        txId,
+        ask(txId).catch(() => null),
+      );
     return known.get(txId)!;
   };
 }
 
-async function proofsOf(deps: ContentDeps, request: SignatureRequest, bundle: ProofBundle): Promise<AttestationProof[]> {
+async function proofsOf(
+  deps: ContentDeps,
+  request: SignatureRequest,
+  bundle: ProofBundle,
+): Promise<AttestationProof[]> {
   const receipts = [...bundle.signatureReceipts, ...(bundle.auditTrailReceipt ? [bundle.auditTrailReceipt] : [])];
   const heightOf = blockHeights(deps);
   const wanted = [

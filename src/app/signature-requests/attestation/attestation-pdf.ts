@@ -6,16 +6,16 @@ import { fail } from '../../../core/errors.js';
 import { SEALING_STATES } from '../../../core/signature-requests/states.js';
 import { getProofBundle } from '../proof-bundle.js';
 import type { SignatureRequest } from '../signature-request.port.js';
-import { attestationContent, type ContentDeps } from './attestation-content.js';
-import type { AttestationRenderer } from './attestation.port.js';
+import type { AppDeps } from '../../shared/deps.js';
+import { attestationContent } from './attestation-content.js';
 
-export type AttestationDeps = ContentDeps & { readonly attestationRenderer: AttestationRenderer };
+export type AttestationDeps = Pick<AppDeps, 'store' | 'clock' | 'secretKey' | 'chain' | 'attestation'>;
 
 /**
  * The kept attestation of a request, made and kept first when it is due and missing. Idempotent: two
  * callers racing keep one PDF and both get it.
  * @throws DomainError NOT_FOUND (unknown request), ATTESTATION_NOT_AVAILABLE (not COMPLETED/CLOSED),
- *   ATTESTATION_PENDING (sealed, proofs not all confirmed yet)
+ *   ATTESTATION_PENDING (sealed, proofs not all confirmed yet), NOT_READY (no attestation service wired)
  */
 export async function attestationPdf(deps: AttestationDeps, requestId: string): Promise<Uint8Array> {
   const request = await deps.store.signatureRequests.findById(requestId);
@@ -35,14 +35,18 @@ export async function getAttestation(
 
 async function attestationOf(deps: AttestationDeps, request: SignatureRequest): Promise<Uint8Array> {
   if (!SEALING_STATES.has(request.state))
-    fail('ATTESTATION_NOT_AVAILABLE', `request ${request.id} is ${request.state}: only COMPLETED and CLOSED ones have one`);
+    fail(
+      'ATTESTATION_NOT_AVAILABLE',
+      `request ${request.id} is ${request.state}: only COMPLETED and CLOSED ones have one`,
+    );
   const kept = await deps.store.attestations.find(request.id);
   if (kept) return kept;
   if (!request.proofBundleComplete)
     fail('ATTESTATION_PENDING', `the proofs of ${request.id} are not all confirmed yet: the attestation follows them`);
+  const service = deps.attestation ?? fail('NOT_READY', 'this server makes no attestations');
   const bundle = await getProofBundle(deps, request);
-  const model = await attestationContent(deps, request, bundle, JSON.stringify(bundle));
-  const pdf = await deps.attestationRenderer.render(model);
+  const model = await attestationContent({ ...deps, attestation: service }, request, bundle, JSON.stringify(bundle));
+  const pdf = await service.renderer.render(model);
   await deps.store.attestations.save(request.id, pdf, deps.clock.now());
   return (await deps.store.attestations.find(request.id)) ?? pdf;
 }

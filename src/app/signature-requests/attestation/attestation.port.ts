@@ -21,3 +21,13 @@ export interface AttestationRenderer {
 export interface BrandImages {
   get(url: string): Promise<BrandImage | null>;
 }
+
+/** The service-wide parts of attestations, built by the composition root. */
+export interface AttestationService {
+  readonly renderer: AttestationRenderer;
+  readonly images: BrandImages;
+  /** PUBLIC_URL of the service, for the sharing link of the QR code. */
+  readonly publicUrl: string;
+  /** `serviceName` when the request's vars give none. */
+  readonly serviceName: string;
+}
