@@ -102,30 +102,24 @@ function documentPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palett
   if (model.document.fileName !== null) c.field(say('fileName'), model.document.fileName);
   if (model.document.fileUrl !== null) c.field(say('fileUrl'), model.document.fileUrl);
   heading(c, say('requester'), p);
-  c.field(say('signer'), model.requester.name);
+  c.field(say('name'), model.requester.name);
   c.field(say('email'), model.requester.email);
 }
 
+/** One block per signer (a table would cut the anchor ids and e-mails of a narrow page). */
 function signersPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette): void {
   heading(c, say('signers'), p);
   const methodOf = { delegated: say('delegated'), 'own-key': say('ownKey') };
-  const rows = model.signers.map((s) => [
-    s.name,
-    s.email ?? '',
-    s.signedOn === null ? say('notSigned') : attestationDate(model.lang, s.signedOn),
-    s.method === null ? '' : methodOf[s.method],
-    s.otpUsed ? say('yes') : say('no'),
-    s.anchorId ?? '',
-  ]);
-  const columns = [
-    { header: say('signer'), width: 0.16 },
-    { header: say('email'), width: 0.2 },
-    { header: say('signedOn'), width: 0.18 },
-    { header: say('method'), width: 0.14 },
-    { header: say('otp'), width: 0.1 },
-    { header: say('anchorId'), width: 0.22, font: 'mono' as const },
-  ];
-  c.table(columns, rows, p.light);
+  for (const s of model.signers) {
+    c.ensure(70);
+    c.paragraph(s.name, { font: 'bold', size: 10 }, 1);
+    if (s.email !== null) c.field(say('email'), s.email);
+    c.field(say('signedOn'), s.signedOn === null ? say('notSigned') : attestationDate(model.lang, s.signedOn));
+    if (s.method !== null) c.field(say('method'), methodOf[s.method]);
+    c.field(say('otp'), s.otpUsed ? say('yes') : say('no'));
+    if (s.anchorId !== null) c.field(say('anchorId'), s.anchorId, 'mono');
+    c.y -= 4;
+  }
 }
 
 function auditPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette): void {
@@ -149,7 +143,8 @@ function proofsPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette)
   heading(c, say('proofs'), p);
   for (const proof of model.proofs) {
     c.ensure(80);
-    c.paragraph(`${say('proofOf')} ${proof.signer ?? say('auditTrailProof')}`, { font: 'bold', size: 10 }, 1);
+    const title = proof.signer === null ? say('proofOfTrail') : say('proofOfSigner', { name: proof.signer });
+    c.paragraph(title, { font: 'bold', size: 10 }, 1);
     c.field(say('anchorId'), proof.anchorId, 'mono');
     c.field(say('txId'), proof.txId ?? say('unconfirmed'), 'mono');
     const block = [proof.blockHeight, proof.blockTime === null ? null : attestationDate(model.lang, proof.blockTime)];

@@ -113,7 +113,7 @@ export class PdfCanvas {
 
   /** `label: value` on one wrapped paragraph, the label in bold. */
   field(label: string, value: string, valueFont: keyof Fonts = 'regular'): void {
-    const size = 10;
+    const size = valueFont === 'mono' ? 9 : 10;
     const head = `${this.safe(label, this.fonts.bold)} `;
     const headWidth = this.fonts.bold.widthOfTextAtSize(head, size);
     const lines = this.wrap(value, this.fonts[valueFont], size, this.width - headWidth);

@@ -22,6 +22,14 @@ async function receiptOf(deps: Pick<AppDeps, 'store'>, anchorId: string | null):
   return r.complete ? r.receipt : null;
 }
 
+/**
+ * The bundle as JSON text: the one serialisation of a bundle, so that what `GET …/proofbundle` serves and what
+ * the attestation PDF carries are the same bytes.
+ */
+export function proofBundleJson(bundle: ProofBundle): string {
+  return JSON.stringify(bundle);
+}
+
 /** The proof bundle of a request as far as it exists now. */
 export async function getProofBundle(deps: Pick<AppDeps, 'store'>, request: SignatureRequest): Promise<ProofBundle> {
   const receipts = await Promise.all(request.signees.map((s) => receiptOf(deps, s.anchorId)));

@@ -4,7 +4,7 @@
  */
 import { fail } from '../../../core/errors.js';
 import { SEALING_STATES } from '../../../core/signature-requests/states.js';
-import { getProofBundle } from '../proof-bundle.js';
+import { getProofBundle, proofBundleJson } from '../proof-bundle.js';
 import type { SignatureRequest } from '../signature-request.port.js';
 import type { AppDeps } from '../../shared/deps.js';
 import { attestationContent } from './attestation-content.js';
@@ -45,7 +45,7 @@ async function attestationOf(deps: AttestationDeps, request: SignatureRequest): 
     fail('ATTESTATION_PENDING', `the proofs of ${request.id} are not all confirmed yet: the attestation follows them`);
   const service = deps.attestation ?? fail('NOT_READY', 'this server makes no attestations');
   const bundle = await getProofBundle(deps, request);
-  const model = await attestationContent({ ...deps, attestation: service }, request, bundle, JSON.stringify(bundle));
+  const model = await attestationContent({ ...deps, attestation: service }, request, bundle, proofBundleJson(bundle));
   const pdf = await service.renderer.render(model);
   await deps.store.attestations.save(request.id, pdf, deps.clock.now());
   return (await deps.store.attestations.find(request.id)) ?? pdf;
