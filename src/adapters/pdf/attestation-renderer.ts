@@ -131,10 +131,10 @@ function auditPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette):
     e.comment ?? '',
   ]);
   const columns = [
-    { header: say('date'), width: 0.26 },
+    { header: say('date'), width: 0.3 },
     { header: say('event'), width: 0.2 },
     { header: say('actor'), width: 0.3 },
-    { header: say('comment'), width: 0.24 },
+    { header: say('comment'), width: 0.2 },
   ];
   c.table(columns, rows, p.light);
 }
@@ -166,16 +166,12 @@ function qrPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette): vo
   c.ensure(side + 40);
   heading(c, say('sharing'), p);
   const top = c.y;
+  // One path of unit squares (SVG coordinates: y grows downwards, as rows do), scaled to the cell size.
+  let squares = '';
   for (let row = 0; row < qr.modules.size; row += 1)
     for (let col = 0; col < qr.modules.size; col += 1)
-      if (qr.modules.get(row, col))
-        c.page.drawRectangle({
-          x: PAGE.margin + col * cell,
-          y: top - (row + 1) * cell,
-          width: cell,
-          height: cell,
-          color: rgb(0, 0, 0),
-        });
+      if (qr.modules.get(row, col)) squares += `M${col} ${row}h1v1h-1z`;
+  c.page.drawSvgPath(squares, { x: PAGE.margin, y: top, scale: cell, color: rgb(0, 0, 0), borderWidth: 0 });
   c.y = top - side - 6;
   c.paragraph(model.sharingUrl, { font: 'mono', size: 7, color: p.muted });
 }

@@ -108,8 +108,28 @@ const fr: Texts = {
   unconfirmed: 'non confirmée',
 };
 
-const EVENTS: Record<AttestationLang, Partial<Record<AuditEventType, string>>> = {
-  en: {},
+const EVENTS: Record<AttestationLang, Record<AuditEventType, string>> = {
+  en: {
+    CREATED: 'Created',
+    UPDATED: 'Changed',
+    ACTIVATED: 'Activated',
+    PENDING: 'Pending',
+    DRAFTED: 'Back to draft',
+    EMAIL_SENT: 'E-mail sent',
+    VIEWED: 'Viewed',
+    SIGNEE_AUTH: 'Signer authenticated',
+    OTP_SENT: 'Code sent',
+    OTP_AUTH: 'Code checked',
+    DELEGATE: 'Signed by delegation',
+    SIGN: 'Signed with own key',
+    FEEDBACK: 'Feedback',
+    REMINDED: 'Reminded',
+    DEADLINE_UPDATED: 'Deadline changed',
+    COMPLETED: 'Completed',
+    CLOSED: 'Closed',
+    CANCELED: 'Canceled',
+    EXPIRED: 'Expired',
+  },
   fr: {
     CREATED: 'Créée',
     UPDATED: 'Modifiée',
@@ -149,9 +169,9 @@ export function attestationText(
   return TEXTS[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
 }
 
-/** The readable name of an audit event type (English keeps the type itself). */
+/** The readable name of an audit event type. */
 export function auditEventLabel(lang: AttestationLang, type: AuditEventType): string {
-  return EVENTS[lang][type] ?? type;
+  return EVENTS[lang][type];
 }
 
 /** A date in UTC, in the attestation's language, e.g. `23 November 2026, 15:04:05 UTC`. */
