@@ -146,6 +146,12 @@ for (const kind of kinds) {
     it('409 before, 202 while unconfirmed, then a kept PDF that poppler reads, with the bundle inside', async () => {
       const en = await signedRequest('Lease of the flat', 'en', { serviceLogoURL: logo.url, brandColor1: '#7a1f5c' });
       frId = (await signedRequest('Bail de l’appartement', 'fr', { serviceLogoURL: logo.url })).id;
+      const openapi = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json<{
+        paths: Record<string, { get?: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
+      }>();
+      const documented = openapi.paths['/v1/signatureRequest/{id}/attestation']?.get?.responses;
+      assert.ok(documented?.['200']?.content?.['application/pdf'], 'the OpenAPI document has the PDF response');
+      assert.ok(documented?.['202'] && documented['409'], 'and the 202 and 409 answers');
       const pending = await attestation(en.id);
       assert.deepEqual([pending.statusCode, pending.json<{ code: string }>().code], [202, 'ATTESTATION_PENDING']);
 
