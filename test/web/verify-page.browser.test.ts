@@ -208,40 +208,6 @@ describe('verification page in chromium', { skip }, () => {
     await page.close();
   });
 
-  it('an attestation PDF: its attached bundle is read in the browser and every receipt verified', async () => {
-    const content = randomBytes(900);
-    const bundle = {
-      signatureReceipts: [signedReceipt(content).receipt, signedReceipt(content).receipt],
-      complete: true,
-    };
-    const page = await open();
-    const r = await verifyWith(page, content, null, await attestationPdf(bundle));
-    assert.equal(r.state, 'verdict ok', r.text + r.checks);
-    assert.match(r.checks, /read from the attestation PDF/);
-    assert.equal((r.checks.match(/The signature is valid/g) ?? []).length, 2);
-    assert.equal((r.checks.match(/Recorded in Bitcoin/g) ?? []).length, 2);
-    await page.close();
-  });
-
-  it('a tampered attestation PDF is rejected; a PDF without a bundle is refused plainly', async () => {
-    const content = randomBytes(900);
-    const { receipt } = signedReceipt(content);
-    const forged = { ...receipt, signature: { ...receipt.signature!, pubKey: newSigner().address } };
-    const page = await open();
-    const bad = await verifyWith(
-      page,
-      content,
-      null,
-      await attestationPdf({ signatureReceipts: [forged], complete: true }),
-    );
-    assert.equal(bad.state, 'verdict fail');
-    assert.match(bad.checks, /The signature is NOT valid/);
-    const plain = await verifyWith(page, content, null, doc(Buffer.from('%PDF-1.7\n%%EOF\n')));
-    assert.equal(plain.state, 'verdict fail');
-    assert.match(plain.text, /carries no proof bundle/);
-    await page.close();
-  });
-
   it('keyboard only: skip link, both file pickers, submit, focus lands on the result', async () => {
     const content = randomBytes(300);
     const { receipt } = signedReceipt(content);
@@ -273,6 +239,40 @@ describe('verification page in chromium', { skip }, () => {
     assert.equal(r.state, 'verdict ok');
     assert.match(r.text, /^Prouvé : .* a signé ce document, et la signature existait au plus tard le 14 novembre 2023/);
     await page.screenshot({ path: path.join(artifacts, 'verify-phone-fr.png') });
+    await page.close();
+  });
+
+  it('an attestation PDF: its attached bundle is read in the browser and every receipt verified', async () => {
+    const content = randomBytes(900);
+    const bundle = {
+      signatureReceipts: [signedReceipt(content).receipt, signedReceipt(content).receipt],
+      complete: true,
+    };
+    const page = await open();
+    const r = await verifyWith(page, content, null, await attestationPdf(bundle));
+    assert.equal(r.state, 'verdict ok', r.text + r.checks);
+    assert.match(r.checks, /read from the attestation PDF/);
+    assert.equal((r.checks.match(/The signature is valid/g) ?? []).length, 2);
+    assert.equal((r.checks.match(/Recorded in Bitcoin/g) ?? []).length, 2);
+    await page.close();
+  });
+
+  it('a tampered attestation PDF is rejected; a PDF without a bundle is refused plainly', async () => {
+    const content = randomBytes(900);
+    const { receipt } = signedReceipt(content);
+    const forged = { ...receipt, signature: { ...receipt.signature!, pubKey: newSigner().address } };
+    const page = await open();
+    const bad = await verifyWith(
+      page,
+      content,
+      null,
+      await attestationPdf({ signatureReceipts: [forged], complete: true }),
+    );
+    assert.equal(bad.state, 'verdict fail');
+    assert.match(bad.checks, /The signature is NOT valid/);
+    const plain = await verifyWith(page, content, null, doc(Buffer.from('%PDF-1.7\n%%EOF\n')));
+    assert.equal(plain.state, 'verdict fail');
+    assert.match(plain.text, /carries no proof bundle/);
     await page.close();
   });
 });
