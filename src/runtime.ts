@@ -7,6 +7,8 @@ import pino, { type Logger } from 'pino';
 import { createJobEngine, type JobEngine } from './adapters/jobs/job-engine.js';
 import { fileMailer, smtpMailer } from './adapters/mail/nodemailer-mailer.js';
 import { createSafeFetch } from './adapters/net/safe-fetch.js';
+import { pdfAttestationRenderer } from './adapters/pdf/attestation-renderer.js';
+import { cachedBrandImages } from './adapters/pdf/brand-images.js';
 import { parseSmsUrl, twilioSms } from './adapters/sms/twilio-sms.js';
 import { openStore, type OpenedStore } from './adapters/store/create-store.js';
 import { isConnectionFailure, StoreUnreachableError } from './adapters/store/store-unreachable.js';
@@ -83,6 +85,12 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
     platformSigner: platformSignerOf(config, { store, clock: systemClock, secretKey }),
     ...(config.smsUrl !== undefined && { sms: twilioSms(parseSmsUrl(config.smsUrl)) }),
     mail: mailSettingsOf(config),
+    attestation: {
+      renderer: pdfAttestationRenderer(),
+      images: cachedBrandImages(httpClient),
+      publicUrl: config.publicUrl,
+      serviceName: 'proofseal',
+    },
   };
   const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl) : null;
   const mailer = smtp ?? fileMailer(path.join(config.dataDir, 'mail'));

@@ -19,6 +19,7 @@ import { userRoutes } from './routes/accounts/user.route.js';
 import { signatureRequestRoutes } from './routes/signature-requests/signature-request.route.js';
 import { signatureRequestProofRoutes } from './routes/signature-requests/signature-request-proofs.route.js';
 import { signeeRoutes } from './routes/signature-requests/signee.route.js';
+import { attestationRoutes } from './routes/signature-requests/attestation.route.js';
 import { webRoutes, type WebAssets } from './routes/web/web.route.js';
 import { ErrorSchema } from './schemas.js';
 import { registerTextGuard, typed, validatorOptions, type TypedFastify } from './validation.js';
@@ -101,6 +102,7 @@ export async function buildApp(
         userRoutes,
         signatureRequestRoutes,
         signatureRequestProofRoutes,
+        attestationRoutes,
         signeeRoutes,
         ...extraRoutes,
       ])

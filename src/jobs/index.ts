@@ -5,7 +5,11 @@ import { deliverCallbackJob } from './callbacks/deliver-callback.job.js';
 import type { JobDefinition } from './job-definition.js';
 import { purgeTokensJob } from './accounts/purge-tokens.job.js';
 import { deliverEmailJob } from './mail/deliver-email.job.js';
-import { sealAuditTrailJob, signatureRequestsTickJob } from './signature-requests/signature-requests.jobs.js';
+import {
+  produceAttestationJob,
+  sealAuditTrailJob,
+  signatureRequestsTickJob,
+} from './signature-requests/signature-requests.jobs.js';
 import { deliverSmsJob } from './sms/deliver-sms.job.js';
 
 /** Every job this service runs; a worker works them all, an api process only declares them to send. */
@@ -19,6 +23,7 @@ export function jobDefinitions(
     deliverEmailJob({ ...deps, mailer: io.mailer, attachments: requestAttachments(deps, io) }),
     deliverSmsJob(deps),
     sealAuditTrailJob(deps),
+    produceAttestationJob(deps),
     signatureRequestsTickJob(deps),
   ];
 }

@@ -11,8 +11,9 @@ const en = {
     'Choose the document and its receipt (or proof bundle). The document is hashed in this browser and never leaves it; only the receipt is sent to the server to check the Bitcoin transaction.',
   fileLabel: 'Document',
   fileHint: 'Any file. It stays on this device.',
-  receiptLabel: 'Receipt or proof bundle (JSON)',
-  receiptHint: 'A Chainpoint v2 receipt, or a proof bundle with signatureReceipts.',
+  receiptLabel: 'Receipt, proof bundle (JSON) or attestation PDF',
+  receiptHint:
+    'A Chainpoint v2 receipt, a proof bundle with signatureReceipts, or an attestation PDF (its attached bundle is read here).',
   dropHint: 'You can also drop the files on this form.',
   submit: 'Verify',
   working: 'Verifying…',
@@ -41,6 +42,8 @@ const en = {
   verdictPending: 'Partly proved: the document and the proof match, but Bitcoin has not confirmed it yet.',
   bundleIncomplete: 'The proof bundle says the request is not complete.',
   receiptN: 'Receipt {n}',
+  noBundleInPdf: 'This PDF carries no proof bundle: it is not an attestation, or its attachment was removed.',
+  bundleFromPdf: 'The proof bundle was read from the attestation PDF, in this browser.',
 };
 
 export type MessageKey = keyof typeof en;
@@ -53,8 +56,9 @@ const fr: Record<MessageKey, string> = {
     'Choisissez le document et son reçu (ou son dossier de preuves). Le document est haché dans ce navigateur et n’en sort jamais ; seul le reçu est envoyé au serveur pour contrôler la transaction Bitcoin.',
   fileLabel: 'Document',
   fileHint: 'N’importe quel fichier. Il reste sur cet appareil.',
-  receiptLabel: 'Reçu ou dossier de preuves (JSON)',
-  receiptHint: 'Un reçu Chainpoint v2, ou un dossier de preuves avec signatureReceipts.',
+  receiptLabel: 'Reçu, dossier de preuves (JSON) ou attestation PDF',
+  receiptHint:
+    'Un reçu Chainpoint v2, un dossier de preuves avec signatureReceipts, ou une attestation PDF (son dossier joint est lu ici).',
   dropHint: 'Vous pouvez aussi déposer les fichiers sur ce formulaire.',
   submit: 'Vérifier',
   working: 'Vérification…',
@@ -83,6 +87,9 @@ const fr: Record<MessageKey, string> = {
   verdictPending: 'Prouvé en partie : le document et la preuve concordent, mais Bitcoin ne l’a pas encore confirmé.',
   bundleIncomplete: 'Le dossier de preuves indique que la demande n’est pas terminée.',
   receiptN: 'Reçu {n}',
+  noBundleInPdf:
+    'Ce PDF ne porte aucun dossier de preuves : ce n’est pas une attestation, ou sa pièce jointe a été retirée.',
+  bundleFromPdf: 'Le dossier de preuves a été lu dans l’attestation PDF, dans ce navigateur.',
 };
 
 const MESSAGES: Record<Lang, Record<MessageKey, string>> = { en, fr };

@@ -19,6 +19,8 @@ import { buildReceipt, signatureLeaf, type ChainpointReceipt } from '../../src/c
 import { messageToSign } from '../../src/core/identity/identity-message.js';
 import { buildMerkleTree, merkleRoot, proofPath } from '../../src/core/merkle/index.js';
 import { buildApp } from '../../src/http/app.js';
+import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';
+import { sampleAttestationModel } from '../support/attestation-model.js';
 import { newSigner, randomHash } from '../support/anchors.js';
 import { testConfig, testDeps } from '../support/fixtures.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
@@ -84,6 +86,12 @@ const json = (value: unknown) => ({
 });
 const doc = (buffer: Buffer) => ({ name: 'contract.pdf', mimeType: 'application/pdf', buffer });
 
+/** An attestation PDF (the service's own renderer) carrying `bundle` as its attached proof bundle. */
+async function attestationPdf(bundle: unknown): Promise<{ name: string; mimeType: string; buffer: Buffer }> {
+  const pdf = await pdfAttestationRenderer().render(sampleAttestationModel(JSON.stringify(bundle)));
+  return { name: 'attestation.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) };
+}
+
 describe('verification page in chromium', { skip }, () => {
   let s: TestStore;
   let app: FastifyInstance;
@@ -123,9 +131,10 @@ describe('verification page in chromium', { skip }, () => {
     page: Page,
     content: Buffer,
     receipt: unknown,
+    receiptFile: { name: string; mimeType: string; buffer: Buffer } = json(receipt),
   ): Promise<{ state: string; text: string; checks: string }> {
     await page.setInputFiles('#file', doc(content));
-    await page.setInputFiles('#receipt', json(receipt));
+    await page.setInputFiles('#receipt', receiptFile);
     await page.click('#verify-button');
     await page.waitForSelector('#result:not([hidden])');
     return {
@@ -230,6 +239,40 @@ describe('verification page in chromium', { skip }, () => {
     assert.equal(r.state, 'verdict ok');
     assert.match(r.text, /^Prouvé : .* a signé ce document, et la signature existait au plus tard le 14 novembre 2023/);
     await page.screenshot({ path: path.join(artifacts, 'verify-phone-fr.png') });
+    await page.close();
+  });
+
+  it('an attestation PDF: its attached bundle is read in the browser and every receipt verified', async () => {
+    const content = randomBytes(900);
+    const bundle = {
+      signatureReceipts: [signedReceipt(content).receipt, signedReceipt(content).receipt],
+      complete: true,
+    };
+    const page = await open();
+    const r = await verifyWith(page, content, null, await attestationPdf(bundle));
+    assert.equal(r.state, 'verdict ok', r.text + r.checks);
+    assert.match(r.checks, /read from the attestation PDF/);
+    assert.equal((r.checks.match(/The signature is valid/g) ?? []).length, 2);
+    assert.equal((r.checks.match(/Recorded in Bitcoin/g) ?? []).length, 2);
+    await page.close();
+  });
+
+  it('a tampered attestation PDF is rejected; a PDF without a bundle is refused plainly', async () => {
+    const content = randomBytes(900);
+    const { receipt } = signedReceipt(content);
+    const forged = { ...receipt, signature: { ...receipt.signature!, pubKey: newSigner().address } };
+    const page = await open();
+    const bad = await verifyWith(
+      page,
+      content,
+      null,
+      await attestationPdf({ signatureReceipts: [forged], complete: true }),
+    );
+    assert.equal(bad.state, 'verdict fail');
+    assert.match(bad.checks, /The signature is NOT valid/);
+    const plain = await verifyWith(page, content, null, doc(Buffer.from('%PDF-1.7\n%%EOF\n')));
+    assert.equal(plain.state, 'verdict fail');
+    assert.match(plain.text, /carries no proof bundle/);
     await page.close();
   });
 });

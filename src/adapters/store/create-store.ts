@@ -3,6 +3,7 @@ import type { JobQueue } from '../../app/shared/jobs.port.js';
 import type { Store } from '../../app/shared/store.port.js';
 import { accountRepository, settingRepository, tokenRepository } from './account.repository.js';
 import { anchorRepository } from './anchor.repository.js';
+import { attestationRepository } from './attestation.repository.js';
 import { attemptCounterRepository } from './attempt-counter.repository.js';
 import { batchRepository } from './batch.repository.js';
 import { btcTxRepository } from './btc-tx.repository.js';
@@ -44,6 +45,7 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, inTransaction = 
     sms: smsRepository(sql),
     signatureRequests: signatureRequestRepository(sql),
     requestMailMarks: requestMailMarkRepository(sql),
+    attestations: attestationRepository(sql),
     jobs: jobsOn(sql),
     transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, kind, jobsOn, true))),
     ping: async () => {

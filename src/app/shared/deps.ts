@@ -6,6 +6,7 @@ import type { Store } from './store.port.js';
 import type { PlatformSigner } from '../signature-requests/platform-signer.port.js';
 import type { SmsProvider } from '../sms/sms.port.js';
 import type { MailSettings } from '../mail/mail-settings.port.js';
+import type { AttestationService } from '../signature-requests/attestation/attestation.port.js';
 
 /** What every use case may be given. Use cases take the parts they need, in one options object. */
 export interface AppDeps {
@@ -25,4 +26,6 @@ export interface AppDeps {
   readonly sms?: SmsProvider;
   /** Templates and sender defaults of the workflow's e-mails; absent, a request's events queue no mail. */
   readonly mail?: MailSettings;
+  /** Attestation PDFs (renderer, branding images, sharing URL); absent, attestations fail with NOT_READY. */
+  readonly attestation?: AttestationService;
 }

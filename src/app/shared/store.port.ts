@@ -11,6 +11,7 @@ import type { OtpRepository } from '../signature-requests/otp/otp.port.js';
 import type { SmsRepository } from '../sms/sms-outbox.port.js';
 import type { RequestMailMarkRepository } from '../signature-requests/request-mail.port.js';
 import type { SignatureRequestRepository } from '../signature-requests/signature-request.port.js';
+import type { AttestationRepository } from '../signature-requests/attestation/attestation.port.js';
 
 /**
  * The Store: every repository the use cases need, on PostgreSQL or on the embedded PostgreSQL.
@@ -38,6 +39,8 @@ export interface Store {
   readonly signatureRequests: SignatureRequestRepository;
   /** The once-only moments of the signature requests' mail flow (invitations, reminders, warnings). */
   readonly requestMailMarks: RequestMailMarkRepository;
+  /** Attestation PDFs of COMPLETED/CLOSED requests, kept once made. */
+  readonly attestations: AttestationRepository;
   /** The job queue, on this store's connection: inside `transaction`, a job is sent only if the transaction commits. */
   readonly jobs: JobQueue;
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;

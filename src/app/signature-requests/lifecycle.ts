@@ -19,6 +19,9 @@ import type { SignatureRequest } from './signature-request.port.js';
 /** The job that seals a COMPLETED or CLOSED request's audit trail (src/jobs/signature-requests/). */
 export const SEAL_AUDIT_TRAIL = 'signature-request.seal';
 
+/** The job that makes and keeps the attestation PDF once a request's proof bundle is complete. */
+export const PRODUCE_ATTESTATION = 'signature-request.attestation';
+
 /** What a callback message reports. */
 export type CallbackReason = 'state' | 'signature' | 'proofBundle';
 

@@ -3,7 +3,7 @@ import type { ChainpointReceipt } from '../../core/chainpoint/receipt.js';
 import type { AuditTrail } from '../../core/signature-requests/audit-trail.js';
 import { getReceipt } from '../anchoring/get-receipt.js';
 import type { AppDeps } from '../shared/deps.js';
-import { enqueueRequestCallback } from './lifecycle.js';
+import { enqueueRequestCallback, PRODUCE_ATTESTATION } from './lifecycle.js';
 import type { SignatureRequest } from './signature-request.port.js';
 
 export interface ProofBundle {
@@ -22,6 +22,14 @@ async function receiptOf(deps: Pick<AppDeps, 'store'>, anchorId: string | null):
   return r.complete ? r.receipt : null;
 }
 
+/**
+ * The bundle as JSON text: the one serialisation of a bundle, so that what `GET …/proofbundle` serves and what
+ * the attestation PDF carries are the same bytes.
+ */
+export function proofBundleJson(bundle: ProofBundle): string {
+  return JSON.stringify(bundle);
+}
+
 /** The proof bundle of a request as far as it exists now. */
 export async function getProofBundle(deps: Pick<AppDeps, 'store'>, request: SignatureRequest): Promise<ProofBundle> {
   const receipts = await Promise.all(request.signees.map((s) => receiptOf(deps, s.anchorId)));
@@ -37,7 +45,7 @@ export async function getProofBundle(deps: Pick<AppDeps, 'store'>, request: Sign
 
 /**
  * Marks the bundles of sealed requests complete when every anchor (signers' and audit trail's) is
- * CONFIRMED, with a callback. Idempotent.
+ * CONFIRMED, with a callback and the job that makes the attestation. Idempotent.
  * @returns how many bundles became complete
  */
 export async function completeProofBundles(
@@ -52,6 +60,7 @@ export async function completeProofBundles(
     const done = await deps.store.transaction(async (tx) => {
       if (!(await tx.signatureRequests.setProofBundleComplete(id, now))) return false;
       await enqueueRequestCallback(tx, { ...request, proofBundleComplete: true, lastModified: now }, 'proofBundle');
+      await tx.jobs.send(PRODUCE_ATTESTATION, { requestId: id }, { singletonKey: id });
       return true;
     });
     if (done) completed += 1;

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../app/shared/deps.js';
 import { sealAuditTrail } from '../../app/signature-requests/audit-trail.js';
-import { SEAL_AUDIT_TRAIL } from '../../app/signature-requests/lifecycle.js';
+import { attestationPdf } from '../../app/signature-requests/attestation/attestation-pdf.js';
+import { PRODUCE_ATTESTATION, SEAL_AUDIT_TRAIL } from '../../app/signature-requests/lifecycle.js';
 import { activateDueRequests, expireDueRequests } from '../../app/signature-requests/platform-moves.js';
 import { completeProofBundles } from '../../app/signature-requests/proof-bundle.js';
 import { sendDeadlineWarnings, sendDueReminders, sendProofMails } from '../../app/signature-requests/timed-mails.js';
@@ -24,6 +25,22 @@ export function sealAuditTrailJob(deps: AppDeps): JobDefinition<typeof SEAL_DATA
     expireInSeconds: 120,
     handle: async (data) => {
       await sealAuditTrail(deps, data);
+    },
+  };
+}
+
+/** Makes and keeps the attestation PDF of a request whose proof bundle became complete (idempotent). */
+export function produceAttestationJob(deps: AppDeps): JobDefinition<typeof SEAL_DATA> {
+  return {
+    name: PRODUCE_ATTESTATION,
+    schema: SEAL_DATA,
+    policy: 'standard',
+    retryLimit: 10,
+    retryDelaySeconds: 30,
+    retryBackoff: true,
+    expireInSeconds: 300,
+    handle: async (data) => {
+      await attestationPdf(deps, data.requestId);
     },
   };
 }

@@ -4,6 +4,7 @@
  */
 import { sha256Hex } from '../../core/hash/sha256.js';
 import { isLang, t, type Lang, type MessageKey } from '../i18n.js';
+import { bundleInPdf, looksLikePdf } from './pdf-attachment.js';
 import { chainChecks, localChecks, receiptsOf, type ChainAnswer, type Check } from './verify-checks.js';
 import type { ChainpointReceipt } from '../../core/chainpoint/index.js';
 
@@ -91,12 +92,13 @@ function item(state: Check['state'] | 'info', text: string): HTMLLIElement {
   return li;
 }
 
-function show(fileHash: string, outcome: Outcome, incomplete: boolean): void {
+function show(fileHash: string, outcome: Outcome, incomplete: boolean, fromPdf: boolean): void {
   const verdict = verdictOf(outcome);
   byId('verdict').className = `verdict ${verdict.state}`;
   byId('verdict').textContent = verdict.text;
   const list = byId('checks');
   list.replaceChildren(item('info', msg('fileHash', { hash: fileHash })));
+  if (fromPdf) list.append(item('info', msg('bundleFromPdf')));
   if (incomplete) list.append(item('pending', msg('bundleIncomplete')));
   for (const c of outcome.checks) list.append(item(c.state, msg(c.key, c.params)));
   byId('result').hidden = false;
@@ -111,28 +113,45 @@ function showProblem(text: string): void {
   byId('result-heading').focus();
 }
 
-async function verify(file: File, receiptFile: File): Promise<void> {
-  let json: unknown;
+/** The receipt file's JSON: the file itself, or the bundle attached to an attestation PDF; null when neither. */
+async function receiptJson(receiptFile: File): Promise<{ json: unknown; fromPdf: boolean } | null> {
+  const bytes = new Uint8Array(await receiptFile.arrayBuffer());
+  if (looksLikePdf(bytes)) {
+    const bundle = await bundleInPdf(bytes).catch(() => null);
+    if (bundle === null) showProblem(msg('noBundleInPdf'));
+    return bundle === null ? null : { json: bundle, fromPdf: true };
+  }
   try {
-    json = JSON.parse(await receiptFile.text());
+    return { json: JSON.parse(new TextDecoder().decode(bytes)), fromPdf: false };
   } catch {
     showProblem(msg('badJson'));
-    return;
+    return null;
   }
+}
+
+async function verify(file: File, receiptFile: File): Promise<void> {
+  const read = await receiptJson(receiptFile);
+  if (read === null) return;
   const fileHash = await fileSha256(file);
-  const set = receiptsOf(json);
+  const set = receiptsOf(read.json);
   const outcome: Outcome = { checks: [], times: [], signers: [] };
   for (const [i, receipt] of set.receipts.entries())
     await checkOne(receipt, set.aboutDocument[i] ? fileHash : null, outcome);
-  show(fileHash, outcome, set.incompleteBundle);
+  show(fileHash, outcome, set.incompleteBundle, read.fromPdf);
 }
 
-/** Files dropped on the form go to the receipt input when they look like JSON, else to the document input. */
-function onDrop(event: DragEvent): void {
+/** True when a dropped file is a receipt: JSON, or a PDF that carries a proof bundle (an attestation). */
+async function isReceiptFile(file: File): Promise<boolean> {
+  if (file.type === 'application/json' || file.name.toLowerCase().endsWith('.json')) return true;
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  return looksLikePdf(bytes) && (await bundleInPdf(bytes).catch(() => null)) !== null;
+}
+
+/** Files dropped on the form go to the receipt input when they are receipts, else to the document input. */
+async function onDrop(event: DragEvent): Promise<void> {
   event.preventDefault();
   for (const file of Array.from(event.dataTransfer?.files ?? [])) {
-    const isJson = file.type === 'application/json' || file.name.toLowerCase().endsWith('.json');
-    const input = byId<HTMLInputElement>(isJson ? 'receipt' : 'file');
+    const input = byId<HTMLInputElement>((await isReceiptFile(file)) ? 'receipt' : 'file');
     const transfer = new DataTransfer();
     transfer.items.add(file);
     input.files = transfer.files;
@@ -158,5 +177,5 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
 const form = byId<HTMLFormElement>('verify-form');
 form.addEventListener('submit', (e) => void onSubmit(e));
 form.addEventListener('dragover', (e) => e.preventDefault());
-form.addEventListener('drop', onDrop);
+form.addEventListener('drop', (e) => void onDrop(e));
 form.dataset.ready = 'true';

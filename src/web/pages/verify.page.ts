@@ -17,7 +17,7 @@ export function renderVerifyPage(lang: Lang, assets: PageAssets): string {
   </div>
   <div class="field">
     <label for="receipt">${m('receiptLabel')}</label>
-    <input id="receipt" name="receipt" type="file" accept="application/json,.json" aria-describedby="receipt-hint">
+    <input id="receipt" name="receipt" type="file" accept="application/json,.json,application/pdf,.pdf" aria-describedby="receipt-hint">
     <p id="receipt-hint" class="hint">${m('receiptHint')}</p>
   </div>
   <p class="hint">${m('dropHint')}</p>

@@ -16,6 +16,7 @@ import { sql as m012 } from './012-signature-request-callbacks.js';
 import { sql as m013 } from './013-otp-sms.js';
 import { sql as m015 } from './015-email-outbox.js';
 import { sql as m016 } from './016-request-mail-marks.js';
+import { sql as m018 } from './018-attestations.js';
 
 export interface Migration {
   readonly id: string;
@@ -37,4 +38,5 @@ export const migrations: readonly Migration[] = [
   { id: '013-otp-sms', sql: m013 },
   { id: '015-email-outbox', sql: m015 },
   { id: '016-request-mail-marks', sql: m016 },
+  { id: '018-attestations', sql: m018 },
 ];

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readAuditTrail } from '../../../app/signature-requests/audit-trail.js';
 import { getSignatureRequest } from '../../../app/signature-requests/get-signature-request.js';
 import { remindSignees, updateDeadline } from '../../../app/signature-requests/owner-actions.js';
-import { getProofBundle } from '../../../app/signature-requests/proof-bundle.js';
+import { getProofBundle, proofBundleJson } from '../../../app/signature-requests/proof-bundle.js';
 import { findSignee } from '../../../app/signature-requests/signee-secrets.js';
 import type { SignatureRequest } from '../../../app/signature-requests/signature-request.port.js';
 import { ownerView } from '../../../app/signature-requests/signature-request-view.js';
@@ -117,7 +117,11 @@ export function signatureRequestProofRoutes(base: FastifyInstance, deps: HttpDep
     },
     async (req, reply) => {
       const bundle = await getProofBundle(deps, await readerRequest(deps, req, req.params.id, req.query.signeeId));
-      return reply.status(bundle.complete ? 200 : 202).send(bundle);
+      // Serialised by the one bundle serialiser, not the schema's: the attestation PDF attaches these very bytes.
+      return reply
+        .status(bundle.complete ? 200 : 202)
+        .serializer(() => proofBundleJson(bundle))
+        .send(bundle);
     },
   );
 }

@@ -1,0 +1,232 @@
+/**
+ * The attestation PDF drawn with pdf-lib: a branded header, the document, the requester, the signers, the
+ * sealed audit trail, the proofs and how to check them, a QR code of the sharing page, and the proof bundle
+ * as an associated file (visible in a reader's attachments panel, extracted by `pdfdetach`).
+ */
+import { AFRelationship, rgb, type RGB } from 'pdf-lib';
+import QRCode from 'qrcode';
+import type { AttestationModel, BrandImage } from '../../app/signature-requests/attestation/attestation-model.js';
+import type { AttestationRenderer } from '../../app/signature-requests/attestation/attestation.port.js';
+import {
+  attestationDate,
+  attestationText,
+  auditEventLabel,
+  type AttestationTextKey,
+} from '../../core/signature-requests/attestation-text.js';
+import { cssColor } from './css-color.js';
+import { PAGE, PdfCanvas } from './pdf-canvas.js';
+
+interface Palette {
+  brand: RGB;
+  light: RGB;
+  text: RGB;
+  muted: RGB;
+}
+
+type Say = (key: AttestationTextKey, params?: Record<string, string | number>) => string;
+
+function paletteOf(model: AttestationModel): Palette {
+  const b = model.branding;
+  return {
+    brand: cssColor(b.brandColor1, rgb(0.11, 0.27, 0.53)),
+    light: cssColor(b.brandColor2, rgb(0.9, 0.93, 0.97)),
+    text: cssColor(b.textColor1, rgb(0.1, 0.1, 0.1)),
+    muted: cssColor(b.textColor2, rgb(0.35, 0.35, 0.35)),
+  };
+}
+
+async function embedImage(c: PdfCanvas, image: BrandImage) {
+  try {
+    return image.type === 'png' ? await c.doc.embedPng(image.bytes) : await c.doc.embedJpg(image.bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** The band at the top of the first page: logo (or its fallback), service name, URL and address. */
+async function header(c: PdfCanvas, model: AttestationModel, p: Palette): Promise<void> {
+  const b = model.branding;
+  const top = PAGE.height - PAGE.margin;
+  c.page.drawRectangle({ x: 0, y: PAGE.height - 8, width: PAGE.width, height: 8, color: p.brand });
+  const logo = b.logo ? await embedImage(c, b.logo) : null;
+  let x = PAGE.margin;
+  if (logo) {
+    const scaled = logo.scaleToFit(120, 48);
+    c.page.drawImage(logo, { x, y: top - scaled.height, width: scaled.width, height: scaled.height });
+    x += scaled.width + 12;
+  } else if (b.logoWanted) {
+    c.page.drawRectangle({ x, y: top - 48, width: 96, height: 48, borderColor: p.muted, borderWidth: 0.5 });
+    const label = c.safe(attestationText(model.lang, 'noLogo'), c.fonts.regular);
+    c.page.drawText(label, { x: x + 6, y: top - 28, size: 8, font: c.fonts.regular, color: p.muted });
+    x += 108;
+  }
+  const lines = [b.serviceName, b.serviceUrl, b.serviceAddress].filter((s): s is string => s !== null);
+  for (const [i, line] of lines.entries())
+    c.page.drawText(c.safe(line, i === 0 ? c.fonts.bold : c.fonts.regular), {
+      x,
+      y: top - 14 - i * 13,
+      size: i === 0 ? 14 : 9,
+      font: i === 0 ? c.fonts.bold : c.fonts.regular,
+      color: i === 0 ? p.brand : p.muted,
+    });
+  await illustration(c, model, top);
+  c.y = top - 64;
+}
+
+async function illustration(c: PdfCanvas, model: AttestationModel, top: number): Promise<void> {
+  const image = model.branding.illustration ? await embedImage(c, model.branding.illustration) : null;
+  if (!image) return;
+  const scaled = image.scaleToFit(140, 56);
+  c.page.drawImage(image, {
+    x: PAGE.width - PAGE.margin - scaled.width,
+    y: top - scaled.height,
+    width: scaled.width,
+    height: scaled.height,
+  });
+}
+
+function heading(c: PdfCanvas, text: string, p: Palette): void {
+  c.y -= 6;
+  c.ensure(40);
+  c.paragraph(text, { font: 'bold', size: 13, color: p.brand }, 2);
+}
+
+function documentPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette): void {
+  c.paragraph(say('title'), { font: 'bold', size: 20, color: p.brand }, 6);
+  c.paragraph(say('intro'), { size: 9, color: p.muted }, 8);
+  c.field(say('state'), model.state);
+  c.field(say('generated'), attestationDate(model.lang, model.producedAt));
+  heading(c, say('document'), p);
+  c.field(say('documentName'), model.document.name);
+  c.field(say('hash'), model.document.hash, 'mono');
+  if (model.document.fileName !== null) c.field(say('fileName'), model.document.fileName);
+  if (model.document.fileUrl !== null) c.field(say('fileUrl'), model.document.fileUrl);
+  heading(c, say('requester'), p);
+  c.field(say('name'), model.requester.name);
+  c.field(say('email'), model.requester.email);
+}
+
+/** One block per signer (a table would cut the anchor ids and e-mails of a narrow page). */
+function signersPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette): void {
+  heading(c, say('signers'), p);
+  const methodOf = { delegated: say('delegated'), 'own-key': say('ownKey') };
+  for (const s of model.signers) {
+    c.ensure(70);
+    c.paragraph(s.name, { font: 'bold', size: 10 }, 1);
+    if (s.email !== null) c.field(say('email'), s.email);
+    c.field(say('signedOn'), s.signedOn === null ? say('notSigned') : attestationDate(model.lang, s.signedOn));
+    if (s.method !== null) c.field(say('method'), methodOf[s.method]);
+    c.field(say('otp'), s.otpUsed ? say('yes') : say('no'));
+    if (s.anchorId !== null) c.field(say('anchorId'), s.anchorId, 'mono');
+    c.y -= 4;
+  }
+}
+
+function auditPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette): void {
+  heading(c, say('auditTrail'), p);
+  const rows = model.events.map((e) => [
+    attestationDate(model.lang, e.date),
+    auditEventLabel(model.lang, e.type),
+    e.actor ?? '',
+    e.comment ?? '',
+  ]);
+  const columns = [
+    { header: say('date'), width: 0.3 },
+    { header: say('event'), width: 0.2 },
+    { header: say('actor'), width: 0.3 },
+    { header: say('comment'), width: 0.2 },
+  ];
+  c.table(columns, rows, p.light);
+}
+
+function proofsPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette): void {
+  heading(c, say('proofs'), p);
+  for (const proof of model.proofs) {
+    c.ensure(80);
+    const title = proof.signer === null ? say('proofOfTrail') : say('proofOfSigner', { name: proof.signer });
+    c.paragraph(title, { font: 'bold', size: 10 }, 1);
+    c.field(say('anchorId'), proof.anchorId, 'mono');
+    c.field(say('txId'), proof.txId ?? say('unconfirmed'), 'mono');
+    const block = [proof.blockHeight, proof.blockTime === null ? null : attestationDate(model.lang, proof.blockTime)];
+    c.field(say('block'), block.filter((v) => v !== null).join(' · ') || say('unconfirmed'));
+    c.field(say('merkleRoot'), proof.merkleRoot ?? '', 'mono');
+    c.field(say('confirmations'), String(proof.confirmations));
+    c.y -= 4;
+  }
+  heading(c, say('howTitle'), p);
+  for (const key of ['how1', 'how2', 'how3', 'how4'] as const) c.paragraph(say(key), { size: 9 }, 2);
+  c.paragraph(say('attachment', { name: model.bundle.fileName }), { size: 9, color: p.muted }, 6);
+}
+
+/** The QR code of the sharing page with its caption and URL, kept together on one page. */
+function qrPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette): void {
+  const qr = QRCode.create(model.sharingUrl, { errorCorrectionLevel: 'M' });
+  const cell = 2.4;
+  const side = qr.modules.size * cell;
+  c.ensure(side + 40);
+  heading(c, say('sharing'), p);
+  const top = c.y;
+  // One path of unit squares (SVG coordinates: y grows downwards, as rows do), scaled to the cell size.
+  let squares = '';
+  for (let row = 0; row < qr.modules.size; row += 1)
+    for (let col = 0; col < qr.modules.size; col += 1)
+      if (qr.modules.get(row, col)) squares += `M${col} ${row}h1v1h-1z`;
+  c.page.drawSvgPath(squares, { x: PAGE.margin, y: top, scale: cell, color: rgb(0, 0, 0), borderWidth: 0 });
+  c.y = top - side - 6;
+  c.paragraph(model.sharingUrl, { font: 'mono', size: 7, color: p.muted });
+}
+
+function footers(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette): void {
+  const pages = c.doc.getPages();
+  for (const [i, page] of pages.entries()) {
+    const text = c.safe(
+      `${model.branding.serviceName} · ${model.requestId} · ${say('page', { n: i + 1, total: pages.length })}`,
+      c.fonts.regular,
+    );
+    page.drawText(text, { x: PAGE.margin, y: PAGE.margin / 2, size: 7, font: c.fonts.regular, color: p.muted });
+  }
+}
+
+async function attachBundle(c: PdfCanvas, model: AttestationModel): Promise<void> {
+  const date = new Date(model.producedAt);
+  await c.doc.attach(new TextEncoder().encode(model.bundle.json), model.bundle.fileName, {
+    mimeType: 'application/json',
+    description: 'proof bundle (Chainpoint v2 receipts, sealed audit trail)',
+    creationDate: date,
+    modificationDate: date,
+    afRelationship: AFRelationship.Data,
+  });
+}
+
+function metadata(c: PdfCanvas, model: AttestationModel, say: Say): void {
+  const date = new Date(model.producedAt);
+  c.doc.setTitle(`${say('title')} - ${model.document.name}`);
+  c.doc.setSubject(model.document.hash);
+  c.doc.setAuthor(model.branding.serviceName);
+  c.doc.setProducer('proofseal');
+  c.doc.setCreator('proofseal');
+  c.doc.setLanguage(model.lang);
+  c.doc.setCreationDate(date);
+  c.doc.setModificationDate(date);
+}
+
+/** The renderer of attestation PDFs. */
+export function pdfAttestationRenderer(): AttestationRenderer {
+  return {
+    async render(model) {
+      const p = paletteOf(model);
+      const say: Say = (key, params) => attestationText(model.lang, key, params);
+      const c = await PdfCanvas.create(p.text);
+      await header(c, model, p);
+      documentPart(c, model, say, p);
+      signersPart(c, model, say, p);
+      proofsPart(c, model, say, p);
+      qrPart(c, model, say, p);
+      auditPart(c, model, say, p);
+      footers(c, model, say, p);
+      metadata(c, model, say);
+      await attachBundle(c, model);
+      return c.doc.save({ useObjectStreams: false });
+    },
+  };
+}
