@@ -1,3 +1,4 @@
+import { attestationPdf } from '../app/signature-requests/attestation/attestation-pdf.js';
 import type { Mailer } from '../app/mail/email.port.js';
 import type { AppDeps } from '../app/shared/deps.js';
 import { requestAttachments, type AttestationProducer } from '../app/signature-requests/request-attachments.js';
@@ -12,7 +13,9 @@ import {
 } from './signature-requests/signature-requests.jobs.js';
 import { deliverSmsJob } from './sms/deliver-sms.job.js';
 
-/** Every job this service runs; a worker works them all, an api process only declares them to send. */
+/**
+ * Every job this service runs (attestation PDFs attached to mails come from `attestationPdf` unless `io` gives
+ * another producer); a worker works them all, an api process only declares them to send. */
 export function jobDefinitions(
   deps: AppDeps,
   io: { readonly mailer: Mailer; readonly attestation?: AttestationProducer },
@@ -20,7 +23,11 @@ export function jobDefinitions(
   return [
     purgeTokensJob(deps),
     deliverCallbackJob(deps),
-    deliverEmailJob({ ...deps, mailer: io.mailer, attachments: requestAttachments(deps, io) }),
+    deliverEmailJob({
+      ...deps,
+      mailer: io.mailer,
+      attachments: requestAttachments(deps, { attestation: io.attestation ?? ((id) => attestationPdf(deps, id)) }),
+    }),
     deliverSmsJob(deps),
     sealAuditTrailJob(deps),
     produceAttestationJob(deps),

@@ -9,6 +9,7 @@ import type { ParsedMail } from 'mailparser';
 import { smtpMailer } from '../../src/adapters/mail/nodemailer-mailer.js';
 import { deliverEmail } from '../../src/app/mail/deliver-email.js';
 import { sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
+import { completeProofBundles } from '../../src/app/signature-requests/proof-bundle.js';
 import { requestAttachments } from '../../src/app/signature-requests/request-attachments.js';
 import { sendProofMails } from '../../src/app/signature-requests/timed-mails.js';
 import { insertBatch } from '../support/anchors.js';
@@ -120,6 +121,33 @@ for (const kind of kinds) {
       ]);
 
       assert.equal(await sealAuditTrail(b.deps, { requestId: id }), 'sealed');
+      const queuedAtSeal = await b.deps.store.emails.list({ limit: 100, requestId: id });
+      assert.equal(queuedAtSeal.filter((e) => e.status === 'queued').length, 0, 'no attestation before the proofs');
+      const request = await b.deps.store.signatureRequests.findById(id);
+      await insertBatch(
+        b.s.db,
+        request!.signees.map((s) => s.anchorId!),
+        { status: 'CONFIRMED', confirmations: 6 },
+      );
+      assert.equal(await sendProofMails(b.deps, { limit: 100 }), 2);
+      assert.equal(await sendProofMails(b.deps, { limit: 100 }), 0, 'once per signer');
+      mails = await deliverQueued(b, smtp);
+      assert.deepEqual(sent(mails), [
+        'signatureProofConfirmedSigneeEmail → signer1@example.com',
+        'signatureProofConfirmedSigneeEmail → signer2@example.com',
+      ]);
+      const proof = one(mails, 'signatureProofConfirmedSigneeEmail', 'signer1@example.com').attachments[0]!;
+      assert.equal(proof.filename, 'proof-Signer-1.json');
+      const receipt = JSON.parse(proof.content.toString('utf8'));
+      assert.ok(receipt.targetHash && receipt.merkleRoot && receipt.anchors, 'a Chainpoint receipt');
+
+      const sealed = await b.deps.store.signatureRequests.findById(id);
+      await insertBatch(b.s.db, [sealed!.auditTrailAnchorId!], { status: 'CONFIRMED', confirmations: 6 });
+      assert.equal(
+        await completeProofBundles(b.deps, { limit: 100 }),
+        1,
+        'every proof confirmed: the attestation is due',
+      );
       const queued = (await b.deps.store.emails.list({ limit: 100, requestId: id })).filter(
         (e) => e.status === 'queued',
       );
@@ -147,24 +175,6 @@ for (const kind of kinds) {
         assert.equal(m.mail.attachments[0]!.contentType, 'application/pdf');
         assert.deepEqual(new Uint8Array(m.mail.attachments[0]!.content), pdf);
       }
-
-      const request = await b.deps.store.signatureRequests.findById(id);
-      await insertBatch(
-        b.s.db,
-        request!.signees.map((s) => s.anchorId!),
-        { status: 'CONFIRMED', confirmations: 6 },
-      );
-      assert.equal(await sendProofMails(b.deps, { limit: 100 }), 2);
-      assert.equal(await sendProofMails(b.deps, { limit: 100 }), 0, 'once per signer');
-      mails = await deliverQueued(b, smtp);
-      assert.deepEqual(sent(mails), [
-        'signatureProofConfirmedSigneeEmail → signer1@example.com',
-        'signatureProofConfirmedSigneeEmail → signer2@example.com',
-      ]);
-      const proof = one(mails, 'signatureProofConfirmedSigneeEmail', 'signer1@example.com').attachments[0]!;
-      assert.equal(proof.filename, 'proof-Signer-1.json');
-      const receipt = JSON.parse(proof.content.toString('utf8'));
-      assert.ok(receipt.targetHash && receipt.merkleRoot && receipt.anchors, 'a Chainpoint receipt');
 
       const trail = (
         await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/audittrail`, headers: b.auth })

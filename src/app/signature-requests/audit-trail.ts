@@ -9,7 +9,7 @@ import {
 import { SEALING_STATES } from '../../core/signature-requests/states.js';
 import { createAnchor } from '../anchoring/create-anchor.js';
 import type { AppDeps } from '../shared/deps.js';
-import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
+import type { RequestMailDeps } from './request-mails.js';
 import type { AuditEvent, SignatureRequest } from './signature-request.port.js';
 
 /** The audit trail document of a request from its stored events. */
@@ -85,7 +85,6 @@ async function sealOnce(deps: SealDeps, input: { requestId: string }): Promise<S
       },
     );
     await tx.signatureRequests.setSealed(request.id, anchor.id, canonical, deps.clock.now());
-    await queueRequestMails(tx, deps, { ...locked, auditTrailAnchorId: anchor.id }, { kind: 'attestation' });
     return 'sealed';
   });
 }

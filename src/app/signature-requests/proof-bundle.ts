@@ -4,6 +4,7 @@ import type { AuditTrail } from '../../core/signature-requests/audit-trail.js';
 import { getReceipt } from '../anchoring/get-receipt.js';
 import type { AppDeps } from '../shared/deps.js';
 import { enqueueRequestCallback, PRODUCE_ATTESTATION } from './lifecycle.js';
+import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import type { SignatureRequest } from './signature-request.port.js';
 
 export interface ProofBundle {
@@ -45,11 +46,12 @@ export async function getProofBundle(deps: Pick<AppDeps, 'store'>, request: Sign
 
 /**
  * Marks the bundles of sealed requests complete when every anchor (signers' and audit trail's) is
- * CONFIRMED, with a callback and the job that makes the attestation. Idempotent.
+ * CONFIRMED, with a callback, the job that makes the attestation and the attestation mail (its PDF can be
+ * made from then on: it is attached when the mail is sent). Idempotent.
  * @returns how many bundles became complete
  */
 export async function completeProofBundles(
-  deps: Pick<AppDeps, 'store' | 'clock'>,
+  deps: Pick<AppDeps, 'store'> & RequestMailDeps,
   input: { limit: number },
 ): Promise<number> {
   let completed = 0;
@@ -61,6 +63,7 @@ export async function completeProofBundles(
       if (!(await tx.signatureRequests.setProofBundleComplete(id, now))) return false;
       await enqueueRequestCallback(tx, { ...request, proofBundleComplete: true, lastModified: now }, 'proofBundle');
       await tx.jobs.send(PRODUCE_ATTESTATION, { requestId: id }, { singletonKey: id });
+      await queueRequestMails(tx, deps, { ...request, proofBundleComplete: true }, { kind: 'attestation' });
       return true;
     });
     if (done) completed += 1;
