@@ -5,7 +5,8 @@
  * `POST /v1/signatureRequest/{id}/delegate`. Printed beside references measured in the same run:
  * libsecp256k1 public-key recoveries/s on one core, and a bare node:http server answering the same
  * requests under the same load. Figures are printed, never asserted.
- *   node --import tsx bench/signature-requests.bench.ts [--requests 1000] [--signers 64]
+ *   node --import tsx bench/signature-requests.bench.ts [--requests 1000] [--signers 64] [--profile DIR]
+ * `--profile DIR` writes a V8 CPU profile of the API child into DIR (open it in Chrome's DevTools).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -17,6 +18,7 @@ const { values: args } = parseArgs({
     requests: { type: 'string', default: '1000' },
     signers: { type: 'string', default: '64' },
     serve: { type: 'string' },
+    profile: { type: 'string' },
   },
 });
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -177,7 +179,11 @@ async function hammer(port: number, pairs: Ready['pairs'], concurrency: number) 
 
 async function run(kind: 'api' | 'bare', count: number, concurrency: number) {
   const child: ChildProcess = fork(new URL(import.meta.url).pathname, ['--serve', kind, '--requests', String(count)], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(kind === 'api' && args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : []),
+    ],
   });
   const { port, pairs } = await new Promise<Ready>((resolve, reject) => {
     child.once('message', (m: Ready) => resolve(m));

@@ -119,8 +119,15 @@ export interface SignatureRequestRepository {
   /** Moves `from` → `to`; false when the request was not in `from` (someone else moved it first). */
   setState(id: string, from: SignatureRequestState, to: SignatureRequestState, now: number): Promise<boolean>;
   setDeadline(id: string, deadline: number | null, now: number): Promise<void>;
-  /** The signer whose lookup hash this is; null when none. */
-  findSigneeByLookupHash(lookupHash: Buffer): Promise<Signee | null>;
+  /**
+   * The request and its signer whose lookup hash this is, read in one statement (with the request's row
+   * lock when `lock`); null when the request is unknown or has no such signer.
+   */
+  findForSigner(
+    id: string,
+    lookupHash: Buffer,
+    lock: boolean,
+  ): Promise<{ request: SignatureRequest; signee: Signee } | null>;
   /** Records a signature (and touches the request's lastModified); false when the signer had signed already. */
   markSigned(signeeId: string, requestId: string, anchorId: string, method: SignMethod, now: number): Promise<boolean>;
   /** Records the first view; false when it was viewed before. */
