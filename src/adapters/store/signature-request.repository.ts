@@ -180,6 +180,14 @@ INSERT INTO signature_request_watcher (request_id, position, email, common_name,
 SELECT $1, r.position, r.email, r.common_name, r.vars, r.lang
 FROM jsonb_to_recordset($2::jsonb) AS r(position integer, email text, common_name text, vars jsonb, lang text)`;
 
+/** An audit event's values, in the column order of INSERT_EVENT_OF (parameters $4 to $10). */
+const eventParams = (e: AuditEvent) => [e.date, e.type, e.actor, e.signeeId, e.ip, e.userAgent, e.comment];
+
+/** Appends an event for each row `id` of the CTE `source` (none when the change it records did not happen). */
+const INSERT_EVENT_OF = (source: string) => `
+INSERT INTO signature_request_event (request_id, date, type, actor, signee_id, ip, user_agent, comment)
+SELECT id, $4::bigint, $5::text, $6::text, $7::uuid, $8::text, $9::text, $10::text FROM ${source} RETURNING request_id`;
+
 const signeeRecord = (s: NewSignee) => ({
   id: s.id,
   request_id: s.requestId,
@@ -284,10 +292,12 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
         return true;
       });
     },
-    async setState(id, from, to, now) {
+    async setState(id, from, to, event) {
       const rows = await sql.query(
-        'UPDATE signature_request SET state = $3, last_modified = $4 WHERE id = $1 AND state = $2 RETURNING id',
-        [id, from, to, now],
+        `WITH moved AS (
+           UPDATE signature_request SET state = $3, last_modified = $4 WHERE id = $1 AND state = $2 RETURNING id)
+         ${INSERT_EVENT_OF('moved')}`,
+        [id, from, to, ...eventParams(event)],
       );
       return rows.length > 0;
     },
@@ -298,12 +308,16 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
         now,
       ]);
     },
-    async markSigned(signeeId, requestId, anchorId, method, now) {
+    async markSigned(signeeId, requestId, signature, event) {
       const rows = await sql.query(
         `WITH signed AS (
-           UPDATE signee SET signed_on = $4, anchor_id = $2, method = $3 WHERE id = $1 AND signed_on IS NULL RETURNING id)
-         UPDATE signature_request SET last_modified = $4 WHERE id = $5 AND EXISTS (SELECT 1 FROM signed) RETURNING id`,
-        [signeeId, anchorId, method, now, requestId],
+           UPDATE signee SET signed_on = $4, anchor_id = $2, method = $3 WHERE id = $1 AND signed_on IS NULL
+           RETURNING request_id),
+         touched AS (
+           UPDATE signature_request SET last_modified = $4 WHERE id = (SELECT request_id FROM signed) AND id = $11
+           RETURNING id)
+         ${INSERT_EVENT_OF('touched')}`,
+        [signeeId, signature.anchorId, signature.method, ...eventParams(event), requestId],
       );
       return rows.length > 0;
     },
@@ -318,7 +332,7 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
       await sql.query(
         `INSERT INTO signature_request_event (request_id, date, type, actor, signee_id, ip, user_agent, comment)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [requestId, e.date, e.type, e.actor, e.signeeId, e.ip, e.userAgent, e.comment],
+        [requestId, ...eventParams(e)],
       );
     },
     async events(requestId) {
