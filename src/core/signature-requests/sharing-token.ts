@@ -17,7 +17,9 @@ const SHARING_TOKEN = /^[A-Za-z0-9_-]{43}$/;
  * @throws DomainError VALIDATION_FAILED when the key is empty
  */
 export function deriveSharingToken(secretKey: string, requestId: string): string {
-  return createHmac('sha256', derivedKey(secretKey, HKDF_SALT, 'sharing')).update(requestId, 'utf8').digest('base64url');
+  return createHmac('sha256', derivedKey(secretKey, HKDF_SALT, 'sharing'))
+    .update(requestId, 'utf8')
+    .digest('base64url');
 }
 
 /** True when `token` is the sharing token of the request, compared in constant time. */
