@@ -5,7 +5,10 @@
  * `POST /v1/signatureRequest/{id}/delegate`. Printed beside references measured in the same run:
  * libsecp256k1 public-key recoveries/s on one core, and a bare node:http server answering the same
  * requests under the same load. Figures are printed, never asserted.
- *   node --import tsx bench/signature-requests.bench.ts [--requests 1000] [--signers 64]
+ * Also printed: the API process's CPU time and statements sent to PostgreSQL per signature (steadier
+ * under a shared machine's load than throughput).
+ *   node --import tsx bench/signature-requests.bench.ts [--requests 1000] [--signers 64] [--profile DIR]
+ * `--profile DIR` writes a V8 CPU profile of the API child into DIR (open it in Chrome's DevTools).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -18,6 +21,7 @@ const { values: args } = parseArgs({
     requests: { type: 'string', default: '1000' },
     signers: { type: 'string', default: '64' },
     serve: { type: 'string' },
+    profile: { type: 'string' },
   },
 });
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -49,6 +53,7 @@ async function serveBare(count: number): Promise<void> {
 }
 
 async function serveApi(count: number): Promise<void> {
+  await countStatements();
   const { openStore } = await import('../src/adapters/store/create-store.js');
   const { createJobEngine } = await import('../src/adapters/jobs/job-engine.js');
   const { buildApp } = await import('../src/http/app.js');
@@ -57,7 +62,7 @@ async function serveApi(count: number): Promise<void> {
   const pino = (await import('pino')).default;
   const schema = `t_bench_${randomBytes(4).toString('hex')}`;
   const opened = await openStore({
-    databaseUrl: `${POSTGRES_URL}?schema=${schema}`,
+    databaseUrl: `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}schema=${schema}`,
     embeddedDir: undefined,
     now: Date.now,
     poolSize: 12,
@@ -125,10 +130,32 @@ async function seedRequests(deps: import('../src/app/shared/deps.js').AppDeps, c
   return pairs;
 }
 
+/** Statements the API child sent to PostgreSQL (BEGIN and COMMIT included), counted from `ready`. */
+let statements = 0;
+
+/** Counts every statement sent by any `pg` client of this process (bench instrumentation only). */
+async function countStatements(): Promise<void> {
+  const pg = (await import('pg')).default;
+  const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: unknown, ...a: unknown[]) {
+    statements += 1;
+    return query.apply(this, a);
+  } as typeof pg.Client.prototype.query;
+}
+
 function ready(address: { port: number }, pairs: Ready['pairs'], stop: () => Promise<void>): void {
   process.send!({ port: address.port, pairs });
+  const cpu0 = process.cpuUsage();
+  const statements0 = statements;
   process.on('message', (m: string) => {
-    if (m === 'stats') process.send!({ maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) });
+    if (m === 'stats') {
+      const cpu = process.cpuUsage(cpu0);
+      process.send!({
+        maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        statements: statements - statements0,
+      });
+    }
     if (m === 'stop') void stop().then(() => process.exit(0));
   });
 }
@@ -178,7 +205,11 @@ async function hammer(port: number, pairs: Ready['pairs'], concurrency: number) 
 
 async function run(kind: 'api' | 'bare', count: number, concurrency: number) {
   const child: ChildProcess = fork(new URL(import.meta.url).pathname, ['--serve', kind, '--requests', String(count)], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(kind === 'api' && args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : []),
+    ],
   });
   const { port, pairs } = await new Promise<Ready>((resolve, reject) => {
     child.once('message', (m: Ready) => resolve(m));
@@ -186,10 +217,12 @@ async function run(kind: 'api' | 'bare', count: number, concurrency: number) {
   });
   const result = await hammer(port, pairs, concurrency);
   child.send('stats');
-  const { maxRssMb } = await new Promise<{ maxRssMb: number }>((r) => child.once('message', r));
+  const stats = await new Promise<{ maxRssMb: number; cpuMs: number; statements: number }>((r) =>
+    child.once('message', r),
+  );
   child.send('stop');
   await new Promise((r) => child.once('exit', r));
-  return { ...result, maxRssMb };
+  return { ...result, ...stats };
 }
 
 if (args.serve === 'api') await serveApi(Number(args.requests));
@@ -206,7 +239,10 @@ else {
     `  POST …/delegate: ${Math.round(api.perSecond)} signatures/s; p50 ${fmt(api.p50)} ms, p99 ${fmt(api.p99)} ms; statuses ${JSON.stringify(api.statuses)}; server peak RSS ${api.maxRssMb} MB`,
   );
   console.log(
-    `  reference, bare node:http, same load: ${Math.round(bare.perSecond)} requests/s; p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms; peak RSS ${bare.maxRssMb} MB`,
+    `  per signature: ${fmt(api.cpuMs / count)} ms of API process CPU, ${fmt(api.statements / count)} statements to PostgreSQL`,
+  );
+  console.log(
+    `  reference, bare node:http, same load: ${Math.round(bare.perSecond)} requests/s; p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms; peak RSS ${bare.maxRssMb} MB; ${fmt(bare.cpuMs / count)} ms CPU per request`,
   );
   console.log(`  reference, secp256k1 (${recover.backend}) recoveries on one core: ${Math.round(recover.perSecond)}/s`);
 }

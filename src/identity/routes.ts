@@ -45,7 +45,7 @@ export function identityRoutes(app: TypedFastify, deps: IdentityDeps, opts: Iden
         response: { 200: IdentityResult, ...errors(400, 404, 429) },
       },
     },
-    async (req) => getIdentity(deps, { pubKey: req.query.pubKey, leftData: req.query.leftData }),
+    async (req) => getIdentity(deps, req.query),
   );
 }
 

@@ -35,7 +35,11 @@ export const IdentityQuery = Type.Object({
     }),
   ),
   signedIdentity: Type.Optional(
-    Type.String({ description: "Accepted for compatibility; a key's identity never changes", maxLength: 2048 }),
+    Type.String({
+      description:
+        "X.500 name the key signed for on its holder's behalf (a signature by delegation): when the key did, that identity is answered",
+      maxLength: 2048,
+    }),
   ),
 });
 

@@ -20,11 +20,11 @@ import type { IdentityDeps } from '../../src/app/identity/identity-deps.js';
 import { signHash } from '../../src/app/identity/sign-hash.js';
 import { findCommand, receiptCommand } from '../../src/cli/lookup-commands.js';
 import { sealCommand, type ClientContext } from '../../src/cli/seal-command.js';
-import { clientAdapters } from '../../src/client-runtime.js';
 import { verifyCommand } from '../../src/cli/verify-command.js';
 import { opReturnScript } from '../../src/core/bitcoin/op-return.js';
 import { buildReceipt, signatureLeaf, type ChainpointReceipt } from '../../src/core/chainpoint/receipt.js';
 import { buildIdentityApp } from '../../src/identity/app.js';
+import { testClientContext } from '../support/client-context.js';
 import { realRandom, testClock, testConfig } from '../support/fixtures.js';
 
 const sha256Hex = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
@@ -159,19 +159,7 @@ describe('client commands: seal, verify, receipt, find', () => {
   ];
   const fresh = () => {
     lines = [];
-    ctx = {
-      env: {
-        apiUrl: undefined,
-        identityUrl: undefined,
-        apiToken: undefined,
-        login: undefined,
-        password: undefined,
-        identityToken: undefined,
-      },
-      dataDir: dir,
-      out: (l) => lines.push(l),
-      adapters: clientAdapters(),
-    };
+    ctx = testClientContext(dir, (l) => lines.push(l));
   };
 
   it('seal: streams the hash, signs on the identity server (identity bound), creates the anchor, waits for SENT, saves the receipt', async () => {

@@ -3,7 +3,6 @@
  * create/show/list/transition send and print, and `proofs` saving a bundle of real receipts (signed by
  * a real identity key) and verifying each one as `verify` does, with every NOT VERIFIED case.
  */
-import { clientAdapters } from '../../src/client-runtime.js';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +18,7 @@ import { signHash } from '../../src/app/identity/sign-hash.js';
 import { auditTrailHash, parseSigner, requestCommand, signerOf, splitE164 } from '../../src/cli/request-commands.js';
 import type { ClientContext } from '../../src/cli/seal-command.js';
 import { buildReceipt, signatureLeaf } from '../../src/core/chainpoint/receipt.js';
+import { testClientContext } from '../support/client-context.js';
 import { realRandom, testClock } from '../support/fixtures.js';
 
 const sha256Hex = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
@@ -146,19 +146,7 @@ describe('proofseal request', () => {
   const flags = () => ['--api-url', api.url, '--token', 'ps_test'];
   const run = async (...args: string[]) => {
     lines = [];
-    ctx = {
-      env: {
-        apiUrl: undefined,
-        identityUrl: undefined,
-        apiToken: undefined,
-        login: undefined,
-        password: undefined,
-        identityToken: undefined,
-      },
-      dataDir: dir,
-      out: (l) => lines.push(l),
-      adapters: clientAdapters(),
-    };
+    ctx = testClientContext(dir, (l) => lines.push(l));
     await requestCommand([...args, ...flags()], ctx);
     return lines;
   };

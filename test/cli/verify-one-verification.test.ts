@@ -16,10 +16,10 @@ import { openStore, type OpenedStore } from '../../src/adapters/store/create-sto
 import type { ChainPort, RawTransactionInfo } from '../../src/app/anchoring/chain.port.js';
 import type { ClientContext } from '../../src/cli/client-context.js';
 import { verifyCommand } from '../../src/cli/verify-command.js';
-import { clientAdapters } from '../../src/client-runtime.js';
 import { opReturnScript } from '../../src/core/bitcoin/op-return.js';
 import { buildReceipt, signatureLeaf, type ChainpointReceipt } from '../../src/core/chainpoint/receipt.js';
 import { messageToSign } from '../../src/core/identity/identity-message.js';
+import { testClientContext } from '../support/client-context.js';
 import { newSigner, randomHash } from '../support/anchors.js';
 import { testApp, testConfig } from '../support/fixtures.js';
 
@@ -89,19 +89,7 @@ describe('one verification: API, CLI through the service and CLI on a node agree
     const receiptFile = path.join(dir, `${randomHash()}.json`);
     writeFileSync(receiptFile, JSON.stringify(receipt));
     const lines: string[] = [];
-    const ctx: ClientContext = {
-      env: {
-        apiUrl: undefined,
-        identityUrl: undefined,
-        apiToken: undefined,
-        login: undefined,
-        password: undefined,
-        identityToken: undefined,
-      },
-      dataDir: dir,
-      out: (l) => lines.push(l),
-      adapters: { ...clientAdapters(), bitcoinNode: () => chain },
-    };
+    const ctx: ClientContext = testClientContext(dir, (l) => lines.push(l), { bitcoinNode: () => chain });
     try {
       await verifyCommand([file, receiptFile, '--json', ...how], ctx);
       const out = JSON.parse(lines[0]!) as { verdict: string; code: string };

@@ -64,6 +64,34 @@ for (const kind of kinds) {
       assert.equal(other.json().authorizedSignees[0].phone, '612345678');
     });
 
+    it("records VIEWED once per signer, at its first opening, with IP and user agent; the owner's reads are not views", async () => {
+      const id = (await create(requestBody())).json().id as string;
+      const [id1, id2] = await signeeIds(id);
+      const open = (signeeId: string, userAgent: string) =>
+        b.app.inject({
+          method: 'GET',
+          url: `/v1/signatureRequest/${id}?signeeId=${signeeId}`,
+          headers: { 'user-agent': userAgent },
+        });
+      assert.equal((await open(id1!, 'first browser')).statusCode, 200);
+      assert.equal((await open(id1!, 'second browser')).statusCode, 200);
+      await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}`, headers: b.auth });
+      assert.equal((await open(id2!, 'phone browser')).statusCode, 200);
+      const trail = (await b.app.inject({ url: `/v1/signatureRequest/${id}/audittrail`, headers: b.auth })).json();
+      const views = (
+        trail.auditEvents as { type: string; actor: string; userAgent?: string; ip?: string; auditTrailId?: string }[]
+      ).filter((e) => e.type === 'VIEWED');
+      assert.deepEqual(
+        views.map((e) => [e.actor, e.userAgent]),
+        [
+          ['Signer 1 <signer1@example.com>', 'first browser'],
+          ['Signer 2 <signer2@example.com>', 'phone browser'],
+        ],
+      );
+      assert.ok(views.every((e) => typeof e.ip === 'string' && typeof e.auditTrailId === 'string'));
+      assert.notEqual(views[0]!.auditTrailId, views[1]!.auditTrailId);
+    });
+
     it('answers a wrong, foreign or revoked signeeId with one same 404', async () => {
       const id = (await create(requestBody())).json().id as string;
       const otherId = (await create(requestBody())).json().id as string;

@@ -10,10 +10,6 @@ import type { FastifyInstance } from 'fastify';
 import { closeBatch } from '../../src/app/anchoring/close-batch.js';
 import { confirmBatches } from '../../src/app/anchoring/confirm-batches.js';
 import { sendBatches } from '../../src/app/anchoring/send-batches.js';
-import { createAccount } from '../../src/app/accounts/create-account.js';
-import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
-import { createIdentityKey } from '../../src/app/identity/create-identity-key.js';
-import { localSigner } from '../../src/app/identity/sign-hash.js';
 import { sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
 import { completeProofBundles } from '../../src/app/signature-requests/proof-bundle.js';
 import { signeeIdOf } from '../../src/app/signature-requests/signee-secrets.js';
@@ -21,20 +17,11 @@ import type { AppDeps } from '../../src/app/shared/deps.js';
 import { startAnchoring, until, type AnchoringFixture } from '../support/anchoring-fixture.js';
 import { testApp, testConfig, testDeps } from '../support/fixtures.js';
 import { verifyReceiptIndependently, type ReceiptLike } from '../support/independent-verifier.js';
+import { canonical } from '../support/canonical-json.js';
 import { storeKinds } from '../support/stores.js';
+import { createOwner, platformSignerIn } from './fixture.js';
 
 const kinds = await storeKinds();
-
-/** Canonical JSON written apart from the service: sorted keys, no whitespace. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v !== null && typeof v === 'object')
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v);
-}
 
 for (const kind of kinds) {
   describe(`signature request end to end on bcoin regtest, ${kind.name} store`, { skip: kind.skip }, () => {
@@ -46,14 +33,10 @@ for (const kind of kinds) {
     before(async () => {
       f = await startAnchoring(kind);
       const store = f.s.withJobs(() => f.jobs);
-      const identity = { secretKey: 'i'.repeat(40), publicUrl: 'https://id.proofseal.example.com' };
-      const identityDeps = { store, clock: { now: Date.now }, random: f.deps.random, identity };
-      await createIdentityKey(identityDeps, { name: 'platform', identity: { commonName: 'proofseal platform' } });
-      const platformSigner = { signer: localSigner(identityDeps), issuerDomain: 'example.com' };
+      const platformSigner = await platformSignerIn(store, { now: Date.now });
       deps = testDeps(store, { chain: f.chain, jobs: f.jobs, platformSigner });
       app = await testApp(store, { deps, config: testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '100000' }) });
-      const account = await createAccount(deps, { email: 'owner@example.com', password: 'correct horse battery' });
-      auth = { authorization: `Bearer ${(await createApiToken(deps, { accountId: account.id })).token}` };
+      auth = (await createOwner(deps)).auth;
     });
     after(async () => {
       await app?.close();

@@ -27,7 +27,7 @@ export interface Bench {
 /** The platform key of the tests: an identity key in the store, signing in process. */
 export const IDENTITY_PUBLIC_URL = 'https://id.proofseal.example.com';
 
-async function platformSignerIn(store: Store, clock: Clock): Promise<PlatformSigner> {
+export async function platformSignerIn(store: Store, clock: Clock): Promise<PlatformSigner> {
   const identityDeps = {
     store,
     clock,
@@ -46,21 +46,27 @@ export async function openBench(kind: StoreKind, extra: Partial<AppDeps> = {}): 
   const platformSigner = await platformSignerIn(store, clock);
   const deps = testDeps(store, { clock, jobs, platformSigner, ...extra });
   const app = await testApp(store, { deps });
-  const account = await createAccount(deps, { email: 'owner@example.com', password: 'correct horse battery' });
-  const { token } = await createApiToken(deps, { accountId: account.id });
+  const { auth, accountId } = await createOwner(deps);
   return {
     s,
     app,
     deps,
     clock,
     jobs,
-    auth: { authorization: `Bearer ${token}` },
-    accountId: account.id,
+    auth,
+    accountId,
     async close() {
       await app.close();
       await s.destroy();
     },
   };
+}
+
+/** The requests' owner (owner@example.com) and its API token as an Authorization header. */
+export async function createOwner(deps: AppDeps): Promise<{ auth: { authorization: string }; accountId: string }> {
+  const account = await createAccount(deps, { email: 'owner@example.com', password: 'correct horse battery' });
+  const { token } = await createApiToken(deps, { accountId: account.id });
+  return { auth: { authorization: `Bearer ${token}` }, accountId: account.id };
 }
 
 export const signer = (n: number) => ({ commonName: `Signer ${n}`, email: `signer${n}@example.com` });

@@ -7,21 +7,11 @@ import { activateDueRequests, expireDueRequests } from '../../src/app/signature-
 import { completeProofBundles } from '../../src/app/signature-requests/proof-bundle.js';
 import { verifySignedMessage } from '../../src/core/bitcoin/signed-message.js';
 import { insertBatch } from '../support/anchors.js';
+import { canonical } from '../support/canonical-json.js';
 import { storeKinds } from '../support/stores.js';
 import { createRequest, delegate, openBench, requestBody, type Bench } from './fixture.js';
 
 const kinds = await storeKinds();
-
-/** Canonical JSON written apart from the service: sorted keys, no whitespace (RFC 8785 for strings and integers). */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v !== null && typeof v === 'object')
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v);
-}
 
 for (const kind of kinds) {
   describe(`signature requests: jobs and proofs on ${kind.name}`, { skip: kind.skip }, () => {

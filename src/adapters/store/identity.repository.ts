@@ -101,6 +101,13 @@ export function identityKeyRepository(sql: Sql): IdentityKeyRepository {
       );
       return rows[0] ? toKey(rows[0]) : null;
     },
+    async hasSignedFor(pubKey, signedIdentity) {
+      const rows = await sql.query(
+        `SELECT 1 FROM anchor WHERE pub_key = $1 AND signed_identity = $2 AND kind = 'signature' LIMIT 1`,
+        [pubKey, signedIdentity],
+      );
+      return rows.length > 0;
+    },
     async list() {
       return (await sql.query<KeyRow>('SELECT * FROM identity_key ORDER BY created DESC, id')).map(toKey);
     },

@@ -46,7 +46,7 @@ interface SigneeRow {
   requires_otp: boolean;
   vars: Vars | null;
   lang: string | null;
-  secret_salt: Uint8Array;
+  secret_salt: Uint8Array | string;
   audit_trail_id: string;
   viewed_on: number | null;
   signed_on: number | null;
@@ -79,6 +79,7 @@ const REQUEST_COLUMNS = `id, account_id, name, hash_to_sign, state, file_name, f
 const SIGNEE_COLUMNS = `id, request_id, position, common_name, email, country_calling_code, phone, requires_otp, vars, lang,
   secret_salt, audit_trail_id, viewed_on, signed_on, anchor_id, method`;
 
+/** A signer row, read directly (salt as bytes) or inside a request's JSON (salt as hex). */
 const toSignee = (r: SigneeRow): Signee => ({
   id: r.id,
   requestId: r.request_id,
@@ -90,13 +91,37 @@ const toSignee = (r: SigneeRow): Signee => ({
   requiresOtp: r.requires_otp,
   vars: r.vars,
   lang: r.lang,
-  secretSalt: Buffer.from(r.secret_salt),
+  secretSalt: typeof r.secret_salt === 'string' ? Buffer.from(r.secret_salt, 'hex') : Buffer.from(r.secret_salt),
   auditTrailId: r.audit_trail_id,
   viewedOn: r.viewed_on,
   signedOn: r.signed_on,
   anchorId: r.anchor_id,
   method: r.method,
 });
+
+/**
+ * Requests with their signers and watchers in one statement (one round trip, also under FOR UPDATE), and
+ * `matched`: the id of the signer whose lookup hash is parameter `$<lookupParam>`, if any.
+ */
+const selectWithPeople = (lookupParam?: number) => `
+SELECT ${REQUEST_COLUMNS},
+  (SELECT coalesce(json_agg(s ORDER BY s.position), '[]'::json)
+   FROM (SELECT ${SIGNEE_COLUMNS.replace('secret_salt', "encode(secret_salt, 'hex') AS secret_salt")}
+         FROM signee WHERE request_id = r.id) s) AS signees,
+  (SELECT coalesce(json_agg(w ORDER BY w.position), '[]'::json)
+   FROM (SELECT position, email, common_name, vars, lang FROM signature_request_watcher WHERE request_id = r.id) w)
+   AS watchers,
+  ${lookupParam === undefined ? 'NULL::uuid' : `(SELECT id FROM signee WHERE request_id = r.id AND secret_hash = $${lookupParam}::bytea)`}
+    AS matched
+FROM signature_request r`;
+
+interface RequestWithPeopleRow extends RequestRow {
+  signees: SigneeRow[];
+  watchers: WatcherRow[];
+  matched: string | null;
+}
+
+const withPeople = (r: RequestWithPeopleRow) => toRequest(r, r.signees.map(toSignee), r.watchers.map(toWatcher));
 
 const toWatcher = (r: WatcherRow): Watcher => ({
   email: r.email,
@@ -155,6 +180,14 @@ INSERT INTO signature_request_watcher (request_id, position, email, common_name,
 SELECT $1, r.position, r.email, r.common_name, r.vars, r.lang
 FROM jsonb_to_recordset($2::jsonb) AS r(position integer, email text, common_name text, vars jsonb, lang text)`;
 
+/** An audit event's values, in the column order of INSERT_EVENT_OF (parameters $4 to $10). */
+const eventParams = (e: AuditEvent) => [e.date, e.type, e.actor, e.signeeId, e.ip, e.userAgent, e.comment];
+
+/** Appends an event for each row `id` of the CTE `source` (none when the change it records did not happen). */
+const INSERT_EVENT_OF = (source: string) => `
+INSERT INTO signature_request_event (request_id, date, type, actor, signee_id, ip, user_agent, comment)
+SELECT id, $4::bigint, $5::text, $6::text, $7::uuid, $8::text, $9::text, $10::text FROM ${source} RETURNING request_id`;
+
 const signeeRecord = (s: NewSignee) => ({
   id: s.id,
   request_id: s.requestId,
@@ -207,37 +240,18 @@ async function writePeople(
 }
 
 export function signatureRequestRepository(sql: Sql): SignatureRequestRepository {
-  async function withPeople(rows: RequestRow[]): Promise<SignatureRequest[]> {
-    if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.id);
-    const [signees, watchers] = await Promise.all([
-      sql.query<SigneeRow>(
-        `SELECT ${SIGNEE_COLUMNS} FROM signee WHERE request_id = ANY($1::uuid[]) ORDER BY request_id, position`,
-        [ids],
-      ),
-      sql.query<WatcherRow & { request_id: string }>(
-        `SELECT request_id, email, common_name, vars, lang FROM signature_request_watcher
-         WHERE request_id = ANY($1::uuid[]) ORDER BY request_id, position`,
-        [ids],
-      ),
-    ]);
-    return rows.map((r) =>
-      toRequest(
-        r,
-        signees.filter((s) => s.request_id === r.id).map(toSignee),
-        watchers.filter((w) => w.request_id === r.id).map(toWatcher),
-      ),
+  async function find(
+    id: string,
+    where: { accountId?: string; lookupHash?: Buffer },
+    lock: boolean,
+  ): Promise<{ request: SignatureRequest; matched: string | null } | null> {
+    if (!UUID.test(id) || (where.accountId !== undefined && !UUID.test(where.accountId))) return null;
+    const rows = await sql.query<RequestWithPeopleRow>(
+      `${selectWithPeople(3)} WHERE r.id = $1 AND ($2::uuid IS NULL OR r.account_id = $2) ${lock ? 'FOR UPDATE' : ''}`,
+      [id, where.accountId ?? null, where.lookupHash ?? null],
     );
-  }
-
-  async function find(id: string, accountId: string | undefined, lock: boolean): Promise<SignatureRequest | null> {
-    if (!UUID.test(id) || (accountId !== undefined && !UUID.test(accountId))) return null;
-    const rows = await sql.query<RequestRow>(
-      `SELECT ${REQUEST_COLUMNS} FROM signature_request WHERE id = $1 AND ($2::uuid IS NULL OR account_id = $2)
-       ${lock ? 'FOR UPDATE' : ''}`,
-      [id, accountId ?? null],
-    );
-    return (await withPeople(rows))[0] ?? null;
+    const r = rows[0];
+    return r ? { request: withPeople(r), matched: r.matched } : null;
   }
 
   const ids = async (text: string, params: unknown[]) =>
@@ -255,8 +269,13 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
         await writePeople(tx, r.id, signees, r.watchers);
       });
     },
-    findById: (id, accountId) => find(id, accountId, false),
-    lockById: (id, accountId) => find(id, accountId, true),
+    findById: async (id, accountId) => (await find(id, { accountId }, false))?.request ?? null,
+    lockById: async (id, accountId) => (await find(id, { accountId }, true))?.request ?? null,
+    async findForSigner(id, lookupHash, lock) {
+      const found = await find(id, { lookupHash }, lock);
+      const signee = found?.request.signees.find((s) => s.id === found.matched);
+      return found && signee ? { request: found.request, signee } : null;
+    },
     async replaceDraft(id, fields, signees, watchers, now) {
       return sql.transaction(async (tx) => {
         const updated = await tx.query(
@@ -273,10 +292,12 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
         return true;
       });
     },
-    async setState(id, from, to, now) {
+    async setState(id, from, to, event) {
       const rows = await sql.query(
-        'UPDATE signature_request SET state = $3, last_modified = $4 WHERE id = $1 AND state = $2 RETURNING id',
-        [id, from, to, now],
+        `WITH moved AS (
+           UPDATE signature_request SET state = $3, last_modified = $4 WHERE id = $1 AND state = $2 RETURNING id)
+         ${INSERT_EVENT_OF('moved')}`,
+        [id, from, to, ...eventParams(event)],
       );
       return rows.length > 0;
     },
@@ -287,20 +308,18 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
         now,
       ]);
     },
-    async findSigneeByLookupHash(lookupHash) {
-      const rows = await sql.query<SigneeRow>(`SELECT ${SIGNEE_COLUMNS} FROM signee WHERE secret_hash = $1`, [
-        lookupHash,
-      ]);
-      return rows[0] ? toSignee(rows[0]) : null;
-    },
-    async markSigned(signeeId, requestId, anchorId, method, now) {
+    async markSigned(signeeId, requestId, signature, event) {
       const rows = await sql.query(
-        `UPDATE signee SET signed_on = $4, anchor_id = $2, method = $3 WHERE id = $1 AND signed_on IS NULL RETURNING id`,
-        [signeeId, anchorId, method, now],
+        `WITH signed AS (
+           UPDATE signee SET signed_on = $4, anchor_id = $2, method = $3 WHERE id = $1 AND signed_on IS NULL
+           RETURNING request_id),
+         touched AS (
+           UPDATE signature_request SET last_modified = $4 WHERE id = (SELECT request_id FROM signed) AND id = $11
+           RETURNING id)
+         ${INSERT_EVENT_OF('touched')}`,
+        [signeeId, signature.anchorId, signature.method, ...eventParams(event), requestId],
       );
-      if (rows.length === 0) return false;
-      await sql.query('UPDATE signature_request SET last_modified = $2 WHERE id = $1', [requestId, now]);
-      return true;
+      return rows.length > 0;
     },
     async markViewed(signeeId, now) {
       const rows = await sql.query(
@@ -313,7 +332,7 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
       await sql.query(
         `INSERT INTO signature_request_event (request_id, date, type, actor, signee_id, ip, user_agent, comment)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [requestId, e.date, e.type, e.actor, e.signeeId, e.ip, e.userAgent, e.comment],
+        [requestId, ...eventParams(e)],
       );
     },
     async events(requestId) {
@@ -329,13 +348,13 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
         AND ($3::text IS NULL OR state = $3) AND ($4::text IS NULL OR hash_to_sign = $4)`;
       const params = [q.accountId, q.name?.replace(/[\\%_]/g, '\\$&') ?? null, q.state ?? null, q.hashToSign ?? null];
       const [rows, count] = await Promise.all([
-        sql.query<RequestRow>(
-          `SELECT ${REQUEST_COLUMNS} FROM signature_request WHERE ${where} ORDER BY created DESC, id LIMIT $5 OFFSET $6`,
+        sql.query<RequestWithPeopleRow>(
+          `${selectWithPeople()} WHERE ${where} ORDER BY created DESC, id LIMIT $5 OFFSET $6`,
           [...params, q.size, q.page * q.size],
         ),
         sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM signature_request WHERE ${where}`, params),
       ]);
-      return { items: await withPeople(rows), total: count[0]?.n ?? 0 };
+      return { items: rows.map(withPeople), total: count[0]?.n ?? 0 };
     },
     dueForActivation: (now, limit) =>
       ids(

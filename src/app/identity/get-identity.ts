@@ -1,7 +1,8 @@
 import { fail } from '../../core/errors.js';
 import { identityKeyStatus, identityUrlOf, type IdentityKeyStatus } from '../../core/identity/key-status.js';
 import type { IdentityDeps } from './identity-deps.js';
-import type { KeyIdentity } from './identity.port.js';
+import { parseIdentity } from '../../core/identity/x500-name.js';
+import type { IdentityKey, KeyIdentity } from './identity.port.js';
 import { signWithKey } from './sign-hash.js';
 
 export interface IdentityView {
@@ -19,12 +20,13 @@ export const MAX_LEFT_DATA = 1024;
  * The identity and status of a key (the newest live one when no pubKey is given). With `leftData`, a
  * proof that this server holds the key: it appends its own random `rightData` (starting with the key's
  * identity URL, so the proof cannot be replayed as another server's) and signs the concatenation.
- * A revoked or expired key makes no proof: the answer then only reports its status.
+ * A revoked or expired key makes no proof: the answer then only reports its status. With `signedIdentity`
+ * that the key signed for on someone's behalf (a signature by delegation), that identity is the answer.
  * @throws DomainError NOT_FOUND for an unknown key; VALIDATION_FAILED for an empty or too long leftData
  */
 export async function getIdentity(
   deps: IdentityDeps,
-  input: { pubKey?: string; leftData?: string },
+  input: { pubKey?: string; leftData?: string; signedIdentity?: string },
 ): Promise<IdentityView> {
   const now = deps.clock.now();
   const key =
@@ -38,7 +40,7 @@ export async function getIdentity(
     );
   const status = identityKeyStatus(key, now);
   const view: IdentityView = {
-    identity: key.identity,
+    identity: await answeredIdentity(deps, key, input.signedIdentity),
     key: {
       name: key.name,
       pubKey: key.pubKey,
@@ -52,4 +54,19 @@ export async function getIdentity(
     fail('VALIDATION_FAILED', `"leftData" must be 1 to ${MAX_LEFT_DATA} characters`);
   const rightData = `${identityUrlOf(deps.identity.publicUrl, key.pubKey)}.${deps.random.bytes(16).toString('hex')}`;
   return { ...view, rightData, signature: signWithKey(deps, key, input.leftData + rightData) };
+}
+
+/**
+ * The identity to answer: the key's own, or `signedIdentity` when the key signed for it by delegation (the
+ * platform vouches for the signers it signed for; a signature anchor of this store records each of them).
+ */
+async function answeredIdentity(
+  deps: IdentityDeps,
+  key: IdentityKey,
+  signedIdentity: string | undefined,
+): Promise<KeyIdentity> {
+  if (signedIdentity === undefined || !(await deps.store.identityKeys.hasSignedFor(key.pubKey, signedIdentity)))
+    return key.identity;
+  const fields = parseIdentity(signedIdentity);
+  return fields.commonName === undefined ? key.identity : { ...fields, commonName: fields.commonName };
 }

@@ -43,6 +43,11 @@ export interface IdentityKeyRepository {
   /** Every key, newest first. */
   list(): Promise<IdentityKey[]>;
   count(): Promise<number>;
+  /**
+   * True when this store holds a signature anchor made by the key for `signedIdentity`: an identity the
+   * platform signed on its holder's behalf (a signature by delegation).
+   */
+  hasSignedFor(pubKey: string, signedIdentity: string): Promise<boolean>;
   /** Revokes a key not yet revoked; resolves false when none matched. */
   revoke(pubKey: string, now: number): Promise<boolean>;
 }

@@ -1,7 +1,7 @@
 /** Writing audit events: always on the store of the transaction that makes the change they record. */
 import type { AuditEventType } from '../../core/signature-requests/audit-trail.js';
 import type { Store } from '../shared/store.port.js';
-import type { Signee } from './signature-request.port.js';
+import type { AuditEvent, Signee } from './signature-request.port.js';
 
 /** Where a request came from, when it came over HTTP. */
 export interface Origin {
@@ -17,20 +17,24 @@ export function signeeActor(s: Pick<Signee, 'commonName' | 'email'>): string {
   return s.email === null ? s.commonName : `${s.commonName} <${s.email}>`;
 }
 
+/** What a use case says about an audit event. */
+export interface EventInput {
+  readonly type: AuditEventType;
+  readonly date: number;
+  readonly actor: string;
+  readonly signee?: Pick<Signee, 'id'>;
+  readonly origin?: Origin;
+  readonly comment?: string;
+}
+
 /** Appends one audit event to a request's trail (the caller passes its transaction's store). */
-export async function recordEvent(
-  tx: Store,
-  requestId: string,
-  event: {
-    type: AuditEventType;
-    date: number;
-    actor: string;
-    signee?: Pick<Signee, 'id'>;
-    origin?: Origin;
-    comment?: string;
-  },
-): Promise<void> {
-  await tx.signatureRequests.addEvent(requestId, {
+export async function recordEvent(tx: Store, requestId: string, event: EventInput): Promise<void> {
+  await tx.signatureRequests.addEvent(requestId, auditEvent(event));
+}
+
+/** The stored form of an audit event (the user agent cut to 512 characters). */
+export function auditEvent(event: EventInput): AuditEvent {
+  return {
     date: event.date,
     type: event.type,
     actor: event.actor,
@@ -38,5 +42,5 @@ export async function recordEvent(
     ip: event.origin?.ip ?? null,
     userAgent: event.origin?.userAgent?.slice(0, 512) ?? null,
     comment: event.comment ?? null,
-  });
+  };
 }

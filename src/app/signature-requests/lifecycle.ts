@@ -11,7 +11,7 @@ import {
 } from '../../core/signature-requests/states.js';
 import { DELIVER_CALLBACK, type CallbackJobData } from '../callbacks/callback.port.js';
 import type { Store } from '../shared/store.port.js';
-import { PLATFORM_ACTOR, recordEvent } from './audit.js';
+import { PLATFORM_ACTOR, auditEvent } from './audit.js';
 import { invitedSignees, queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import { ownerView } from './signature-request-view.js';
 import type { SignatureRequest } from './signature-request.port.js';
@@ -68,14 +68,9 @@ export async function moveRequest(
   move: { to: SignatureRequestState; now: number; actor: string; comment?: string },
   deps?: RequestMailDeps,
 ): Promise<SignatureRequest> {
-  if (!(await tx.signatureRequests.setState(request.id, request.state, move.to, move.now)))
+  const event = auditEvent({ type: EVENT_OF_STATE[move.to], date: move.now, actor: move.actor, comment: move.comment });
+  if (!(await tx.signatureRequests.setState(request.id, request.state, move.to, event)))
     fail('CONFLICT', `signature request ${request.id} changed state meanwhile; read it again`);
-  await recordEvent(tx, request.id, {
-    type: EVENT_OF_STATE[move.to],
-    date: move.now,
-    actor: move.actor,
-    comment: move.comment,
-  });
   const moved: SignatureRequest = { ...request, state: move.to, lastModified: move.now };
   await enqueueRequestCallback(tx, moved, 'state');
   if (SEALING_STATES.has(move.to))

@@ -1,7 +1,7 @@
 /** What every signature of a request does, delegated or with the signer's own key. */
 import { fail } from '../../core/errors.js';
 import type { Store } from '../shared/store.port.js';
-import { recordEvent, signeeActor, type Origin } from './audit.js';
+import { auditEvent, signeeActor, type Origin } from './audit.js';
 import { findSignee } from './signee-secrets.js';
 import { enqueueRequestCallback, movePlatform } from './lifecycle.js';
 import type { SignatureRequest, Signee, SignMethod } from './signature-request.port.js';
@@ -50,10 +50,10 @@ export async function recordSignature(
   deps?: RequestMailDeps,
 ): Promise<SignatureRequest> {
   const { request, signee, anchorId, method, now } = input;
-  if (!(await tx.signatureRequests.markSigned(signee.id, request.id, anchorId, method, now)))
-    fail('ALREADY_SIGNED', 'this signer has already signed this request');
   const type = method === 'delegated' ? 'DELEGATE' : 'SIGN';
-  await recordEvent(tx, request.id, { type, date: now, actor: signeeActor(signee), signee, origin: input.origin });
+  const event = auditEvent({ type, date: now, actor: signeeActor(signee), signee, origin: input.origin });
+  if (!(await tx.signatureRequests.markSigned(signee.id, request.id, { anchorId, method }, event)))
+    fail('ALREADY_SIGNED', 'this signer has already signed this request');
   const signees = request.signees.map((s) => (s.id === signee.id ? { ...s, signedOn: now, anchorId, method } : s));
   const signed: SignatureRequest = { ...request, signees, lastModified: now };
   await enqueueRequestCallback(tx, signed, 'signature');

@@ -116,13 +116,31 @@ export interface SignatureRequestRepository {
     watchers: readonly Watcher[],
     now: number,
   ): Promise<boolean>;
-  /** Moves `from` → `to`; false when the request was not in `from` (someone else moved it first). */
-  setState(id: string, from: SignatureRequestState, to: SignatureRequestState, now: number): Promise<boolean>;
+  /**
+   * Moves `from` → `to` at `event.date` and appends the event that records the move, in one statement;
+   * false (and no event) when the request was not in `from` (someone else moved it first).
+   */
+  setState(id: string, from: SignatureRequestState, to: SignatureRequestState, event: AuditEvent): Promise<boolean>;
   setDeadline(id: string, deadline: number | null, now: number): Promise<void>;
-  /** The signer whose lookup hash this is; null when none. */
-  findSigneeByLookupHash(lookupHash: Buffer): Promise<Signee | null>;
-  /** Records a signature (and touches the request's lastModified); false when the signer had signed already. */
-  markSigned(signeeId: string, requestId: string, anchorId: string, method: SignMethod, now: number): Promise<boolean>;
+  /**
+   * The request and its signer whose lookup hash this is, read in one statement (with the request's row
+   * lock when `lock`); null when the request is unknown or has no such signer.
+   */
+  findForSigner(
+    id: string,
+    lookupHash: Buffer,
+    lock: boolean,
+  ): Promise<{ request: SignatureRequest; signee: Signee } | null>;
+  /**
+   * Records a signature at `event.date`, touches the request's lastModified and appends the event that
+   * records it, in one statement; false (and nothing written) when the signer had signed already.
+   */
+  markSigned(
+    signeeId: string,
+    requestId: string,
+    signature: { anchorId: string; method: SignMethod },
+    event: AuditEvent,
+  ): Promise<boolean>;
   /** Records the first view; false when it was viewed before. */
   markViewed(signeeId: string, now: number): Promise<boolean>;
   addEvent(requestId: string, event: AuditEvent): Promise<void>;

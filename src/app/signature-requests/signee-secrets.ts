@@ -50,8 +50,8 @@ export function signeeIdOf(deps: Pick<AppDeps, 'secretKey'>, signee: Pick<Signee
 
 /**
  * The request and the signer a signeeId designates. Wrong form, unknown, revoked (signers replaced in a
- * DRAFT) or another request's signer: all the same NOT_FOUND. The lookup is by keyed hash, then the
- * stored hash is compared again in constant time.
+ * DRAFT) or another request's signer: all the same NOT_FOUND. The request and its signer are read in one
+ * statement by keyed hash, then the hash derived again from the signer's salt is compared in constant time.
  * @throws DomainError NOT_FOUND
  */
 export async function findSignee(
@@ -60,12 +60,9 @@ export async function findSignee(
 ): Promise<{ request: SignatureRequest; signee: Signee }> {
   if (!looksLikeSigneeId(input.signeeId)) fail('NOT_FOUND', UNKNOWN_SIGNEE_MESSAGE);
   const hash = signeeLookupHash(deps.secretKey, input.signeeId);
-  const found = await deps.store.signatureRequests.findSigneeByLookupHash(hash);
-  if (!found || found.requestId !== input.requestId) fail('NOT_FOUND', UNKNOWN_SIGNEE_MESSAGE);
-  const repo = deps.store.signatureRequests;
-  const request = await (input.lock ? repo.lockById(input.requestId) : repo.findById(input.requestId));
-  const signee = request?.signees.find((s) => s.id === found.id);
-  if (!request || !signee) fail('NOT_FOUND', UNKNOWN_SIGNEE_MESSAGE);
+  const found = await deps.store.signatureRequests.findForSigner(input.requestId, hash, input.lock ?? false);
+  if (!found) fail('NOT_FOUND', UNKNOWN_SIGNEE_MESSAGE);
+  const { request, signee } = found;
   const again = signeeLookupHash(deps.secretKey, signeeIdOf(deps, signee));
   if (!sameLookupHash(again, hash)) fail('NOT_FOUND', UNKNOWN_SIGNEE_MESSAGE);
   return { request, signee };

@@ -1,5 +1,6 @@
-import { createCipheriv, createDecipheriv, hkdfSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { DomainError } from '../errors.js';
+import { derivedKey } from './derived-key.js';
 
 /**
  * Secrets at rest (the anchoring key first): AES-256-GCM under a key derived from the configured
@@ -17,13 +18,13 @@ const TAG_BYTES = 16;
 const HKDF_SALT = 'proofseal/secret-box/v1';
 
 /**
- * The 32-byte AES key for `purpose`: HKDF-SHA256(ikm = UTF-8 `secretKey`, salt, info = purpose).
+ * The 32-byte AES key for `purpose`: HKDF-SHA256(ikm = UTF-8 `secretKey`, salt, info = purpose), derived once.
  * @throws DomainError VALIDATION_FAILED on an empty secret key or purpose.
  */
 export function deriveSecretBoxKey(secretKey: string, purpose: string): Buffer {
   if (!secretKey) throw new DomainError('VALIDATION_FAILED', '"secretKey" expected a non-empty string');
   if (!purpose) throw new DomainError('VALIDATION_FAILED', '"purpose" expected a non-empty label');
-  return Buffer.from(hkdfSync('sha256', Buffer.from(secretKey, 'utf8'), HKDF_SALT, purpose, 32));
+  return derivedKey(secretKey, HKDF_SALT, purpose);
 }
 
 /**

@@ -5,8 +5,8 @@
  * It is derived again whenever needed (mails, the owner's view, the page), so nothing is stored, and a
  * database dump alone gives no sharing link.
  */
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { fail } from '../errors.js';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { derivedKey } from '../crypto/derived-key.js';
 
 const HKDF_SALT = 'proofseal/sharing-token/v1';
 /** The form of a sharing token: 43 base64url characters (256 bits). */
@@ -17,9 +17,9 @@ const SHARING_TOKEN = /^[A-Za-z0-9_-]{43}$/;
  * @throws DomainError VALIDATION_FAILED when the key is empty
  */
 export function deriveSharingToken(secretKey: string, requestId: string): string {
-  if (!secretKey) fail('VALIDATION_FAILED', '"secretKey" expected a non-empty string');
-  const key = Buffer.from(hkdfSync('sha256', Buffer.from(secretKey, 'utf8'), HKDF_SALT, 'sharing', 32));
-  return createHmac('sha256', key).update(requestId, 'utf8').digest('base64url');
+  return createHmac('sha256', derivedKey(secretKey, HKDF_SALT, 'sharing'))
+    .update(requestId, 'utf8')
+    .digest('base64url');
 }
 
 /** True when `token` is the sharing token of the request, compared in constant time. */

@@ -6,7 +6,8 @@
  * K_id and K_lookup are HKDF-SHA256 keys derived from SECRET_KEY with distinct labels, so the stored
  * values alone (a database dump) give neither the signeeIds nor a way to test guesses.
  */
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { derivedKey } from '../crypto/derived-key.js';
 import { fail } from '../errors.js';
 
 export const SIGNEE_SALT_BYTES = 32;
@@ -14,10 +15,7 @@ const HKDF_SALT = 'proofseal/signee-secret/v1';
 /** The form of a signeeId: 43 base64url characters (256 bits). */
 const SIGNEE_ID = /^[A-Za-z0-9_-]{43}$/;
 
-function subKey(secretKey: string, label: string): Buffer {
-  if (!secretKey) fail('VALIDATION_FAILED', '"secretKey" expected a non-empty string');
-  return Buffer.from(hkdfSync('sha256', Buffer.from(secretKey, 'utf8'), HKDF_SALT, label, 32));
-}
+const subKey = (secretKey: string, label: string): Buffer => derivedKey(secretKey, HKDF_SALT, label);
 
 /**
  * The signeeId of a signer from its stored salt.

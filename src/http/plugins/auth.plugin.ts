@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateBasic, authenticateBearer } from '../../app/accounts/authenticate.js';
 import { limitAttempts, type AttemptLimit } from '../../app/accounts/limit-attempts.js';
 import type { AppDeps } from '../../app/shared/deps.js';
 import type { Account } from '../../app/accounts/account.port.js';
 import { DomainError } from '../../core/errors.js';
+import { sha256Utf8 } from '../../core/hash/sha256.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -116,7 +116,7 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
    * scrypt): a client's burst on a cold cache is not refused for holding more reservations than the limit.
    */
   function identify(ip: string, header: string, creds: Credentials): Promise<Account | null> {
-    const key = createHash('sha256').update(`${ip}\n${header}`).digest('base64');
+    const key = sha256Utf8(`${ip}\n${header}`).toString('base64');
     const hit = cache.get(key);
     if (hit && hit.until > opts.deps.clock.now()) return Promise.resolve(hit.account);
     let pending = inFlight.get(key);
