@@ -54,7 +54,7 @@ async function batchesWithLeaves(sql: Sql): Promise<BatchLeaves[]> {
   const out: BatchLeaves[] = [];
   for (const b of batches) {
     const rows = await sql.query<{ leaf_index: number; leaf: Uint8Array }>(
-      'SELECT leaf_index, leaf FROM anchor WHERE batch_id = $1 ORDER BY leaf_index',
+      'SELECT ab.leaf_index, a.leaf FROM anchor_batch ab JOIN anchor a ON a.id = ab.anchor_id WHERE ab.batch_id = $1 ORDER BY ab.leaf_index',
       [b.id],
     );
     out.push({
@@ -238,7 +238,13 @@ for (const kind of kinds) {
         await new Promise((r) => setTimeout(r, 300));
       }
       const end = Date.now() + 30_000;
-      while ((await s.db.query('SELECT 1 FROM anchor WHERE batch_id IS NULL LIMIT 1')).length > 0) {
+      while (
+        (
+          await s.db.query(
+            'SELECT 1 FROM anchor a WHERE NOT EXISTS (SELECT 1 FROM anchor_batch ab WHERE ab.anchor_id = a.id) LIMIT 1',
+          )
+        ).length > 0
+      ) {
         if (Date.now() > end) throw new Error('anchors left unbatched');
         await new Promise((r) => setTimeout(r, 200));
       }

@@ -15,6 +15,7 @@ import { sql as m011 } from './011-signature-requests.js';
 import { sql as m012 } from './012-signature-request-callbacks.js';
 import { sql as m013 } from './013-otp-sms.js';
 import { sql as m015 } from './015-email-outbox.js';
+import { sql as m021 } from './021-batch-ranges.js';
 
 export interface Migration {
   readonly id: string;
@@ -35,4 +36,5 @@ export const migrations: readonly Migration[] = [
   { id: '012-signature-request-callbacks', sql: m012 },
   { id: '013-otp-sms', sql: m013 },
   { id: '015-email-outbox', sql: m015 },
+  { id: '021-batch-ranges', sql: m021 },
 ];
