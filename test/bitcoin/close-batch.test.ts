@@ -139,6 +139,49 @@ for (const kind of kinds) {
       });
     });
 
+    it('a rolled-back insert leaves a hole in the range: positions follow seq, the hole holds a random leaf', async () => {
+      const first = await insertAnchors(s.db, accountId, 5);
+      await assert.rejects(
+        s.db.transaction(async (tx) => {
+          await insertAnchors(tx, accountId, 1);
+          throw new Error('rolled back');
+        }),
+      );
+      const second = await insertAnchors(s.db, accountId, 5);
+      const closed = await closeBatch(testDeps(s.withJobs(recordingJobs)), { maxSize: 1000 });
+      assert.equal(closed?.anchorCount, 10);
+      const [b] = (await batchesWithLeaves(s.db)).filter((x) => x.id === closed.batchId);
+      assert.deepEqual(b!.indexes, [0, 2, 4, 6, 8, 12, 14, 16, 18, 20], 'no anchor at position 10');
+      assert.equal(b!.leafCount, 22);
+      const tree = deserializeTree(b!.tree);
+      assert.deepEqual(b!.leaves, [...first, ...second]);
+      b!.leaves.forEach((leaf, i) => {
+        assert.deepEqual(nodeAt(tree, 0, b!.indexes[i]!), leaf);
+        assert.deepEqual(rootFromPath(leaf, proofPath(tree, b!.indexes[i]!)), b!.root);
+      });
+    });
+
+    it('an insert still in progress when closing starts is waited for, and lands in that batch', async () => {
+      const committed = await insertAnchors(s.db, accountId, 2);
+      let inserted!: () => void;
+      const insertedSignal = new Promise<void>((r) => (inserted = r));
+      const slowInsert = s.db.transaction(async (tx) => {
+        const leaves = await insertAnchors(tx, accountId, 3);
+        inserted();
+        await new Promise((r) => setTimeout(r, 500));
+        return leaves;
+      });
+      await insertedSignal;
+      const closing = closeBatch(testDeps(s.withJobs(recordingJobs)), { maxSize: 1000 });
+      const [leaves, closed] = await Promise.all([slowInsert, closing]);
+      const [b] = (await batchesWithLeaves(s.db)).filter((x) => x.id === closed?.batchId);
+      assert.deepEqual(
+        b?.leaves,
+        [...committed, ...leaves],
+        'the three anchors committed while the close waited are in the batch, after the two before',
+      );
+    });
+
     it('closes nothing when no anchor waits', async () => {
       const before = (await s.db.query('SELECT id FROM batch')).length;
       assert.equal(await closeBatch(testDeps(s.store), { maxSize: 1000 }), null);
