@@ -7,6 +7,7 @@ const benches = [
   ['--expose-gc', '--import', 'tsx', 'bench/merkle.bench.ts'],
   ['--import', 'tsx', 'bench/batch.bench.ts'],
   ['--import', 'tsx', 'bench/anchors.bench.ts'],
+  ['--import', 'tsx', 'bench/receipts.bench.ts'],
   ['--import', 'tsx', 'bench/signature-requests.bench.ts'],
   ['--import', 'tsx', 'bench/mail.bench.ts'],
   ['--import', 'tsx', 'bench/attestation.bench.ts'],

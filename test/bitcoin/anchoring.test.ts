@@ -209,6 +209,8 @@ for (const kind of kinds) {
       const closed = (await closeBatch(f.deps, { maxSize: 1000 }))!;
       const [original] = (await sendBatches(f.deps)).sent as [string];
       await inMempool(original);
+      const sentReceipt = await inject('GET', `/v1/receipt/${id}`);
+      assert.equal(sentReceipt.headers['cache-control'], 'no-cache', 'a SENT receipt is revalidated');
       const start = await f.chain.getBlockCount();
       await f.node.mineBlockWith([]);
       assert.deepEqual((await confirmBatches(f.deps)).bumped, [], 'one block is not stuck yet');
@@ -224,6 +226,13 @@ for (const kind of kinds) {
       assert.deepEqual(replacement!.inputs, old!.inputs, 'spends the same coins, so only one can ever confirm');
       assert.ok(replacement!.feeSat > old!.feeSat && replacement!.feeRateSatVb > old!.feeRateSatVb);
       assert.equal((await anchorOf(id)).txId, replacementTxid);
+      const revalidated = await app.inject({
+        method: 'GET',
+        url: `/v1/receipt/${id}`,
+        headers: { 'if-none-match': String(sentReceipt.headers.etag) },
+      });
+      assert.equal(revalidated.statusCode, 200, 'the ETag of the receipt naming the original no longer matches');
+      assert.equal(revalidated.json<ReceiptLike>().anchors[0]!.sourceId, replacementTxid);
 
       // bcoin 1.0.2 never replaces in its mempool; a miner confirms the replacement in a block.
       await f.node.mineBlockWith([replacement!.hex]);

@@ -54,7 +54,7 @@ async function batchesWithLeaves(sql: Sql): Promise<BatchLeaves[]> {
   const out: BatchLeaves[] = [];
   for (const b of batches) {
     const rows = await sql.query<{ leaf_index: number; leaf: Uint8Array }>(
-      'SELECT leaf_index, leaf FROM anchor WHERE batch_id = $1 ORDER BY leaf_index',
+      'SELECT ab.leaf_index, a.leaf FROM anchor_batch ab JOIN anchor a ON a.id = ab.anchor_id WHERE ab.batch_id = $1 ORDER BY ab.leaf_index',
       [b.id],
     );
     out.push({
@@ -137,6 +137,49 @@ for (const kind of kinds) {
         assert.ok(!hashes.some((h) => others.has(h)), `anchor ${i}: its proof shows no anchor's hash`);
         assert.deepEqual(rootFromPath(leaf, path), b!.root, `anchor ${i}: the path leads to the root`);
       });
+    });
+
+    it('a rolled-back insert leaves a hole in the range: positions follow seq, the hole holds a random leaf', async () => {
+      const first = await insertAnchors(s.db, accountId, 5);
+      await assert.rejects(
+        s.db.transaction(async (tx) => {
+          await insertAnchors(tx, accountId, 1);
+          throw new Error('rolled back');
+        }),
+      );
+      const second = await insertAnchors(s.db, accountId, 5);
+      const closed = await closeBatch(testDeps(s.withJobs(recordingJobs)), { maxSize: 1000 });
+      assert.equal(closed?.anchorCount, 10);
+      const [b] = (await batchesWithLeaves(s.db)).filter((x) => x.id === closed.batchId);
+      assert.deepEqual(b!.indexes, [0, 2, 4, 6, 8, 12, 14, 16, 18, 20], 'no anchor at position 10');
+      assert.equal(b!.leafCount, 22);
+      const tree = deserializeTree(b!.tree);
+      assert.deepEqual(b!.leaves, [...first, ...second]);
+      b!.leaves.forEach((leaf, i) => {
+        assert.deepEqual(nodeAt(tree, 0, b!.indexes[i]!), leaf);
+        assert.deepEqual(rootFromPath(leaf, proofPath(tree, b!.indexes[i]!)), b!.root);
+      });
+    });
+
+    it('an insert still in progress when closing starts is waited for, and lands in that batch', async () => {
+      const committed = await insertAnchors(s.db, accountId, 2);
+      let inserted!: () => void;
+      const insertedSignal = new Promise<void>((r) => (inserted = r));
+      const slowInsert = s.db.transaction(async (tx) => {
+        const leaves = await insertAnchors(tx, accountId, 3);
+        inserted();
+        await new Promise((r) => setTimeout(r, 500));
+        return leaves;
+      });
+      await insertedSignal;
+      const closing = closeBatch(testDeps(s.withJobs(recordingJobs)), { maxSize: 1000 });
+      const [leaves, closed] = await Promise.all([slowInsert, closing]);
+      const [b] = (await batchesWithLeaves(s.db)).filter((x) => x.id === closed?.batchId);
+      assert.deepEqual(
+        b?.leaves,
+        [...committed, ...leaves],
+        'the three anchors committed while the close waited are in the batch, after the two before',
+      );
     });
 
     it('closes nothing when no anchor waits', async () => {
@@ -238,7 +281,13 @@ for (const kind of kinds) {
         await new Promise((r) => setTimeout(r, 300));
       }
       const end = Date.now() + 30_000;
-      while ((await s.db.query('SELECT 1 FROM anchor WHERE batch_id IS NULL LIMIT 1')).length > 0) {
+      while (
+        (
+          await s.db.query(
+            'SELECT 1 FROM anchor a WHERE NOT EXISTS (SELECT 1 FROM anchor_batch ab WHERE ab.anchor_id = a.id) LIMIT 1',
+          )
+        ).length > 0
+      ) {
         if (Date.now() > end) throw new Error('anchors left unbatched');
         await new Promise((r) => setTimeout(r, 200));
       }

@@ -59,7 +59,7 @@ describe('a worker killed mid-close (worker processes, PostgreSQL)', { skip: pos
   const closedAnchors = async () =>
     (
       await opened.db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM anchor a JOIN batch b ON b.id = a.batch_id WHERE b.leaf_count > 0`,
+        `SELECT count(*)::int AS n FROM anchor_batch ab JOIN batch b ON b.id = ab.batch_id WHERE b.leaf_count > 0`,
       )
     )[0]!.n;
 
@@ -87,7 +87,9 @@ describe('a worker killed mid-close (worker processes, PostgreSQL)', { skip: pos
     await waitUntil(async () => (await closedAnchors()) === ANCHORS, 'every anchor in a closed batch', BOUND_MS, 500);
     const seconds = (Date.now() - killedAt) / 1000;
     t.diagnostic(`first batch closed ${seconds.toFixed(1)} s after the kill`);
-    const batches = await opened.db.query<{ n: number }>('SELECT count(*)::int AS n FROM anchor GROUP BY batch_id');
+    const batches = await opened.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM anchor a LEFT JOIN anchor_batch ab ON ab.anchor_id = a.id GROUP BY ab.batch_id',
+    );
     assert.deepEqual(
       batches.map((b) => b.n),
       [ANCHORS],

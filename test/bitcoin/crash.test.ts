@@ -135,7 +135,7 @@ describe('crash between broadcast and recording (worker processes, PostgreSQL)',
     assert.equal(batch!.tx_id, txid);
     assert.deepEqual(await txidsCarrying(chain, Buffer.from(batch!.root).toString('hex'), startHeight), [txid]);
     const counts = await opened.db.query<{ status: string; n: number }>(
-      `SELECT COALESCE(b.status, 'WAIT') AS status, count(*)::int AS n FROM anchor a LEFT JOIN batch b ON b.id = a.batch_id GROUP BY 1`,
+      `SELECT COALESCE(b.status, 'WAIT') AS status, count(*)::int AS n FROM anchor a LEFT JOIN anchor_batch ab ON ab.anchor_id = a.id LEFT JOIN batch b ON b.id = ab.batch_id GROUP BY 1`,
     );
     assert.deepEqual(counts, [{ status: 'CONFIRMED', n: 25 }]);
     assert.match(worker.output(), /reconciled/);

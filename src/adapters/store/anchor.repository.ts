@@ -1,5 +1,6 @@
 import type {
   Anchor,
+  AnchorProofData,
   AnchorKind,
   AnchorRepository,
   AnchorSearch,
@@ -8,6 +9,8 @@ import type {
   MetadataValue,
   NewAnchor,
 } from '../../app/anchoring/anchor.port.js';
+import { HEADER_SIZE } from '../../core/merkle/serialize.js';
+import { NODE_SIZE } from '../../core/merkle/tree.js';
 import { groupCommit } from './group-commit.js';
 import type { Sql } from './sql.js';
 
@@ -36,11 +39,60 @@ interface AnchorRow {
   block_time: number | null;
 }
 
-/** Anchor columns plus the fields derived from the batch; `a` is the anchor, `b` its batch (LEFT JOIN). */
+/**
+ * The anchor's batch as `b` (migration 021): the batch its `batch_id` names (batches closed before ranges),
+ * else the batch whose seq range holds its `seq`; no row while unbatched. `a` is the anchor.
+ */
+const BATCH_OF_ANCHOR = `LEFT JOIN LATERAL (
+    SELECT r.* FROM batch r WHERE r.id = a.batch_id
+    UNION ALL
+    (SELECT r.* FROM batch r WHERE a.batch_id IS NULL AND r.last_seq >= a.seq ORDER BY r.last_seq LIMIT 1)
+  ) b ON a.batch_id IS NOT NULL OR b.first_seq <= a.seq`;
+
+/** The anchor's position in its batch's tree (see {@link BATCH_OF_ANCHOR}). */
+const LEAF_INDEX = `COALESCE(a.leaf_index, 2 * (a.seq - b.first_seq))::int`;
+
+/** Anchor columns plus the fields derived from the batch; `a` is the anchor, `b` its batch ({@link BATCH_OF_ANCHOR}). */
 const SELECT_ANCHOR = `a.id, a.account_id, a.name, a.kind, a.hash, a.signature, a.pub_key, a.identity_url, a.signed_identity,
-  a.signed_issuer_domain, a.leaf, a.public, a.tags, a.metadata, a.callback_url, a.batch_id, a.created, a.last_modified,
+  a.signed_issuer_domain, a.leaf, a.public, a.tags, a.metadata, a.callback_url, b.id AS batch_id, a.created, a.last_modified,
   COALESCE(b.status, 'WAIT') AS status, CASE WHEN b.status IN ('SENT', 'CONFIRMED') THEN b.tx_id END AS tx_id,
   b.confirmations, b.block_time`;
+
+/**
+ * The sibling nodes of the anchor's proof path, leaf to root, read from the serialised tree
+ * (core/merkle/serialize.ts) in the same statement: level j holds ceil(n / 2^j) nodes after the levels below
+ * it; the sibling of position p on level j is (p >> j) XOR 1, absent when past the level's end. Null until
+ * the batch has a transaction (no receipt before).
+ */
+const PATH_NODES = `CASE WHEN b.tx_id IS NOT NULL AND b.status IN ('SENT', 'CONFIRMED') THEN (
+    SELECT array_agg(substring(b.tree FROM ${HEADER_SIZE + 1} + ${NODE_SIZE} * (l.below + ((${LEAF_INDEX} >> l.j) # 1)) FOR ${NODE_SIZE}) ORDER BY l.j)
+    FROM (SELECT j, ((b.leaf_count - 1) >> j) + 1 AS cnt,
+                 (sum(((b.leaf_count - 1) >> j) + 1) OVER (ORDER BY j) - (((b.leaf_count - 1) >> j) + 1))::int AS below
+          FROM generate_series(0, 30) AS j) l
+    WHERE l.cnt > 1 AND ((${LEAF_INDEX} >> l.j) # 1) < l.cnt) END`;
+
+type ProofRow = AnchorRow & {
+  root: Uint8Array | null;
+  leaf_count: number | null;
+  settled: boolean | null;
+  leaf_index: number | null;
+  nodes: Uint8Array[] | null;
+};
+
+const toProofData = (r: ProofRow): AnchorProofData => {
+  const anchor = toAnchor(r);
+  const batched = anchor.status !== 'WAIT' && r.root !== null && r.leaf_count !== null && r.leaf_index !== null;
+  const batch = batched
+    ? {
+        root: Buffer.from(r.root!),
+        leafCount: r.leaf_count!,
+        leafIndex: r.leaf_index!,
+        nodes: (r.nodes ?? []).map((n) => Buffer.from(n)),
+        settled: r.settled === true,
+      }
+    : null;
+  return { anchor, batch };
+};
 
 const toAnchor = (r: AnchorRow): Anchor => ({
   id: r.id,
@@ -97,6 +149,12 @@ function insertRecord(a: NewAnchor): object {
   };
 }
 
+/** Ids of the batch's anchors that have a callback URL (`$1` the batch): by batch_id, or in its seq range. */
+const CALLBACKS_OF_BATCH = `SELECT c.id FROM anchor c WHERE c.batch_id = $1 AND c.callback_url IS NOT NULL
+  UNION ALL
+  SELECT c.id FROM anchor c JOIN batch x ON x.id = $1
+  WHERE c.callback_url IS NOT NULL AND c.batch_id IS NULL AND c.seq BETWEEN x.first_seq AND x.last_seq`;
+
 /** Ids are UUIDs; any other text is simply unknown (and never reaches a uuid cast). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -139,7 +197,7 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
     async findById(id, accountId) {
       if (!UUID.test(id)) return null;
       const rows = await sql.query<AnchorRow>(
-        `SELECT ${SELECT_ANCHOR} FROM anchor a LEFT JOIN batch b ON b.id = a.batch_id
+        `SELECT ${SELECT_ANCHOR} FROM anchor a ${BATCH_OF_ANCHOR}
          WHERE a.id = $1 AND ($2::uuid IS NULL OR a.account_id = $2)`,
         [id, accountId ?? null],
       );
@@ -153,7 +211,7 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
              metadata = CASE WHEN $6 THEN $7::jsonb ELSE metadata END, callback_url = CASE WHEN $8 THEN $9 ELSE callback_url END,
              last_modified = $10
            WHERE id = $1 AND account_id = $2 RETURNING *)
-         SELECT ${SELECT_ANCHOR} FROM a LEFT JOIN batch b ON b.id = a.batch_id`,
+         SELECT ${SELECT_ANCHOR} FROM a ${BATCH_OF_ANCHOR}`,
         [
           id,
           accountId,
@@ -181,7 +239,7 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
       const dir = q.direction === 'asc' ? 'ASC' : 'DESC';
       const [rows, count] = await Promise.all([
         sql.query<AnchorRow>(
-          `SELECT ${SELECT_ANCHOR} FROM anchor a LEFT JOIN batch b ON b.id = a.batch_id WHERE ${where}
+          `SELECT ${SELECT_ANCHOR} FROM anchor a ${BATCH_OF_ANCHOR} WHERE ${where}
            ORDER BY ${SORT_COLUMN[q.sort]} ${dir}, a.seq ${dir} LIMIT $6 OFFSET $7`,
           [...params, q.size, q.page * q.size],
         ),
@@ -204,34 +262,17 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
     },
     async findProofData(id) {
       if (!UUID.test(id)) return null;
-      const rows = await sql.query<
-        AnchorRow & { root: Uint8Array | null; leaf_count: number | null; leaf_index: number | null }
-      >(
-        `SELECT ${SELECT_ANCHOR}, b.root, b.leaf_count, a.leaf_index FROM anchor a LEFT JOIN batch b ON b.id = a.batch_id WHERE a.id = $1`,
+      const rows = await sql.query<ProofRow>(
+        `SELECT ${SELECT_ANCHOR}, b.root, b.leaf_count, b.settled, ${LEAF_INDEX} AS leaf_index, ${PATH_NODES} AS nodes
+         FROM anchor a ${BATCH_OF_ANCHOR} WHERE a.id = $1`,
         [id],
       );
       const r = rows[0];
-      if (!r) return null;
-      const anchor = toAnchor(r);
-      const batched = anchor.status !== 'WAIT' && r.root !== null && r.leaf_count !== null && r.leaf_index !== null;
-      return {
-        anchor,
-        batch: batched ? { root: Buffer.from(r.root!), leafCount: r.leaf_count!, leafIndex: r.leaf_index! } : null,
-      };
-    },
-    async readTreeNodes(batchId, offsets) {
-      if (offsets.length === 0) return [];
-      // substring() on an uncompressed out-of-line bytea reads only the TOAST chunks holding the range.
-      const rows = await sql.query<{ node: Uint8Array }>(
-        `SELECT substring(b.tree from t.o + 1 for 32) AS node
-         FROM batch b, unnest($2::int[]) WITH ORDINALITY AS t(o, i) WHERE b.id = $1 ORDER BY t.i`,
-        [batchId, offsets],
-      );
-      return rows.map((r) => Buffer.from(r.node));
+      return r ? toProofData(r) : null;
     },
     async withCallbackInBatch(batchId) {
       const rows = await sql.query<AnchorRow>(
-        `SELECT ${SELECT_ANCHOR} FROM anchor a JOIN batch b ON b.id = a.batch_id WHERE a.batch_id = $1 AND a.callback_url IS NOT NULL ORDER BY a.seq`,
+        `SELECT ${SELECT_ANCHOR} FROM anchor a ${BATCH_OF_ANCHOR} WHERE b.id = $1 AND a.id IN (${CALLBACKS_OF_BATCH}) ORDER BY a.seq`,
         [batchId],
       );
       return rows.map(toAnchor);

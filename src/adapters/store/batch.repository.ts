@@ -35,6 +35,9 @@ const toBatch = (r: BatchRow): Batch => ({
   created: r.created,
 });
 
+/** Anchors in no batch yet: no legacy batch_id, after the last batch's range. */
+const UNBATCHED = `batch_id IS NULL AND seq > (SELECT COALESCE(max(last_seq), 0) FROM batch)`;
+
 /** Transactions that may still confirm; a batch with one of them needs no new transaction. */
 const LIVE_TX = `EXISTS (SELECT 1 FROM btc_tx t WHERE t.batch_id = b.id AND t.status IN ('SIGNED', 'BROADCAST', 'CONFIRMED'))`;
 
@@ -46,19 +49,20 @@ export function batchRepository(sql: Sql): BatchRepository {
     },
     async unbatchedState(fullSize) {
       const rows = await sql.query<{ oldest: number | null; full: boolean }>(
-        `SELECT (SELECT created FROM anchor WHERE batch_id IS NULL ORDER BY seq LIMIT 1) AS oldest,
-                EXISTS (SELECT 1 FROM anchor WHERE batch_id IS NULL ORDER BY seq OFFSET $1 LIMIT 1) AS full`,
+        `SELECT (SELECT created FROM anchor WHERE ${UNBATCHED} ORDER BY seq LIMIT 1) AS oldest,
+                EXISTS (SELECT 1 FROM anchor WHERE ${UNBATCHED} ORDER BY seq OFFSET $1 LIMIT 1) AS full`,
         [fullSize - 1],
       );
       return { oldestCreated: rows[0]?.oldest ?? null, full: rows[0]?.full ?? false };
     },
     async batchingState() {
-      // Anchors join batches in seq order, so the oldest anchor of a WAIT batch is its leaf 0.
+      // The oldest anchor of a WAIT batch is its first: the one at first_seq, or leaf 0 of an older batch.
       const rows = await sql.query<{ oldest: string | number | null; closed: string | number | null }>(
         `SELECT LEAST(
-                  (SELECT created FROM anchor WHERE batch_id IS NULL ORDER BY seq LIMIT 1),
-                  (SELECT a.created FROM batch b JOIN anchor a ON a.batch_id = b.id AND a.leaf_index = 0
-                    WHERE b.status = 'WAIT' ORDER BY b.created LIMIT 1)) AS oldest,
+                  (SELECT created FROM anchor WHERE ${UNBATCHED} ORDER BY seq LIMIT 1),
+                  (SELECT COALESCE((SELECT a.created FROM anchor a WHERE a.batch_id IS NULL AND a.seq = b.first_seq),
+                                   (SELECT a.created FROM anchor a WHERE a.batch_id = b.id AND a.leaf_index = 0))
+                    FROM batch b WHERE b.status = 'WAIT' ORDER BY b.created LIMIT 1)) AS oldest,
                 (SELECT created FROM batch WHERE leaf_count > 0 ORDER BY created DESC LIMIT 1) AS closed`,
       );
       const { oldest, closed } = rows[0] ?? { oldest: null, closed: null };
@@ -68,45 +72,52 @@ export function batchRepository(sql: Sql): BatchRepository {
       };
     },
     async hasUnbatched() {
-      return (await sql.query('SELECT 1 FROM anchor WHERE batch_id IS NULL LIMIT 1')).length > 0;
+      return (await sql.query(`SELECT 1 FROM anchor WHERE ${UNBATCHED} LIMIT 1`)).length > 0;
     },
-    async insertEmpty(id, now) {
+    sealedSeq() {
+      // SHARE mode waits for every transaction that inserted anchors and holds new inserts back until this
+      // short transaction ends: every seq up to the max read here is committed, or rolled back for good.
+      return sql.transaction(async (tx) => {
+        await tx.query('LOCK TABLE anchor IN SHARE MODE');
+        const rows = await tx.query<{ s: string | null }>('SELECT max(seq) AS s FROM anchor WHERE batch_id IS NULL');
+        return Number(rows[0]?.s ?? 0);
+      });
+    },
+    async claimRange(max, sealedSeq) {
+      const rows = await sql.query<{ first: string | null; last: string | null; n: number }>(
+        `SELECT min(seq) AS first, max(seq) AS last, count(*)::int AS n
+         FROM (SELECT seq FROM anchor WHERE ${UNBATCHED} AND seq <= $2 ORDER BY seq LIMIT $1) p`,
+        [max, sealedSeq],
+      );
+      const r = rows[0];
+      return r && r.n > 0 ? { firstSeq: Number(r.first), lastSeq: Number(r.last), count: r.n } : null;
+    },
+    async rangeLeaves(firstSeq, lastSeq) {
+      // Aggregated in the order of an index scan on seq: no sort of a million rows (an ORDER BY inside the
+      // aggregate sorts on PostgreSQL 15). Both aggregates see the same order; the seqs are checked ascending.
+      const rows = await sql.query<{ leaves: Uint8Array | null; seqs: Uint8Array | null }>(
+        `SELECT string_agg(leaf, ''::bytea) AS leaves, string_agg(int8send(seq), ''::bytea) AS seqs
+         FROM (SELECT leaf, seq FROM anchor WHERE batch_id IS NULL AND seq BETWEEN $1 AND $2 ORDER BY seq) r`,
+        [firstSeq, lastSeq],
+      );
+      const packed = Buffer.from(rows[0]?.seqs ?? new Uint8Array(0));
+      const seqs = Array.from({ length: packed.length / 8 }, (_, i) => Number(packed.readBigInt64BE(i * 8)));
+      if (seqs.some((seq, i) => i > 0 && seq <= seqs[i - 1]!))
+        throw new Error('anchor leaves were not read in seq order');
+      return { leaves: Buffer.from(rows[0]?.leaves ?? new Uint8Array(0)), seqs };
+    },
+    async insertClosed(b) {
       await sql.query(
-        `INSERT INTO batch (id, status, root, leaf_count, tree, created, last_modified) VALUES ($1, 'WAIT', '\\x', 0, '\\x', $2, $2)`,
-        [id, now],
+        `INSERT INTO batch (id, status, root, leaf_count, tree, first_seq, last_seq, created, last_modified)
+         VALUES ($1, 'WAIT', $2, $3, $4, $5, $6, $7, $7)`,
+        [b.id, b.root, b.leafCount, b.tree, b.firstSeq, b.lastSeq, b.now],
       );
     },
-    async assignUnbatched(batchId, max) {
-      // One statement for the whole batch: the numbering comes from the same snapshot as the selection,
-      // so the leaf indexes are exactly 0, 2, …, 2(n-1) whatever is inserted meanwhile: an anchor's leaf
-      // sits at an even position of the blinded tree, its random sibling at the next (core/merkle/blinding.ts).
-      const rows = await sql.query<{ n: number }>(
-        `WITH picked AS (SELECT id, seq FROM anchor WHERE batch_id IS NULL ORDER BY seq LIMIT $2),
-              numbered AS (SELECT id, (2 * (row_number() OVER (ORDER BY seq) - 1))::int AS idx FROM picked),
-              updated AS (UPDATE anchor a SET batch_id = $1, leaf_index = n.idx FROM numbered n WHERE a.id = n.id RETURNING 1)
-         SELECT count(*)::int AS n FROM updated`,
-        [batchId, max],
+    async settleUpTo(height) {
+      await sql.query(
+        `UPDATE batch SET settled = true WHERE status = 'CONFIRMED' AND NOT settled AND block_height <= $1`,
+        [height],
       );
-      return rows[0]?.n ?? 0;
-    },
-    async packedLeaves(batchId) {
-      const rows = await sql.query<{ leaves: Uint8Array | null }>(
-        `SELECT string_agg(leaf, ''::bytea ORDER BY leaf_index) AS leaves FROM anchor WHERE batch_id = $1`,
-        [batchId],
-      );
-      return Buffer.from(rows[0]?.leaves ?? new Uint8Array(0));
-    },
-    async setTree(batchId, root, leafCount, tree, now) {
-      await sql.query('UPDATE batch SET root = $2, leaf_count = $3, tree = $4, last_modified = $5 WHERE id = $1', [
-        batchId,
-        root,
-        leafCount,
-        tree,
-        now,
-      ]);
-    },
-    async delete(batchId) {
-      await sql.query('DELETE FROM batch WHERE id = $1', [batchId]);
     },
     async findById(id) {
       return (await one(`SELECT ${COLUMNS} FROM batch WHERE id = $1`, [id]))[0] ?? null;
@@ -160,14 +171,14 @@ export function batchRepository(sql: Sql): BatchRepository {
     },
     async clearConfirmation(id, now) {
       await sql.query(
-        `UPDATE batch SET status = 'SENT', block_hash = NULL, block_height = NULL, block_time = NULL, raw_tx = NULL, tx_merkle_branch = NULL,
+        `UPDATE batch SET status = 'SENT', settled = false, block_hash = NULL, block_height = NULL, block_time = NULL, raw_tx = NULL, tx_merkle_branch = NULL,
            confirmations = 0, last_modified = $2 WHERE id = $1`,
         [id, now],
       );
     },
     async resetToWait(id, now) {
       await sql.query(
-        `UPDATE batch SET status = 'WAIT', tx_id = NULL, block_hash = NULL, block_height = NULL, block_time = NULL, raw_tx = NULL,
+        `UPDATE batch SET status = 'WAIT', settled = false, tx_id = NULL, block_hash = NULL, block_height = NULL, block_time = NULL, raw_tx = NULL,
            tx_merkle_branch = NULL, confirmations = 0, last_modified = $2 WHERE id = $1`,
         [id, now],
       );

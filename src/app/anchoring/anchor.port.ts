@@ -77,7 +77,15 @@ export interface PageOf<T> {
 export interface AnchorProofData {
   readonly anchor: Anchor;
   /** Null while the anchor is WAIT. */
-  readonly batch: { readonly root: Buffer; readonly leafCount: number; readonly leafIndex: number } | null;
+  readonly batch: {
+    readonly root: Buffer;
+    readonly leafCount: number;
+    readonly leafIndex: number;
+    /** The siblings of the proof path, leaf to root (empty until the batch has a transaction). */
+    readonly nodes: readonly Buffer[];
+    /** Confirmed below the reorg watch: the receipt can no longer change. */
+    readonly settled: boolean;
+  } | null;
 }
 
 export interface AnchorRepository {
@@ -93,10 +101,8 @@ export interface AnchorRepository {
   search(query: AnchorSearch): Promise<PageOf<Anchor>>;
   /** Ids of PUBLIC anchors matching the filter, oldest first. */
   publicIds(filter: HashFilter, page: number, size: number): Promise<PageOf<string>>;
-  /** The anchor and, once batched, its batch's root and leaf position; null when unknown. */
+  /** The anchor and, once batched, its batch's root, leaf position and proof path nodes, in one statement; null when unknown. */
   findProofData(id: string): Promise<AnchorProofData | null>;
-  /** The 32-byte nodes at these byte offsets of the batch's serialised tree, read with substring(). */
-  readTreeNodes(batchId: string, offsets: readonly number[]): Promise<Buffer[]>;
   /** The anchors of a batch that have a callback URL. */
   withCallbackInBatch(batchId: string): Promise<Anchor[]>;
 }

@@ -36,6 +36,25 @@ export interface BatchConfirmationProof extends BlockRecord {
   readonly txMerkleBranch: TxMerkleBranch;
 }
 
+/** A range of anchor sequence numbers, ends included, holding `count` anchors. */
+export interface SeqRange {
+  readonly firstSeq: number;
+  readonly lastSeq: number;
+  readonly count: number;
+}
+
+/** What closing a batch writes: one row, whatever the number of anchors. */
+export interface ClosedBatchRow {
+  readonly id: string;
+  readonly firstSeq: number;
+  readonly lastSeq: number;
+  readonly root: Buffer;
+  /** Leaves of the tree: twice the range's length (blinded layout). */
+  readonly leafCount: number;
+  readonly tree: Buffer;
+  readonly now: number;
+}
+
 export interface BatchRepository {
   /** Serialises batch closing across processes until the end of the current transaction. */
   lockClosing(): Promise<void>;
@@ -48,19 +67,19 @@ export interface BatchRepository {
   batchingState(): Promise<{ oldestWaitingCreated: number | null; lastClosed: number | null }>;
   /** The creation time of the oldest unbatched anchor (null: none), and whether `fullSize` of them wait. */
   unbatchedState(fullSize: number): Promise<{ oldestCreated: number | null; full: boolean }>;
-  /** Inserts a WAIT batch with no tree yet (the anchors' foreign key needs it first). */
-  insertEmpty(id: string, now: number): Promise<void>;
   /**
-   * Gives the `max` oldest unbatched anchors (seq order) to the batch, leaf_index 0, 2, …, 2(n-1) in that order
-   * (their positions in the blinded tree),
-   * in one statement. Returns n.
+   * The highest anchor seq such that every anchor up to it is committed (or rolled back for good): waits for
+   * the transactions inserting anchors, in a short transaction of its own. Call it outside a transaction.
    */
-  assignUnbatched(batchId: string, max: number): Promise<number>;
-  /** The anchors' leaves of the batch packed back to back (32 bytes each), in leaf_index order. */
-  packedLeaves(batchId: string): Promise<Buffer>;
-  /** Stores the serialised tree, its root and its number of tree leaves (twice the anchors: blinded layout). */
-  setTree(batchId: string, root: Buffer, leafCount: number, tree: Buffer, now: number): Promise<void>;
-  delete(batchId: string): Promise<void>;
+  sealedSeq(): Promise<number>;
+  /** The next `max` unbatched anchors up to `sealedSeq` (seq order): their first and last seq and count; null when none. */
+  claimRange(max: number, sealedSeq: number): Promise<SeqRange | null>;
+  /** Leaves (packed, 32 bytes each) and seqs of the unbatched anchors from `firstSeq` to `lastSeq`, seq order. */
+  rangeLeaves(firstSeq: number, lastSeq: number): Promise<{ leaves: Buffer; seqs: number[] }>;
+  /** Inserts a closed WAIT batch owning the anchors of a seq range, with its serialised tree. */
+  insertClosed(batch: ClosedBatchRow): Promise<void>;
+  /** Marks CONFIRMED batches whose block is at or below `height` settled: their receipts can no longer change. */
+  settleUpTo(height: number): Promise<void>;
   findById(id: string): Promise<Batch | null>;
   /** WAIT batches with a tree and no transaction that could still confirm, oldest first. */
   waitingForTx(): Promise<Batch[]>;

@@ -1,6 +1,8 @@
-import { interleaveNonces } from '../../core/merkle/blinding.js';
-import { buildMerkleTreeFromPacked, merkleRoot } from '../../core/merkle/tree.js';
-import { serializeTree } from '../../core/merkle/serialize.js';
+import { blindedRangeLeaves } from '../../core/merkle/blinding.js';
+import { buildSerializedTree, type SerializedTree } from '../../core/merkle/serialize.js';
+import { NODE_SIZE } from '../../core/merkle/tree.js';
+import type { BatchRepository, SeqRange } from './bitcoin.port.js';
+import type { Random } from '../shared/clock.port.js';
 import { SEND_BATCHES, type AnchoringDeps } from './anchoring-deps.js';
 import type { AppDeps } from '../shared/deps.js';
 
@@ -14,34 +16,44 @@ export interface ClosedBatch {
 }
 
 /**
- * Closes a batch: the `maxSize` oldest unbatched anchors (seq order) get the new batch and their
- * leaf_index, the Merkle tree (Chainpoint v2 rule) is built over their leaves, each paired with a random
- * sibling so that no receipt shows another anchor's hash (core/merkle/blinding.ts), and stored once, serialised,
- * in the batch row, and the send job is queued — all in one transaction, under a lock that keeps two processes
- * from closing at once (so two overlapping runs close distinct batches). Null when no anchor waits.
+ * Closes a batch: it takes the `maxSize` oldest unbatched anchors (seq order) as a range of sequence
+ * numbers — one batch row, no anchor row rewritten — and stores the Merkle tree (Chainpoint v2 rule) built
+ * over their leaves, each paired with a random sibling so that no receipt shows another anchor's hash
+ * (core/merkle/blinding.ts), serialised, in that row; the send job is queued in the same transaction, under
+ * a lock that keeps two processes from closing at once. The range ends at a seq below which every insert has
+ * ended ({@link BatchRepository.sealedSeq}), so no anchor can later appear inside it. Null when no anchor waits.
  */
 export async function closeBatch(deps: CloseDeps, input: { maxSize: number }): Promise<ClosedBatch | null> {
   if (!(await deps.store.batches.hasUnbatched())) return null;
+  const sealedSeq = await deps.store.batches.sealedSeq();
   const batchId = deps.random.uuid();
-  const closed = await deps.store.transaction(async (tx): Promise<ClosedBatch | null> => {
+  return deps.store.transaction(async (tx): Promise<ClosedBatch | null> => {
     await tx.batches.lockClosing();
-    const now = deps.clock.now();
-    await tx.batches.insertEmpty(batchId, now);
-    const anchorCount = await tx.batches.assignUnbatched(batchId, input.maxSize);
+    const range = await tx.batches.claimRange(input.maxSize, sealedSeq);
     await deps.insideClose?.();
-    if (anchorCount === 0) {
-      await tx.batches.delete(batchId);
-      return null;
-    }
-    const leaves = await tx.batches.packedLeaves(batchId);
-    const tree = buildMerkleTreeFromPacked(interleaveNonces(leaves, deps.random.bytes(leaves.length)));
-    const root = Buffer.from(merkleRoot(tree));
-    await tx.batches.setTree(batchId, root, tree.leafCount, serializeTree(tree), now);
+    if (!range) return null;
+    const tree = await rangeTree(tx.batches, range, deps.random);
+    const now = deps.clock.now();
+    await tx.batches.insertClosed({
+      id: batchId,
+      ...range,
+      root: tree.root,
+      leafCount: tree.leafCount,
+      tree: tree.bytes,
+      now,
+    });
     // Keyed like the scheduled sends, so the stately queue holds one active send whichever queued it.
     await tx.jobs.send(SEND_BATCHES, {}, { singletonKey: SEND_BATCHES });
-    return { batchId, anchorCount, root: root.toString('hex') };
+    return { batchId, anchorCount: range.count, root: tree.root.toString('hex') };
   });
-  return closed;
+}
+
+/** The blinded tree of a seq range: anchor at offset o on leaf 2o, random bytes everywhere else. */
+async function rangeTree(batches: BatchRepository, range: SeqRange, random: Random): Promise<SerializedTree> {
+  const { leaves, seqs } = await batches.rangeLeaves(range.firstSeq, range.lastSeq);
+  const span = range.lastSeq - range.firstSeq + 1;
+  const offsets = seqs.length === span ? null : seqs.map((seq) => seq - range.firstSeq);
+  return buildSerializedTree(blindedRangeLeaves(leaves, offsets, span, random.bytes(2 * span * NODE_SIZE)));
 }
 
 /** Most batches one run of {@link closeDueBatches} closes; the next run goes on. */

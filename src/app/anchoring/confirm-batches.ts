@@ -60,6 +60,8 @@ export async function confirmBatches(deps: AnchoringDeps): Promise<ConfirmSummar
   const height = await deps.chain.getBlockCount();
   for (const batch of await deps.store.batches.confirmedAbove(height - deps.settings.reorgWatchDepth))
     await watchConfirmed(deps, batch, summary);
+  // What the watch no longer covers can no longer change: its receipts may be kept (get-receipt.ts).
+  await deps.store.batches.settleUpTo(height - deps.settings.reorgWatchDepth);
   for (const batch of await deps.store.batches.sent()) await confirmBatch(deps, batch, height, summary);
   return summary;
 }

@@ -2,17 +2,17 @@ import { buildReceipt, type ChainpointReceipt, type ReceiptSignature } from '../
 import { fail } from '../../core/errors.js';
 import { bytesToHex } from '../../core/hash/hex.js';
 import { proofFromNodes, proofNodeLocations } from '../../core/merkle/proof.js';
-import { nodeOffset } from '../../core/merkle/serialize.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Anchor } from './anchor.port.js';
 
 export type ReceiptResult =
-  | { readonly complete: true; readonly receipt: ChainpointReceipt }
+  | { readonly complete: true; readonly receipt: ChainpointReceipt; readonly settled: boolean }
   | { readonly complete: false; readonly signature?: ReceiptSignature };
 
 /**
  * The receipt of an anchor, by id (so private anchors too, to whoever knows the id). While the
- * anchor is WAIT, only its signature part. The proof reads just the log2(n) nodes of the path.
+ * anchor is WAIT, only its signature part. One statement reads the anchor, its batch and just the log2(n)
+ * nodes of the path. `settled`: the batch is confirmed below the reorg watch, the receipt can no longer change.
  * @throws DomainError NOT_FOUND when unknown
  */
 export async function getReceipt(deps: Pick<AppDeps, 'store'>, input: { id: string }): Promise<ReceiptResult> {
@@ -22,17 +22,14 @@ export async function getReceipt(deps: Pick<AppDeps, 'store'>, input: { id: stri
   const signature = receiptSignature(anchor);
   if (!batch || anchor.txId === null || anchor.batchId === null)
     return signature ? { complete: false, signature } : { complete: false };
-  const locations = proofNodeLocations(batch.leafCount, batch.leafIndex);
-  const offsets = locations.map((loc) => nodeOffset(batch.leafCount, loc.level, loc.index));
-  const nodes = await deps.store.anchors.readTreeNodes(anchor.batchId, offsets);
   const receipt = buildReceipt({
     targetHash: bytesToHex(anchor.leaf),
     merkleRoot: bytesToHex(batch.root),
-    proof: proofFromNodes(locations, nodes),
+    proof: proofFromNodes(proofNodeLocations(batch.leafCount, batch.leafIndex), batch.nodes),
     txId: anchor.txId,
     signature,
   });
-  return { complete: true, receipt };
+  return { complete: true, receipt, settled: batch.settled };
 }
 
 function receiptSignature(a: Anchor): ReceiptSignature | undefined {

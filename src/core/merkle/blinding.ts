@@ -31,3 +31,37 @@ export function interleaveNonces(packedLeaves: Uint8Array, nonces: Uint8Array): 
   }
   return out;
 }
+
+/**
+ * The leaf level of a blinded batch that owns a range of `span` sequence numbers: the anchor with
+ * sequence offset `o` sits at position `2o`, its random sibling at `2o + 1`; an offset with no anchor (a
+ * rolled-back insert) holds random bytes too. `random` (2 × span × 32 bytes) becomes the level.
+ * @param packedLeaves - the anchors' leaves, 32 bytes each, in offset order
+ * @param offsets - each anchor's offset in the range (same order), or null when the range has no gap
+ * @throws DomainError INVALID_HASH when the sizes do not match
+ */
+export function blindedRangeLeaves(
+  packedLeaves: Uint8Array,
+  offsets: readonly number[] | null,
+  span: number,
+  random: Buffer,
+): Buffer {
+  const count = packedLeaves.length / NODE_SIZE;
+  if (
+    !Number.isInteger(count) ||
+    random.length !== 2 * span * NODE_SIZE ||
+    (offsets ?? { length: span }).length !== count
+  ) {
+    throw new DomainError(
+      'INVALID_HASH',
+      `${count} leaves do not fit a range of ${span} with ${random.length} random bytes`,
+    );
+  }
+  for (let i = 0; i < count; i++) {
+    const at = blindedPosition(offsets ? offsets[i] : i) * NODE_SIZE;
+    if (at < 0 || at >= random.length)
+      throw new DomainError('INVALID_HASH', `offset ${offsets?.[i]} is outside the range`);
+    random.set(packedLeaves.subarray(i * NODE_SIZE, (i + 1) * NODE_SIZE), at);
+  }
+  return random;
+}

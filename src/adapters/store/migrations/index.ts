@@ -18,6 +18,7 @@ import { sql as m015 } from './015-email-outbox.js';
 import { sql as m016 } from './016-request-mail-marks.js';
 import { sql as m018 } from './018-attestations.js';
 import { sql as m020 } from './020-vouched-identity.js';
+import { sql as m021 } from './021-batch-ranges.js';
 
 export interface Migration {
   readonly id: string;
@@ -41,4 +42,5 @@ export const migrations: readonly Migration[] = [
   { id: '016-request-mail-marks', sql: m016 },
   { id: '018-attestations', sql: m018 },
   { id: '020-vouched-identity', sql: m020 },
+  { id: '021-batch-ranges', sql: m021 },
 ];

@@ -1,11 +1,20 @@
-import { getReceipt } from '../../../app/anchoring/get-receipt.js';
+import type { FastifyReply } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { createReceiptCache, getReceiptDocument } from '../../../app/anchoring/get-receipt-document.js';
 import { verifyReceipt } from '../../../app/anchoring/verify-receipt.js';
 import type { RouteModule } from '../../app.js';
 import { errors } from '../../schemas.js';
 import { IdParams, PartialReceiptSchema, ReceiptSchema, VerificationSchema } from './anchor.schemas.js';
 
+/** A settled receipt never changes: caches may keep it for a year without asking again. */
+const SETTLED = 'public, max-age=31536000, immutable';
+/** A receipt that may still change (fee bump, reorg): caches revalidate it with its ETag every time. */
+const UNSETTLED = 'no-cache';
+const NotModified = Type.Null({ description: 'Not Modified: the receipt is the one whose ETag was given' });
+
 export const receiptRoutes: RouteModule = (app, deps, config) => {
   const rateLimit = { max: config.rateLimitPublicPerMinute, timeWindow: 60_000 };
+  const receiptDeps = { ...deps, receiptCache: createReceiptCache() };
 
   app.get(
     '/receipt/:id',
@@ -14,14 +23,20 @@ export const receiptRoutes: RouteModule = (app, deps, config) => {
       schema: {
         tags: ['receipts'],
         summary: 'The Chainpoint v2 receipt of an anchor (200), or its signature while WAIT (202); no account needed',
+        description:
+          'A complete receipt carries an ETag (304 on a matching If-None-Match); once settled (confirmed below the reorg watch) it never changes and may be cached for good, before that it must be revalidated.',
         params: IdParams,
-        response: { 200: ReceiptSchema, 202: PartialReceiptSchema, ...errors(404, 429) },
+        response: { 200: ReceiptSchema, 202: PartialReceiptSchema, 304: NotModified, ...errors(404, 429) },
       },
     },
     async (req, reply) => {
-      const result = await getReceipt(deps, { id: req.params.id });
-      if (result.complete) return result.receipt;
-      return reply.status(202).send({ partial: true, ...(result.signature ? { signature: result.signature } : {}) });
+      const result = await getReceiptDocument(receiptDeps, { id: req.params.id });
+      if (!result.complete)
+        return reply.status(202).send({ partial: true, ...(result.signature ? { signature: result.signature } : {}) });
+      void reply.header('etag', result.etag).header('cache-control', result.settled ? SETTLED : UNSETTLED);
+      if (req.headers['if-none-match'] === result.etag) return reply.status(304).send(null);
+      // The receipt's JSON text as kept: Fastify sends a string typed JSON without serialising it again.
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(result.json);
     },
   );
 

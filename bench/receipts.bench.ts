@@ -1,0 +1,223 @@
+/**
+ * Receipts through HTTP on real sockets, beside a bare node:http server measured in the same run.
+ * For each store (PGlite on a folder, PostgreSQL) and each size (100,000 and 1,000,000 anchors stored), a
+ * child process fills the store in bulk SQL (not through HTTP), closes ONE batch over every anchor with
+ * the real `closeBatch`, gives it a confirmed transaction, and serves the API; this process is the load
+ * generator (64 keep-alive connections, GET /v1/receipt/{id} over 1,000 random anchors of the batch):
+ *   - "revalidated": the batch is confirmed but still under the reorg watch, so each receipt is read from
+ *     the store (one statement) — what a receipt costs while it may still change;
+ *   - "settled": the batch is below the reorg watch, receipts come from the API process's memory.
+ * The public rate limit is raised through its setting (RATE_LIMIT_PUBLIC_PER_MINUTE), as an operator would.
+ * References in the same run: the bare server answering a body of a receipt's size, libsecp256k1 recoveries
+ * on one core, and the load average. Never fails on a timing.
+ * Run: node --import tsx bench/receipts.bench.ts [--store pglite|postgres|both] [--anchors 100000,1000000]
+ *                                                 [--requests 20000] [--concurrency 64]
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { hammerGets, recoveriesPerSecond, startBareServer, type LoadResult } from './http-load.js';
+
+const { values: args } = parseArgs({
+  options: {
+    store: { type: 'string', default: 'both' },
+    anchors: { type: 'string', default: '100000,1000000' },
+    requests: { type: 'string', default: '20000' },
+    concurrency: { type: 'string', default: '64' },
+    serve: { type: 'string' },
+    body: { type: 'string', default: '1500' },
+  },
+});
+const HOT_IDS = 1_000;
+const CHUNK = 100_000;
+
+// ---------------------------------------------------------------- servers (child processes)
+
+/** Fills a store with `n` anchors in one closed, confirmed batch and serves the API on it. */
+async function serveApi(storeName: string, n: number): Promise<void> {
+  const { openStore } = await import('../src/adapters/store/create-store.js');
+  const { buildApp } = await import('../src/http/app.js');
+  const { loadConfig } = await import('../src/config.js');
+  const { dropSchema, newSchemaName, schemaUrl } = await import('../test/support/stores.js');
+  const schema = newSchemaName();
+  const dir = storeName === 'pglite' ? await mkdtemp(path.join(os.tmpdir(), 'proofseal-receipts-')) : undefined;
+  const opened = await openStore({
+    databaseUrl: storeName === 'postgres' ? schemaUrl(schema) : undefined,
+    // A folder of its own: the embedded store's lock sits beside its folder (DATA_DIR/pglite, as npm start keeps it).
+    embeddedDir: dir && path.join(dir, 'pglite'),
+    now: Date.now,
+  });
+  const deps = {
+    store: opened.withJobs(() => ({ send: async () => null })),
+    clock: { now: Date.now },
+    random: { bytes: randomBytes, uuid: randomUUID },
+    jobs: { send: async () => null },
+    secretKey: 'bench-secret-key-of-at-least-32-characters',
+  };
+  const t0 = performance.now();
+  const { batchId, ids } = await seedConfirmedBatch(opened, deps, n);
+  const seedSeconds = (performance.now() - t0) / 1000;
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/tmp/proofseal-bench',
+    RATE_LIMIT_PUBLIC_PER_MINUTE: '10000000',
+  });
+  const app = await buildApp({ ...deps, readiness: {} }, config);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  process.send!({ port, ids, seedSeconds });
+  process.on('message', async (m: string) => {
+    if (m === 'settle') {
+      await opened.store.batches.settleUpTo(1);
+      process.send!({ settled: (await opened.store.batches.findById(batchId))?.status });
+    }
+    if (m === 'stats') process.send!({ maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) });
+    if (m === 'stop') {
+      await app.close();
+      await opened.close();
+      if (storeName === 'postgres') await dropSchema(schema);
+      if (dir) await rm(dir, { recursive: true, force: true });
+      process.exit(0);
+    }
+  });
+}
+
+type SeedDeps = Parameters<typeof import('../src/app/anchoring/close-batch.js').closeBatch>[0];
+
+/** `n` data anchors in bulk SQL, one batch closed over them, SENT and confirmed at height 1 (not settled). */
+async function seedConfirmedBatch(
+  opened: import('../src/adapters/store/create-store.js').OpenedStore,
+  deps: SeedDeps,
+  n: number,
+): Promise<{ batchId: string; ids: string[] }> {
+  const { createAccount } = await import('../src/app/accounts/create-account.js');
+  const { closeBatch } = await import('../src/app/anchoring/close-batch.js');
+  const account = await createAccount(deps as never, { email: 'bench@example.com', password: 'bench password 123' });
+  for (let done = 0; done < n; done += CHUNK) {
+    await opened.db.query(
+      `INSERT INTO anchor (id, account_id, name, kind, hash, leaf, created, last_modified)
+       SELECT gen_random_uuid(), $1, 'bench', 'data', encode(l, 'hex'), l, 0, 0 FROM unnest($2::bytea[]) AS l`,
+      [account.id, Array.from({ length: Math.min(CHUNK, n - done) }, () => randomBytes(32))],
+    );
+  }
+  const closed = (await closeBatch(deps, { maxSize: n }))!;
+  const batches = opened.store.batches;
+  const txId = randomBytes(32).toString('hex');
+  await batches.markSent(closed.batchId, txId, Date.now());
+  const block = { txId, blockHash: randomBytes(32).toString('hex'), blockHeight: 1, blockTime: Date.now() };
+  await batches.recordConfirmation(
+    closed.batchId,
+    { ...block, rawTx: '00', txMerkleBranch: { siblings: [], index: 0 } },
+    6,
+    Date.now(),
+  );
+  await batches.setConfirmations(closed.batchId, 6, true, Date.now());
+  const rows = await opened.db.query<{ id: string }>('SELECT id FROM anchor ORDER BY random() LIMIT $1', [HOT_IDS]);
+  return { batchId: closed.batchId, ids: rows.map((r) => r.id) };
+}
+
+async function serveBare(bodySize: number): Promise<void> {
+  const server = await startBareServer(JSON.stringify({ pad: 'x'.repeat(Math.max(0, bodySize - 10)) }));
+  process.send!({ port: server.port });
+  process.on('message', (m: string) => {
+    if (m === 'stop') void server.close().then(() => process.exit(0));
+  });
+}
+
+// ---------------------------------------------------------------- client (this process)
+
+function spawnServer(extra: string[]): ChildProcess {
+  return fork(new URL(import.meta.url).pathname, extra, { execArgv: ['--import', 'tsx'] });
+}
+
+/** The child's next message; rejects when it exits first. */
+function nextMessage<T>(child: ChildProcess): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`server process exited (${code})`));
+    child.once('exit', onExit);
+    child.once('message', (m) => {
+      child.off('exit', onExit);
+      resolve(m as T);
+    });
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => child.once('exit', r));
+  child.send('stop');
+  await exited;
+}
+
+/** A warm-up pass, then the measured one. */
+async function measure(port: number, pathOf: (i: number) => string): Promise<LoadResult> {
+  const total = Number(args.requests);
+  const concurrency = Number(args.concurrency);
+  await hammerGets(port, Math.min(total, 4_000), concurrency, pathOf);
+  return hammerGets(port, total, concurrency, pathOf);
+}
+
+async function bareReference(bodySize: number): Promise<LoadResult> {
+  const bare = spawnServer(['--serve', 'bare', '--body', String(bodySize)]);
+  const { port } = await nextMessage<{ port: number }>(bare);
+  const result = await measure(port, () => '/');
+  await stop(bare);
+  return result;
+}
+
+const fmt = (r: LoadResult) => `${Math.round(r.perSecond)}/s p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms`;
+const ratio = (r: LoadResult, bare: LoadResult) =>
+  `${Math.round((100 * r.perSecond) / bare.perSecond)} % of bare, p99 ${(r.p99 / bare.p99).toFixed(1)}×`;
+
+async function benchCase(storeName: string, n: number): Promise<void> {
+  const api = spawnServer(['--serve', storeName, '--anchors', String(n)]);
+  const { port, ids, seedSeconds } = await nextMessage<{ port: number; ids: string[]; seedSeconds: number }>(api);
+  const pathOf = (i: number) => `/v1/receipt/${ids[i % ids.length]}`;
+  const sample = await fetch(`http://127.0.0.1:${port}${pathOf(0)}`);
+  const bodySize = (await sample.text()).length;
+  const bare = await bareReference(bodySize);
+  const revalidated = await measure(port, pathOf);
+  api.send('settle');
+  await nextMessage(api);
+  const settled = await measure(port, pathOf);
+  api.send('stats');
+  const { maxRssMb } = await nextMessage<{ maxRssMb: number }>(api);
+  await stop(api);
+  console.log(
+    `\n[${storeName}] ${n} anchors stored in one batch (filled and closed in ${seedSeconds.toFixed(0)} s); receipt ${sample.status}, ${bodySize} bytes`,
+  );
+  console.log(
+    `  reference, bare node:http (${bodySize}-byte JSON): ${fmt(bare)}; statuses ${JSON.stringify(bare.statuses)}`,
+  );
+  console.log(
+    `  receipts, revalidated (one statement each): ${fmt(revalidated)} = ${ratio(revalidated, bare)}; statuses ${JSON.stringify(revalidated.statuses)}`,
+  );
+  console.log(
+    `  receipts, settled (from memory):            ${fmt(settled)} = ${ratio(settled, bare)}; statuses ${JSON.stringify(settled.statuses)}`,
+  );
+  console.log(
+    `  API process peak RSS ${maxRssMb} MB; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+}
+
+if (args.serve === 'bare') await serveBare(Number(args.body));
+else if (args.serve) await serveApi(args.serve, Number(args.anchors));
+else {
+  const stores = args.store === 'both' ? ['pglite', 'postgres'] : [args.store!];
+  const recover = await recoveriesPerSecond();
+  console.log(
+    `receipts: GET /v1/receipt/{id}, ${args.concurrency} keep-alive connections, ${HOT_IDS} random anchors of the batch`,
+  );
+  console.log(
+    `  reference, secp256k1 (${recover.backend}) recoveries on one core: ${Math.round(recover.perSecond)}/s; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  for (const store of stores) for (const n of args.anchors!.split(',').map(Number)) await benchCase(store, n);
+}
