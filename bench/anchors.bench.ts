@@ -12,6 +12,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { describeLoad, percentile, rateOf, rawRequest, runLoad, type LoadResult } from './lib/http-load.js';
 import { loadAverage, measureReferences } from './lib/references.js';
+import { signatureBodies } from './lib/anchor-bodies.js';
 import { startProfiling, stopProfiling, summarizeProfile } from './lib/cpu-profile.js';
 
 const { values: args } = parseArgs({
@@ -113,23 +114,6 @@ async function seedBatch(
 
 // ---------------------------------------------------------------- client (this process)
 
-async function signatureBodies(n: number): Promise<string[]> {
-  const { publicKeyOf, signMessage } = await import('../src/core/bitcoin/signed-message.js');
-  const { addressFromPublicKey } = await import('../src/core/bitcoin/addresses.js');
-  const key = randomBytes(32);
-  const pubKey = addressFromPublicKey(publicKeyOf(key), 'p2pkh', 'mainnet');
-  return Array.from({ length: n }, (_, i) => {
-    const signedHash = randomBytes(32).toString('hex');
-    return JSON.stringify({
-      name: `bench-${i}`,
-      signedHash,
-      signature: signMessage(signedHash, key),
-      pubKey,
-      identityURL: 'https://id.example.com/identity',
-    });
-  });
-}
-
 function startServer(
   store: string,
   receipts: number,
@@ -147,7 +131,7 @@ async function benchStore(store: string): Promise<void> {
   const connections = Number(args.concurrency);
   const anchors = Number(args.anchors);
   const receipts = Number(args.receipts);
-  const bodies = await signatureBodies(anchors);
+  const bodies = signatureBodies(anchors);
   const t0 = performance.now();
   const server = await startServer(store, receipts);
   const setup = ((performance.now() - t0) / 1000).toFixed(1);
