@@ -33,9 +33,16 @@ export async function startUntilReady(
   command: string[],
   env: Record<string, string>,
   port: number,
+  onSpawn?: (child: ChildProcess) => void,
 ): Promise<{ child: ChildProcess; seconds: number }> {
   const t0 = performance.now();
-  const child = spawn(command[0]!, command.slice(1), { env: { ...process.env, ...env }, stdio: 'ignore' });
+  // A process group of its own: stopping it reaches the service behind a wrapper such as npm.
+  const child = spawn(command[0]!, command.slice(1), {
+    env: { ...process.env, ...env },
+    stdio: 'ignore',
+    detached: true,
+  });
+  onSpawn?.(child);
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? 1));
   for (;;) {
@@ -49,12 +56,23 @@ export async function startUntilReady(
   }
 }
 
-/** SIGTERM, then waits for the exit. */
+/** SIGTERM to the process group of a child of {@link startUntilReady}, then waits until none of it is left. */
 export async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  const tree = processTree(child.pid!);
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    return;
+  }
+  while (tree.some(alive)) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+function alive(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 /** The pids of a process and all its descendants (from /proc). */
