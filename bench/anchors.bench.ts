@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { describeLoad, percentile, rateOf, rawRequest, runLoad, type LoadResult } from './lib/http-load.js';
 import { loadAverage, measureReferences } from './lib/references.js';
 import { signatureBodies } from './lib/anchor-bodies.js';
+import { cpuSeconds } from './lib/service-process.js';
 import { startProfiling, stopProfiling, summarizeProfile } from './lib/cpu-profile.js';
 
 const { values: args } = parseArgs({
@@ -148,11 +149,17 @@ async function benchStore(store: string): Promise<void> {
   const refs = await measureReferences({ connections, total: anchors, request: (i) => posts[i]! });
   await runLoad({ port: server.port, connections, total: 500, request: (i) => posts[i % posts.length]! });
   if (args.profile) await ask(server.child, 'profile-start');
+  const cpu0 = cpuSeconds([server.child.pid!]);
   const create = await runLoad({ port: server.port, connections, total: anchors, request: (i) => posts[i]! });
+  const serverCpu = cpuSeconds([server.child.pid!]) - cpu0;
   if (args.profile)
     console.log(['  server CPU profile (self time):', ...(await ask(server.child, 'profile-stop')).profile].join('\n'));
   console.log(`  POST /v1/anchor (signature anchors, verified, durable): ${describeLoad(create, 'anchors')}`);
   console.log(`  ratios: ${ratios(create, refs)}; ${loadAverage()}`);
+  const perCpu = anchors / serverCpu;
+  console.log(
+    `  server CPU: ${serverCpu.toFixed(1)} s = ${Math.round(perCpu)} anchors per CPU second (${((100 * perCpu) / refs.secpPerCpuSecond).toFixed(0)} % of recoveries per CPU second)`,
+  );
   if (receipts > 0) await benchReceipts(server, connections, receipts);
   const stats = await ask(server.child, 'stats');
   server.child.send('stop');

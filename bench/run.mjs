@@ -7,6 +7,8 @@ const benches = [
   ['--expose-gc', '--import', 'tsx', 'bench/merkle.bench.ts'],
   ['--import', 'tsx', 'bench/batch.bench.ts'],
   ['--import', 'tsx', 'bench/anchors.bench.ts'],
+  ['--import', 'tsx', 'bench/scaling.bench.ts'],
+  ['--import', 'tsx', 'bench/footprint.bench.ts'],
   ['--import', 'tsx', 'bench/signature-requests.bench.ts'],
 ];
 for (const args of benches) {

@@ -70,11 +70,15 @@ async function measure(n: number, env: Record<string, string>, posts: Buffer[], 
   return { result, cpu: { api: per1000('api'), postgres: per1000('postgres'), client: per1000('client') }, peak };
 }
 
-function report(n: number, m: Awaited<ReturnType<typeof measure>>, refs: { secpPerSecond: number; bare: LoadResult }) {
+function report(
+  n: number,
+  m: Awaited<ReturnType<typeof measure>>,
+  refs: { secpPerSecond: number; secpPerCpuSecond: number; bare: LoadResult },
+) {
   const rate = rateOf(m.result);
   console.log(`  ${n} API process${n > 1 ? 'es' : ''}: ${describeLoad(m.result, 'anchors')}`);
   console.log(
-    `    ${((100 * rate) / refs.secpPerSecond).toFixed(0)} % of one core's recoveries, ${((100 * rate) / rateOf(refs.bare)).toFixed(0)} % of the bare server; CPU s per 1,000 anchors: API ${m.cpu.api}, PostgreSQL ${m.cpu.postgres}, load generator ${m.cpu.client}; ${loadAverage()}`,
+    `    ${Math.round(1000 / Number(m.cpu.api))} anchors per API CPU second (${(100000 / Number(m.cpu.api) / refs.secpPerCpuSecond).toFixed(0)} % of recoveries per CPU second); ${((100 * rate) / refs.secpPerSecond).toFixed(0)} % of one core's recoveries, ${((100 * rate) / rateOf(refs.bare)).toFixed(0)} % of the bare server; CPU s per 1,000 anchors: API ${m.cpu.api}, PostgreSQL ${m.cpu.postgres}, load generator ${m.cpu.client}; ${loadAverage()}`,
   );
   const rss = [...m.peak.values()].map((mb) => Math.round(mb));
   console.log(`    peak RSS per process (MB, the primary first when N > 1): ${rss.join(', ')}`);
