@@ -36,8 +36,9 @@ describe('several API processes on one port', { skip: postgres!.skip }, () => {
       ['start', '--role', 'api', '--processes', '2'],
       { ...env, PORT: String(port) },
       /API processes started/,
+      180_000,
     );
-    await waitUntil(async () => startedPids(api.output()).length === 2, 'two API processes to start', 60_000, 200);
+    await waitUntil(async () => startedPids(api.output()).length === 2, 'two API processes to start', 180_000, 200);
     const pids = startedPids(api.output());
     assert.equal(new Set(pids).size, 2, 'two distinct processes');
     assert.ok(!pids.includes(api.child.pid!), 'the primary serves nothing itself');
@@ -48,7 +49,7 @@ describe('several API processes on one port', { skip: postgres!.skip }, () => {
     );
     process.kill(pids[0]!, 'SIGKILL');
     await waitForOutput(api, /an API process died: starting another/, 'the replacement notice');
-    await waitUntil(async () => startedPids(api.output()).length === 3, 'a third process to start', 60_000, 200);
+    await waitUntil(async () => startedPids(api.output()).length === 3, 'a third process to start', 180_000, 200);
     assert.equal((await fetch(`http://127.0.0.1:${port}/health`)).status, 200);
     assert.equal(await api.stop(), 0, api.output().slice(-2000));
     const alive = startedPids(api.output()).filter((pid) => {
