@@ -1,14 +1,20 @@
 /**
  * Anchors through HTTP on real sockets: the API runs in a child process, this process is the client
- * (64 concurrent keep-alive connections, Bearer auth, signature anchors signed beforehand).
- * Prints anchors accepted/s, then receipts served/s and latency with `--receipts N` anchors stored
- * in one batch, and the server's peak RSS. Run on each store:
- *   node --import tsx bench/anchors.bench.ts [--store embedded|postgres|both] [--anchors 30000] [--receipts 100000] [--concurrency 64]
+ * (64 concurrent keep-alive connections, Bearer auth, signature anchors signed beforehand; the light
+ * load generator of bench/lib/http-load.ts). Measures its references first, in the same run
+ * (libsecp256k1 recoveries/s on one core, a bare node:http server under the same load), then prints
+ * anchors accepted/s with the ratios to both, receipts served/s and latency with `--receipts N`
+ * anchors stored in one batch (0: no receipts), and the server's peak RSS. Run on each store:
+ *   node --import tsx bench/anchors.bench.ts [--store embedded|postgres|both] [--anchors 30000] [--receipts 100000] [--concurrency 64] [--profile]
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
 import { parseArgs } from 'node:util';
+import { describeLoad, percentile, rateOf, rawRequest, runLoad, type LoadResult } from './lib/http-load.js';
+import { loadAverage, measureReferences } from './lib/references.js';
+import { signatureBodies } from './lib/anchor-bodies.js';
+import { cpuSeconds } from './lib/service-process.js';
+import { startProfiling, stopProfiling, summarizeProfile } from './lib/cpu-profile.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -19,6 +25,7 @@ const { values: args } = parseArgs({
     auth: { type: 'string', default: 'bearer' },
     concurrency: { type: 'string', default: '64' },
     serve: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
   },
 });
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -55,6 +62,8 @@ async function serve(store: string, receiptCount: number): Promise<void> {
   process.send!({ ready: true, port, token, receiptIds: receiptIds.slice(0, 20_000) });
   process.on('message', async (m: string) => {
     if (m === 'stats') process.send!({ maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) });
+    if (m === 'profile-start') await startProfiling().then(() => process.send!({ profiling: true }));
+    if (m === 'profile-stop') process.send!({ profile: summarizeProfile(await stopProfiling()) });
     if (m === 'stop') {
       await app.close();
       await opened.db.exec(`SELECT 1`);
@@ -106,71 +115,6 @@ async function seedBatch(
 
 // ---------------------------------------------------------------- client (this process)
 
-interface Result {
-  status: number;
-  ms: number;
-}
-
-function request(
-  agent: http.Agent,
-  port: number,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: string,
-): Promise<Result> {
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function hammer(
-  total: number,
-  concurrency: number,
-  next: (i: number) => Promise<Result>,
-): Promise<{ seconds: number; latencies: number[]; statuses: Map<number, number> }> {
-  let i = 0;
-  const latencies: number[] = [];
-  const statuses = new Map<number, number>();
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (i < total) {
-        const r = await next(i++);
-        latencies.push(r.ms);
-        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-      }
-    }),
-  );
-  return { seconds: (performance.now() - t0) / 1000, latencies: latencies.sort((a, b) => a - b), statuses };
-}
-
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!.toFixed(1);
-
-async function signatureBodies(n: number): Promise<string[]> {
-  const { publicKeyOf, signMessage } = await import('../src/core/bitcoin/signed-message.js');
-  const { addressFromPublicKey } = await import('../src/core/bitcoin/addresses.js');
-  const key = randomBytes(32);
-  const pubKey = addressFromPublicKey(publicKeyOf(key), 'p2pkh', 'mainnet');
-  return Array.from({ length: n }, (_, i) => {
-    const signedHash = randomBytes(32).toString('hex');
-    return JSON.stringify({
-      name: `bench-${i}`,
-      signedHash,
-      signature: signMessage(signedHash, key),
-      pubKey,
-      identityURL: 'https://id.example.com/identity',
-    });
-  });
-}
-
 function startServer(
   store: string,
   receipts: number,
@@ -185,47 +129,63 @@ function startServer(
 }
 
 async function benchStore(store: string): Promise<void> {
-  const concurrency = Number(args.concurrency);
+  const connections = Number(args.concurrency);
   const anchors = Number(args.anchors);
   const receipts = Number(args.receipts);
-  const bodies = await signatureBodies(anchors);
+  const bodies = signatureBodies(anchors);
   const t0 = performance.now();
   const server = await startServer(store, receipts);
   const setup = ((performance.now() - t0) / 1000).toFixed(1);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   // Bearer: the token is looked up on every request; Basic: the auth plugin caches a checked login for a minute.
   const authorization =
     args.auth === 'basic'
       ? `Basic ${Buffer.from('bench@example.com:bench password 123').toString('base64')}`
       : `Bearer ${server.token}`;
   const headers = { authorization, 'content-type': 'application/json' };
-  await hammer(500, concurrency, (i) =>
-    request(agent, server.port, 'POST', '/v1/anchor', headers, bodies[i % bodies.length]),
+  const posts = bodies.map((body) => rawRequest('POST', '/v1/anchor', headers, body));
+  console.log(
+    `\n[${store}] ${connections} connections, keep-alive, ${args.auth} auth (setup ${setup} s); ${loadAverage()}`,
   );
-  const create = await hammer(anchors, concurrency, (i) =>
-    request(agent, server.port, 'POST', '/v1/anchor', headers, bodies[i]),
+  const refs = await measureReferences({ connections, total: anchors, request: (i) => posts[i]! });
+  await runLoad({ port: server.port, connections, total: 500, request: (i) => posts[i % posts.length]! });
+  if (args.profile) await ask(server.child, 'profile-start');
+  const cpu0 = cpuSeconds([server.child.pid!]);
+  const create = await runLoad({ port: server.port, connections, total: anchors, request: (i) => posts[i]! });
+  const serverCpu = cpuSeconds([server.child.pid!]) - cpu0;
+  if (args.profile)
+    console.log(['  server CPU profile (self time):', ...(await ask(server.child, 'profile-stop')).profile].join('\n'));
+  console.log(`  POST /v1/anchor (signature anchors, verified, durable): ${describeLoad(create, 'anchors')}`);
+  console.log(`  ratios: ${ratios(create, refs)}; ${loadAverage()}`);
+  const perCpu = anchors / serverCpu;
+  console.log(
+    `  server CPU: ${serverCpu.toFixed(1)} s = ${Math.round(perCpu)} anchors per CPU second (${((100 * perCpu) / refs.secpPerCpuSecond).toFixed(0)} % of recoveries per CPU second)`,
   );
-  const ids = server.receiptIds;
-  const total = Number(args.requests);
-  const get = await hammer(total, concurrency, (i) =>
-    request(agent, server.port, 'GET', `/v1/receipt/${ids[i % ids.length]}`, {}),
-  );
-  server.child.send('stats');
-  const stats = await new Promise<{ maxRssMb: number }>((resolve) => server.child.once('message', resolve));
+  if (receipts > 0) await benchReceipts(server, connections, receipts);
+  const stats = await ask(server.child, 'stats');
   server.child.send('stop');
   await new Promise((resolve) => server.child.once('exit', resolve));
-  agent.destroy();
-  const fmt = (m: Map<number, number>) => JSON.stringify(Object.fromEntries(m));
-  console.log(
-    `\n[${store}] concurrency ${concurrency}, keep-alive, ${args.auth} auth; ${receipts} anchors seeded in one batch (setup ${setup} s)`,
-  );
-  console.log(
-    `  POST /v1/anchor (signature anchors, verified): ${anchors} in ${create.seconds.toFixed(2)} s = ${Math.round(anchors / create.seconds)} anchors/s; p50 ${pct(create.latencies, 0.5)} ms, p99 ${pct(create.latencies, 0.99)} ms; statuses ${fmt(create.statuses)}`,
-  );
-  console.log(
-    `  GET /v1/receipt/{id} (batch of ${receipts}): ${total} in ${get.seconds.toFixed(2)} s = ${Math.round(total / get.seconds)} receipts/s; p50 ${pct(get.latencies, 0.5)} ms, p99 ${pct(get.latencies, 0.99)} ms; statuses ${fmt(get.statuses)}`,
-  );
   console.log(`  server peak RSS: ${stats.maxRssMb} MB`);
+}
+
+/** Sends a command to the server process and waits for its answer. */
+function ask(child: ChildProcess, command: string): Promise<{ maxRssMb: number; profile: string[] }> {
+  child.send(command);
+  return new Promise((resolve) => child.once('message', resolve));
+}
+
+/** Anchors/s as a share of one core's recoveries and of the bare server; p99 as a multiple of the bare server's. */
+function ratios(r: LoadResult, refs: { secpPerSecond: number; bare: LoadResult }): string {
+  const pctOf = (a: number, b: number) => `${((100 * a) / b).toFixed(0)} %`;
+  const p99 = percentile(r.latencies, 0.99) / percentile(refs.bare.latencies, 0.99);
+  return `${pctOf(rateOf(r), refs.secpPerSecond)} of one core's recoveries, ${pctOf(rateOf(r), rateOf(refs.bare))} of the bare server's requests/s, p99 ${p99.toFixed(1)}× the bare server's`;
+}
+
+async function benchReceipts(server: { port: number; receiptIds: string[] }, connections: number, receipts: number) {
+  const ids = server.receiptIds;
+  const gets = ids.map((id) => rawRequest('GET', `/v1/receipt/${id}`, {}));
+  const total = Number(args.requests);
+  const get = await runLoad({ port: server.port, connections, total, request: (i) => gets[i % gets.length]! });
+  console.log(`  GET /v1/receipt/{id} (batch of ${receipts}): ${describeLoad(get, 'receipts')}`);
 }
 
 if (args.serve) {

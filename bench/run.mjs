@@ -8,6 +8,8 @@ const benches = [
   ['--import', 'tsx', 'bench/batch.bench.ts'],
   ['--import', 'tsx', 'bench/anchors.bench.ts'],
   ['--import', 'tsx', 'bench/receipts.bench.ts'],
+  ['--import', 'tsx', 'bench/scaling.bench.ts'],
+  ['--import', 'tsx', 'bench/footprint.bench.ts'],
   ['--import', 'tsx', 'bench/signature-requests.bench.ts'],
   ['--import', 'tsx', 'bench/mail.bench.ts'],
   ['--import', 'tsx', 'bench/attestation.bench.ts'],

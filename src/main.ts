@@ -23,10 +23,12 @@ import { buildApp } from './http/app.js';
 import { chainReadiness } from './http/routes/health.route.js';
 import { jobDefinitions } from './jobs/index.js';
 import { isOperatorCommand, runOperatorCommand, serveOperatorCommands } from './operator-runtime.js';
-import { identityDepsOf, openRuntime, type Runtime } from './runtime.js';
+import { createLogger, identityDepsOf, openRuntime, type Runtime } from './runtime.js';
+import { apiProcessCount, isClusterWorker, runApiCluster } from './adapters/system/api-cluster.js';
 
 const USAGE = `usage: proofseal <command>
   start [--role api|worker|all|identity]   run the service (default role: all = api + worker + identity server)
+        [--processes N]           with --role api: N API processes on one port (0: one per core; needs DATABASE_URL)
   migrate                         apply database migrations and exit
   account create --email E --password P [--first-name F] [--last-name L]
   token create --email E [--name N] | token revoke --token T | --id ID
@@ -137,6 +139,22 @@ function onSignals(started: Started, timeoutMs: number): void {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
+/**
+ * How many API processes `start` runs on one port: `--processes N` or API_PROCESSES (0: one per core),
+ * for `--role api` only (other roles run one process; the env setting is ignored there).
+ * @throws UsageError for a bad count, the flag with another role, or several processes on the embedded store
+ */
+function apiProcesses(config: Config, role: Role, flag: string | undefined): number {
+  if (flag !== undefined && !/^\d{1,4}$/.test(flag))
+    throw new UsageError(`--processes must be a whole number (0: one per core), got "${flag}"`);
+  if (flag !== undefined && role !== 'api') throw new UsageError('--processes applies to --role api only');
+  if (role !== 'api') return 1;
+  const processes = apiProcessCount(flag === undefined ? config.apiProcesses : Number(flag));
+  if (processes > 1 && config.databaseUrl === undefined)
+    throw new UsageError('several API processes need DATABASE_URL: the embedded store belongs to one process');
+  return processes;
+}
+
 export async function run(argv: string[], out: (line: string) => void = console.log): Promise<void> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help') return out(USAGE);
@@ -144,10 +162,12 @@ export async function run(argv: string[], out: (line: string) => void = console.
   if (isOperatorCommand(command)) return runOperatorCommand(config, command, rest, out);
   switch (command) {
     case 'start': {
-      const { values } = parse(rest, { role: { type: 'string', default: 'all' } });
+      const { values } = parse(rest, { role: { type: 'string', default: 'all' }, processes: { type: 'string' } });
       const role = values.role as string;
       if (!['api', 'worker', 'all', 'identity'].includes(role))
         throw new UsageError(`--role must be api, worker, all or identity, got "${role}"`);
+      const processes = apiProcesses(config, role as Role, values.processes as string | undefined);
+      if (processes > 1 && !isClusterWorker()) return runApiCluster(processes, createLogger(config));
       await startService(config, role as Role, (started) => onSignals(started, config.shutdownTimeoutMs));
       return;
     }

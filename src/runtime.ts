@@ -51,6 +51,11 @@ function platformSignerOf(config: Config, deps: Pick<AppDeps, 'store' | 'clock' 
   return { signer: localSigner({ ...deps, identity }), issuerDomain: issuerDomain(config.identityPublicUrl), pubKey };
 }
 
+/** The process's logger (pretty on a terminal, JSON lines otherwise; see http/logging.ts). */
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({ level: config.logLevel, ...logTransport() });
+}
+
 export interface RuntimeOptions {
   readonly log?: Logger;
   /** How long to wait for an unreachable database, seconds (0: fail at once). */
@@ -63,7 +68,7 @@ export interface RuntimeOptions {
  *   process holds the embedded store.
  */
 export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
-  const log = opts.log ?? pino({ level: config.logLevel, ...logTransport() });
+  const log = opts.log ?? createLogger(config);
   const secretKey = await resolveSecretKey(config.secretKey, config.dataDir);
   const opened = await openStoreWaiting(config, opts.waitSeconds ?? 0, log);
   const jobs = createJobEngine(opened.db, log);

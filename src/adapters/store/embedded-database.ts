@@ -1,6 +1,8 @@
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { acquireStoreLock } from './embedded-lock.js';
 import { restrictToOwner } from './owner-only.js';
 import type { Sql, SqlDatabase } from './sql.js';
@@ -29,6 +31,7 @@ export async function openEmbedded(dir: string | undefined): Promise<SqlDatabase
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const lock = acquireStoreLock(path.dirname(dir));
   try {
+    if (!existsSync(path.join(dir, 'PG_VERSION'))) await initializeInChild(dir);
     const db = await PGlite.create(dir, { parsers });
     // Only the store's own folder: its parent may be shared (a temp folder), and new files elsewhere in
     // DATA_DIR are owner-only through the process umask (main.ts).
@@ -38,6 +41,26 @@ export async function openEmbedded(dir: string | undefined): Promise<SqlDatabase
     lock.release();
     throw err;
   }
+}
+
+/**
+ * Creates a fresh store (PostgreSQL's initdb, in WASM) in a child process: initdb grows the heap by
+ * several hundred MB, which a process keeps once grown (a worker thread's is not all given back either),
+ * while a child's goes away with it. The service then opens the store in a heap of its normal size.
+ */
+async function initializeInChild(dir: string): Promise<void> {
+  const code = `const { PGlite } = await import(${JSON.stringify(import.meta.resolve('@electric-sql/pglite'))});
+    await (await PGlite.create(process.argv[1])).close();`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code, dir], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exitCode = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (exitCode !== 0) throw new Error(`setting up the embedded store in ${dir} failed: ${stderr.trim()}`);
 }
 
 function wrap(db: PGlite, release: () => void): SqlDatabase & { pglite: PGlite } {
