@@ -23,7 +23,7 @@ import {
 
 const tags = ['signature requests'];
 
-const ProofBundleSchema = Type.Object({
+export const ProofBundleSchema = Type.Object({
   signatureReceipts: Type.Array(Type.Object({}, { additionalProperties: true })),
   auditTrailReceipt: Type.Optional(Type.Object({}, { additionalProperties: true })),
   auditTrailData: Type.Optional(AuditTrailSchema),

@@ -6,6 +6,7 @@ import {
   getSignatureRequest,
   getSignatureRequestAsSignee,
 } from '../../../app/signature-requests/get-signature-request.js';
+import { requesterOf } from '../../../app/signature-requests/get-shared-request.js';
 import { searchSignatureRequests } from '../../../app/signature-requests/search-signature-requests.js';
 import { ownerView, signeeViewOf } from '../../../app/signature-requests/signature-request-view.js';
 import { transitionSignatureRequest } from '../../../app/signature-requests/transition-signature-request.js';
@@ -72,7 +73,7 @@ export function signatureRequestRoutes(base: FastifyInstance, deps: HttpDeps): v
       if (signeeId === undefined)
         return ownerView(await getSignatureRequest(deps, { accountId: accountOf(req).id, id: req.params.id }));
       const found = await getSignatureRequestAsSignee(deps, { id: req.params.id, signeeId, origin: originOf(req) });
-      return signeeViewOf(deps, found.request, found.signee);
+      return { ...signeeViewOf(deps, found.request, found.signee), requester: await requesterOf(deps, found.request) };
     },
   );
 

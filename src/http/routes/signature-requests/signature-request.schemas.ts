@@ -126,6 +126,15 @@ export const RequestSchema = Type.Object({
   anchors: Type.Array(Uuid, { description: "the signers' signature anchors" }),
   auditTrailAnchorId: Type.Optional(Uuid),
   proofBundleComplete: Type.Boolean(),
+  requester: Type.Optional(
+    Type.Object(
+      { name: Type.String(), email: Type.Optional(Type.String()) },
+      {
+        description:
+          "in a signer's view: who asks for the signature (vars requesterName/requesterEmail, else the account)",
+      },
+    ),
+  ),
 });
 
 export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
