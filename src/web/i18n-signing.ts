@@ -56,7 +56,8 @@ const en = {
   notOpen: 'This signature request is not open for signatures yet.',
   notYourTurn: 'Others must sign before you. You will receive an e-mail when it is your turn.',
   tooManyTries:
-    'Too many wrong codes were entered, so signing through this link is blocked. Ask the requester for help.',
+    'Too many wrong codes were entered, so this code no longer works. Wait a minute, then start again and ask for a new code.',
+  retry: 'Start again',
   failed: 'Something went wrong ({reason}). Try again in a moment.',
   shareTitle: 'Signature request',
   shareSkip: 'Skip to the request',
@@ -143,7 +144,8 @@ const fr: Record<SigningKey, string> = {
   notOpen: 'Cette demande de signature n’est pas encore ouverte aux signatures.',
   notYourTurn: 'D’autres doivent signer avant vous. Vous recevrez un e-mail quand ce sera votre tour.',
   tooManyTries:
-    'Trop de codes erronés ont été saisis : la signature par ce lien est bloquée. Demandez de l’aide au demandeur.',
+    'Trop de codes erronés ont été saisis : ce code ne fonctionne plus. Patientez une minute, puis recommencez et demandez un nouveau code.',
+  retry: 'Recommencer',
   failed: 'Une erreur est survenue ({reason}). Réessayez dans un instant.',
   shareTitle: 'Demande de signature',
   shareSkip: 'Aller à la demande',

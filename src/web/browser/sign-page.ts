@@ -88,6 +88,8 @@ function blockedBy(view: RequestView, me: SignerView): Failure | null {
 function showFailure(f: Failure): void {
   show(false, byId('loading'), byId('file'), byId('sign-form'), byId('feedback'));
   byId('failure-text').textContent = m(f.key, f.params);
+  byId<HTMLAnchorElement>('retry-link').href = location.href;
+  show(f.key === 'tooManyTries', byId('failure-retry'));
   show(true, byId('failure'));
   byId('failure-heading').focus();
 }

@@ -72,6 +72,7 @@ export function renderSignPage(lang: Lang, assets: PageAssets, keepQuery: Record
 <section id="failure" class="card failure" aria-labelledby="failure-heading" hidden>
   <h2 id="failure-heading" tabindex="-1">${m('errorHeading')}</h2>
   <p id="failure-text"></p>
+  <p id="failure-retry" hidden><a id="retry-link" href="/sign">${m('retry')}</a></p>
 </section>
 <section id="request" class="card" aria-labelledby="title" hidden>
   ${facts(m)}
