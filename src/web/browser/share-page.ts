@@ -129,7 +129,7 @@ async function verify(): Promise<void> {
       ? 'pending'
       : checks.some((c) => c.state === 'fail')
         ? 'fail'
-        : checks.some((c) => c.state === 'pending')
+        : checks.some((c) => c.key === 'chainPending')
           ? 'pending'
           : 'ok';
   const text: Record<string, string> = {
