@@ -89,10 +89,18 @@ for (const kind of kinds) {
       assert.deepEqual(asked, [id]);
     });
 
-    it("a signer's view names the requester", async () => {
+    it("the owner's view carries the sharing URL; a signer's view names the requester and has no link", async () => {
       const { id, signeeIds } = await createRequest(b);
+      const owner = (await b.app.inject({ url: `/v1/signatureRequest/${id}`, headers: b.auth })).json();
+      const link = new URL(owner.signatureRequestSharingURL);
+      assert.equal(link.pathname, sharingPath(TEST_SECRET_KEY, id));
+      assert.equal(link.origin, new URL(testConfig().publicUrl).origin);
+      const listed = (await b.app.inject({ url: '/v1/signatureRequests', headers: b.auth })).json();
+      assert.ok(listed.content.every((r: { signatureRequestSharingURL?: string }) => r.signatureRequestSharingURL));
       const res = await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}?signeeId=${signeeIds[0]}` });
       assert.deepEqual(res.json().requester, { name: 'owner@example.com', email: 'owner@example.com' });
+      assert.equal(res.json().signatureRequestSharingURL, undefined);
+      assert.equal((await b.app.inject({ url: link.pathname })).statusCode, 200);
     });
 
     it('CORS: signer routes answer any origin without credentials; owner routes answer none', async () => {

@@ -120,7 +120,7 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
       const { id, signeeIds } = await createRequest(b, body);
       const page = await open(signLink(id, signeeIds[0]!), viewport);
       assert.equal(await text(page, '#title'), 'Contract');
-      assert.equal(await text(page, '#requester'), 'owner@example.com <owner@example.com>');
+      assert.equal(await text(page, '#requester'), 'owner@example.com');
       assert.equal(await text(page, '#document'), 'lease.pdf');
       assert.equal(await text(page, '#hash'), hashToSign);
       assert.deepEqual(await page.$$eval('#signers li', (els) => els.map((e) => e.textContent)), [

@@ -33,6 +33,12 @@ export function formatDate(lang: Lang, ms: number): string {
   return new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(ms);
 }
 
+/** The requester as a line: the name, and the e-mail when it says something more. */
+export function requesterText(r: { name: string; email?: string } | undefined): string {
+  if (!r) return '—';
+  return r.email && r.email !== r.name ? `${r.name} <${r.email}>` : r.name;
+}
+
 /** An API answer: its status, its JSON body (or null) and its error code when it failed. */
 export interface ApiAnswer<T> {
   readonly status: number;

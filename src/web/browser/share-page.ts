@@ -6,7 +6,7 @@
 import type { ChainpointReceipt } from '../../core/chainpoint/index.js';
 import { t, type MessageKey } from '../i18n.js';
 import { isSigningKey, st, type SigningKey } from '../i18n-signing.js';
-import { api, byId, formatDate, pageLang, show } from './page-kit.js';
+import { api, byId, formatDate, pageLang, requesterText, show } from './page-kit.js';
 import { chainChecks, localChecks, receiptsOf, type ChainAnswer, type Check } from './verify-checks.js';
 
 const lang = pageLang();
@@ -51,7 +51,7 @@ function render(view: SharedView): void {
   const stateKey = `state_${view.state}`;
   byId('state').textContent = isSigningKey(stateKey) ? m(stateKey) : view.state;
   byId('state').dataset.state = view.state;
-  byId('requester').textContent = view.requester.name;
+  byId('requester').textContent = requesterText(view.requester);
   byId('document').textContent = view.fileName ?? view.name;
   byId('hash').textContent = view.hashToSign;
   byId('signers').replaceChildren(...view.signers.map(signerItem));

@@ -7,7 +7,7 @@
  */
 import { isLang } from '../i18n.js';
 import { st, type SigningKey } from '../i18n-signing.js';
-import { api, applyBranding, byId, fileSha256, formatDate, pageLang, show } from './page-kit.js';
+import { api, applyBranding, byId, fileSha256, formatDate, pageLang, requesterText, show } from './page-kit.js';
 
 const lang = pageLang();
 const m = (key: SigningKey, params?: Record<string, string | number>) => st(lang, key, params);
@@ -108,9 +108,7 @@ function signerItem(s: SignerView, isMe: boolean): HTMLLIElement {
 
 function renderRequest(view: RequestView): void {
   byId('title').textContent = view.name;
-  byId('requester').textContent = view.requester
-    ? [view.requester.name, view.requester.email && `<${view.requester.email}>`].filter(Boolean).join(' ')
-    : '—';
+  byId('requester').textContent = requesterText(view.requester);
   byId('document').textContent = view.fileName ?? view.name;
   byId('hash').textContent = view.hashToSign;
   if (view.deadline !== undefined) {

@@ -4,7 +4,7 @@
  * state, and verifies the signatures with the bundled core code.
  */
 import { esc } from '../html.js';
-import type { Lang } from '../i18n.js';
+import { t, type Lang } from '../i18n.js';
 import { st, type SigningKey } from '../i18n-signing.js';
 import { renderLayout, type PageAssets } from './layout.js';
 
@@ -37,7 +37,7 @@ export function renderSharePage(lang: Lang, assets: PageAssets, path: string): s
   </ul>
   <p id="attestation-later" class="hint" hidden>${m('attestationLater')}</p>
   <button id="verify-button" type="button">${m('verifyButton')}</button>
-  <h3 id="result-heading" tabindex="-1" hidden>${m('proofsHeading')}</h3>
+  <h3 id="result-heading" tabindex="-1" hidden>${esc(t(lang, 'resultHeading'))}</h3>
   <p id="verdict" class="verdict" role="status" aria-live="polite"></p>
   <ul id="checks" class="checks"></ul>
 </section>`;

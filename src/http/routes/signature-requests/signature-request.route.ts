@@ -9,6 +9,9 @@ import {
 import { requesterOf } from '../../../app/signature-requests/get-shared-request.js';
 import { searchSignatureRequests } from '../../../app/signature-requests/search-signature-requests.js';
 import { ownerView, signeeViewOf } from '../../../app/signature-requests/signature-request-view.js';
+import type { SignatureRequest } from '../../../app/signature-requests/signature-request.port.js';
+import { sharingPath } from '../../../core/signature-requests/sharing-token.js';
+import type { Config } from '../../../config.js';
 import { transitionSignatureRequest } from '../../../app/signature-requests/transition-signature-request.js';
 import { updateSignatureRequest } from '../../../app/signature-requests/update-signature-request.js';
 import type { HttpDeps } from '../../app.js';
@@ -32,9 +35,22 @@ export function originOf(req: FastifyRequest): Origin {
   return { ip: req.ip, ...(typeof ua === 'string' && { userAgent: ua }) };
 }
 
+/**
+ * The owner's view of a request with its sharing link (`signatureRequestSharingURL`, the URL of the sharing
+ * page under PUBLIC_URL; it answers once the request has left DRAFT).
+ */
+export function ownerViewWithLink(deps: Pick<HttpDeps, 'secretKey'>, config: Pick<Config, 'publicUrl'>) {
+  const publicUrl = config.publicUrl.replace(/\/+$/, '');
+  return (r: SignatureRequest) => ({
+    ...ownerView(r),
+    signatureRequestSharingURL: publicUrl + sharingPath(deps.secretKey, r.id),
+  });
+}
+
 /** The owner's operations on signature requests: create, read, change a DRAFT, search, transition. */
-export function signatureRequestRoutes(base: FastifyInstance, deps: HttpDeps): void {
+export function signatureRequestRoutes(base: FastifyInstance, deps: HttpDeps, config: Config): void {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const ownerView = ownerViewWithLink(deps, config);
 
   app.post(
     '/signatureRequest',

@@ -126,6 +126,9 @@ export const RequestSchema = Type.Object({
   anchors: Type.Array(Uuid, { description: "the signers' signature anchors" }),
   auditTrailAnchorId: Type.Optional(Uuid),
   proofBundleComplete: Type.Boolean(),
+  signatureRequestSharingURL: Type.Optional(
+    Type.String({ description: "in the owner's view: the sharing page's URL (works once the request left DRAFT)" }),
+  ),
   requester: Type.Optional(
     Type.Object(
       { name: Type.String(), email: Type.Optional(Type.String()) },
