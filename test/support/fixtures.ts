@@ -60,7 +60,9 @@ export async function testApp(
 ): Promise<FastifyInstance> {
   const deps = testDeps(store, opts.deps);
   const readiness = { store: () => store.ping() };
-  return buildApp({ ...deps, readiness }, opts.config ?? testConfig(), opts.routes, { webAssets: opts.webAssets ?? null });
+  return buildApp({ ...deps, readiness }, opts.config ?? testConfig(), opts.routes, {
+    webAssets: opts.webAssets ?? null,
+  });
 }
 
 export function basic(email: string, password: string): string {
