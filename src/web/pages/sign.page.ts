@@ -68,7 +68,7 @@ export function renderSignPage(lang: Lang, assets: PageAssets, keepQuery: Record
   const m = (key: SigningKey) => esc(st(lang, key));
   const main = `<h1 id="title" tabindex="-1">${m('signTitle')}</h1>
 <p id="loading" role="status">${m('loading')}</p>
-<noscript><p class="warn">${m('loading')}</p></noscript>
+<noscript><p class="warn">${m('noScript')}</p></noscript>
 <section id="failure" class="card failure" aria-labelledby="failure-heading" hidden>
   <h2 id="failure-heading" tabindex="-1">${m('errorHeading')}</h2>
   <p id="failure-text"></p>

@@ -93,7 +93,10 @@ export function webRoutes(app: FastifyInstance, assets: WebAssets, deps: Pick<Ap
       const lang = pickLang((req.query as { lang?: string }).lang, req.headers['accept-language']);
       const found = await findSharedRequest(deps, { id, token }).then(
         () => true,
-        () => false,
+        (err: unknown) => {
+          if (err instanceof DomainError && err.code === 'NOT_FOUND') return false;
+          throw err;
+        },
       );
       const path = `/share/${encodeURIComponent(id)}/${encodeURIComponent(token)}`;
       return sendPage(reply, lang, renderSharePage(lang, pageAssets(assets, 'share-page.js'), path), found ? 200 : 404);
