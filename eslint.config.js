@@ -9,6 +9,7 @@ export default tseslint.config(
       'data/',
       'bin/',
       'scripts/',
+      'examples/',
       'bench/run.mjs',
       '**/*.cjs',
       'eslint.config.js',

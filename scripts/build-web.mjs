@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bundles the browser side of the pages (src/web/browser/*-page.ts and the stylesheet) into dist/web-bundle/ with
+// Bundles the browser side of the pages (src/web/browser/*-page.ts: verify, sign, share; and the stylesheet) into dist/web-bundle/ with
 // content-hashed names, plus dist/web-bundle/manifest.json mapping each entry to its file. The page scripts import
 // the same core modules as the server (chainpoint, merkle, signed-message); the two node-only edges are
 // mapped here: node:crypto → a @noble/hashes shim, the native secp256k1 binding → a module that fails to
@@ -15,6 +15,8 @@ const web = path.join(root, 'src', 'web');
 /** Entry name in the manifest → source file. */
 export const ENTRIES = {
   'verify-page.js': path.join(web, 'browser', 'verify-page.ts'),
+  'sign-page.js': path.join(web, 'browser', 'sign-page.ts'),
+  'share-page.js': path.join(web, 'browser', 'share-page.ts'),
   'pages.css': path.join(web, 'styles', 'pages.css'),
 };
 

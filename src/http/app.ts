@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { AppDeps } from '../app/shared/deps.js';
 import { trustProxyOption, type Config } from '../config.js';
 import { loggerOptions } from './logging.js';
@@ -18,6 +19,7 @@ import { tokenRoutes } from './routes/accounts/token.route.js';
 import { userRoutes } from './routes/accounts/user.route.js';
 import { signatureRequestRoutes } from './routes/signature-requests/signature-request.route.js';
 import { signatureRequestProofRoutes } from './routes/signature-requests/signature-request-proofs.route.js';
+import { sharedRequestRoutes } from './routes/signature-requests/shared.route.js';
 import { signeeRoutes } from './routes/signature-requests/signee.route.js';
 import { attestationRoutes } from './routes/signature-requests/attestation.route.js';
 import { webRoutes, type WebAssets } from './routes/web/web.route.js';
@@ -26,6 +28,11 @@ import { registerTextGuard, typed, validatorOptions, type TypedFastify } from '.
 
 export interface HttpDeps extends AppDeps {
   readonly readiness: Readiness;
+  /**
+   * The attestation PDF of a COMPLETED or CLOSED request, for the sharing link's download; absent, that
+   * download answers 503 NOT_READY. The composition root gives it the attestation use case.
+   */
+  readonly attestationPdf?: (requestId: string) => Promise<Uint8Array>;
 }
 
 /**
@@ -89,6 +96,7 @@ export async function buildApp(
       message: `rate limit of ${ctx.max} per minute reached; retry in ${ctx.after}`,
     }),
   });
+  await app.register(cors, { delegator: signerCors });
   await registerOpenApi(app, config);
   healthRoutes(app, deps.readiness, () => getBatchingHealth(deps));
   await app.register(
@@ -104,14 +112,31 @@ export async function buildApp(
         signatureRequestProofRoutes,
         attestationRoutes,
         signeeRoutes,
+        sharedRequestRoutes,
         ...extraRoutes,
       ])
         routes(typed(v1), deps, config);
     },
     { prefix: '/v1' },
   );
-  if (opts.webAssets) webRoutes(app, opts.webAssets);
+  if (opts.webAssets) webRoutes(app, opts.webAssets, deps);
   return app;
+}
+
+/**
+ * The routes a signature page calls with a signer's secret (or a sharing token) in the URL or the body:
+ * readable from any origin, so a custom signature page can be hosted anywhere (service-spec "Custom
+ * signature page"). No credentials are allowed cross-origin: the API has no cookies, and a browser
+ * never sends its stored Basic credentials to a `*` origin.
+ */
+const SIGNER_ACTION =
+  /^\/v1\/signatureRequest\/[^/?#]+\/(?:delegate|sign|feedback|otp\/[^/?#]+|shared\/[^?#]+)(?:\?|$)/;
+const SIGNER_READ = /^\/v1\/signatureRequest\/[^/?#]+(?:\/audittrail|\/proofbundle)?\?(?:[^#]*&)?signeeId=/;
+
+function signerCors(req: FastifyRequest, done: (err: Error | null, options?: FastifyCorsOptions) => void): void {
+  const url = req.raw.url ?? '';
+  const open = SIGNER_ACTION.test(url) || SIGNER_READ.test(url);
+  done(null, open ? { origin: '*', methods: ['GET', 'POST'], maxAge: 600 } : { origin: false });
 }
 
 /**

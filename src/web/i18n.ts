@@ -96,9 +96,12 @@ const MESSAGES: Record<Lang, Record<MessageKey, string>> = { en, fr };
 
 /** The text of `key` in `lang`, with `{name}` placeholders replaced by `params`. */
 export function t(lang: Lang, key: MessageKey, params: Record<string, string | number> = {}): string {
-  return MESSAGES[lang][key].replace(/\{(\w+)\}/g, (all, name: string) =>
-    name in params ? String(params[name]) : all,
-  );
+  return fill(MESSAGES[lang][key], params);
+}
+
+/** `text` with its `{name}` placeholders replaced by `params` (unknown ones left as they are). */
+export function fill(text: string, params: Record<string, string | number> = {}): string {
+  return text.replace(/\{(\w+)\}/g, (all, name: string) => (name in params ? String(params[name]) : all));
 }
 
 /** True when `value` is a supported language code. */

@@ -1,5 +1,7 @@
 /** A signature-request test bench: a store, an app, an account with a token, and a clock tests can move. */
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../src/config.js';
+import type { WebAssets } from '../../src/http/routes/web/web.route.js';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
 import type { AppDeps } from '../../src/app/shared/deps.js';
@@ -38,14 +40,19 @@ export async function platformSignerIn(store: Store, clock: Clock): Promise<Plat
   return { signer: localSigner(identityDeps), issuerDomain: 'example.com' };
 }
 
-export async function openBench(kind: StoreKind, extra: Partial<AppDeps> = {}): Promise<Bench> {
+/** A bench; `appOptions` adds the pages' bundle or another configuration to its app. */
+export async function openBench(
+  kind: StoreKind,
+  extra: Partial<AppDeps> = {},
+  appOptions: { webAssets?: WebAssets; config?: Config } = {},
+): Promise<Bench> {
   const s = await kind.open();
   const clock = testClock(Date.now());
   const jobs = recordingJobs();
   const store = s.withJobs(() => jobs);
   const platformSigner = await platformSignerIn(store, clock);
   const deps = testDeps(store, { clock, jobs, platformSigner, ...extra });
-  const app = await testApp(store, { deps });
+  const app = await testApp(store, { deps, ...appOptions });
   const { auth, accountId } = await createOwner(deps);
   return {
     s,

@@ -7,6 +7,7 @@ import type { JobQueue } from '../../src/app/shared/jobs.port.js';
 import type { Store } from '../../src/app/shared/store.port.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp, type RouteModule } from '../../src/http/app.js';
+import type { WebAssets } from '../../src/http/routes/web/web.route.js';
 
 export const silentLog = pino({ level: 'silent' });
 
@@ -55,10 +56,13 @@ export function testDeps(store: Store, overrides: Partial<AppDeps> = {}): AppDep
 
 export async function testApp(
   store: Store,
-  opts: { config?: Config; deps?: Partial<AppDeps>; routes?: RouteModule[] } = {},
+  opts: { config?: Config; deps?: Partial<AppDeps>; routes?: RouteModule[]; webAssets?: WebAssets } = {},
 ): Promise<FastifyInstance> {
   const deps = testDeps(store, opts.deps);
-  return buildApp({ ...deps, readiness: { store: () => store.ping() } }, opts.config ?? testConfig(), opts.routes);
+  const readiness = { store: () => store.ping() };
+  return buildApp({ ...deps, readiness }, opts.config ?? testConfig(), opts.routes, {
+    webAssets: opts.webAssets ?? null,
+  });
 }
 
 export function basic(email: string, password: string): string {

@@ -15,6 +15,8 @@ export interface WebAsset {
 export interface LoadedWebAssets {
   readonly script: string;
   readonly style: string;
+  /** URL of every page script by its manifest entry (`sign-page.js` → `/assets/sign-page-<hash>.js`). */
+  readonly scripts: ReadonlyMap<string, string>;
   /** File name (under /assets/) → content. */
   readonly files: ReadonlyMap<string, WebAsset>;
 }
@@ -49,5 +51,10 @@ export function loadWebAssets(dir = defaultWebDir()): LoadedWebAssets | null {
     const contentType = TYPES[path.extname(name)] ?? 'application/octet-stream';
     files.set(name, { body: readFileSync(path.join(dir, path.basename(name))), contentType });
   }
-  return { script: `/assets/${script}`, style: `/assets/${style}`, files };
+  const scripts = new Map(
+    Object.entries(manifest)
+      .filter(([entry]) => entry.endsWith('.js'))
+      .map(([entry, name]) => [entry, `/assets/${name}`]),
+  );
+  return { script: `/assets/${script}`, style: `/assets/${style}`, scripts, files };
 }

@@ -16,6 +16,15 @@ export interface LayoutInput {
   readonly assets: PageAssets;
   /** The main content, already escaped HTML. */
   readonly main: string;
+  /** Text of the skip link (default: the verification page's). */
+  readonly skip?: string;
+  /** Query parameters the language links keep (e.g. the signature page's `signatureRequestURL`). */
+  readonly keepQuery?: Readonly<Record<string, string>>;
+}
+
+function langHref(input: LayoutInput, l: Lang): string {
+  const query = new URLSearchParams({ ...input.keepQuery, lang: l });
+  return `${input.path}?${query.toString()}`;
 }
 
 /** A complete HTML document: no inline script or style, so the strict CSP holds. */
@@ -23,8 +32,8 @@ export function renderLayout(input: LayoutInput): string {
   const { lang, assets } = input;
   const langLinks = LANGS.map((l) =>
     l === lang
-      ? `<li><a href="${esc(input.path)}?lang=${l}" aria-current="true" lang="${l}">${l.toUpperCase()}</a></li>`
-      : `<li><a href="${esc(input.path)}?lang=${l}" lang="${l}" hreflang="${l}">${l.toUpperCase()}</a></li>`,
+      ? `<li><a href="${esc(langHref(input, l))}" aria-current="true" lang="${l}">${l.toUpperCase()}</a></li>`
+      : `<li><a href="${esc(langHref(input, l))}" lang="${l}" hreflang="${l}">${l.toUpperCase()}</a></li>`,
   ).join('');
   return `<!doctype html>
 <html lang="${lang}">
@@ -37,7 +46,7 @@ export function renderLayout(input: LayoutInput): string {
 <script type="module" src="${esc(assets.script)}"></script>
 </head>
 <body>
-<a class="skip" href="#main">${esc(t(lang, 'skip'))}</a>
+<a class="skip" href="#main">${esc(input.skip ?? t(lang, 'skip'))}</a>
 <header class="banner"><p class="brand">${esc(t(lang, 'serviceName'))}</p>
 <nav aria-label="${esc(t(lang, 'languageNav'))}"><ul class="langs">${langLinks}</ul></nav></header>
 <main id="main" tabindex="-1">

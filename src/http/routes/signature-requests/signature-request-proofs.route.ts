@@ -7,11 +7,11 @@ import { remindSignees, updateDeadline } from '../../../app/signature-requests/o
 import { getProofBundle, proofBundleJson } from '../../../app/signature-requests/proof-bundle.js';
 import { findSignee } from '../../../app/signature-requests/signee-secrets.js';
 import type { SignatureRequest } from '../../../app/signature-requests/signature-request.port.js';
-import { ownerView } from '../../../app/signature-requests/signature-request-view.js';
 import type { HttpDeps } from '../../app.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { accountSecurity as security, errors } from '../../schemas.js';
-import { originOf } from './signature-request.route.js';
+import type { Config } from '../../../config.js';
+import { originOf, ownerViewWithLink } from './signature-request.route.js';
 import {
   AuditTrailSchema,
   DeadlineBody,
@@ -23,7 +23,7 @@ import {
 
 const tags = ['signature requests'];
 
-const ProofBundleSchema = Type.Object({
+export const ProofBundleSchema = Type.Object({
   signatureReceipts: Type.Array(Type.Object({}, { additionalProperties: true })),
   auditTrailReceipt: Type.Optional(Type.Object({}, { additionalProperties: true })),
   auditTrailData: Type.Optional(AuditTrailSchema),
@@ -42,8 +42,9 @@ async function readerRequest(
 }
 
 /** Reminders, deadline, audit trail and proof bundle. */
-export function signatureRequestProofRoutes(base: FastifyInstance, deps: HttpDeps): void {
+export function signatureRequestProofRoutes(base: FastifyInstance, deps: HttpDeps, config: Config): void {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const ownerView = ownerViewWithLink(deps, config);
   const readerSecurity = [...security, {}];
 
   app.post(

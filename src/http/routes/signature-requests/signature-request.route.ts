@@ -6,8 +6,12 @@ import {
   getSignatureRequest,
   getSignatureRequestAsSignee,
 } from '../../../app/signature-requests/get-signature-request.js';
+import { requesterOf } from '../../../app/signature-requests/get-shared-request.js';
 import { searchSignatureRequests } from '../../../app/signature-requests/search-signature-requests.js';
 import { ownerView, signeeViewOf } from '../../../app/signature-requests/signature-request-view.js';
+import type { SignatureRequest } from '../../../app/signature-requests/signature-request.port.js';
+import { sharingPath } from '../../../core/signature-requests/sharing-token.js';
+import type { Config } from '../../../config.js';
 import { transitionSignatureRequest } from '../../../app/signature-requests/transition-signature-request.js';
 import { updateSignatureRequest } from '../../../app/signature-requests/update-signature-request.js';
 import type { HttpDeps } from '../../app.js';
@@ -31,9 +35,22 @@ export function originOf(req: FastifyRequest): Origin {
   return { ip: req.ip, ...(typeof ua === 'string' && { userAgent: ua }) };
 }
 
+/**
+ * The owner's view of a request with its sharing link (`signatureRequestSharingURL`, the URL of the sharing
+ * page under PUBLIC_URL; it answers once the request has left DRAFT).
+ */
+export function ownerViewWithLink(deps: Pick<HttpDeps, 'secretKey'>, config: Pick<Config, 'publicUrl'>) {
+  const publicUrl = config.publicUrl.replace(/\/+$/, '');
+  return (r: SignatureRequest) => ({
+    ...ownerView(r),
+    signatureRequestSharingURL: publicUrl + sharingPath(deps.secretKey, r.id),
+  });
+}
+
 /** The owner's operations on signature requests: create, read, change a DRAFT, search, transition. */
-export function signatureRequestRoutes(base: FastifyInstance, deps: HttpDeps): void {
+export function signatureRequestRoutes(base: FastifyInstance, deps: HttpDeps, config: Config): void {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const ownerView = ownerViewWithLink(deps, config);
 
   app.post(
     '/signatureRequest',
@@ -72,7 +89,7 @@ export function signatureRequestRoutes(base: FastifyInstance, deps: HttpDeps): v
       if (signeeId === undefined)
         return ownerView(await getSignatureRequest(deps, { accountId: accountOf(req).id, id: req.params.id }));
       const found = await getSignatureRequestAsSignee(deps, { id: req.params.id, signeeId, origin: originOf(req) });
-      return signeeViewOf(deps, found.request, found.signee);
+      return { ...signeeViewOf(deps, found.request, found.signee), requester: await requesterOf(deps, found.request) };
     },
   );
 

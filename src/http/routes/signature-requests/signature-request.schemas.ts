@@ -126,6 +126,18 @@ export const RequestSchema = Type.Object({
   anchors: Type.Array(Uuid, { description: "the signers' signature anchors" }),
   auditTrailAnchorId: Type.Optional(Uuid),
   proofBundleComplete: Type.Boolean(),
+  signatureRequestSharingURL: Type.Optional(
+    Type.String({ description: "in the owner's view: the sharing page's URL (works once the request left DRAFT)" }),
+  ),
+  requester: Type.Optional(
+    Type.Object(
+      { name: Type.String(), email: Type.Optional(Type.String()) },
+      {
+        description:
+          "in a signer's view: who asks for the signature (vars requesterName/requesterEmail, else the account)",
+      },
+    ),
+  ),
 });
 
 export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });

@@ -1,5 +1,5 @@
 /**
- * The server-rendered pages (GET /verify) and their bundled assets (GET /assets/:file), with the security
+ * The server-rendered pages (GET /verify, /sign, /share/{id}/{token}) and their bundled assets (GET /assets/:file), with the security
  * headers every page response carries. Assets have content-hashed names, so they are cached for a year.
  */
 import { Type } from '@sinclair/typebox';
@@ -7,11 +7,17 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { DomainError } from '../../../core/errors.js';
 import { pickLang } from '../../../web/i18n.js';
 import { renderVerifyPage } from '../../../web/pages/verify.page.js';
+import { renderSignPage } from '../../../web/pages/sign.page.js';
+import { renderSharePage } from '../../../web/pages/share.page.js';
+import { findSharedRequest } from '../../../app/signature-requests/get-shared-request.js';
+import type { AppDeps } from '../../../app/shared/deps.js';
 
 /** The bundle as the composition root loaded it (see src/adapters/web/web-assets.ts). */
 export interface WebAssets {
   readonly script: string;
   readonly style: string;
+  /** Page script URL by manifest entry (`sign-page.js`, `share-page.js`). */
+  readonly scripts: ReadonlyMap<string, string>;
   readonly files: ReadonlyMap<string, { readonly body: Buffer; readonly contentType: string }>;
 }
 
@@ -38,19 +44,64 @@ function secure(reply: FastifyReply): FastifyReply {
 }
 
 const LangQuery = Type.Object({ lang: Type.Optional(Type.String({ maxLength: 16 })) });
+const SignQuery = Type.Object({
+  lang: Type.Optional(Type.String({ maxLength: 16 })),
+  signatureRequestURL: Type.Optional(Type.String({ maxLength: 4096 })),
+});
+const ShareParams = Type.Object({
+  id: Type.String({ maxLength: 64 }),
+  token: Type.String({ maxLength: 128 }),
+});
+
+/** Headers and body of an HTML page in `lang`. */
+function sendPage(reply: FastifyReply, lang: string, html: string, status = 200): FastifyReply {
+  return secure(reply)
+    .status(status)
+    .header('content-language', lang)
+    .header('vary', 'accept-language')
+    .header('cache-control', 'no-cache')
+    .type('text/html; charset=utf-8')
+    .send(html);
+}
+
+/** The assets of the page whose script is the manifest entry `entry`. */
+function pageAssets(assets: WebAssets, entry: string): { script: string; style: string } {
+  const script = assets.scripts.get(entry);
+  if (!script) throw new Error(`the web bundle has no ${entry}: rebuild it (npm run prepare)`);
+  return { script, style: assets.style };
+}
 const AssetParams = Type.Object({ file: Type.String({ pattern: '^[A-Za-z0-9._-]{1,128}$' }) });
 
 /** Register the pages on the root scope (not under /v1). */
-export function webRoutes(app: FastifyInstance, assets: WebAssets): void {
+export function webRoutes(app: FastifyInstance, assets: WebAssets, deps: Pick<AppDeps, 'store' | 'secretKey'>): void {
   app.get('/verify', { schema: { hide: true, querystring: LangQuery } }, async (req, reply) => {
     const lang = pickLang((req.query as { lang?: string }).lang, req.headers['accept-language']);
-    return secure(reply)
-      .header('content-language', lang)
-      .header('vary', 'accept-language')
-      .header('cache-control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(renderVerifyPage(lang, assets));
+    return sendPage(reply, lang, renderVerifyPage(lang, assets));
   });
+  app.get('/sign', { schema: { hide: true, querystring: SignQuery } }, async (req, reply) => {
+    const query = req.query as { lang?: string; signatureRequestURL?: string };
+    const lang = pickLang(query.lang, req.headers['accept-language']);
+    const keep: Record<string, string> =
+      query.signatureRequestURL === undefined ? {} : { signatureRequestURL: query.signatureRequestURL };
+    return sendPage(reply, lang, renderSignPage(lang, pageAssets(assets, 'sign-page.js'), keep));
+  });
+  app.get(
+    '/share/:id/:token',
+    { schema: { hide: true, params: ShareParams, querystring: LangQuery } },
+    async (req, reply) => {
+      const { id, token } = req.params as { id: string; token: string };
+      const lang = pickLang((req.query as { lang?: string }).lang, req.headers['accept-language']);
+      const found = await findSharedRequest(deps, { id, token }).then(
+        () => true,
+        (err: unknown) => {
+          if (err instanceof DomainError && err.code === 'NOT_FOUND') return false;
+          throw err;
+        },
+      );
+      const path = `/share/${encodeURIComponent(id)}/${encodeURIComponent(token)}`;
+      return sendPage(reply, lang, renderSharePage(lang, pageAssets(assets, 'share-page.js'), path), found ? 200 : 404);
+    },
+  );
   app.get('/assets/:file', { schema: { hide: true, params: AssetParams } }, async (req, reply) => {
     const asset = assets.files.get((req.params as { file: string }).file);
     if (!asset) throw new DomainError('NOT_FOUND', 'no such asset (asset names change with each build)');

@@ -1,0 +1,108 @@
+/**
+ * A signature request as its sharing link shows it (service-spec "Sharing page"): anyone holding
+ * `/share/{id}/{token}` follows the state, the signers and their proofs. No signer secret, e-mail or
+ * phone, no watcher, no callback URL: names, dates and public proof facts only.
+ */
+import { fail } from '../../core/errors.js';
+import { isSharingToken } from '../../core/signature-requests/sharing-token.js';
+import type { SignatureRequestState } from '../../core/signature-requests/states.js';
+import type { AnchorStatus } from '../anchoring/anchor.port.js';
+import type { AppDeps } from '../shared/deps.js';
+import type { SignatureRequest } from './signature-request.port.js';
+
+/** Who asked for the signatures: the `requesterName`/`requesterEmail` vars, else the owner account. */
+export interface Requester {
+  readonly name: string;
+  readonly email?: string;
+}
+
+export interface SharedSigner {
+  readonly commonName: string;
+  readonly signedOn?: number;
+  readonly anchorId?: string;
+  /** Status of the signer's anchor (WAIT, SENT, CONFIRMED) once signed. */
+  readonly proofStatus?: AnchorStatus;
+}
+
+export interface SharedRequestView {
+  readonly id: string;
+  readonly name: string;
+  readonly state: SignatureRequestState;
+  readonly hashToSign: string;
+  readonly created: number;
+  readonly lastModified: number;
+  readonly fileName?: string;
+  readonly deadline?: number;
+  readonly requester: Requester;
+  readonly signers: SharedSigner[];
+  readonly auditTrailAnchorId?: string;
+  readonly proofBundleComplete: boolean;
+}
+
+/** The one answer for an unknown request or a wrong token: no hint of which. */
+export const UNKNOWN_SHARED_MESSAGE = 'no such shared signature request';
+
+/**
+ * The request behind a sharing link; the token is compared in constant time.
+ * @throws DomainError NOT_FOUND for an unknown request or a wrong token (one answer)
+ */
+export async function findSharedRequest(
+  deps: Pick<AppDeps, 'store' | 'secretKey'>,
+  input: { id: string; token: string },
+): Promise<SignatureRequest> {
+  const request = isSharingToken(deps.secretKey, input.id, input.token)
+    ? await deps.store.signatureRequests.findById(input.id)
+    : null;
+  if (!request || request.state === 'DRAFT') fail('NOT_FOUND', UNKNOWN_SHARED_MESSAGE);
+  return request;
+}
+
+/** The requester as the pages show it. */
+export async function requesterOf(deps: Pick<AppDeps, 'store'>, request: SignatureRequest): Promise<Requester> {
+  const vars = request.vars ?? {};
+  const account = await deps.store.accounts.findById(request.accountId);
+  const accountName = account ? `${account.firstName} ${account.lastName}`.trim() || account.email : '';
+  const name = typeof vars.requesterName === 'string' ? vars.requesterName : accountName;
+  const email = typeof vars.requesterEmail === 'string' ? vars.requesterEmail : account?.email;
+  return { name, ...(email !== undefined && { email }) };
+}
+
+/**
+ * The public view of a shared request.
+ * @throws DomainError NOT_FOUND for an unknown request or a wrong token
+ */
+export async function getSharedRequest(
+  deps: Pick<AppDeps, 'store' | 'secretKey'>,
+  input: { id: string; token: string },
+): Promise<SharedRequestView> {
+  const r = await findSharedRequest(deps, input);
+  const signers = await Promise.all(r.signees.map((s) => sharedSigner(deps, s)));
+  return {
+    id: r.id,
+    name: r.name,
+    state: r.state,
+    hashToSign: r.hashToSign,
+    created: r.created,
+    lastModified: r.lastModified,
+    ...(r.fileName !== null && { fileName: r.fileName }),
+    ...(r.deadline !== null && { deadline: r.deadline }),
+    requester: await requesterOf(deps, r),
+    signers,
+    ...(r.auditTrailAnchorId !== null && { auditTrailAnchorId: r.auditTrailAnchorId }),
+    proofBundleComplete: r.proofBundleComplete,
+  };
+}
+
+async function sharedSigner(
+  deps: Pick<AppDeps, 'store'>,
+  s: SignatureRequest['signees'][number],
+): Promise<SharedSigner> {
+  if (s.signedOn === null || s.anchorId === null) return { commonName: s.commonName };
+  const anchor = await deps.store.anchors.findById(s.anchorId);
+  return {
+    commonName: s.commonName,
+    signedOn: s.signedOn,
+    anchorId: s.anchorId,
+    ...(anchor && { proofStatus: anchor.status }),
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * The public read API of the sharing page (`/share/{id}/{token}`): the request, its proof bundle and its
+ * attestation, keyed by the sharing token. No account; rate limited like every public route; an unknown
+ * request and a wrong token get the same 404.
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { fail } from '../../../core/errors.js';
+import { findSharedRequest, getSharedRequest } from '../../../app/signature-requests/get-shared-request.js';
+import { getProofBundle } from '../../../app/signature-requests/proof-bundle.js';
+import type { Config } from '../../../config.js';
+import type { HttpDeps } from '../../app.js';
+import { errors, Hash, Timestamp, Uuid } from '../../schemas.js';
+import { ProofBundleSchema } from './signature-request-proofs.route.js';
+import { State } from './signature-request.schemas.js';
+
+const tags = ['signature requests (sharing link)'];
+
+const SharedParams = Type.Object(
+  { id: Uuid, token: Type.String({ minLength: 1, maxLength: 128, description: 'the sharing token of the link' }) },
+  { additionalProperties: false },
+);
+
+const SharedRequestSchema = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  state: State,
+  hashToSign: Hash,
+  created: Timestamp,
+  lastModified: Timestamp,
+  fileName: Type.Optional(Type.String()),
+  deadline: Type.Optional(Timestamp),
+  requester: Type.Object({ name: Type.String(), email: Type.Optional(Type.String()) }),
+  signers: Type.Array(
+    Type.Object({
+      commonName: Type.String(),
+      signedOn: Type.Optional(Timestamp),
+      anchorId: Type.Optional(Uuid),
+      proofStatus: Type.Optional(
+        Type.Union([Type.Literal('WAIT'), Type.Literal('SENT'), Type.Literal('CONFIRMED')], {
+          description: "status of the signer's anchor: WAIT (batching), SENT (in a transaction), CONFIRMED",
+        }),
+      ),
+    }),
+  ),
+  auditTrailAnchorId: Type.Optional(Uuid),
+  proofBundleComplete: Type.Boolean(),
+});
+
+/** Anyone holding the sharing link: follow the request, fetch its proofs and its attestation. */
+export function sharedRequestRoutes(base: FastifyInstance, deps: HttpDeps, config: Config): void {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const rateLimit = { max: config.rateLimitPublicPerMinute, timeWindow: 60_000 };
+
+  app.get(
+    '/signatureRequest/:id/shared/:token',
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: 'The request as its sharing link shows it: state, requester, signers and their proof status',
+        params: SharedParams,
+        response: { 200: SharedRequestSchema, ...errors(400, 404, 429) },
+      },
+    },
+    async (req, reply) => reply.header('cache-control', 'no-store').send(await getSharedRequest(deps, req.params)),
+  );
+
+  app.get(
+    '/signatureRequest/:id/shared/:token/proofbundle',
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: 'The proof bundle: 200 when complete (all CONFIRMED), 202 with what exists so far',
+        params: SharedParams,
+        response: { 200: ProofBundleSchema, 202: ProofBundleSchema, ...errors(400, 404, 429) },
+      },
+    },
+    async (req, reply) => {
+      const bundle = await getProofBundle(deps, await findSharedRequest(deps, req.params));
+      return reply
+        .status(bundle.complete ? 200 : 202)
+        .header('content-disposition', `attachment; filename="proof-bundle-${req.params.id}.json"`)
+        .send(bundle);
+    },
+  );
+
+  app.get(
+    '/signatureRequest/:id/shared/:token/attestation',
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary: 'The attestation PDF of a COMPLETED or CLOSED request (the proof bundle is attached inside)',
+        params: SharedParams,
+        response: { 200: Type.Unknown({ description: 'application/pdf' }), ...errors(400, 404, 429, 503) },
+      },
+    },
+    async (req, reply) => {
+      const request = await findSharedRequest(deps, req.params);
+      const pdf = deps.attestationPdf ?? fail('NOT_READY', 'this server cannot produce attestations yet');
+      const body = await pdf(request.id);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="attestation-${request.id}.pdf"`)
+        .send(Buffer.from(body));
+    },
+  );
+}
