@@ -28,11 +28,6 @@ import { registerTextGuard, typed, validatorOptions, type TypedFastify } from '.
 
 export interface HttpDeps extends AppDeps {
   readonly readiness: Readiness;
-  /**
-   * The attestation PDF of a COMPLETED or CLOSED request, for the sharing link's download; absent, that
-   * download answers 503 NOT_READY. The composition root gives it the attestation use case.
-   */
-  readonly attestationPdf?: (requestId: string) => Promise<Uint8Array>;
 }
 
 /**

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { deriveSharingToken, sharingPath } from '../../src/core/signature-requests/sharing-token.js';
-import { buildApp } from '../../src/http/app.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/http/routes/web/web.route.js';
 import { createRequest, delegate, openBench, requestBody, signer, type Bench } from '../signature-requests/fixture.js';
 import { TEST_SECRET_KEY, testConfig } from '../support/fixtures.js';
@@ -66,7 +65,7 @@ for (const kind of kinds) {
       }
     });
 
-    it('the proof bundle (202 while partial) and the attestation through its port (503 without one)', async () => {
+    it('the proof bundle and the attestation: 202 while the proofs are partial, then the kept PDF', async () => {
       const { id, signeeIds } = await createRequest(b);
       for (const s of signeeIds) assert.equal((await delegate(b, id, s)).statusCode, 200);
       const token = deriveSharingToken(TEST_SECRET_KEY, id);
@@ -74,19 +73,14 @@ for (const kind of kinds) {
       assert.equal(bundle.statusCode, 202);
       assert.deepEqual(bundle.json().signatureReceipts, []);
       assert.match(String(bundle.headers['content-disposition']), /^attachment; filename="proof-bundle-/);
-      const none = await shared(id, token, '/attestation');
-      assert.equal(none.statusCode, 503);
-      assert.equal(none.json().code, 'NOT_READY');
-      const asked: string[] = [];
-      const pdf = async (requestId: string) => (asked.push(requestId), Buffer.from('%PDF-1.7 test'));
-      const deps = { ...b.deps, readiness: { store: () => b.deps.store.ping() }, attestationPdf: pdf };
-      const app = await buildApp(deps, testConfig(), []);
-      const res = await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/shared/${token}/attestation` });
-      await app.close();
+      const pending = await shared(id, token, '/attestation');
+      assert.equal(pending.statusCode, 202, pending.body);
+      assert.equal(pending.json().code, 'ATTESTATION_PENDING');
+      await b.deps.store.attestations.save(id, Buffer.from('%PDF-1.7 test'), Date.now());
+      const res = await shared(id, token, '/attestation');
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['content-type'], 'application/pdf');
       assert.equal(res.body, '%PDF-1.7 test');
-      assert.deepEqual(asked, [id]);
     });
 
     it("the owner's view carries the sharing URL; a signer's view names the requester and has no link", async () => {

@@ -8,6 +8,7 @@
  * desktop width go to $WEB_ARTIFACTS_DIR (default a tmp dir).
  */
 import assert from 'node:assert/strict';
+import { auditEvent } from '../../src/app/signature-requests/audit.js';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -245,7 +246,14 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
     assert.equal(res.statusCode, 200, res.body);
     assert.match(await failureOf(signLink(canceled.id, canceled.signeeIds[0]!)), /^The requester canceled/);
     const expired = await createRequest(b);
-    assert.ok(await b.deps.store.signatureRequests.setState(expired.id, 'IN_PROGRESS', 'EXPIRED', Date.now()));
+    assert.ok(
+      await b.deps.store.signatureRequests.setState(
+        expired.id,
+        'IN_PROGRESS',
+        'EXPIRED',
+        auditEvent({ type: 'EXPIRED', date: Date.now(), actor: 'platform' }),
+      ),
+    );
     assert.match(
       await failureOf(signLink(expired.id, expired.signeeIds[0]!)),
       /^The deadline to sign this document has passed/,

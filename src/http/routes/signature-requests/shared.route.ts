@@ -1,3 +1,4 @@
+import { attestationPdf } from '../../../app/signature-requests/attestation/attestation-pdf.js';
 /**
  * The public read API of the sharing page (`/share/{id}/{token}`): the request, its proof bundle and its
  * attestation, keyed by the sharing token. No account; rate limited like every public route; an unknown
@@ -6,7 +7,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { fail } from '../../../core/errors.js';
 import { findSharedRequest, getSharedRequest } from '../../../app/signature-requests/get-shared-request.js';
 import { getProofBundle } from '../../../app/signature-requests/proof-bundle.js';
 import type { Config } from '../../../config.js';
@@ -95,13 +95,12 @@ export function sharedRequestRoutes(base: FastifyInstance, deps: HttpDeps, confi
         tags,
         summary: 'The attestation PDF of a COMPLETED or CLOSED request (the proof bundle is attached inside)',
         params: SharedParams,
-        response: { 200: Type.Unknown({ description: 'application/pdf' }), ...errors(400, 404, 429, 503) },
+        response: { 200: Type.Unknown({ description: 'application/pdf' }), ...errors(400, 404, 409, 429, 503) },
       },
     },
     async (req, reply) => {
       const request = await findSharedRequest(deps, req.params);
-      const pdf = deps.attestationPdf ?? fail('NOT_READY', 'this server cannot produce attestations yet');
-      const body = await pdf(request.id);
+      const body = await attestationPdf(deps, request.id);
       return reply
         .type('application/pdf')
         .header('content-disposition', `attachment; filename="attestation-${request.id}.pdf"`)
