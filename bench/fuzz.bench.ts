@@ -8,13 +8,10 @@
  * or any request the server did not answer. Same seed, same requests.
  *   node --import tsx bench/fuzz.bench.ts [--requests 100000] [--concurrency 16] [--seed 12]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import http from 'node:http';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
-import { EmbeddedRegtest } from '../src/adapters/chain/embedded-regtest.js';
 import { openStore } from '../src/adapters/store/create-store.js';
 import { createAccount } from '../src/app/accounts/create-account.js';
 import { createApiToken } from '../src/app/accounts/manage-api-tokens.js';
@@ -23,7 +20,9 @@ import { testDeps } from '../test/support/fixtures.js';
 import { fuzzRequest, openApiRoutes, type FuzzCredentials, type FuzzRequest } from '../test/support/fuzz.js';
 import { freePort } from '../test/support/processes.js';
 import { dropSchema, newSchemaName, schemaUrl } from '../test/support/stores.js';
+import { startNode } from './regtest-node.js';
 import { bareServer, recoveriesPerSecond } from './references.js';
+import { spawnRole, stopChild, untilAnswers } from './service.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -126,28 +125,6 @@ async function seedAccount(url: string): Promise<FuzzCredentials> {
   return { token, email, password };
 }
 
-/**
- * `proofseal start --role api`, its warnings and errors on this terminal (an info line per request
- * would be 100,000 lines); resolves once it answers on `port`.
- */
-async function startApi(port: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start', '--role', 'api'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const until = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    const up = await fetch(`http://127.0.0.1:${port}/health`).then(
-      () => true,
-      () => false,
-    );
-    if (up) return child;
-    if (Date.now() > until) throw new Error('the server did not answer within 120 s');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 async function openApi(port: number): Promise<{ method: string; url: string }[]> {
   const res = await fetch(`http://127.0.0.1:${port}/v1/openapi.json`);
   return openApiRoutes((await res.json()) as { paths: Record<string, Record<string, unknown>> });
@@ -194,22 +171,27 @@ async function main(): Promise<number> {
   const concurrency = Number(args.concurrency);
   const recoveries = (await recoveriesPerSecond()).perSecond;
   const schema = newSchemaName();
-  const node = await EmbeddedRegtest.start();
+  const node = await startNode();
   const credentials = await seedAccount(schemaUrl(schema));
   const port = await freePort();
-  const server = await startApi(port, {
-    DATABASE_URL: schemaUrl(schema),
-    DATA_DIR: `/tmp/proofseal-fuzz-${schema}`,
-    SECRET_KEY: 'fuzz-secret-key-of-at-least-32-characters',
-    BITCOIN_RPC_URL: node.rpcUrl.replace(/\/$/, ''),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PUBLIC_PER_MINUTE: '10000000',
-    RATE_LIMIT_AUTH_PER_MINUTE: '10000000',
-    RATE_LIMIT_AUTH_PER_ADDRESS_PER_MINUTE: '10000000',
-  });
+  const server = spawnRole(
+    'api',
+    {
+      DATABASE_URL: schemaUrl(schema),
+      DATA_DIR: `/tmp/proofseal-fuzz-${schema}`,
+      SECRET_KEY: 'fuzz-secret-key-of-at-least-32-characters',
+      BITCOIN_RPC_URL: node.rpcUrl.replace(/\/$/, ''),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PUBLIC_PER_MINUTE: '10000000',
+      RATE_LIMIT_AUTH_PER_MINUTE: '10000000',
+      RATE_LIMIT_AUTH_PER_ADDRESS_PER_MINUTE: '10000000',
+    },
+    ['ignore', 'inherit', 'inherit'],
+  );
   try {
+    await untilAnswers(server, port);
     const routes = await openApi(port);
     console.log(`${routes.length} routes in the OpenAPI document; load average ${os.loadavg()[0]!.toFixed(2)}`);
     const requests = plan(routes, credentials, total, Number(args.seed));
@@ -219,8 +201,7 @@ async function main(): Promise<number> {
     if (server.exitCode !== null) console.log(`the server exited with ${server.exitCode}`);
     return tally.failures.length === 0 && server.exitCode === null ? 0 : 1;
   } finally {
-    server.kill('SIGTERM');
-    if (server.exitCode === null) await once(server, 'exit');
+    await stopChild(server, 'SIGTERM');
     await node.stop();
     await dropSchema(schema);
   }
