@@ -26,7 +26,7 @@ import { freePort } from '../test/support/processes.js';
 import { dropSchema, newSchemaName, schemaUrl } from '../test/support/stores.js';
 import { startLoad, type Load } from './crash-load.js';
 import { fundInSteps, startNode } from './regtest-node.js';
-import { spawnLogged, spawnRole, stopChild, untilAnswers } from './service.js';
+import { benchEnv, spawnLogged, spawnRole, stopChild, untilAnswers } from './service.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -82,12 +82,7 @@ async function prepare(): Promise<Omit<Bench, 'api' | 'worker' | 'workerStarted'
     BATCH_INTERVAL_SECONDS: '1',
     CONFIRM_POLL_SECONDS: '1',
     CONFIRMATIONS_REQUIRED: '3',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PUBLIC_PER_MINUTE: '10000000',
-    RATE_LIMIT_AUTH_PER_MINUTE: '10000000',
-    RATE_LIMIT_AUTH_PER_ADDRESS_PER_MINUTE: '10000000',
+    ...benchEnv(port),
   };
   const startHeight = await chain.getBlockCount();
   return { schema, node, chain, opened, token, port, env, logFd: openSync(logPath, 'a'), startHeight };

@@ -22,7 +22,7 @@ import { freePort } from '../test/support/processes.js';
 import { dropSchema, newSchemaName, schemaUrl } from '../test/support/stores.js';
 import { startNode } from './regtest-node.js';
 import { bareServer, recoveriesPerSecond } from './references.js';
-import { spawnRole, stopChild, untilAnswers } from './service.js';
+import { benchEnv, spawnRole, stopChild, untilAnswers } from './service.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,7 +34,7 @@ const { values: args } = parseArgs({
 
 /**
  * Percent of requests with a wrong password or an unknown e-mail: each costs the server a password hash,
- * which would otherwise make the run a password-hashing benchmark (the fuzz test sends 25 %).
+ * which would otherwise make the run a password-hashing benchmark (the fuzz test sends 10 %).
  */
 const COSTLY_AUTH_PERCENT = 2;
 
@@ -181,12 +181,7 @@ async function main(): Promise<number> {
       DATA_DIR: `/tmp/proofseal-fuzz-${schema}`,
       SECRET_KEY: 'fuzz-secret-key-of-at-least-32-characters',
       BITCOIN_RPC_URL: node.rpcUrl.replace(/\/$/, ''),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PUBLIC_PER_MINUTE: '10000000',
-      RATE_LIMIT_AUTH_PER_MINUTE: '10000000',
-      RATE_LIMIT_AUTH_PER_ADDRESS_PER_MINUTE: '10000000',
+      ...benchEnv(port),
     },
     ['ignore', 'inherit', 'inherit'],
   );

@@ -3,6 +3,18 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { once } from 'node:events';
 import { writeSync } from 'node:fs';
 
+/** Environment of a benchmark's service on `port` of 127.0.0.1: warnings only, no rate limit in the way. */
+export function benchEnv(port: number): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PUBLIC_PER_MINUTE: '10000000',
+    RATE_LIMIT_AUTH_PER_MINUTE: '10000000',
+    RATE_LIMIT_AUTH_PER_ADDRESS_PER_MINUTE: '10000000',
+  };
+}
+
 /**
  * Spawns `proofseal start --role <role>` with `env` over this process's environment. Its output goes
  * where `stdio` says (at LOG_LEVEL=info an API writes a line per request: keep the level at warn).

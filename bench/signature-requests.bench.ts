@@ -11,6 +11,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
+import { recoveriesPerSecond } from './references.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -189,21 +190,6 @@ async function run(kind: 'api' | 'bare', count: number, concurrency: number) {
   child.send('stop');
   await new Promise((r) => child.once('exit', r));
   return { ...result, maxRssMb };
-}
-
-/** libsecp256k1 public-key recoveries per second on this core (the cost that dominates signature checks). */
-async function recoveriesPerSecond(): Promise<{ perSecond: number; backend: string }> {
-  const { secp, activeSecpBackend } = await import('../src/core/bitcoin/secp-backend.js');
-  const lib = secp();
-  const hash = randomBytes(32);
-  const { signature, recid } = lib.sign(hash, randomBytes(32));
-  let n = 0;
-  const t0 = performance.now();
-  while (performance.now() - t0 < 2000) {
-    for (let i = 0; i < 500; i++) lib.recover(signature, recid, hash, true);
-    n += 500;
-  }
-  return { perSecond: n / ((performance.now() - t0) / 1000), backend: activeSecpBackend() };
 }
 
 if (args.serve === 'api') await serveApi(Number(args.requests));

@@ -190,7 +190,7 @@ export interface FuzzCredentials {
  * lone surrogate in the e-mail, other schemes. A wrong password or an unknown e-mail costs the server
  * a password hash (tens of milliseconds): `costlyPercent` sets how many of the headers are such.
  */
-export function authHeader(c: FuzzCredentials, costlyPercent = 25): fc.Arbitrary<string | undefined> {
+export function authHeader(c: FuzzCredentials, costlyPercent = 10): fc.Arbitrary<string | undefined> {
   const cheap = fc.constantFrom<string | undefined>(
     undefined,
     `Bearer ${c.token}`,
