@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import { fork } from 'node:child_process';
 
 /** libsecp256k1 public-key recoveries per second on this core (the cost that dominates signature checks). */
 export async function recoveriesPerSecond(): Promise<{ perSecond: number; backend: string }> {
@@ -59,4 +60,20 @@ export async function bareHttpPerSecond(concurrency = 8, ms = 2000): Promise<num
   agent.destroy();
   server.close();
   return perSecond;
+}
+
+/** Runs `use` against a bare node:http server in a child process (bench/bare-server.mjs), then stops it. */
+export async function bareServer<T>(use: (port: number) => Promise<T>): Promise<T> {
+  const child = fork(new URL('./bare-server.mjs', import.meta.url).pathname);
+  const { port } = await new Promise<{ port: number }>((resolve, reject) => {
+    child.once('message', (m: { port: number }) => resolve(m));
+    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+  try {
+    return await use(port);
+  } finally {
+    child.removeAllListeners('exit');
+    child.send('stop');
+    await new Promise((r) => child.once('exit', r));
+  }
 }

@@ -15,7 +15,7 @@ import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
 import type { RouteModule } from '../../src/http/app.js';
 import { STATUS_OF } from '../../src/http/error-codes.js';
 import { basic, testApp, testConfig, testDeps } from '../support/fixtures.js';
-import { anyText, countRouteHits, encodeAnyText, malformedText, rawEncoded, routeKey } from '../support/fuzz.js';
+import { countRouteHits, fuzzRequest, jsonObjectBody, openApiRoutes, routeKey } from '../support/fuzz.js';
 import { storeKinds } from '../support/stores.js';
 
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 40);
@@ -43,85 +43,8 @@ const app = await testApp(s.store, {
 const hits = countRouteHits(app);
 const account = await createAccount(testDeps(s.store), { email: 'fuzz@example.com', password: 'fuzzing password' });
 const token = (await createApiToken(testDeps(s.store), { accountId: account.id })).token;
-const doc = (await app.inject('/v1/openapi.json')).json() as { paths: Record<string, Record<string, unknown>> };
-const routes = Object.entries(doc.paths).flatMap(([url, methods]) =>
-  Object.keys(methods).map((method) => ({ method: method.toUpperCase(), url })),
-);
-
-const segment = fc.oneof(
-  fc.uuid().map(encodeURIComponent),
-  anyText().map(encodeAnyText),
-  fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 64, maxLength: 64 }),
-  rawEncoded,
-);
-const fieldNames = fc.constantFrom(
-  'name',
-  'hash',
-  'signedHash',
-  'signature',
-  'pubKey',
-  'identityURL',
-  'callbackURL',
-  'public',
-  'tags',
-  'metadata',
-  'firstName',
-  'lastName',
-  'password',
-  'signeeId',
-  'state',
-);
-const fieldValue = fc.oneof(fc.jsonValue({ maxDepth: 2 }), anyText(), fc.array(anyText(20), { maxLength: 3 }));
-const body = fc.oneof(
-  fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
-  fc.dictionary(fieldNames, fieldValue).map((v) => JSON.stringify(v)),
-  fc.dictionary(malformedText, fc.string()).map((v) => JSON.stringify(v)),
-  fc.string({ maxLength: 200 }),
-  fc.constant(''),
-);
-const auth = fc.constantFrom<string | undefined>(
-  undefined,
-  'bearer',
-  'basic',
-  'Basic Zm9vOmJhcg==',
-  basic('fuzz@example.com\u0000', 'fuzzing password'),
-  basic('\ud800', 'x'),
-  'Bearer nope',
-  'Basic !!!',
-  'Digest x',
-);
-const queryNames = fc.constantFrom(
-  'hash',
-  'signedHash',
-  'page',
-  'size',
-  'token',
-  'name',
-  'signeeId',
-  'sort',
-  'direction',
-  'tags',
-);
-const query = fc.oneof(
-  fc.dictionary(queryNames, anyText(70), { maxKeys: 3 }).map((q) => new URLSearchParams(q).toString()),
-  fc.tuple(queryNames, rawEncoded).map(([k, v]) => `${k}=${v}`),
-);
-const contentType = fc.constantFrom(
-  'application/json',
-  'text/plain',
-  'application/octet-stream',
-  'application/json; charset=utf-8',
-  undefined,
-);
-
-function headersFor(a: string | undefined, ct: string | undefined): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (a === 'bearer') headers.authorization = `Bearer ${token}`;
-  else if (a === 'basic') headers.authorization = basic('fuzz@example.com', 'fuzzing password');
-  else if (a) headers.authorization = a;
-  if (ct) headers['content-type'] = ct;
-  return headers;
-}
+const credentials = { token, email: 'fuzz@example.com', password: 'fuzzing password' };
+const routes = openApiRoutes((await app.inject('/v1/openapi.json')).json());
 
 /** Never a 5xx; an error is the one shape, with a catalogued code and its status. */
 function assertAnswer(res: { statusCode: number; body: string }, what: string): void {
@@ -149,17 +72,10 @@ describe('no route answers 5xx to random input', () => {
       const before = hits.get(routeKey(route.method, route.url)) ?? 0;
       let sent = 0;
       await fc.assert(
-        fc.asyncProperty(segment, body, auth, query, contentType, async (seg, payload, a, q, ct) => {
-          const url = route.url.replace(/\{[^}]+\}/g, seg) + '?' + q;
-          const withBody = !['GET', 'HEAD', 'DELETE'].includes(route.method);
+        fc.asyncProperty(fuzzRequest(route, credentials), async (r) => {
           sent += 1;
-          const res = await app.inject({
-            method: route.method as 'GET',
-            url,
-            headers: headersFor(a, ct),
-            payload: withBody ? payload : undefined,
-          });
-          assertAnswer(res, `${route.method} ${url}`);
+          const res = await app.inject({ ...r, method: r.method as 'GET' });
+          assertAnswer(res, `${r.method} ${r.url}`);
         }),
         { numRuns: RUNS_PER_ROUTE },
       );
@@ -177,15 +93,24 @@ describe('no route answers 5xx to random input', () => {
       const url = route.url.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
       const before = hits.get(routeKey(route.method, route.url)) ?? 0;
       await fc.assert(
-        fc.asyncProperty(fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.dictionary(fieldNames, fieldValue)), async (v) => {
-          const res = await app.inject({
-            method: route.method as 'POST',
-            url,
-            headers: { authorization: basic('fuzz@example.com', 'fuzzing password') },
-            payload: JSON.stringify(v) as unknown as object,
-          });
-          assertAnswer(res, `${route.method} ${url}`);
-        }),
+        fc.asyncProperty(
+          fc.oneof(
+            fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+            jsonObjectBody,
+          ),
+          async (v) => {
+            const res = await app.inject({
+              method: route.method as 'POST',
+              url,
+              headers: {
+                authorization: basic('fuzz@example.com', 'fuzzing password'),
+                'content-type': 'application/json',
+              },
+              payload: v,
+            });
+            assertAnswer(res, `${route.method} ${url}`);
+          },
+        ),
         { numRuns: RUNS_PER_ROUTE },
       );
       const reached = (hits.get(routeKey(route.method, route.url)) ?? 0) - before;
