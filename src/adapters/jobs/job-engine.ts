@@ -46,6 +46,26 @@ export interface JobEngine extends JobQueue {
  */
 const MAINTENANCE_INTERVAL_SECONDS = 30;
 
+/** An arbitrary constant: the advisory lock under which pg-boss starts (and installs itself) on PostgreSQL. */
+const BOSS_START_LOCK = 7_202_611_024;
+
+/**
+ * Starts pg-boss, one process at a time on PostgreSQL. pg-boss installs its schema without guarding against
+ * another process doing the same: engines started together on a fresh database (roles started at once by an
+ * orchestrator) collided on `pg_namespace_nspname_index` or `pg_type_typname_nsp_index`, errors pg-boss does
+ * not take for "already installed", and one process exited. The embedded store has one process only.
+ */
+async function startSerialised(db: SqlDatabase, boss: PgBoss): Promise<void> {
+  if (db.kind !== 'postgres') {
+    await boss.start();
+    return;
+  }
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [BOSS_START_LOCK]);
+    await boss.start();
+  });
+}
+
 export function createJobEngine(
   db: SqlDatabase,
   log: Logger,
@@ -73,7 +93,7 @@ export function createJobEngine(
     send,
     sendOn: (sql) => ({ send: (name, data, o = {}) => boss.send(name, data, { ...options(o), db: sendDb(sql) }) }),
     start: async () => {
-      await boss.start();
+      await startSerialised(db, boss);
     },
     async declare(defs) {
       for (const d of defs) {

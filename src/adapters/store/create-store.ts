@@ -79,7 +79,6 @@ export async function openStore(opts: StoreOptions): Promise<OpenedStore> {
     ? openPostgres(opts.databaseUrl, { max: opts.poolSize })
     : await openEmbedded(opts.embeddedDir);
   try {
-    if (db.schema) await db.exec(`CREATE SCHEMA IF NOT EXISTS ${db.schema}`);
     if (opts.migrate !== false) await migrate(db, opts.now);
   } catch (err) {
     await db.close();
