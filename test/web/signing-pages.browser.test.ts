@@ -124,13 +124,14 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
   };
   const text = async (page: Page, selector: string) => ((await page.textContent(selector)) ?? '').trim();
   /** The banner shows the request's logo, loaded from this origin, with the service name as its alt text. */
-  async function assertLogo(page: Page, alt: string): Promise<void> {
+  async function assertLogo(page: Page, alt: string): Promise<string> {
     const img = await page.waitForSelector('.brand img.logo');
     assert.ok(
       (await img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)) > 0,
       'the logo loaded',
     );
     assert.equal(await img.getAttribute('alt'), alt);
+    return String(await img.getAttribute('src'));
   }
 
   it('a signer checks the file and signs (phone and desktop), and the CSP holds', async () => {
@@ -302,8 +303,7 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
     assert.equal(String(accent).trim(), '#6a1b9a');
     const textColor = await page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--ps-text')");
     assert.equal(String(textColor).trim(), '#1a1a1a', 'a text colour without contrast on white is not applied');
-    await assertLogo(page, 'Acme Signature');
-    assert.match(String(await img.getAttribute('src')), /^\/v1\/signatureRequest\/[^/]+\/logo\?signeeId=/);
+    assert.match(await assertLogo(page, 'Acme Signature'), /^\/v1\/signatureRequest\/[^/]+\/logo\?signeeId=/);
     await page.screenshot({ path: path.join(artifacts, 'sign-phone-fr-branded.png'), fullPage: true });
     await page.close();
   });
@@ -352,7 +352,7 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
     ] as const) {
       const page = await open(base + sharingPath(TEST_SECRET_KEY, id), viewport);
       assert.equal(await page.getAttribute('#state', 'data-state'), 'COMPLETED');
-      await assertLogo(page, 'Acme Signature');
+      assert.match(await assertLogo(page, 'Acme Signature'), /^\/v1\/signatureRequest\/[^/]+\/shared\/[^/]+\/logo$/);
       const accent = await page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--ps-accent')");
       assert.equal(String(accent).trim(), '#6a1b9a');
       assert.equal(await text(page, '#state'), 'Completed: everyone signed');
