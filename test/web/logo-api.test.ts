@@ -2,7 +2,7 @@
  * The request's logo served from this origin, on both stores: a signer (signeeId) and the sharing link get
  * the PNG a local server serves, fetched once through the real safe fetch and its cache, with the sniffed
  * type and the private cache headers; a wrong signeeId or token gets the same 404 as an unknown request; no
- * logo, one the guard refuses (internal address) or one that is not an image: 404 NO_LOGO.
+ * logo (a signer's own `serviceLogoURL` overriding the request's), one the guard refuses (internal address) or one that is not an image: 404 NO_LOGO.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -12,7 +12,7 @@ import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
 import { cachedBrandImages } from '../../src/adapters/pdf/brand-images.js';
 import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';
 import { deriveSharingToken } from '../../src/core/signature-requests/sharing-token.js';
-import { createRequest, openBench, requestBody, type Bench } from '../signature-requests/fixture.js';
+import { createRequest, openBench, requestBody, signer, type Bench } from '../signature-requests/fixture.js';
 import { TEST_SECRET_KEY, testApp } from '../support/fixtures.js';
 import { logoServer, type LogoServer } from '../support/logo-server.js';
 import { storeKinds } from '../support/stores.js';
@@ -87,8 +87,20 @@ for (const kind of kinds) {
 
     it('NO_LOGO without a logo, for one that is not an image, and for one the guard refuses', async () => {
       const none = await createRequest(b);
-      const missing = await withLogo(logo.url.replace('/logo.png', '/missing.png'));
+      const missingUrl = logo.url.replace('/logo.png', '/missing.png');
+      const missing = await withLogo(missingUrl);
       assert.equal((await signeeLogo(none.id, none.signeeIds[0]!)).json().code, 'NO_LOGO');
+      const own = { ...signer(2), vars: { serviceLogoURL: missingUrl } };
+      const mixed = await createRequest(
+        b,
+        requestBody({ authorizedSignees: [signer(1), own], vars: { serviceLogoURL: logo.url } }),
+      );
+      assert.equal((await signeeLogo(mixed.id, mixed.signeeIds[0]!)).statusCode, 200);
+      assert.equal(
+        (await signeeLogo(mixed.id, mixed.signeeIds[1]!)).json().code,
+        'NO_LOGO',
+        "the signer's own var wins",
+      );
       const res = await sharedLogo(missing.id, deriveSharingToken(TEST_SECRET_KEY, missing.id));
       assert.equal(res.statusCode, 404);
       assert.equal(res.json().code, 'NO_LOGO');
