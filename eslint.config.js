@@ -10,7 +10,7 @@ export default tseslint.config(
       'bin/',
       'scripts/',
       'examples/',
-      'bench/run.mjs',
+      'bench/*.mjs',
       '**/*.cjs',
       'eslint.config.js',
     ],

@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'TRANSITION_NOT_ALLOWED'
   | 'NOT_FOUND'
+  | 'NO_LOGO'
   | 'CONFLICT'
   | 'ALREADY_EXISTS'
   | 'PAYLOAD_TOO_LARGE'

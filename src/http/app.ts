@@ -19,6 +19,7 @@ import { tokenRoutes } from './routes/accounts/token.route.js';
 import { userRoutes } from './routes/accounts/user.route.js';
 import { signatureRequestRoutes } from './routes/signature-requests/signature-request.route.js';
 import { signatureRequestProofRoutes } from './routes/signature-requests/signature-request-proofs.route.js';
+import { logoRoutes } from './routes/signature-requests/logo.route.js';
 import { sharedRequestRoutes } from './routes/signature-requests/shared.route.js';
 import { signeeRoutes } from './routes/signature-requests/signee.route.js';
 import { attestationRoutes } from './routes/signature-requests/attestation.route.js';
@@ -108,6 +109,7 @@ export async function buildApp(
         attestationRoutes,
         signeeRoutes,
         sharedRequestRoutes,
+        logoRoutes,
         ...extraRoutes,
       ])
         routes(typed(v1), deps, config);

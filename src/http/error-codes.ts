@@ -19,6 +19,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   KEY_REVOKED: 403,
   KEY_EXPIRED: 403,
   NOT_FOUND: 404,
+  NO_LOGO: 404,
   CONFLICT: 409,
   ALREADY_EXISTS: 409,
   PAYLOAD_TOO_LARGE: 413,

@@ -10,13 +10,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import QRCode from 'qrcode';
 import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
 import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';
 import { cachedBrandImages } from '../../src/adapters/pdf/brand-images.js';
@@ -37,23 +34,12 @@ import { sharingPath } from '../../src/core/signature-requests/sharing-token.js'
 import { startAnchoring, until, type AnchoringFixture } from '../support/anchoring-fixture.js';
 import { testApp, testConfig, testDeps } from '../support/fixtures.js';
 import { verifyReceiptIndependently, type ReceiptLike } from '../support/independent-verifier.js';
+import { logoServer } from '../support/logo-server.js';
 import { storeKinds } from '../support/stores.js';
 
 const kinds = await storeKinds();
 const artifacts = process.env.ATTESTATION_ARTIFACTS_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'proofseal-attest-'));
 const PUBLIC_URL = 'https://proofseal.example.com';
-
-/** A local server answering GET /logo.png with a PNG, counting the requests it got. */
-async function logoServer(): Promise<{ server: Server; url: string; hits: () => number }> {
-  const png = await QRCode.toBuffer('proofseal logo', { type: 'png', width: 96, color: { dark: '#1c4587' } });
-  let hits = 0;
-  const server = createServer((req, res) => {
-    hits += 1;
-    res.writeHead(req.url === '/logo.png' ? 200 : 404, { 'content-type': 'image/png' }).end(png);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/logo.png`, hits: () => hits };
-}
 
 function poppler(tool: string, args: string[]): string {
   return execFileSync(tool, args, { encoding: 'utf8' });

@@ -29,7 +29,15 @@ for (const kind of kinds) {
       b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/shared/${token}${rest}` });
 
     it('reads the request with its token: state, requester, signers; never a signeeId, e-mail or phone', async () => {
-      const body = requestBody({ authorizedSignees: [signer(1), otpSigner], vars: { requesterName: 'Acme Legal' } });
+      const body = requestBody({
+        authorizedSignees: [signer(1), otpSigner],
+        vars: {
+          requesterName: 'Acme Legal',
+          brandColor1: '#1c4587',
+          serviceName: 'Acme Sign',
+          redirectURL: 'https://acme.example.com/done',
+        },
+      });
       const { id, signeeIds } = await createRequest(b, body);
       assert.equal((await delegate(b, id, signeeIds[0]!)).statusCode, 200);
       const res = await shared(id, deriveSharingToken(TEST_SECRET_KEY, id));
@@ -37,6 +45,7 @@ for (const kind of kinds) {
       const view = res.json();
       assert.equal(view.state, 'IN_PROGRESS');
       assert.deepEqual(view.requester, { name: 'Acme Legal', email: 'owner@example.com' });
+      assert.deepEqual(view.branding, { brandColor1: '#1c4587', serviceName: 'Acme Sign' }, 'branding vars only');
       assert.deepEqual(
         view.signers.map((s: { commonName: string; proofStatus?: string }) => [s.commonName, s.proofStatus]),
         [

@@ -17,6 +17,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
+import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';
+import { cachedBrandImages } from '../../src/adapters/pdf/brand-images.js';
 import { createVelocityEngine } from '../../src/adapters/templates/velocity-engine.js';
 import type { ChainPort, RawTransactionInfo } from '../../src/app/anchoring/chain.port.js';
 import { renderEmail } from '../../src/app/mail/render-email.js';
@@ -26,6 +29,7 @@ import { mailContext, signatureRequestUrl, signingLink } from '../../src/core/ma
 import { sharingPath } from '../../src/core/signature-requests/sharing-token.js';
 import { insertBatch } from '../support/anchors.js';
 import { TEST_SECRET_KEY, testConfig } from '../support/fixtures.js';
+import { logoServer, type LogoServer } from '../support/logo-server.js';
 import { storeKinds } from '../support/stores.js';
 import { testWebAssets } from '../support/web-bundle.js';
 import { createRequest, delegate, openBench, requestBody, signer, type Bench } from '../signature-requests/fixture.js';
@@ -65,12 +69,21 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
   let base: string;
   let custom: Server;
   let customBase: string;
+  let logo: LogoServer;
   const problems: string[] = [];
 
   before(async () => {
     const { assets } = await testWebAssets();
     const config = testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '100000' });
-    b = await openBench(embedded, { chain }, { webAssets: assets, config });
+    logo = await logoServer();
+    const images = cachedBrandImages(createSafeFetch({ allowPrivateUrls: true }));
+    const attestation = {
+      renderer: pdfAttestationRenderer(),
+      images,
+      publicUrl: 'https://proofseal.example.com',
+      serviceName: 'proofseal',
+    };
+    b = await openBench(embedded, { chain, attestation }, { webAssets: assets, config });
     await b.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(b.app.server.address() as AddressInfo).port}`;
     custom = (await startCustomPage(0, '127.0.0.1')) as Server;
@@ -82,6 +95,7 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
     await browser?.close();
     await new Promise((resolve) => custom?.close(resolve));
     await b?.close();
+    logo?.server.close();
     assert.deepEqual(problems, []);
   });
 
@@ -109,6 +123,16 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
     return r.json().authorizedSignees[n].signedOn as number | undefined;
   };
   const text = async (page: Page, selector: string) => ((await page.textContent(selector)) ?? '').trim();
+  /** The banner shows the request's logo, loaded from this origin, with the service name as its alt text. */
+  async function assertLogo(page: Page, alt: string): Promise<string> {
+    const img = await page.waitForSelector('.brand img.logo');
+    assert.ok(
+      (await img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)) > 0,
+      'the logo loaded',
+    );
+    assert.equal(await img.getAttribute('alt'), alt);
+    return String(await img.getAttribute('src'));
+  }
 
   it('a signer checks the file and signs (phone and desktop), and the CSP holds', async () => {
     const content = randomBytes(3000);
@@ -260,8 +284,13 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
     );
   });
 
-  it("in the signer's language (fr), with the request's branding", async () => {
-    const vars = { serviceName: 'Acme Signature', brandColor1: '#6a1b9a', textColor1: '#ffff00' };
+  it("in the signer's language (fr), with the request's branding and logo (served by this origin)", async () => {
+    const vars = {
+      serviceName: 'Acme Signature',
+      brandColor1: '#6a1b9a',
+      textColor1: '#ffff00',
+      serviceLogoURL: logo.url,
+    };
     const body = requestBody({ authorizedSignees: [{ ...signer(1), lang: 'fr' }], vars });
     const { id, signeeIds } = await createRequest(b, body);
     const page = await open(signLink(id, signeeIds[0]!), PHONE);
@@ -274,6 +303,7 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
     assert.equal(String(accent).trim(), '#6a1b9a');
     const textColor = await page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--ps-text')");
     assert.equal(String(textColor).trim(), '#1a1a1a', 'a text colour without contrast on white is not applied');
+    assert.match(await assertLogo(page, 'Acme Signature'), /^\/v1\/signatureRequest\/[^/]+\/logo\?signeeId=/);
     await page.screenshot({ path: path.join(artifacts, 'sign-phone-fr-branded.png'), fullPage: true });
     await page.close();
   });
@@ -303,7 +333,8 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
   });
 
   it('the sharing page follows a COMPLETED request and verifies its signatures in the browser', async () => {
-    const { id, signeeIds } = await createRequest(b);
+    const vars = { serviceName: 'Acme Signature', brandColor1: '#6a1b9a', serviceLogoURL: logo.url };
+    const { id, signeeIds } = await createRequest(b, requestBody({ vars }));
     for (const s of signeeIds) assert.equal((await delegate(b, id, s)).statusCode, 200);
     const anchors = (await b.app.inject({ url: `/v1/signatureRequest/${id}`, headers: b.auth })).json().anchors;
     const batch = await insertBatch(b.s.db, anchors, { status: 'CONFIRMED', confirmations: 6, extraLeaves: 3 });
@@ -321,6 +352,9 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
     ] as const) {
       const page = await open(base + sharingPath(TEST_SECRET_KEY, id), viewport);
       assert.equal(await page.getAttribute('#state', 'data-state'), 'COMPLETED');
+      assert.match(await assertLogo(page, 'Acme Signature'), /^\/v1\/signatureRequest\/[^/]+\/shared\/[^/]+\/logo$/);
+      const accent = await page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--ps-accent')");
+      assert.equal(String(accent).trim(), '#6a1b9a');
       assert.equal(await text(page, '#state'), 'Completed: everyone signed');
       assert.deepEqual(
         await page.$$eval('#signers li', (els) =>

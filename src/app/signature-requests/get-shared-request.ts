@@ -37,6 +37,17 @@ export interface SharedRequestView {
   readonly signers: SharedSigner[];
   readonly auditTrailAnchorId?: string;
   readonly proofBundleComplete: boolean;
+  /** The branding variables the page applies (colours and service name), as the signature page does. */
+  readonly branding: Branding;
+}
+
+/** The branding variables a sharing page may show: no other var leaves through the sharing link. */
+export const BRANDING_VARS = ['brandColor1', 'textColor1', 'textColor2', 'serviceName'] as const;
+export type Branding = Partial<Record<(typeof BRANDING_VARS)[number], string>>;
+
+function brandingOf(request: SignatureRequest): Branding {
+  const vars = request.vars ?? {};
+  return Object.fromEntries(BRANDING_VARS.flatMap((k) => (typeof vars[k] === 'string' ? [[k, vars[k]]] : [])));
 }
 
 /** The one answer for an unknown request or a wrong token: no hint of which. */
@@ -90,6 +101,7 @@ export async function getSharedRequest(
     signers,
     ...(r.auditTrailAnchorId !== null && { auditTrailAnchorId: r.auditTrailAnchorId }),
     proofBundleComplete: r.proofBundleComplete,
+    branding: brandingOf(r),
   };
 }
 

@@ -105,3 +105,20 @@ export function applyBranding(vars: Record<string, unknown>): void {
     document.title = document.title.replace(/ · [^·]*$/, ` · ${name}`);
   }
 }
+
+/**
+ * Show the request's logo (served by this origin, see the logo routes) before the service name in the
+ * banner, once it has loaded: no logo, or one that cannot be fetched, leaves the service name alone and
+ * never a broken image. The alt text is the service name the banner shows.
+ */
+export function showLogo(src: string): void {
+  const brand = document.querySelector<HTMLElement>('.banner .brand');
+  if (!brand) return;
+  const img = new Image();
+  img.className = 'logo';
+  img.addEventListener('load', () => {
+    img.alt = brand.textContent ?? '';
+    brand.prepend(img);
+  });
+  img.src = src;
+}

@@ -6,7 +6,7 @@
 import type { ChainpointReceipt } from '../../core/chainpoint/index.js';
 import { t, type MessageKey } from '../i18n.js';
 import { isSigningKey, st, type SigningKey } from '../i18n-signing.js';
-import { api, byId, formatDate, pageLang, requesterText, show } from './page-kit.js';
+import { api, applyBranding, byId, formatDate, pageLang, requesterText, show, showLogo } from './page-kit.js';
 import { chainChecks, localChecks, receiptsOf, type ChainAnswer, type Check } from './verify-checks.js';
 
 const lang = pageLang();
@@ -26,6 +26,7 @@ interface SharedView {
   requester: { name: string; email?: string };
   signers: SharedSigner[];
   proofBundleComplete: boolean;
+  branding: Record<string, unknown>;
 }
 
 const [, , id = '', token = ''] = location.pathname.split('/');
@@ -63,9 +64,20 @@ function render(view: SharedView): void {
   show(true, byId('request'), byId('proofs'));
 }
 
+let branded = false;
+
+/** Colours and service name as the signature page applies them, and the logo; once per page. */
+function brand(view: SharedView): void {
+  if (branded) return;
+  branded = true;
+  applyBranding(view.branding);
+  showLogo(`${apiBase}/logo`);
+}
+
 async function refresh(): Promise<void> {
   const res = await api<SharedView>(apiBase);
   if (res.body && res.code === null) {
+    brand(res.body);
     render(res.body);
     const settled = ['COMPLETED', 'CLOSED', 'CANCELED', 'EXPIRED'].includes(res.body.state);
     if (!(settled && res.body.proofBundleComplete)) setTimeout(() => void refresh(), REFRESH_MS);

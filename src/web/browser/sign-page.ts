@@ -7,7 +7,17 @@
  */
 import { isLang } from '../i18n.js';
 import { st, type SigningKey } from '../i18n-signing.js';
-import { api, applyBranding, byId, fileSha256, formatDate, pageLang, requesterText, show } from './page-kit.js';
+import {
+  api,
+  applyBranding,
+  byId,
+  fileSha256,
+  formatDate,
+  pageLang,
+  requesterText,
+  show,
+  showLogo,
+} from './page-kit.js';
 
 const lang = pageLang();
 const m = (key: SigningKey, params?: Record<string, string | number>) => st(lang, key, params);
@@ -254,6 +264,7 @@ async function main(): Promise<void> {
   const me = view.authorizedSignees[0]!;
   if (switchLanguage(view, me)) return;
   applyBranding({ ...view.vars, ...me.vars });
+  showLogo(`${target.path}/logo?signeeId=${encodeURIComponent(target.signeeId)}`);
   renderRequest(view);
   const blocked = blockedBy(view, me);
   if (blocked) return showFailure(blocked);

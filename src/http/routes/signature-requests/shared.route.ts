@@ -7,7 +7,11 @@ import { attestationPdf } from '../../../app/signature-requests/attestation/atte
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { findSharedRequest, getSharedRequest } from '../../../app/signature-requests/get-shared-request.js';
+import {
+  BRANDING_VARS,
+  findSharedRequest,
+  getSharedRequest,
+} from '../../../app/signature-requests/get-shared-request.js';
 import { getProofBundle } from '../../../app/signature-requests/proof-bundle.js';
 import type { Config } from '../../../config.js';
 import type { HttpDeps } from '../../app.js';
@@ -17,7 +21,7 @@ import { State } from './signature-request.schemas.js';
 
 const tags = ['signature requests (sharing link)'];
 
-const SharedParams = Type.Object(
+export const SharedParams = Type.Object(
   { id: Uuid, token: Type.String({ minLength: 1, maxLength: 128, description: 'the sharing token of the link' }) },
   { additionalProperties: false },
 );
@@ -46,6 +50,9 @@ const SharedRequestSchema = Type.Object({
   ),
   auditTrailAnchorId: Type.Optional(Uuid),
   proofBundleComplete: Type.Boolean(),
+  branding: Type.Object(Object.fromEntries(BRANDING_VARS.map((k) => [k, Type.Optional(Type.String())])), {
+    description: "the request's branding variables (colours, service name) the sharing page applies",
+  }),
 });
 
 /** Anyone holding the sharing link: follow the request, fetch its proofs and its attestation. */

@@ -14,7 +14,7 @@ const Url = Type.String({ minLength: 1, maxLength: 2048, examples: ['https://fil
 const Email = Type.String({ format: 'email', maxLength: 254, examples: ['jane@example.com'] });
 const Lang = Type.String({ pattern: '^[a-z]{2}$', description: 'ISO 639-1 language code', examples: ['en'] });
 const Name = Type.String({ minLength: 1, maxLength: 256 });
-const SigneeId = Type.String({
+export const SigneeId = Type.String({
   minLength: 1,
   maxLength: 128,
   description: "the signer's secret identifier (from the signature request URL)",

@@ -1,0 +1,120 @@
+/**
+ * The request's logo served from this origin, on both stores: a signer (signeeId) and the sharing link get
+ * the PNG a local server serves, fetched once through the real safe fetch and its cache, with the sniffed
+ * type and the private cache headers; a wrong signeeId or token gets the same 404 as an unknown request; no
+ * logo (a signer's own `serviceLogoURL` overriding the request's), one the guard refuses (internal address) or one that is not an image: 404 NO_LOGO.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
+import { cachedBrandImages } from '../../src/adapters/pdf/brand-images.js';
+import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';
+import { deriveSharingToken } from '../../src/core/signature-requests/sharing-token.js';
+import { createRequest, openBench, requestBody, signer, type Bench } from '../signature-requests/fixture.js';
+import { TEST_SECRET_KEY, testApp } from '../support/fixtures.js';
+import { logoServer, type LogoServer } from '../support/logo-server.js';
+import { storeKinds } from '../support/stores.js';
+
+const kinds = await storeKinds();
+
+const attestation = (allowPrivateUrls: boolean) => ({
+  renderer: pdfAttestationRenderer(),
+  images: cachedBrandImages(createSafeFetch({ allowPrivateUrls })),
+  publicUrl: 'https://proofseal.example.com',
+  serviceName: 'proofseal',
+});
+
+for (const kind of kinds) {
+  describe(`request logo routes on ${kind.name}`, { skip: kind.skip }, () => {
+    let b: Bench;
+    let logo: LogoServer;
+    before(async () => {
+      logo = await logoServer();
+      b = await openBench(kind, { attestation: attestation(true) });
+    });
+    after(async () => {
+      await b?.close();
+      logo?.server.close();
+    });
+
+    const get = (url: string, app: FastifyInstance = b.app) => app.inject({ method: 'GET', url });
+    const signeeLogo = (id: string, signeeId: string, app?: FastifyInstance) =>
+      get(`/v1/signatureRequest/${id}/logo?signeeId=${encodeURIComponent(signeeId)}`, app);
+    const sharedLogo = (id: string, token: string) => get(`/v1/signatureRequest/${id}/shared/${token}/logo`);
+    const withLogo = (url: string) => createRequest(b, requestBody({ vars: { serviceLogoURL: url } }));
+
+    it('serves the PNG to a signer and to the sharing link, fetched once, with the private cache headers', async () => {
+      const { id, signeeIds } = await withLogo(logo.url);
+      const before = logo.hits();
+      const answers = [
+        await signeeLogo(id, signeeIds[0]!),
+        await signeeLogo(id, signeeIds[1]!),
+        await sharedLogo(id, deriveSharingToken(TEST_SECRET_KEY, id)),
+      ];
+      for (const res of answers) {
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.headers['content-type'], 'image/png');
+        assert.equal(res.headers['cache-control'], 'private, max-age=3600');
+        assert.equal(res.headers['x-content-type-options'], 'nosniff');
+        assert.deepEqual(res.rawPayload, logo.png);
+      }
+      assert.equal(logo.hits() - before, 1, 'fetched once, then from the cache');
+    });
+
+    it('a wrong signeeId or token gets the same 404 as an unknown request', async () => {
+      const { id } = await withLogo(logo.url);
+      const other = await withLogo(logo.url);
+      const wrongKey = 'another key of at least thirty-two chars';
+      const asSigner = await Promise.all([
+        signeeLogo(randomUUID(), other.signeeIds[0]!),
+        signeeLogo(id, other.signeeIds[0]!),
+        signeeLogo(id, 'x'.repeat(43)),
+      ]);
+      const asLink = await Promise.all([
+        sharedLogo(randomUUID(), deriveSharingToken(TEST_SECRET_KEY, randomUUID())),
+        sharedLogo(id, deriveSharingToken(wrongKey, id)),
+        sharedLogo(id, deriveSharingToken(TEST_SECRET_KEY, other.id)),
+      ]);
+      for (const answers of [asSigner, asLink])
+        for (const res of answers) {
+          assert.equal(res.statusCode, 404, res.body);
+          assert.equal(res.json().code, 'NOT_FOUND');
+          assert.deepEqual(res.json(), answers[0]!.json());
+        }
+    });
+
+    it('NO_LOGO without a logo, for one that is not an image, and for one the guard refuses', async () => {
+      const none = await createRequest(b);
+      const missingUrl = logo.url.replace('/logo.png', '/missing.png');
+      const missing = await withLogo(missingUrl);
+      assert.equal((await signeeLogo(none.id, none.signeeIds[0]!)).json().code, 'NO_LOGO');
+      const own = { ...signer(2), vars: { serviceLogoURL: missingUrl } };
+      const mixed = await createRequest(
+        b,
+        requestBody({ authorizedSignees: [signer(1), own], vars: { serviceLogoURL: logo.url } }),
+      );
+      assert.equal((await signeeLogo(mixed.id, mixed.signeeIds[0]!)).statusCode, 200);
+      assert.equal(
+        (await signeeLogo(mixed.id, mixed.signeeIds[1]!)).json().code,
+        'NO_LOGO',
+        "the signer's own var wins",
+      );
+      const res = await sharedLogo(missing.id, deriveSharingToken(TEST_SECRET_KEY, missing.id));
+      assert.equal(res.statusCode, 404);
+      assert.equal(res.json().code, 'NO_LOGO');
+      const guarded = await testApp(b.deps.store, { deps: { ...b.deps, attestation: attestation(false) } });
+      try {
+        const internal = await withLogo(logo.url);
+        const hits = logo.hits();
+        const refused = await signeeLogo(internal.id, internal.signeeIds[0]!, guarded);
+        assert.equal(refused.statusCode, 404, refused.body);
+        assert.equal(refused.json().code, 'NO_LOGO');
+        assert.equal(logo.hits(), hits, 'the guard refused the internal address before any request');
+      } finally {
+        await guarded.close();
+      }
+    });
+  });
+}
