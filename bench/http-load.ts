@@ -1,10 +1,9 @@
 /**
  * The in-process load generator and the references of the HTTP benchmarks: keep-alive node:http clients
  * sending requests as fast as answers come back, a bare node:http server answering a constant JSON body
- * (the ceiling of this box for one Node server with this client beside it), and libsecp256k1 recoveries on
- * one core (the CPU reference of the issue).
+ * (the ceiling of this box for one Node server with this client beside it). The CPU reference,
+ * libsecp256k1 recoveries on one core, is `recoveriesPerSecond` in references.ts.
  */
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 
 /** What a run of requests measured. */
@@ -75,19 +74,4 @@ export function startBareServer(body: string): Promise<{ port: number; close: ()
       resolve({ port, close: () => new Promise((r) => server.close(() => r())) });
     });
   });
-}
-
-/** libsecp256k1 public-key recoveries per second on this core, over about two seconds. */
-export async function recoveriesPerSecond(): Promise<{ perSecond: number; backend: string }> {
-  const { secp, activeSecpBackend } = await import('../src/core/bitcoin/secp-backend.js');
-  const lib = secp();
-  const hash = randomBytes(32);
-  const { signature, recid } = lib.sign(hash, randomBytes(32));
-  let n = 0;
-  const t0 = performance.now();
-  while (performance.now() - t0 < 2000) {
-    for (let i = 0; i < 500; i++) lib.recover(signature, recid, hash, true);
-    n += 500;
-  }
-  return { perSecond: n / ((performance.now() - t0) / 1000), backend: activeSecpBackend() };
 }

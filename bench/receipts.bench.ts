@@ -19,7 +19,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { hammerGets, recoveriesPerSecond, startBareServer, type LoadResult } from './http-load.js';
+import { hammerGets, startBareServer, type LoadResult } from './http-load.js';
+import { recoveriesPerSecond } from './references.js';
 
 const { values: args } = parseArgs({
   options: {
