@@ -10,7 +10,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { pdfAttestationRenderer } from '../src/adapters/pdf/attestation-renderer.js';
 import { sampleAttestationModel } from '../test/support/attestation-model.js';
-import { bareHttpPerSecond, recoveriesPerSecond } from './references.js';
+import { bareHttpPerSecond, recoveriesPerSecond } from './lib/references.js';
 
 const { values: args } = parseArgs({
   options: { signers: { type: 'string', default: '10' }, runs: { type: 'string', default: '100' } },

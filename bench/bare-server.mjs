@@ -1,5 +1,5 @@
 // The reference server of the benchmarks: node:http reading the whole body and answering a small JSON
-// object, nothing else. Forked by bench/references.ts; sends its port to the parent, stops on 'stop'.
+// object, nothing else. Forked by bench/lib/references.ts; sends its port to the parent, stops on 'stop'.
 import http from 'node:http';
 
 const server = http.createServer((req, res) => {

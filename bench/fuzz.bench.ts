@@ -21,7 +21,7 @@ import { fuzzRequest, openApiRoutes, type FuzzCredentials, type FuzzRequest } fr
 import { freePort } from '../test/support/processes.js';
 import { dropSchema, newSchemaName, schemaUrl } from '../test/support/stores.js';
 import { startNode } from './regtest-node.js';
-import { bareServer, recoveriesPerSecond } from './references.js';
+import { bareServer, recoveriesPerSecond } from './lib/references.js';
 import { benchEnv, spawnRole, stopChild, untilAnswers } from './service.js';
 
 const { values: args } = parseArgs({

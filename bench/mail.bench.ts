@@ -16,7 +16,7 @@ import { createVelocityEngine } from '../src/adapters/templates/velocity-engine.
 import type { Email } from '../src/app/mail/email.port.js';
 import { renderEmail } from '../src/app/mail/render-email.js';
 import { mailContext } from '../src/core/mail/mail-context.js';
-import { bareHttpPerSecond, recoveriesPerSecond } from './references.js';
+import { bareHttpPerSecond, recoveriesPerSecond } from './lib/references.js';
 
 const { values: args } = parseArgs({
   options: {

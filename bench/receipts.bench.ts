@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { hammerGets, startBareServer, type LoadResult } from './http-load.js';
-import { recoveriesPerSecond } from './references.js';
+import { recoveriesPerSecond } from './lib/references.js';
 
 const { values: args } = parseArgs({
   options: {

@@ -14,7 +14,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
-import { recoveriesPerSecond } from './references.js';
+import { recoveriesPerSecond } from './lib/references.js';
 
 const { values: args } = parseArgs({
   options: {
