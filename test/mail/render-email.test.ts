@@ -1,8 +1,14 @@
 /** Every default e-mail in en and fr, custom templates from vars, escaping of users' values, one-line subjects. */
 import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
+import { simpleParser } from 'mailparser';
+import { fileMailer } from '../../src/adapters/mail/nodemailer-mailer.js';
 import { createVelocityEngine } from '../../src/adapters/templates/velocity-engine.js';
 import { checkMailVars, renderEmail } from '../../src/app/mail/render-email.js';
+import type { Email } from '../../src/app/mail/email.port.js';
 import { DomainError } from '../../src/core/errors.js';
 import { EMAIL_TYPE_IDS, EMAIL_TYPES } from '../../src/core/mail/email-types.js';
 import { mailContext, type MailContextInput } from '../../src/core/mail/mail-context.js';
@@ -56,6 +62,37 @@ const kindOf = (id: (typeof EMAIL_TYPE_IDS)[number]) => {
   return r === 'all' ? 'requester' : r;
 };
 
+/** The text part of `mail` as a reader gets it: built into a message by the mailer, then parsed. */
+async function parsedText(mail: { subject: string; html: string; text: string }): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'proofseal-mail-'));
+  try {
+    const address = { name: 'Zoé', address: 'zoe@example.com' };
+    const email: Email = {
+      ...mail,
+      id: ID,
+      messageId: `${ID}@example.com`,
+      accountId: null,
+      requestId: ID,
+      type: 'signatureRequestSigneeEmail',
+      from: address,
+      to: address,
+      attachments: [],
+      status: 'queued',
+      attempts: 0,
+      lastError: null,
+      created: Date.UTC(2026, 10, 1),
+      sentAt: null,
+    };
+    await fileMailer(dir).send(email, []);
+    const [file] = await readdir(dir);
+    const parsed = await simpleParser(await readFile(path.join(dir, file!)));
+    assert.equal(typeof parsed.text, 'string');
+    return parsed.text!;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe('default e-mails', () => {
   for (const lang of ['en', 'fr'])
     for (const id of EMAIL_TYPE_IDS)
@@ -79,6 +116,24 @@ describe('default e-mails', () => {
     assert.ok(mail.text.includes(link));
     assert.match(mail.text, /A code sent by SMS/);
     assert.equal(mail.subject, 'Ada Lovelace invites you to sign "Bail & co"', 'subjects are text, not HTML');
+  });
+
+  it('the text part of a parsed mail has one blank line between paragraphs, none left by empty optional lines', async () => {
+    const bare = { signatureRequestDeadline: '', requiresOTP: false, serviceURL: '' };
+    const full = await parsedText(
+      renderEmail(engine, { type: 'signatureRequestSigneeEmail', context: context('signee', 'en') }),
+    );
+    const text = await parsedText(
+      renderEmail(engine, { type: 'signatureRequestSigneeEmail', context: context('signee', 'en', bare) }),
+    );
+    for (const t of [full, text]) {
+      assert.doesNotMatch(t, /\n\s*\n\s*\n/, 'no two blank lines in a row');
+      const padded = t.split('\n').filter((line) => line !== '-- ' && /\s$/.test(line));
+      assert.deepEqual(padded, [], 'no line but the signature delimiter ends with a space');
+    }
+    assert.match(full, /^Please sign before 2026-12-01 17:00 UTC\.\n\nA code sent by SMS.*\n\nReview and sign: /m);
+    assert.match(text, /^Ada Lovelace asks you to sign the document "Bail & co"\.\n\nReview and sign: /m);
+    assert.match(text, /\n\n-- \nproofseal$/, 'the signature keeps its "-- " line; no service URL, no space');
   });
 
   it('French by the request language, with its accents; English for a language without templates', () => {

@@ -25,13 +25,20 @@ export function defaultHtml(id: EmailTypeId, lang: TemplateLang): string {
   return [head(lang), header(), body(text, lang), footer(lang), '</table></td></tr></table></body></html>'].join('\n');
 }
 
+/**
+ * The text part: title, paragraphs and the action link, each followed by one blank line. An optional line
+ * (a whole `#if(…)…#end`) carries its blank line inside the condition, so an empty one leaves no gap.
+ */
 export function defaultText(id: EmailTypeId, lang: TemplateLang): string {
   const text = DEFAULT_TEXTS[lang][id];
-  const lines = text.lines.map((l) => l.replace(/<\/?b>/g, ''));
-  const action = text.action ? [`${text.action.label}: ${LINK[text.action.url]}`] : [];
-  return [text.title, '', ...lines.flatMap((l) => [l, '']), ...action, '', '-- ', '$serviceName $serviceURL'].join(
-    '\n',
-  );
+  const paragraphs = text.lines.map((l) => textParagraph(l.replace(/<\/?b>/g, '')));
+  const action = text.action ? `${text.action.label}: ${LINK[text.action.url]}\n\n` : '';
+  return `${text.title}\n\n${paragraphs.join('')}${action}-- \n$serviceName#if($serviceURL != "") $serviceURL#{end}`;
+}
+
+function textParagraph(line: string): string {
+  const conditional = CONDITIONAL_LINE.exec(line);
+  return conditional ? `#if(${conditional[1]})${conditional[2]}\n\n#{end}` : `${line}\n\n`;
 }
 
 function head(lang: TemplateLang): string {
@@ -59,10 +66,12 @@ function body(text: EmailText, lang: TemplateLang): string {
 }
 
 const P = '<p style="margin:0 0 16px;">';
+/** A line that is one whole `#if(condition)text#end`: the condition and the text. */
+const CONDITIONAL_LINE = /^#if\(([^()]*)\)(.*)#end$/;
 
 /** A line that is one whole `#if(…)…#end` becomes a paragraph only when its condition holds. */
 function paragraph(line: string): string {
-  const conditional = /^#if\(([^()]*)\)(.*)#end$/.exec(line);
+  const conditional = CONDITIONAL_LINE.exec(line);
   return conditional ? `#if(${conditional[1]})${P}${conditional[2]}</p>#end` : `${P}${line}</p>`;
 }
 
