@@ -4,13 +4,13 @@
  * before the deadline (once per deadline; a postponed deadline is warned of again), on both stores.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sendDeadlineWarnings, sendDueReminders } from '../../src/app/signature-requests/timed-mails.js';
 import { signatureRequestsTickJob } from '../../src/jobs/signature-requests/signature-requests.jobs.js';
-import { startSmtp, type TestSmtp } from '../support/smtp.js';
+import type { TestSmtp } from '../support/smtp.js';
 import { storeKinds } from '../support/stores.js';
-import { createRequest, delegate, openBench, requestBody, type Bench } from '../signature-requests/fixture.js';
-import { deliverQueued, MAIL, sent } from '../support/workflow-mail.js';
+import { createRequest, delegate, requestBody, type Bench } from '../signature-requests/fixture.js';
+import { deliverQueued, mailBenchPerSuite, sent } from '../support/workflow-mail.js';
 
 const kinds = await storeKinds();
 const HOUR = 3600_000;
@@ -20,14 +20,7 @@ for (const kind of kinds) {
   describe(`timed mails on ${kind.name}`, { skip: kind.skip }, () => {
     let b: Bench;
     let smtp: TestSmtp;
-    before(async () => {
-      b = await openBench(kind, { mail: MAIL });
-      smtp = await startSmtp();
-    });
-    after(async () => {
-      await smtp?.stop();
-      await b?.close();
-    });
+    mailBenchPerSuite(kind, (opened) => ({ b, smtp } = opened));
     const tick = async (times: number) => {
       const job = signatureRequestsTickJob(b.deps);
       for (let i = 0; i < times; i++) await job.handle({});

@@ -4,7 +4,7 @@
  * links (the signing link opens the request as that signer), attachments, EMAIL_SENT, on both stores.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { ParsedMail } from 'mailparser';
 import { smtpMailer } from '../../src/adapters/mail/nodemailer-mailer.js';
 import { deliverEmail } from '../../src/app/mail/deliver-email.js';
@@ -13,10 +13,10 @@ import { completeProofBundles } from '../../src/app/signature-requests/proof-bun
 import { requestAttachments } from '../../src/app/signature-requests/request-attachments.js';
 import { sendProofMails } from '../../src/app/signature-requests/timed-mails.js';
 import { insertBatch } from '../support/anchors.js';
-import { startSmtp, type TestSmtp } from '../support/smtp.js';
+import type { TestSmtp } from '../support/smtp.js';
 import { storeKinds } from '../support/stores.js';
-import { deliverQueued, MAIL, sent, type Delivered } from '../support/workflow-mail.js';
-import { createRequest, delegate, openBench, requestBody, signer, type Bench } from '../signature-requests/fixture.js';
+import { deliverQueued, mailBenchPerSuite, sent, type Delivered } from '../support/workflow-mail.js';
+import { createRequest, delegate, requestBody, signer, type Bench } from '../signature-requests/fixture.js';
 
 const kinds = await storeKinds();
 const OWNER = 'owner@example.com';
@@ -42,14 +42,7 @@ for (const kind of kinds) {
   describe(`workflow mails on ${kind.name}`, { skip: kind.skip }, () => {
     let b: Bench;
     let smtp: TestSmtp;
-    before(async () => {
-      b = await openBench(kind, { mail: MAIL });
-      smtp = await startSmtp();
-    });
-    after(async () => {
-      await smtp?.stop();
-      await b?.close();
-    });
+    mailBenchPerSuite(kind, (opened) => ({ b, smtp } = opened));
     const post = (url: string, payload: unknown, auth = true) =>
       b.app.inject({
         method: 'POST',

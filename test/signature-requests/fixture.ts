@@ -94,6 +94,11 @@ export async function createRequest(
   return { id, signeeIds: stored!.signees.map((s) => signeeIdOf(b.deps, s)), body };
 }
 
+/** `GET /v1/signatureRequest/{id}` as the owner: the request as the API shows it. */
+export async function getRequest(b: Bench, id: string) {
+  return (await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}`, headers: b.auth })).json();
+}
+
 export async function delegate(b: Bench, id: string, signeeId: string, otp?: string) {
   return b.app.inject({
     method: 'POST',

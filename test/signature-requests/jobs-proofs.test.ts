@@ -1,28 +1,24 @@
 /** Activation and deadline jobs with a controllable clock, the audit-trail seal and the proof bundle, on both stores. */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
 import { activateDueRequests, expireDueRequests } from '../../src/app/signature-requests/platform-moves.js';
 import { completeProofBundles } from '../../src/app/signature-requests/proof-bundle.js';
 import { verifySignedMessage } from '../../src/core/bitcoin/signed-message.js';
 import { insertBatch } from '../support/anchors.js';
 import { canonical } from '../support/canonical-json.js';
+import { benchPerSuite } from '../support/bench-suite.js';
 import { storeKinds } from '../support/stores.js';
-import { createRequest, delegate, openBench, requestBody, type Bench } from './fixture.js';
+import { createRequest, delegate, getRequest, requestBody, type Bench } from './fixture.js';
 
 const kinds = await storeKinds();
 
 for (const kind of kinds) {
   describe(`signature requests: jobs and proofs on ${kind.name}`, { skip: kind.skip }, () => {
     let b: Bench;
-    before(async () => {
-      b = await openBench(kind);
-    });
-    after(async () => b?.close());
-
-    const get = async (id: string) =>
-      (await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}`, headers: b.auth })).json();
+    benchPerSuite(kind, (opened) => (b = opened));
+    const get = (id: string) => getRequest(b, id);
 
     it('activates at the activation date and expires at the deadline, once', async () => {
       const start = b.clock.now();

@@ -1,24 +1,20 @@
 /** Signing by delegation and with one's own key, over HTTP, on both stores. */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { verifySignedMessage } from '../../src/core/bitcoin/signed-message.js';
 import { messageToSign } from '../../src/core/identity/identity-message.js';
 import { newSigner } from '../support/anchors.js';
+import { benchPerSuite } from '../support/bench-suite.js';
 import { storeKinds } from '../support/stores.js';
-import { createRequest, delegate, openBench, requestBody, signer, type Bench } from './fixture.js';
+import { createRequest, delegate, getRequest, requestBody, signer, type Bench } from './fixture.js';
 
 const kinds = await storeKinds();
 
 for (const kind of kinds) {
   describe(`signature requests: signing on ${kind.name}`, { skip: kind.skip }, () => {
     let b: Bench;
-    before(async () => {
-      b = await openBench(kind);
-    });
-    after(async () => b?.close());
-
-    const get = async (id: string) =>
-      (await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}`, headers: b.auth })).json();
+    benchPerSuite(kind, (opened) => (b = opened));
+    const get = (id: string) => getRequest(b, id);
 
     it('delegates: an identity-bound platform signature becomes the signer anchor; the last one completes', async () => {
       const { id, signeeIds, body } = await createRequest(b);

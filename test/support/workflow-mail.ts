@@ -1,13 +1,15 @@
 /** Helpers of the workflow mail tests: the mail settings, and delivering the outbox to a real SMTP server. */
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import type { ParsedMail } from 'mailparser';
 import { smtpMailer } from '../../src/adapters/mail/nodemailer-mailer.js';
 import { createVelocityEngine } from '../../src/adapters/templates/velocity-engine.js';
 import { deliverEmail } from '../../src/app/mail/deliver-email.js';
 import type { MailSettings } from '../../src/app/mail/mail-settings.port.js';
 import { requestAttachments, type AttestationProducer } from '../../src/app/signature-requests/request-attachments.js';
-import type { Bench } from '../signature-requests/fixture.js';
-import type { TestSmtp } from './smtp.js';
+import { openBench, type Bench } from '../signature-requests/fixture.js';
+import { startSmtp, type TestSmtp } from './smtp.js';
+import type { StoreKind } from './stores.js';
 
 export const MAIL: MailSettings = {
   engine: createVelocityEngine(),
@@ -15,6 +17,29 @@ export const MAIL: MailSettings = {
   serviceName: 'proofseal',
   serviceEmail: 'no-reply@sign.example.com',
 };
+
+export interface MailBench {
+  readonly b: Bench;
+  readonly smtp: TestSmtp;
+}
+
+/**
+ * Opens a bench on `kind` with the mail settings, and a real SMTP server beside it, before the current
+ * suite's tests, and closes both after them; `ready` receives them once open. Call it inside `describe`.
+ */
+export function mailBenchPerSuite(kind: StoreKind, ready: (opened: MailBench) => void): void {
+  let b: Bench | undefined;
+  let smtp: TestSmtp | undefined;
+  before(async () => {
+    b = await openBench(kind, { mail: MAIL });
+    smtp = await startSmtp();
+    ready({ b, smtp });
+  });
+  after(async () => {
+    await smtp?.stop();
+    await b?.close();
+  });
+}
 
 export interface Delivered {
   readonly type: string;
