@@ -71,8 +71,9 @@ export async function buildApp(
     ...frameworkErrorOptions(),
   });
   app.addSchema(ErrorSchema);
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     void reply.header('x-request-id', req.id);
+    done(null, payload);
   });
   registerErrorHandling(app);
   refuseNonJsonText(app);

@@ -185,8 +185,10 @@ export interface AnchorRepositoryOptions {
 }
 
 export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): AnchorRepository {
+  // One statement is one transaction of its own (autocommit): its rows commit together or not at all,
+  // durably, without the two round trips of BEGIN and COMMIT.
   const writeRows = async (rows: NewAnchor[]) => {
-    await sql.transaction((tx) => tx.query(INSERT_MANY, [JSON.stringify(rows.map(insertRecord))]));
+    await sql.query(INSERT_MANY, [JSON.stringify(rows.map(insertRecord))]);
   };
   const insert = opts.groupCommit
     ? groupCommit(writeRows, { maxRows: 1000, maxInFlight: opts.maxInFlight })
