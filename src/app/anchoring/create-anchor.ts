@@ -41,19 +41,34 @@ export async function createAnchor(deps: Deps, input: CreateAnchorInput): Promis
   if (tags.some((t) => t.length === 0 || /\s/.test(t)))
     fail('VALIDATION_FAILED', '"tags" must be non-empty strings without spaces');
   const now = deps.clock.now();
-  const anchor: NewAnchor = {
-    ...fields,
+  // One literal with every field: spreading the kind's fields into a 23-field object cost V8 a slow
+  // clone on each request (a tenth of a recovery), and the store reads the same object.
+  const anchor: Anchor = {
     id: deps.random.uuid(),
     accountId: input.accountId,
     name: input.name,
+    kind: fields.kind,
+    hash: fields.hash,
+    signature: fields.signature,
+    pubKey: fields.pubKey,
+    identityUrl: fields.identityUrl,
+    signedIdentity: fields.signedIdentity,
+    signedIssuerDomain: fields.signedIssuerDomain,
+    leaf: fields.leaf,
     public: input.public ?? true,
-    tags: [...new Set(tags)],
+    tags: tags.length === 0 ? [] : [...new Set(tags)],
     metadata: input.metadata ?? null,
     callbackUrl: input.callbackURL ?? null,
     created: now,
+    lastModified: now,
+    status: 'WAIT',
+    batchId: null,
+    txId: null,
+    confirmations: 0,
+    timestamp: null,
   };
   await deps.store.anchors.insert(anchor);
-  return { ...anchor, lastModified: now, status: 'WAIT', batchId: null, txId: null, confirmations: 0, timestamp: null };
+  return anchor;
 }
 
 type KindFields = Pick<
