@@ -6,8 +6,9 @@
  * anchors accepted/s with the ratios to both, receipts served/s and latency with `--receipts N`
  * anchors stored in one batch (0: no receipts), and the server's peak RSS. Run on each store:
  *   node --import tsx bench/anchors.bench.ts [--store embedded|postgres|both] [--anchors 30000] [--receipts 100000] [--concurrency 64]
- *     [--processes N] [--profile [--profile-file PATH]]
- * `--processes N` (PostgreSQL): N API processes on one port (node:cluster), as `proofseal start --role api --processes N`.
+ *     [--processes N] [--verify-threads N] [--profile [--profile-file PATH]]
+ * `--processes N` (PostgreSQL): N API processes on one port (node:cluster), as `proofseal start --role api --processes N`;
+ * `--verify-threads N`: signatures verified in N worker threads per API process (VERIFY_THREADS), 0 on the event loop.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -31,6 +32,7 @@ const { values: args } = parseArgs({
     serve: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     processes: { type: 'string', default: '1' },
+    'verify-threads': { type: 'string', default: '0' },
     'profile-file': { type: 'string' },
   },
 });
@@ -81,8 +83,11 @@ async function serve(store: string, receiptCount: number): Promise<void> {
 
 async function openBenchStore(setup: ServerSetup, poolSize: number) {
   const { openStore } = await import('../src/adapters/store/create-store.js');
+  const { signatureVerifyPool } = await import('../src/adapters/system/signature-verify-pool.js');
   const opened = await openStore({ databaseUrl: setup.url, embeddedDir: undefined, now: Date.now, poolSize });
+  const threads = Number(args['verify-threads']);
   const deps = {
+    signatureVerifier: threads > 0 ? signatureVerifyPool(threads) : undefined,
     store: opened.store,
     clock: { now: Date.now },
     random: { bytes: randomBytes, uuid: randomUUID },
@@ -208,6 +213,7 @@ function startServer(
 ): Promise<ServerInfo> {
   const profileFile = args['profile-file'] ? ['--profile-file', `${args['profile-file']}.${store}.cpuprofile`] : [];
   const serverArgs = ['--serve', '--store', store, '--receipts', String(receipts), '--processes', args.processes!];
+  serverArgs.push('--verify-threads', args['verify-threads']!);
   serverArgs.push(...profileFile);
   const child = fork(new URL(import.meta.url).pathname, serverArgs, {
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)],
@@ -234,7 +240,7 @@ async function benchStore(store: string): Promise<void> {
   const headers = { authorization, 'content-type': 'application/json' };
   const posts = bodies.map((body) => rawRequest('POST', '/v1/anchor', headers, body));
   console.log(
-    `\n[${store}] ${connections} connections, keep-alive, ${args.auth} auth (setup ${setup} s); ${loadAverage()}`,
+    `\n[${store}] ${connections} connections, keep-alive, ${args.auth} auth, ${args.processes} API process(es), ${args['verify-threads']} verification thread(s) each (setup ${setup} s); ${loadAverage()}`,
   );
   const refs = await measureReferences({ connections, total: anchors, request: (i) => posts[i]! });
   await runLoad({ port: server.port, connections, total: 500, request: (i) => posts[i % posts.length]! });

@@ -26,7 +26,7 @@ export interface CreateAnchorInput {
   readonly callbackURL?: string;
 }
 
-type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'httpClient'>;
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'httpClient' | 'signatureVerifier'>;
 
 /**
  * Creates an anchor in status WAIT. A signature anchor's signature is verified now, against
@@ -34,7 +34,7 @@ type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'httpClient'>;
  * @throws DomainError VALIDATION_FAILED, INVALID_HASH, INVALID_SIGNATURE, INVALID_PUBKEY, INVALID_URL, FORBIDDEN_URL
  */
 export async function createAnchor(deps: Deps, input: CreateAnchorInput): Promise<Anchor> {
-  const fields = input.hash !== undefined ? dataFields(input) : signatureFields(input);
+  const fields = input.hash !== undefined ? dataFields(input) : await signatureFields(deps, input);
   if (input.identityURL !== undefined) checkUserUrl(undefined, input.identityURL, 'identityURL');
   if (input.callbackURL !== undefined) checkUserUrl(deps.httpClient, input.callbackURL, 'callbackURL');
   const tags = input.tags ?? [];
@@ -93,7 +93,7 @@ function dataFields(input: CreateAnchorInput): KindFields {
   };
 }
 
-function signatureFields(input: CreateAnchorInput): KindFields {
+async function signatureFields(deps: Deps, input: CreateAnchorInput): Promise<KindFields> {
   const { signedHash, signature, pubKey } = input;
   if (signedHash === undefined || signature === undefined || pubKey === undefined) {
     fail(
@@ -106,7 +106,9 @@ function signatureFields(input: CreateAnchorInput): KindFields {
     signedIdentity: input.signedIdentity,
     signedIssuerDomain: input.signedIssuerDomain,
   });
-  const result = verifySignedMessage(message, signature, pubKey);
+  const result = deps.signatureVerifier
+    ? await deps.signatureVerifier.verify(message, signature, pubKey)
+    : verifySignedMessage(message, signature, pubKey);
   if (!result.ok) fail('INVALID_SIGNATURE', `"signature" does not verify: ${result.reason}`);
   return {
     kind: 'signature',
