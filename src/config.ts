@@ -64,6 +64,8 @@ export interface Config {
   readonly pauseInClose: boolean;
   /** API processes of `--role api` on one port (API_PROCESSES; 0: one per core; more than 1 needs DATABASE_URL). */
   readonly apiProcesses: number;
+  /** Worker threads per API process verifying signature anchors' signatures (VERIFY_THREADS; 0: on the event loop). */
+  readonly verifyThreads: number;
   /** How long `--role api|worker` waits for an unreachable database at start, seconds (DATABASE_WAIT_SECONDS). */
   readonly databaseWaitSeconds: number;
   /** The identity server holding the platform key (PLATFORM_IDENTITY_URL); unset, this process's own identity keys. */
@@ -222,6 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
     pauseInClose: r.bool('PROOFSEAL_TEST_PAUSE_IN_CLOSE', false),
     databaseWaitSeconds: r.int('DATABASE_WAIT_SECONDS', 60, 0, 3600),
     apiProcesses: r.int('API_PROCESSES', 1, 0, 1024),
+    verifyThreads: r.int('VERIFY_THREADS', 0, 0, 64),
     platformIdentityUrl: r.url('PLATFORM_IDENTITY_URL', ['http:', 'https:']),
     platformIdentityToken: r.optional('PLATFORM_IDENTITY_TOKEN'),
     platformKeyPubKey: r.optional('PLATFORM_KEY_PUBKEY'),

@@ -24,6 +24,7 @@ import { httpSigner } from './adapters/identity/http-signer.js';
 import { localSigner } from './app/identity/sign-hash.js';
 import type { PlatformSigner } from './app/signature-requests/platform-signer.port.js';
 import { issuerDomain } from './core/identity/issuer-domain.js';
+import { signatureVerifyPool } from './adapters/system/signature-verify-pool.js';
 
 export interface Runtime {
   readonly config: Config;
@@ -80,7 +81,9 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
   }
   const httpClient = createSafeFetch({ allowPrivateUrls: config.allowPrivateUrls });
   const store = opened.withJobs(jobs.sendOn);
+  const signatureVerifier = config.verifyThreads > 0 ? signatureVerifyPool(config.verifyThreads) : undefined;
   const deps: AppDeps = {
+    ...(signatureVerifier && { signatureVerifier }),
     store,
     clock: systemClock,
     random: systemRandom,
@@ -110,6 +113,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
     async close() {
       await jobs.stop();
       smtp?.close();
+      await signatureVerifier?.close();
       await opened.close();
     },
   };
