@@ -83,11 +83,11 @@ async function serve(store: string, receiptCount: number): Promise<void> {
 
 async function openBenchStore(setup: ServerSetup, poolSize: number) {
   const { openStore } = await import('../src/adapters/store/create-store.js');
-  const { signatureVerifyPool } = await import('../src/adapters/system/signature-verify-pool.js');
   const opened = await openStore({ databaseUrl: setup.url, embeddedDir: undefined, now: Date.now, poolSize });
   const threads = Number(args['verify-threads']);
+  const pool = threads > 0 ? await import('../src/adapters/system/signature-verify-pool.js') : undefined;
   const deps = {
-    signatureVerifier: threads > 0 ? signatureVerifyPool(threads) : undefined,
+    signatureVerifier: pool?.signatureVerifyPool(threads),
     store: opened.store,
     clock: { now: Date.now },
     random: { bytes: randomBytes, uuid: randomUUID },
