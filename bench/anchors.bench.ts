@@ -210,10 +210,7 @@ interface ServerInfo {
   readonly receiptIds: string[];
 }
 
-function startServer(
-  store: string,
-  receipts: number,
-): Promise<ServerInfo> {
+function startServer(store: string, receipts: number): Promise<ServerInfo> {
   const profileFile = args['profile-file'] ? ['--profile-file', `${args['profile-file']}.${store}.cpuprofile`] : [];
   const serverArgs = ['--serve', '--store', store, '--receipts', String(receipts), '--processes', args.processes!];
   serverArgs.push('--verify-threads', args['verify-threads']!);

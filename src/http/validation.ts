@@ -141,8 +141,7 @@ function malformed(value: unknown, root: string): DomainError | undefined {
 export function registerTextGuard(app: FastifyInstance): void {
   app.addHook('onRequest', (req, _reply, done) => {
     done(
-      malformed(req.headers, 'header') ??
-        malformed(basicCredentials(req.headers.authorization), 'Basic credentials'),
+      malformed(req.headers, 'header') ?? malformed(basicCredentials(req.headers.authorization), 'Basic credentials'),
     );
   });
   app.addHook('preValidation', (req, _reply, done) => {

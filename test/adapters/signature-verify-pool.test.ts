@@ -17,7 +17,11 @@ describe('signature verification in worker threads', () => {
     const items = Array.from({ length: 300 }, (_, i) => {
       const hash = randomHash();
       const signature = (i % 3 === 1 ? bob : alice).sign(hash);
-      return { message: i % 3 === 2 ? randomHash() : hash, signature, pubKey: i % 2 ? alice.address : alice.publicKeyHex };
+      return {
+        message: i % 3 === 2 ? randomHash() : hash,
+        signature,
+        pubKey: i % 2 ? alice.address : alice.publicKeyHex,
+      };
     });
     const outcomes = await Promise.all(items.map((x) => pool.verify(x.message, x.signature, x.pubKey)));
     outcomes.forEach((outcome, i) => {

@@ -16,10 +16,7 @@ export interface VerifyBatch {
 
 /** null: verified; reason: does not verify; code and message: refused input (a DomainError); error: a fault. */
 export type VerifyItemResult =
-  | null
-  | { readonly reason: string }
-  | { readonly code: string; readonly message: string }
-  | { readonly error: string };
+  null | { readonly reason: string } | { readonly code: string; readonly message: string } | { readonly error: string };
 
 interface Waiting {
   resolve(outcome: VerifyOutcome): void;
@@ -119,7 +116,7 @@ export function signatureVerifyPool(threads: number): SignatureVerifier {
     },
     async close() {
       closed = true;
-      await Promise.all(slots.map((t) => t?.worker.terminate()));
+      await Promise.all(slots.flatMap((t) => (t ? [t.worker.terminate()] : [])));
     },
   };
 }
