@@ -8,14 +8,13 @@
  *   node --import tsx bench/anchors.bench.ts [--store embedded|postgres|both] [--anchors 30000] [--receipts 100000] [--concurrency 64]
  *     [--processes N] [--verify-threads N] [--profile [--profile-file PATH]]
  * `--processes N` (PostgreSQL): N API processes on one port (node:cluster), as `proofseal start --role api --processes N`;
- * `--verify-threads N`: signatures verified in N worker threads per API process (VERIFY_THREADS; default as the
- * service's: 1 with more than one core), 0 on the event loop.
+ * `--verify-threads N`: signatures verified in N worker threads per API process (VERIFY_THREADS; 0, the default as
+ * in the service: on the event loop).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import cluster from 'node:cluster';
 import { readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { describeLoad, percentile, rateOf, rawRequest, runLoad, type LoadResult } from './lib/http-load.js';
 import { loadAverage, measureReferences } from './lib/references.js';
@@ -34,8 +33,7 @@ const { values: args } = parseArgs({
     serve: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     processes: { type: 'string', default: '1' },
-    // The service's default (VERIFY_THREADS): one thread where there is more than one core.
-    'verify-threads': { type: 'string', default: os.availableParallelism() > 1 ? '1' : '0' },
+    'verify-threads': { type: 'string', default: '0' },
     'profile-file': { type: 'string' },
   },
 });

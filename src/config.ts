@@ -3,7 +3,6 @@
  * Config; on bad values it throws a ConfigError listing everything that is wrong, so the process stops at
  * start with one readable message. The defaults give the embedded run (PGlite, regtest node, no SMTP).
  */
-import os from 'node:os';
 import path from 'node:path';
 
 export type BitcoinNetwork = 'mainnet' | 'testnet' | 'signet' | 'regtest';
@@ -66,8 +65,8 @@ export interface Config {
   /** API processes of `--role api` on one port (API_PROCESSES; 0: one per core; more than 1 needs DATABASE_URL). */
   readonly apiProcesses: number;
   /**
-   * Worker threads per API process verifying signature anchors' signatures (VERIFY_THREADS; 0: on the event
-   * loop). Default 1 where there is more than one core: the recovery is a third of an anchor's CPU.
+   * Worker threads per API process verifying signature anchors' signatures (VERIFY_THREADS; 0, the default:
+   * on the event loop). Worth it where a core is idle beside a busy API process (docs/performance.md).
    */
   readonly verifyThreads: number;
   /** How long `--role api|worker` waits for an unreachable database at start, seconds (DATABASE_WAIT_SECONDS). */
@@ -228,7 +227,7 @@ export function loadConfig(env: Env = process.env): Config {
     pauseInClose: r.bool('PROOFSEAL_TEST_PAUSE_IN_CLOSE', false),
     databaseWaitSeconds: r.int('DATABASE_WAIT_SECONDS', 60, 0, 3600),
     apiProcesses: r.int('API_PROCESSES', 1, 0, 1024),
-    verifyThreads: r.int('VERIFY_THREADS', os.availableParallelism() > 1 ? 1 : 0, 0, 64),
+    verifyThreads: r.int('VERIFY_THREADS', 0, 0, 64),
     platformIdentityUrl: r.url('PLATFORM_IDENTITY_URL', ['http:', 'https:']),
     platformIdentityToken: r.optional('PLATFORM_IDENTITY_TOKEN'),
     platformKeyPubKey: r.optional('PLATFORM_KEY_PUBKEY'),
