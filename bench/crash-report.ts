@@ -157,7 +157,13 @@ export function watchDrain(db: Sql, t0: number): DrainWatch {
   return {
     events,
     async look() {
-      const rows = await db.query<{ id: string; status: string; tx_id: string | null; confirmations: number; n: string }>(
+      const rows = await db.query<{
+        id: string;
+        status: string;
+        tx_id: string | null;
+        confirmations: number;
+        n: string;
+      }>(
         `SELECT id::text, status, tx_id, confirmations, (COALESCE(last_seq - first_seq + 1, leaf_count / 2))::text AS n
          FROM batch WHERE leaf_count > 0`,
       );
@@ -166,9 +172,11 @@ export function watchDrain(db: Sql, t0: number): DrainWatch {
         const before = seen.get(r.id);
         const name = `batch ${r.id.slice(0, 8)} (${r.n} seqs)`;
         if (first) {
-          if (r.status !== 'CONFIRMED') note(`${t}: ${name} ${r.status} at the start, tx ${r.tx_id?.slice(0, 12) ?? '—'}`);
+          if (r.status !== 'CONFIRMED')
+            note(`${t}: ${name} ${r.status} at the start, tx ${r.tx_id?.slice(0, 12) ?? '—'}`);
         } else if (!before) note(`${t}: ${name} closed, ${r.status}`);
-        else if (before.status !== r.status) note(`${t}: ${name} ${before.status} → ${r.status}, tx ${r.tx_id?.slice(0, 12) ?? '—'}`);
+        else if (before.status !== r.status)
+          note(`${t}: ${name} ${before.status} → ${r.status}, tx ${r.tx_id?.slice(0, 12) ?? '—'}`);
         else if (before.txId !== r.tx_id) note(`${t}: ${name} new transaction ${r.tx_id?.slice(0, 12) ?? '—'}`);
         else if (before.confirmations === 0 && r.confirmations > 0) note(`${t}: ${name} in a block`);
         seen.set(r.id, { status: r.status, txId: r.tx_id, confirmations: r.confirmations });

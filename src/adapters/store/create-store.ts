@@ -37,7 +37,7 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, inTransaction = 
     anchors: anchorRepository(sql, { groupCommit: !inTransaction, maxInFlight: kind === 'postgres' ? 4 : 1 }),
     callbacks: callbackRepository(sql),
     batches: batchRepository(sql),
-    btcTxs: btcTxRepository(sql),
+    btcTxs: btcTxRepository(sql, kind),
     utxos: utxoRepository(sql),
     attempts: attemptCounterRepository(sql),
     emails: emailRepository(sql),
