@@ -31,6 +31,7 @@ import { freePort } from '../test/support/processes.js';
 import { dropSchema, newSchemaName, schemaUrl } from '../test/support/stores.js';
 import { startLoad, type Load } from './crash-load.js';
 import { drainStatus, unconfirmedReport, watchDrain, type ReportSources } from './crash-report.js';
+import { bareHttpPerSecond, secpRecoveriesPerSecond } from './lib/references.js';
 import { fundInSteps, startNode } from './regtest-node.js';
 import { benchEnv, spawnLogged, spawnRole, stopChild, untilAnswers } from './service.js';
 
@@ -317,6 +318,15 @@ function report(c: Cycles, v: Verdict, seconds: { cycles: number; drain: number 
   );
 }
 
+/** The machine's references, measured after the drain (the service idle, other engineers' jobs not). */
+async function printReferences(): Promise<void> {
+  const secp = secpRecoveriesPerSecond();
+  const bare = await bareHttpPerSecond();
+  console.log(
+    `  references: libsecp256k1 ${Math.round(secp.wall)} recoveries/s on one core; bare node:http ${Math.round(bare)} requests/s (8 clients)`,
+  );
+}
+
 async function main(): Promise<number> {
   const prepared = await prepare();
   const b: Bench = {
@@ -339,6 +349,7 @@ async function main(): Promise<number> {
     const v = await verdict(b, load);
     passed = report(cycles, v, { cycles: cyclesSeconds, drain: drainSeconds }, load);
     if (v.lost > 0) for (const line of await unconfirmedReport(sources(b), [...load.acknowledged])) console.log(line);
+    await printReferences();
     return passed ? 0 : 1;
   } finally {
     await stopChild(b.api, 'SIGTERM');
