@@ -108,10 +108,11 @@ type BaseDeps = import('../src/app/identity/identity-deps.js').IdentityDeps;
 /** The platform key of the default run: a local identity key, signing in this process. */
 async function platformSigner(base: Omit<BaseDeps, 'identity'>) {
   const { createIdentityKey } = await import('../src/app/identity/create-identity-key.js');
-  const { localSigner } = await import('../src/app/identity/sign-hash.js');
+  const { localSigner, PLATFORM_KEY_CACHE_MS } = await import('../src/app/identity/sign-hash.js');
   const identityDeps = { ...base, identity: { secretKey: SECRET_KEY, publicUrl: 'http://localhost:3001' } };
   await createIdentityKey(identityDeps, { name: 'platform', identity: { commonName: 'proofseal bench' } });
-  return { signer: localSigner(identityDeps), issuerDomain: 'localhost' };
+  // As src/runtime.ts builds it.
+  return { signer: localSigner(identityDeps, { keyCacheMs: PLATFORM_KEY_CACHE_MS }), issuerDomain: 'localhost' };
 }
 
 /** `count` IN_PROGRESS requests of one signer each, and the signer's signeeId (derived as e-mails do). */

@@ -32,9 +32,40 @@ export async function signHash(deps: Deps, request: SignRequest): Promise<SignRe
   return { ...base, signature: signWithKey(deps, key, message), signedIdentity, signedIssuerDomain };
 }
 
-/** The same code as the identity server, in process: the main service's Signer in the default run. */
-export function localSigner(deps: Deps): Signer {
-  return { sign: (request) => signHash(deps, request) };
+/**
+ * How long the platform's in-process signer keeps a live key it read: the key read was one statement of
+ * every signature by delegation. A key revoked by another process signs no more after this long.
+ */
+export const PLATFORM_KEY_CACHE_MS = 1000;
+
+/**
+ * The same code as the identity server, in process: the main service's Signer in the default run. With
+ * `keyCacheMs`, a live key read from the store is kept that long (an expired one is never used: the
+ * store is read again).
+ */
+export function localSigner(deps: Deps, opts: { keyCacheMs?: number } = {}): Signer {
+  const store = opts.keyCacheMs ? withCachedKeys(deps, opts.keyCacheMs) : deps.store;
+  return { sign: (request) => signHash({ ...deps, store }, request) };
+}
+
+/** The store with its key reads kept `ttlMs` while the key they found is valid. */
+function withCachedKeys(deps: Pick<Deps, 'store' | 'clock'>, ttlMs: number): Deps['store'] {
+  const keys = deps.store.identityKeys;
+  const kept = new Map<string, { key: IdentityKey; until: number }>();
+  async function through(id: string, now: number, read: () => Promise<IdentityKey | null>) {
+    const hit = kept.get(id);
+    if (hit && hit.until > now && identityKeyStatus(hit.key, now) === 'valid') return hit.key;
+    const key = await read();
+    if (key) kept.set(id, { key, until: now + ttlMs });
+    else kept.delete(id);
+    return key;
+  }
+  const identityKeys = {
+    ...keys,
+    findNewestLive: (now: number) => through('', now, () => keys.findNewestLive(now)),
+    findByPubKey: (pubKey: string) => through(pubKey, deps.clock.now(), () => keys.findByPubKey(pubKey)),
+  };
+  return { ...deps.store, identityKeys };
 }
 
 /** The key asked for, or the newest live one; a revoked or expired key is refused. */
