@@ -47,8 +47,10 @@ describe('the platform key kept by the in-process signer', () => {
     const key = await createIdentityKey(deps, { name: 'platform', identity: { commonName: 'Platform' } });
     const signer = localSigner(deps, { keyCacheMs: TTL });
     reads = 0;
+    const together = await Promise.all(Array.from({ length: 5 }, () => signer.sign({ hashToSign: HASH })));
+    assert.ok(together.every((s) => s.pubKey === key.pubKey));
     for (let i = 0; i < 5; i++) assert.equal((await signer.sign({ hashToSign: HASH })).pubKey, key.pubKey);
-    assert.equal(reads, 1, 'one read for five signatures');
+    assert.equal(reads, 1, 'one read for ten signatures, five of them at once');
     // Revoked through the store directly, as another process would.
     assert.equal(await opened.store.identityKeys.revoke(key.pubKey, clock.now()), true);
     clock.advance(TTL);

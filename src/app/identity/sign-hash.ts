@@ -48,17 +48,27 @@ export function localSigner(deps: Deps, opts: { keyCacheMs?: number } = {}): Sig
   return { sign: (request) => signHash({ ...deps, store }, request) };
 }
 
-/** The store with its key reads kept `ttlMs` while the key they found is valid. */
+/**
+ * The store with its key reads kept `ttlMs` while the key they found is valid. The read itself is kept,
+ * so the signatures that arrive while it is under way wait for it rather than each reading again.
+ */
 function withCachedKeys(deps: Pick<Deps, 'store' | 'clock'>, ttlMs: number): Deps['store'] {
   const keys = deps.store.identityKeys;
-  const kept = new Map<string, { key: IdentityKey; until: number }>();
+  const kept = new Map<string, { key: Promise<IdentityKey | null>; until: number }>();
   async function through(id: string, now: number, read: () => Promise<IdentityKey | null>) {
     const hit = kept.get(id);
-    if (hit && hit.until > now && identityKeyStatus(hit.key, now) === 'valid') return hit.key;
-    const key = await read();
-    if (key) kept.set(id, { key, until: now + ttlMs });
-    else kept.delete(id);
-    return key;
+    const known = hit && hit.until > now ? await hit.key.catch(() => null) : null;
+    if (known && identityKeyStatus(known, now) === 'valid') return known;
+    const entry = { key: read(), until: now + ttlMs };
+    kept.set(id, entry);
+    // No key, or a failed read, is not kept.
+    const forget = () => {
+      if (kept.get(id) === entry) kept.delete(id);
+    };
+    void entry.key.then((key) => {
+      if (key === null) forget();
+    }, forget);
+    return entry.key;
   }
   const identityKeys = {
     ...keys,

@@ -45,6 +45,6 @@ export async function queueEmail(
     sentAt: null,
   };
   await deps.store.emails.insert(email);
-  await deps.store.jobs.send(DELIVER_EMAIL, { emailId: id } satisfies DeliverEmailJob, { singletonKey: id });
+  await deps.store.jobs.enqueue(DELIVER_EMAIL, { emailId: id } satisfies DeliverEmailJob, { singletonKey: id });
   return email;
 }

@@ -42,7 +42,7 @@ export async function enqueueRequestCallback(
     resource: { kind: 'signatureRequest', id: request.id },
     payload: JSON.stringify(ownerView(request)),
   };
-  await tx.jobs.send(DELIVER_CALLBACK, data, { singletonKey: key });
+  await tx.jobs.enqueue(DELIVER_CALLBACK, data, { singletonKey: key });
 }
 
 /** The event type that records a move to `to`. */
@@ -74,7 +74,7 @@ export async function moveRequest(
   const moved: SignatureRequest = { ...request, state: move.to, lastModified: move.now };
   await enqueueRequestCallback(tx, moved, 'state');
   if (SEALING_STATES.has(move.to))
-    await tx.jobs.send(SEAL_AUDIT_TRAIL, { requestId: request.id }, { singletonKey: request.id });
+    await tx.jobs.enqueue(SEAL_AUDIT_TRAIL, { requestId: request.id }, { singletonKey: request.id });
   if (deps) await queueMoveMails(tx, deps, request, moved);
   return moved;
 }
