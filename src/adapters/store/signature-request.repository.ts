@@ -183,6 +183,27 @@ FROM jsonb_to_recordset($2::jsonb) AS r(position integer, email text, common_nam
 /** An audit event's values, in the column order of INSERT_EVENT_OF (parameters $4 to $10). */
 const eventParams = (e: AuditEvent) => [e.date, e.type, e.actor, e.signeeId, e.ip, e.userAgent, e.comment];
 
+const eventRecord = (e: AuditEvent) => ({
+  date: e.date,
+  type: e.type,
+  actor: e.actor,
+  signee_id: e.signeeId,
+  ip: e.ip,
+  user_agent: e.userAgent,
+  comment: e.comment,
+});
+
+/**
+ * Appends the events of parameter `$<param>` (a JSON array of {@link eventRecord}s with their position
+ * `n`), in that order, for each row `id` of the CTE `source` (none when the change did not happen).
+ */
+const INSERT_EVENTS_OF = (source: string, param: number) => `
+INSERT INTO signature_request_event (request_id, date, type, actor, signee_id, ip, user_agent, comment)
+SELECT s.id, e.date, e.type, e.actor, e.signee_id, e.ip, e.user_agent, e.comment
+FROM ${source} s CROSS JOIN jsonb_to_recordset($${param}::jsonb)
+  AS e(n integer, date bigint, type text, actor text, signee_id uuid, ip text, user_agent text, comment text)
+ORDER BY e.n RETURNING request_id`;
+
 /** Appends an event for each row `id` of the CTE `source` (none when the change it records did not happen). */
 const INSERT_EVENT_OF = (source: string) => `
 INSERT INTO signature_request_event (request_id, date, type, actor, signee_id, ip, user_agent, comment)
@@ -308,16 +329,27 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
         now,
       ]);
     },
-    async markSigned(signeeId, requestId, signature, event) {
+    async markSigned(signeeId, requestId, signature, event, move) {
+      const events = move ? [event, move.event] : [event];
       const rows = await sql.query(
         `WITH signed AS (
            UPDATE signee SET signed_on = $4, anchor_id = $2, method = $3 WHERE id = $1 AND signed_on IS NULL
            RETURNING request_id),
          touched AS (
-           UPDATE signature_request SET last_modified = $4 WHERE id = (SELECT request_id FROM signed) AND id = $11
+           UPDATE signature_request SET last_modified = $4, state = coalesce($7::text, state)
+           WHERE id = (SELECT request_id FROM signed) AND id = $5 AND ($7::text IS NULL OR state = $6)
            RETURNING id)
-         ${INSERT_EVENT_OF('touched')}`,
-        [signeeId, signature.anchorId, signature.method, ...eventParams(event), requestId],
+         ${INSERT_EVENTS_OF('touched', 8)}`,
+        [
+          signeeId,
+          signature.anchorId,
+          signature.method,
+          event.date,
+          requestId,
+          move?.from ?? null,
+          move?.to ?? null,
+          JSON.stringify(events.map((e, n) => ({ n, ...eventRecord(e) }))),
+        ],
       );
       return rows.length > 0;
     },

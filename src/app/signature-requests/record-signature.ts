@@ -3,7 +3,7 @@ import { fail } from '../../core/errors.js';
 import type { Store } from '../shared/store.port.js';
 import { auditEvent, signeeActor, type Origin } from './audit.js';
 import { findSignee } from './signee-secrets.js';
-import { enqueueRequestCallback, movePlatform } from './lifecycle.js';
+import { afterMove, enqueueRequestCallback, platformMoveEvent } from './lifecycle.js';
 import type { SignatureRequest, Signee, SignMethod } from './signature-request.port.js';
 import type { AppDeps } from '../shared/deps.js';
 import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
@@ -52,13 +52,20 @@ export async function recordSignature(
   const { request, signee, anchorId, method, now } = input;
   const type = method === 'delegated' ? 'DELEGATE' : 'SIGN';
   const event = auditEvent({ type, date: now, actor: signeeActor(signee), signee, origin: input.origin });
-  if (!(await tx.signatureRequests.markSigned(signee.id, request.id, { anchorId, method }, event)))
-    fail('ALREADY_SIGNED', 'this signer has already signed this request');
   const signees = request.signees.map((s) => (s.id === signee.id ? { ...s, signedOn: now, anchorId, method } : s));
+  // The last signature completes the request in the same statement (the request is locked by the caller).
+  const last = signees.every((s) => s.signedOn !== null);
+  const move = last
+    ? { from: request.state, to: 'COMPLETED' as const, event: platformMoveEvent(request.state, 'COMPLETED', now) }
+    : undefined;
+  if (!(await tx.signatureRequests.markSigned(signee.id, request.id, { anchorId, method }, event, move)))
+    fail('ALREADY_SIGNED', 'this signer has already signed this request');
   const signed: SignatureRequest = { ...request, signees, lastModified: now };
   await enqueueRequestCallback(tx, signed, 'signature');
   const signedNow = signees.find((s) => s.id === signee.id)!;
   if (deps) await queueRequestMails(tx, deps, signed, { kind: 'signed', signee: signedNow });
-  if (signees.every((s) => s.signedOn !== null)) return movePlatform(tx, signed, 'COMPLETED', now, deps);
-  return signed;
+  if (!move) return signed;
+  const completed: SignatureRequest = { ...signed, state: move.to };
+  await afterMove(tx, signed, completed, deps);
+  return completed;
 }
