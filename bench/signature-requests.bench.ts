@@ -112,7 +112,8 @@ async function platformSigner(base: Omit<BaseDeps, 'identity'>) {
   const identityDeps = { ...base, identity: { secretKey: SECRET_KEY, publicUrl: 'http://localhost:3001' } };
   await createIdentityKey(identityDeps, { name: 'platform', identity: { commonName: 'proofseal bench' } });
   // As src/runtime.ts builds it.
-  return { signer: localSigner(identityDeps, { keyCacheMs: PLATFORM_KEY_CACHE_MS }), issuerDomain: 'localhost' };
+  const signer = localSigner(identityDeps, { keyCacheMs: PLATFORM_KEY_CACHE_MS });
+  return { signer, inProcess: signer.on, issuerDomain: 'localhost' };
 }
 
 /** `count` IN_PROGRESS requests of one signer each, and the signer's signeeId (derived as e-mails do). */

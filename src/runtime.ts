@@ -48,11 +48,8 @@ function platformSignerOf(config: Config, deps: Pick<AppDeps, 'store' | 'clock' 
     return { signer, issuerDomain: issuerDomain(config.platformIdentityUrl), pubKey };
   }
   const identity = { secretKey: deps.secretKey, publicUrl: config.identityPublicUrl };
-  return {
-    signer: localSigner({ ...deps, identity }, { keyCacheMs: PLATFORM_KEY_CACHE_MS }),
-    issuerDomain: issuerDomain(config.identityPublicUrl),
-    pubKey,
-  };
+  const signer = localSigner({ ...deps, identity }, { keyCacheMs: PLATFORM_KEY_CACHE_MS });
+  return { signer, inProcess: signer.on, issuerDomain: issuerDomain(config.identityPublicUrl), pubKey };
 }
 
 /** The process's logger (pretty on a terminal, JSON lines otherwise; see http/logging.ts). */

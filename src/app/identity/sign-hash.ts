@@ -38,23 +38,37 @@ export async function signHash(deps: Deps, request: SignRequest): Promise<SignRe
  */
 export const PLATFORM_KEY_CACHE_MS = 1000;
 
+/** The in-process signer, and the same signer reading its key on another store. */
+export interface LocalSigner extends Signer {
+  /**
+   * The same signer (and key cache) reading its key on `store`: a transaction's, so that signing inside
+   * that transaction never waits for a second connection from the pool.
+   */
+  on(store: Deps['store']): Signer;
+}
+
 /**
  * The same code as the identity server, in process: the main service's Signer in the default run. With
  * `keyCacheMs`, a live key read from the store is kept that long (an expired one is never used: the
  * store is read again).
  */
-export function localSigner(deps: Deps, opts: { keyCacheMs?: number } = {}): Signer {
-  const store = opts.keyCacheMs ? withCachedKeys(deps, opts.keyCacheMs) : deps.store;
-  return { sign: (request) => signHash({ ...deps, store }, request) };
+export function localSigner(deps: Deps, opts: { keyCacheMs?: number } = {}): LocalSigner {
+  const kept: KeyCache | null = opts.keyCacheMs ? new Map() : null;
+  const on = (store: Deps['store']): Signer => {
+    const keys = kept ? withCachedKeys(store, deps.clock, kept, opts.keyCacheMs!) : store;
+    return { sign: (request) => signHash({ ...deps, store: keys }, request) };
+  };
+  return { ...on(deps.store), on };
 }
+
+type KeyCache = Map<string, { key: Promise<IdentityKey | null>; until: number }>;
 
 /**
  * The store with its key reads kept `ttlMs` while the key they found is valid. The read itself is kept,
  * so the signatures that arrive while it is under way wait for it rather than each reading again.
  */
-function withCachedKeys(deps: Pick<Deps, 'store' | 'clock'>, ttlMs: number): Deps['store'] {
-  const keys = deps.store.identityKeys;
-  const kept = new Map<string, { key: Promise<IdentityKey | null>; until: number }>();
+function withCachedKeys(store: Deps['store'], clock: Deps['clock'], kept: KeyCache, ttlMs: number): Deps['store'] {
+  const keys = store.identityKeys;
   async function through(id: string, now: number, read: () => Promise<IdentityKey | null>) {
     const hit = kept.get(id);
     const known = hit && hit.until > now ? await hit.key.catch(() => null) : null;
@@ -73,9 +87,9 @@ function withCachedKeys(deps: Pick<Deps, 'store' | 'clock'>, ttlMs: number): Dep
   const identityKeys = {
     ...keys,
     findNewestLive: (now: number) => through('', now, () => keys.findNewestLive(now)),
-    findByPubKey: (pubKey: string) => through(pubKey, deps.clock.now(), () => keys.findByPubKey(pubKey)),
+    findByPubKey: (pubKey: string) => through(pubKey, clock.now(), () => keys.findByPubKey(pubKey)),
   };
-  return { ...deps.store, identityKeys };
+  return { ...store, identityKeys };
 }
 
 /** The key asked for, or the newest live one; a revoked or expired key is refused. */

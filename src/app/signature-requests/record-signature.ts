@@ -18,18 +18,26 @@ export async function lockForSigning(
   deps: Pick<AppDeps, 'secretKey'>,
   input: { requestId: string; signeeId: string; now: number },
 ): Promise<{ request: SignatureRequest; signee: Signee }> {
-  const { request, signee } = await findSignee(
+  const found = await findSignee(
     { store: tx, secretKey: deps.secretKey },
     { requestId: input.requestId, signeeId: input.signeeId, lock: true },
   );
+  assertCanSign(found, input.now);
+  return found;
+}
+
+/**
+ * Checks that the signer of a request (read under its lock) can sign now.
+ * @throws DomainError ALREADY_SIGNED, SIGNING_CLOSED, DEADLINE_PASSED, NOT_YOUR_TURN
+ */
+export function assertCanSign({ request, signee }: { request: SignatureRequest; signee: Signee }, now: number): void {
   if (signee.signedOn !== null) fail('ALREADY_SIGNED', 'this signer has already signed this request');
   if (request.state !== 'IN_PROGRESS')
     fail('SIGNING_CLOSED', `the request is ${request.state}: it is signed only while IN_PROGRESS`);
-  if (request.deadline !== null && input.now >= request.deadline)
+  if (request.deadline !== null && now >= request.deadline)
     fail('DEADLINE_PASSED', `the deadline of this request passed on ${new Date(request.deadline).toISOString()}`);
   if (request.ordered && request.signees.some((s) => s.position < signee.position && s.signedOn === null))
     fail('NOT_YOUR_TURN', 'this request is signed in order, and a signer before you has not signed yet');
-  return { request, signee };
 }
 
 /**
