@@ -102,8 +102,13 @@ const toSignee = (r: SigneeRow): Signee => ({
 /**
  * Requests with their signers and watchers in one statement (one round trip, also under FOR UPDATE), and
  * `matched`: the id of the signer whose lookup hash is parameter `$<lookupParam>`, if any.
+ * With `lockCheck`, `stale`: under FOR UPDATE, PostgreSQL waits for a concurrent transaction that holds
+ * the row and then returns the row as that transaction left it, but the subqueries (signers, watchers)
+ * still read the statement's snapshot, taken before that commit; the row's version (xmin) then differs
+ * from the one the snapshot sees. Two signers signing at once would otherwise each see the other unsigned,
+ * and the request would never complete.
  */
-const selectWithPeople = (lookupParam?: number) => `
+const selectWithPeople = (lookupParam?: number, lockCheck = false) => `
 SELECT ${REQUEST_COLUMNS},
   (SELECT coalesce(json_agg(s ORDER BY s.position), '[]'::json)
    FROM (SELECT ${SIGNEE_COLUMNS.replace('secret_salt', "encode(secret_salt, 'hex') AS secret_salt")}
@@ -113,6 +118,7 @@ SELECT ${REQUEST_COLUMNS},
    AS watchers,
   ${lookupParam === undefined ? 'NULL::uuid' : `(SELECT id FROM signee WHERE request_id = r.id AND secret_hash = $${lookupParam}::bytea)`}
     AS matched
+  ${lockCheck ? ', r.xmin::text <> (SELECT x.xmin::text FROM signature_request x WHERE x.id = r.id) AS stale' : ''}
 FROM signature_request r`;
 
 interface RequestWithPeopleRow extends RequestRow {
@@ -267,11 +273,15 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
     lock: boolean,
   ): Promise<{ request: SignatureRequest; matched: string | null } | null> {
     if (!UUID.test(id) || (where.accountId !== undefined && !UUID.test(where.accountId))) return null;
-    const rows = await sql.query<RequestWithPeopleRow>(
-      `${selectWithPeople(3)} WHERE r.id = $1 AND ($2::uuid IS NULL OR r.account_id = $2) ${lock ? 'FOR UPDATE' : ''}`,
-      [id, where.accountId ?? null, where.lookupHash ?? null],
-    );
-    const r = rows[0];
+    const read = () =>
+      sql.query<RequestWithPeopleRow & { stale?: boolean }>(
+        `${selectWithPeople(3, lock)} WHERE r.id = $1 AND ($2::uuid IS NULL OR r.account_id = $2) ${lock ? 'FOR UPDATE' : ''}`,
+        [id, where.accountId ?? null, where.lookupHash ?? null],
+      );
+    let r = (await read())[0];
+    // The lock came after a concurrent change committed: the signers were read before it. Read again,
+    // under the lock now held (a new statement sees every commit).
+    if (r?.stale) r = (await read())[0];
     return r ? { request: withPeople(r), matched: r.matched } : null;
   }
 
