@@ -1,0 +1,95 @@
+/**
+ * The tree of a blinded batch (blinding.ts) built from chunks and stored in parts.
+ *
+ * Level 0 (each anchor's leaf beside its secret sibling) is never kept: level 1 holds one node per offset
+ * of the batch's range, and the stored form is every level from level 1 to the root, 32 bytes a node,
+ * level after level. Level j (counting from level 1) of a range of `span` offsets holds ceil(span / 2^j)
+ * nodes; node i of level j sits at node number (nodes of the levels below) + i.
+ *
+ * A batch is built in chunks of {@link CHUNK_NODES} offsets: each chunk's subtree (its level-1 nodes and
+ * every level above them up to one node) can be hashed on its own, on another thread, because a chunk is
+ * aligned on a power of two; {@link joinChunks} lays the chunks' levels side by side and hashes the few
+ * levels above them. The stored form is cut into parts of {@link PART_NODES} nodes (one row each), so
+ * no statement moves more than a few megabytes.
+ */
+import { DomainError } from '../errors.js';
+import { sha256 } from '../hash/sha256.js';
+import { levelCounts, NODE_SIZE } from './tree.js';
+
+/** log2 of {@link CHUNK_NODES}. */
+const CHUNK_LOG = 16;
+/** Offsets (level-1 nodes) per chunk: a power of two, so a chunk's subtree is made of whole tree nodes. */
+export const CHUNK_NODES = 1 << CHUNK_LOG;
+/** Nodes per stored part (2 MB). */
+export const PART_NODES = 1 << 16;
+
+/**
+ * Every level from `level` (packed nodes) up to a single node, concatenated, each parent the SHA-256 of its
+ * two children (Chainpoint v2 rule), an odd last node moved up unchanged.
+ * @throws DomainError INVALID_HASH when the length is not a multiple of 32; BAD_REQUEST when empty
+ */
+export function levelsAbove(level: Uint8Array): Buffer {
+  if (level.length % NODE_SIZE !== 0)
+    throw new DomainError('INVALID_HASH', `"level" expected a multiple of ${NODE_SIZE} bytes, got ${level.length}`);
+  const counts = levelCounts(level.length / NODE_SIZE);
+  const out = Buffer.allocUnsafe(counts.reduce((sum, n) => sum + n, 0) * NODE_SIZE);
+  out.set(level, 0);
+  for (let k = 1, below = 0; k < counts.length; k++) {
+    const at = below + counts[k - 1]! * NODE_SIZE;
+    hashLevelInto(out, below, counts[k - 1]!, at);
+    below = at;
+  }
+  return out;
+}
+
+/**
+ * The stored form (every level from level 1 up) of the tree over `span` level-1 nodes, from the chunks'
+ * subtrees: chunk c covers level-1 nodes [c × CHUNK_NODES, …) and is {@link levelsAbove} of them.
+ * @throws DomainError BAD_REQUEST when the chunks do not cover `span`
+ */
+export function joinChunks(span: number, chunks: readonly Uint8Array[]): { levels: Buffer; root: Buffer } {
+  const counts = levelCounts(span);
+  if (chunks.length !== Math.ceil(span / CHUNK_NODES))
+    throw new DomainError('BAD_REQUEST', `${chunks.length} chunks do not cover ${span} nodes`);
+  const levels = Buffer.allocUnsafe(counts.reduce((sum, n) => sum + n, 0) * NODE_SIZE);
+  let below = 0;
+  for (let k = 0; k < counts.length; k++) {
+    if (k <= CHUNK_LOG) chunks.forEach((chunk, c) => copyChunkLevel(levels, below, k, chunk, c, span));
+    else hashLevelInto(levels, below - counts[k - 1]! * NODE_SIZE, counts[k - 1]!, below);
+    below += counts[k]! * NODE_SIZE;
+  }
+  return { levels, root: Buffer.from(levels.subarray(levels.length - NODE_SIZE)) };
+}
+
+/**
+ * Copies chunk c's nodes of level k into the level that starts at byte `at`. A chunk shorter than the
+ * others (the last) reaches a single node below level CHUNK_LOG: that node moves up unchanged.
+ */
+function copyChunkLevel(out: Buffer, at: number, k: number, chunk: Uint8Array, c: number, span: number): void {
+  const size = Math.min(CHUNK_NODES, span - c * CHUNK_NODES);
+  const own = levelCounts(size);
+  const level = Math.min(k, own.length - 1);
+  const start = own.slice(0, level).reduce((sum, n) => sum + n, 0) * NODE_SIZE;
+  const bytes = chunk.subarray(start, start + own[level]! * NODE_SIZE);
+  if (chunk.length !== own.reduce((sum, n) => sum + n, 0) * NODE_SIZE)
+    throw new DomainError('BAD_REQUEST', `chunk ${c} has ${chunk.length} bytes, not the levels of ${size} nodes`);
+  out.set(bytes, at + ((c * CHUNK_NODES) >> k) * NODE_SIZE);
+}
+
+/** The stored form cut into parts of {@link PART_NODES} nodes (views, no copy). */
+export function treeParts(levels: Buffer): Buffer[] {
+  const size = PART_NODES * NODE_SIZE;
+  return Array.from({ length: Math.ceil(levels.length / size) }, (_, i) =>
+    levels.subarray(i * size, (i + 1) * size),
+  );
+}
+
+/** Writes the parents of the `count` nodes at byte `from` of `buf` at byte `to` (Chainpoint v2 rule). */
+function hashLevelInto(buf: Buffer, from: number, count: number, to: number): void {
+  const pairs = Math.floor(count / 2);
+  for (let i = 0; i < pairs; i++) {
+    const left = from + i * 2 * NODE_SIZE;
+    buf.set(sha256(buf.subarray(left, left + 2 * NODE_SIZE)), to + i * NODE_SIZE);
+  }
+  if (count % 2 === 1) buf.copy(buf, to + pairs * NODE_SIZE, from + (count - 1) * NODE_SIZE, from + count * NODE_SIZE);
+}
