@@ -96,7 +96,7 @@ function wholeTree(leafCount: number, stored: Buffer, key: Buffer, indexes: numb
   const levelZero = Buffer.alloc(leafCount * 32);
   for (let o = 0; o < leafCount / 2; o++) levelZero.set(blindingSiblings(key, o, 1), (2 * o + 1) * 32);
   indexes.forEach((index, i) => levelZero.set(leaves[i]!, index * 32));
-  const levels = [levelZero];
+  const levels: Buffer[] = [levelZero];
   let at = 0;
   for (const count of levelCounts(leafCount / 2)) {
     levels.push(stored.subarray(at, at + count * 32));

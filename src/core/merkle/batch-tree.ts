@@ -14,6 +14,7 @@
  */
 import { DomainError } from '../errors.js';
 import { sha256 } from '../hash/sha256.js';
+import { blindedLevelOne } from './blinding.js';
 import { levelCounts, NODE_SIZE } from './tree.js';
 
 /** log2 of {@link CHUNK_NODES}. */
@@ -40,6 +41,27 @@ export function levelsAbove(level: Uint8Array): Buffer {
     below = at;
   }
   return out;
+}
+
+/** One chunk of a batch's range: its anchors' leaves and where they sit. */
+export interface ChunkJob {
+  /** The batch's blinding key. */
+  readonly key: Uint8Array;
+  /** The anchors' leaves, packed, in offset order. */
+  readonly leaves: Uint8Array;
+  /** Each anchor's offset in the batch's range, or null when the chunk has no gap. */
+  readonly offsets: readonly number[] | null;
+  /** The chunk's first offset (a multiple of CHUNK_NODES) and its number of offsets. */
+  readonly first: number;
+  readonly count: number;
+}
+
+/**
+ * A chunk's subtree: its level-1 nodes (blinding.ts) and every level above them up to one node.
+ * @throws DomainError INVALID_HASH when the leaves, offsets or key do not fit
+ */
+export function chunkSubtree(job: ChunkJob): Buffer {
+  return levelsAbove(blindedLevelOne(job.key, job.leaves, job.offsets, job.first, job.count));
 }
 
 /**
