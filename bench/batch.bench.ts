@@ -26,7 +26,7 @@ import { loadAverage, secpRecoveriesPerSecond } from './lib/references.js';
 import { dropSchema, newSchemaName, schemaUrl } from '../test/support/stores.js';
 
 const MB = 1024 * 1024;
-const CHUNK = 100_000;
+const CHUNK = Number(process.env.BENCH_INSERT_ROWS ?? 100_000);
 const peakRssMb = (): number => Math.round(process.resourceUsage().maxRSS / 1024);
 const rssMb = (): number => Math.round(process.memoryUsage().rss / MB);
 
@@ -94,6 +94,7 @@ async function runCase(storeName: 'pglite' | 'postgres', n: number): Promise<Cas
     const insertMs = performance.now() - start;
     globalThis.gc?.();
     const rssBeforeCloseMb = rssMb();
+    if (process.env.BENCH_MEMORY) console.error(JSON.stringify(process.memoryUsage()));
     const steps: Record<string, number> = {};
     const hashing = chunkWorkers();
     // The threads start before the clock: from the sources each one compiles TypeScript first (tsx), which a

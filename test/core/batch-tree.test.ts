@@ -12,7 +12,7 @@ import {
   blindingSiblings,
   buildMerkleTreeFromPacked,
   CHUNK_NODES,
-  joinChunks,
+  chunkJoiner,
   levelsAbove,
   merkleRoot,
   PART_NODES,
@@ -21,12 +21,18 @@ import {
 
 /** Chunk by chunk, as closing a batch does. */
 function chunked(key: Buffer, leaves: Buffer, span: number): { levels: Buffer; root: Buffer } {
-  const chunks: Buffer[] = [];
-  for (let first = 0; first < span; first += CHUNK_NODES) {
+  const tree = chunkJoiner(span);
+  const chunks = Math.ceil(span / CHUNK_NODES);
+  // Last chunk first: the joiner takes chunks in any order, as the threads finish them.
+  for (let c = chunks - 1; c >= 0; c--) {
+    const first = c * CHUNK_NODES;
     const count = Math.min(CHUNK_NODES, span - first);
-    chunks.push(levelsAbove(blindedLevelOne(key, leaves.subarray(first * 32, (first + count) * 32), null, first, count)));
+    tree.add(
+      c,
+      levelsAbove(blindedLevelOne(key, leaves.subarray(first * 32, (first + count) * 32), null, first, count)),
+    );
   }
-  return joinChunks(span, chunks);
+  return tree.finish();
 }
 
 /** The whole leaf level (leaf, sibling, leaf, sibling…) and the plain tree over it. */
@@ -51,6 +57,12 @@ describe('blinded batch tree in chunks', () => {
       assert.deepEqual(root, merkleRoot(tree));
     });
   }
+
+  it('a missing chunk is an error, not a tree', () => {
+    const tree = chunkJoiner(CHUNK_NODES + 1);
+    tree.add(0, levelsAbove(randomBytes(CHUNK_NODES * 32)));
+    assert.throws(() => tree.finish(), /1 chunks do not cover 65537 nodes/);
+  });
 
   it('a sibling alone is the one derived in a run; other keys and offsets give other siblings', () => {
     const key = randomBytes(32);

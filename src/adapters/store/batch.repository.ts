@@ -127,6 +127,13 @@ export function batchRepository(sql: Sql): BatchRepository {
           parts[part],
         ]);
     },
+    async receiptState(id) {
+      const rows = await sql.query<{ tx_id: string | null; settled: boolean }>(
+        `SELECT CASE WHEN status IN ('SENT', 'CONFIRMED') THEN tx_id END AS tx_id, settled FROM batch WHERE id = $1`,
+        [id],
+      );
+      return rows[0] ? { txId: rows[0].tx_id, settled: rows[0].settled } : null;
+    },
     async settleUpTo(height) {
       await sql.query(
         `UPDATE batch SET settled = true WHERE status = 'CONFIRMED' AND NOT settled AND block_height <= $1`,

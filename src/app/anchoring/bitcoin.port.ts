@@ -84,6 +84,11 @@ export interface BatchRepository {
   rangeLeaves(firstSeq: number, lastSeq: number): Promise<{ leaves: Buffer; seqs: number[] | null }>;
   /** Inserts a closed WAIT batch owning the anchors of a seq range, with its tree (levels 1 up, in parts). */
   insertClosed(batch: ClosedBatchRow): Promise<void>;
+  /**
+   * What a receipt of the batch may still change by: the transaction it names (null unless SENT or
+   * CONFIRMED) and whether it is settled. Null when there is no such batch.
+   */
+  receiptState(id: string): Promise<{ txId: string | null; settled: boolean } | null>;
   /** Marks CONFIRMED batches whose block is at or below `height` settled: their receipts can no longer change. */
   settleUpTo(height: number): Promise<void>;
   findById(id: string): Promise<Batch | null>;

@@ -1,4 +1,4 @@
-import { CHUNK_NODES, joinChunks } from '../../core/merkle/batch-tree.js';
+import { CHUNK_NODES, chunkJoiner } from '../../core/merkle/batch-tree.js';
 import { BLINDING_KEY_SIZE } from '../../core/merkle/blinding.js';
 import type { BatchRepository, SeqRange } from './bitcoin.port.js';
 import { SEND_BATCHES, type AnchoringDeps } from './anchoring-deps.js';
@@ -52,9 +52,12 @@ export async function closeBatch(deps: CloseDeps, input: { maxSize: number }): P
   });
 }
 
+/** Chunks read ahead of the hashing: enough to keep the threads busy, few enough to bound the memory. */
+const CHUNKS_IN_FLIGHT = 4;
+
 /**
- * The blinded tree of a seq range (levels 1 up), a chunk at a time: the next chunk's leaves are read while
- * the previous chunks are hashed.
+ * The blinded tree of a seq range (levels 1 up), a chunk at a time: the next chunks' leaves are read while
+ * the previous ones are hashed, and each subtree is copied into the stored form as soon as it is done.
  */
 async function rangeTree(
   batches: BatchRepository,
@@ -63,16 +66,20 @@ async function rangeTree(
   hash: ChunkHasher,
 ): Promise<{ levels: Buffer; root: Buffer }> {
   const span = range.lastSeq - range.firstSeq + 1;
-  const chunks: Promise<Buffer>[] = [];
-  for (let first = 0; first < span; first += CHUNK_NODES) {
+  const tree = chunkJoiner(span);
+  const inFlight: Promise<void>[] = [];
+  for (let c = 0; c * CHUNK_NODES < span; c++) {
+    const first = c * CHUNK_NODES;
     const count = Math.min(CHUNK_NODES, span - first);
     const { leaves, seqs } = await batches.rangeLeaves(range.firstSeq + first, range.firstSeq + first + count - 1);
     const offsets = seqs && seqs.map((seq) => seq - range.firstSeq);
-    const chunk = hash({ key, leaves, offsets, first, count });
-    chunk.catch(() => undefined); // a failure surfaces in Promise.all below, not as an unhandled rejection meanwhile
-    chunks.push(chunk);
+    const done = hash({ key, leaves, offsets, first, count }).then((subtree) => tree.add(c, subtree));
+    done.catch(() => undefined); // a failure surfaces when awaited below, not as an unhandled rejection meanwhile
+    inFlight.push(done);
+    if (inFlight.length >= CHUNKS_IN_FLIGHT) await inFlight.shift();
   }
-  return joinChunks(span, await Promise.all(chunks));
+  await Promise.all(inFlight);
+  return tree.finish();
 }
 
 /** Most batches one run of {@link closeDueBatches} closes; the next run goes on. */

@@ -8,7 +8,7 @@
  *
  * A batch is built in chunks of {@link CHUNK_NODES} offsets: each chunk's subtree (its level-1 nodes and
  * every level above them up to one node) can be hashed on its own, on another thread, because a chunk is
- * aligned on a power of two; {@link joinChunks} lays the chunks' levels side by side and hashes the few
+ * aligned on a power of two; {@link chunkJoiner} lays the chunks' levels side by side and hashes the few
  * levels above them. The stored form is cut into parts of {@link PART_NODES} nodes (one row each), so
  * no statement moves more than a few megabytes.
  */
@@ -64,23 +64,39 @@ export function chunkSubtree(job: ChunkJob): Buffer {
   return levelsAbove(blindedLevelOne(job.key, job.leaves, job.offsets, job.first, job.count));
 }
 
+/** Builds the stored form of a batch's tree from its chunks' subtrees, in any order, each copied in at once. */
+export interface ChunkJoiner {
+  /** Copies chunk c's subtree ({@link chunkSubtree}) into place; the subtree may then be dropped. */
+  add(c: number, subtree: Uint8Array): void;
+  /**
+   * Hashes the levels above the chunks: the stored form (every level from level 1 up) and its root.
+   * @throws DomainError BAD_REQUEST when a chunk is missing
+   */
+  finish(): { levels: Buffer; root: Buffer };
+}
+
 /**
- * The stored form (every level from level 1 up) of the tree over `span` level-1 nodes, from the chunks'
- * subtrees: chunk c covers level-1 nodes [c × CHUNK_NODES, …) and is {@link levelsAbove} of them.
- * @throws DomainError BAD_REQUEST when the chunks do not cover `span`
+ * A {@link ChunkJoiner} for the tree over `span` level-1 nodes; chunk c covers level-1 nodes
+ * [c × CHUNK_NODES, …). The stored form is allocated once, at its full size.
  */
-export function joinChunks(span: number, chunks: readonly Uint8Array[]): { levels: Buffer; root: Buffer } {
+export function chunkJoiner(span: number): ChunkJoiner {
   const counts = levelCounts(span);
-  if (chunks.length !== Math.ceil(span / CHUNK_NODES))
-    throw new DomainError('BAD_REQUEST', `${chunks.length} chunks do not cover ${span} nodes`);
+  const starts = counts.map((_, k) => counts.slice(0, k).reduce((sum, n) => sum + n, 0) * NODE_SIZE);
   const levels = Buffer.allocUnsafe(counts.reduce((sum, n) => sum + n, 0) * NODE_SIZE);
-  let below = 0;
-  for (let k = 0; k < counts.length; k++) {
-    if (k <= CHUNK_LOG) chunks.forEach((chunk, c) => copyChunkLevel(levels, below, k, chunk, c, span));
-    else hashLevelInto(levels, below - counts[k - 1]! * NODE_SIZE, counts[k - 1]!, below);
-    below += counts[k]! * NODE_SIZE;
-  }
-  return { levels, root: Buffer.from(levels.subarray(levels.length - NODE_SIZE)) };
+  const added = new Set<number>();
+  return {
+    add(c, subtree) {
+      for (let k = 0; k < counts.length && k <= CHUNK_LOG; k++) copyChunkLevel(levels, starts[k]!, k, subtree, c, span);
+      added.add(c);
+    },
+    finish() {
+      if (added.size !== Math.ceil(span / CHUNK_NODES))
+        throw new DomainError('BAD_REQUEST', `${added.size} chunks do not cover ${span} nodes`);
+      for (let k = CHUNK_LOG + 1; k < counts.length; k++)
+        hashLevelInto(levels, starts[k - 1]!, counts[k - 1]!, starts[k]!);
+      return { levels, root: Buffer.from(levels.subarray(levels.length - NODE_SIZE)) };
+    },
+  };
 }
 
 /**
@@ -101,9 +117,7 @@ function copyChunkLevel(out: Buffer, at: number, k: number, chunk: Uint8Array, c
 /** The stored form cut into parts of {@link PART_NODES} nodes (views, no copy). */
 export function treeParts(levels: Buffer): Buffer[] {
   const size = PART_NODES * NODE_SIZE;
-  return Array.from({ length: Math.ceil(levels.length / size) }, (_, i) =>
-    levels.subarray(i * size, (i + 1) * size),
-  );
+  return Array.from({ length: Math.ceil(levels.length / size) }, (_, i) => levels.subarray(i * size, (i + 1) * size));
 }
 
 /** Writes the parents of the `count` nodes at byte `from` of `buf` at byte `to` (Chainpoint v2 rule). */
