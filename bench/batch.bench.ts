@@ -75,6 +75,7 @@ async function runCase(storeName: 'pglite' | 'postgres', n: number): Promise<Cas
     embeddedDir: dir && path.join(dir, 'pglite'),
     now: Date.now,
   });
+  const hashing = chunkWorkers();
   try {
     // The send job closing queues is one row; the bench leaves the job engine out (a queue that accepts it).
     const deps = testDeps(opened.withJobs(() => ({ send: async () => null })));
@@ -96,11 +97,10 @@ async function runCase(storeName: 'pglite' | 'postgres', n: number): Promise<Cas
     const rssBeforeCloseMb = rssMb();
     if (process.env.BENCH_MEMORY) console.error(JSON.stringify(process.memoryUsage()));
     const steps: Record<string, number> = {};
-    const hashing = chunkWorkers();
     // The threads start before the clock: from the sources each one compiles TypeScript first (tsx), which a
     // built service does not (its threads start in some tens of ms, at the first chunk of a close).
-    const warm = { key: randomBytes(32), leaves: randomBytes(4096 * 32), offsets: null, first: 0, count: 4096 };
-    await Promise.all(Array.from({ length: os.availableParallelism() }, () => hashing.hash(warm)));
+    const warm = () => ({ key: randomBytes(32), leaves: randomBytes(4096 * 32), offsets: null, first: 0, count: 4096 });
+    await Promise.all(Array.from({ length: os.availableParallelism() }, () => hashing.hash(warm())));
     start = performance.now();
     const cpu = process.cpuUsage();
     const closed = await closeBatch(
@@ -109,7 +109,7 @@ async function runCase(storeName: 'pglite' | 'postgres', n: number): Promise<Cas
     );
     const closeMs = performance.now() - start;
     const used = process.cpuUsage(cpu);
-    await hashing.close();
+    if (process.env.BENCH_MEMORY) console.error(JSON.stringify(process.memoryUsage()));
     if (closed?.anchorCount !== n) throw new Error(`closed ${closed?.anchorCount} of ${n}`);
     const [size] = await opened.db.query<{ b: number }>(
       'SELECT sum(octet_length(nodes))::int AS b FROM batch_tree_part WHERE batch_id = $1',
@@ -127,6 +127,7 @@ async function runCase(storeName: 'pglite' | 'postgres', n: number): Promise<Cas
       treeMb: Math.round((size!.b / MB) * 10) / 10,
     };
   } finally {
+    await hashing.close();
     await opened.close();
     if (storeName === 'postgres') await dropSchema(schema);
     if (dir) await rm(dir, { recursive: true, force: true });

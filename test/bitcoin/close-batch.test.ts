@@ -3,28 +3,32 @@
  * scheduled singleton across two job engines on one database while anchors keep arriving.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createJobEngine, type JobEngine } from '../../src/adapters/jobs/job-engine.js';
 import { openStore, type OpenedStore } from '../../src/adapters/store/create-store.js';
 import type { Sql } from '../../src/adapters/store/sql.js';
 import { SEND_BATCHES, type AnchoringDeps } from '../../src/app/anchoring/anchoring-deps.js';
 import { closeBatch, closeDueBatches } from '../../src/app/anchoring/close-batch.js';
+import { getReceipt } from '../../src/app/anchoring/get-receipt.js';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { sha256 } from '../../src/core/hash/sha256.js';
 import {
   blindingSiblings,
   buildMerkleTree,
+  buildMerkleTreeFromPacked,
   levelCounts,
   merkleRoot,
   nodeAt,
   proofPath,
   rootFromPath,
+  serializeTree,
   type MerkleTree,
 } from '../../src/core/merkle/index.js';
 import { closeBatchJob } from '../../src/jobs/anchoring/bitcoin.jobs.js';
 import { NO_PAYLOAD, type JobDefinition } from '../../src/jobs/job-definition.js';
 import { TEST_SETTINGS } from '../support/anchoring-fixture.js';
+import { randomHash } from '../support/anchors.js';
 import { recordingJobs, silentLog, testClock, testDeps } from '../support/fixtures.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
 
@@ -122,7 +126,11 @@ function assertWellFormed(b: BatchLeaves): void {
   assert.equal(new Set(nonces).size, nonces.length, 'a distinct secret sibling per anchor');
   b.leaves.forEach((leaf, i) => {
     assert.ok(!b.stored.includes(leaf), `anchor ${i}'s leaf is not stored with the tree`);
-    assert.deepEqual(nodeAt(b.tree, 1, i), sha256(Buffer.concat([leaf, nodeAt(b.tree, 0, 2 * i + 1)])), `level 1, ${i}`);
+    assert.deepEqual(
+      nodeAt(b.tree, 1, i),
+      sha256(Buffer.concat([leaf, nodeAt(b.tree, 0, 2 * i + 1)])),
+      `level 1, ${i}`,
+    );
   });
   assert.deepEqual(merkleRoot(buildMerkleTree(splitNodes(b.tree.levels[0]!))), b.root);
   assert.deepEqual(merkleRoot(b.tree), b.root, 'the stored levels reach that root');
@@ -222,6 +230,31 @@ for (const kind of kinds) {
         [...committed, ...leaves],
         'the three anchors committed while the close waited are in the batch, after the two before',
       );
+    });
+
+    it('a batch stored before migration 022 (whole serialised tree, stored siblings, no key) still gives valid receipts', async () => {
+      const leaves = await insertAnchors(s.db, accountId, 5);
+      const [range] = await s.db.query<{ first: number; last: number }>(
+        'SELECT min(seq)::int AS first, max(seq)::int AS last FROM anchor WHERE batch_id IS NULL AND seq > (SELECT COALESCE(max(last_seq), 0) FROM batch)',
+      );
+      const levelZero = Buffer.concat(leaves.flatMap((leaf) => [leaf, randomBytes(32)]));
+      const tree = buildMerkleTreeFromPacked(levelZero);
+      const id = randomUUID();
+      await s.db.query(
+        `INSERT INTO batch (id, status, root, leaf_count, tree, first_seq, last_seq, tx_id, created, last_modified)
+         VALUES ($1, 'SENT', $2, $3, $4, $5, $6, $7, 0, 0)`,
+        [id, merkleRoot(tree), tree.leafCount, serializeTree(tree), range!.first, range!.last, randomHash()],
+      );
+      const ids = await s.db.query<{ id: string }>('SELECT id FROM anchor WHERE seq BETWEEN $1 AND $2 ORDER BY seq', [
+        range!.first,
+        range!.last,
+      ]);
+      for (const [i, { id: anchorId }] of ids.entries()) {
+        const r = await getReceipt(testDeps(s.store), { id: anchorId });
+        assert.ok(r.complete, `anchor ${i} has a receipt`);
+        assert.equal(r.receipt.targetHash, leaves[i]!.toString('hex'));
+        assert.deepEqual(r.receipt.proof, proofPath(tree, 2 * i), `anchor ${i}: the path read from the old tree`);
+      }
     });
 
     it('closes nothing when no anchor waits', async () => {

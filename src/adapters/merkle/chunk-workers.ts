@@ -35,7 +35,7 @@ export interface ChunkWorkers {
 }
 
 export interface ChunkWorkerOptions {
-  /** Threads to run (default: one per core, at least one). */
+  /** Threads to run (default: one per core but one, left to the store and the event loop; at least one). */
   readonly threads?: number;
   /** Idle time after which the threads end (default 2 s). */
   readonly idleMs?: number;
@@ -43,8 +43,16 @@ export interface ChunkWorkerOptions {
   readonly inlineBelow?: number;
 }
 
+/** The ArrayBuffer of `bytes` when `bytes` spans all of it (so it can be moved, not copied, to another thread). */
+export function ownBuffer(bytes: Uint8Array): ArrayBuffer[] {
+  const buffer = bytes.buffer;
+  return buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength
+    ? [buffer]
+    : [];
+}
+
 export function chunkWorkers(opts: ChunkWorkerOptions = {}): ChunkWorkers {
-  const threads = Math.max(1, opts.threads ?? os.availableParallelism());
+  const threads = Math.max(1, opts.threads ?? os.availableParallelism() - 1);
   const pending = new Map<number, Pending>();
   let workers: Worker[] = [];
   let nextId = 0;
@@ -85,7 +93,8 @@ export function chunkWorkers(opts: ChunkWorkerOptions = {}): ChunkWorkers {
     const id = nextId++;
     return new Promise<Buffer>((resolve, reject) => {
       pending.set(id, { resolve, reject });
-      workers[id % workers.length]!.postMessage({ id, job });
+      // The leaves move to the thread (the caller is done with them) rather than being copied.
+      workers[id % workers.length]!.postMessage({ id, job }, ownBuffer(job.leaves));
     });
   };
   return { hash, close };

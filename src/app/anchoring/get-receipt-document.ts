@@ -71,7 +71,8 @@ export async function getReceiptDocument(
     return documentOf(cache, input.id, kept, state ?? { txId: null, settled: false });
   }
   const parts = await readReceiptParts(deps, input);
-  if (parts.proof === null) return parts.signature ? { complete: false, signature: parts.signature } : { complete: false };
+  if (parts.proof === null)
+    return parts.signature ? { complete: false, signature: parts.signature } : { complete: false };
   return documentOf(cache, input.id, { ...parts, proof: parts.proof }, parts);
 }
 
