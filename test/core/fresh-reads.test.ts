@@ -21,14 +21,17 @@ describe('fresh reads', () => {
     const s = source();
     const fresh = freshReads<string, number>();
     const first = fresh('batch', s.read);
+    await s.tick();
+    assert.equal(s.reads.length, 1, 'the first read has begun');
     s.set(1); // a fee bump commits while the first read is in flight
     const second = fresh('batch', s.read);
     const third = fresh('batch', s.read);
-    assert.equal(s.reads.length, 1, 'one read so far');
+    await s.tick();
+    assert.equal(s.reads.length, 1, 'no other read while the first is in flight');
     s.reads[0]!.end();
     assert.equal(await first, 0);
     await s.tick();
-    assert.equal(s.reads.length, 2, 'the next read starts once the first ends');
+    assert.equal(s.reads.length, 2, 'the next read begins once the first has ended');
     s.reads[1]!.end();
     assert.equal(await second, 1, 'the later call sees the change');
     assert.equal(await third, 1, 'and shares that read');

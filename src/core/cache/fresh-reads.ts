@@ -1,8 +1,10 @@
 /**
  * Reads shared by concurrent callers without ever answering with a value read before the call began: a
- * call joins the next read of its key, which starts as soon as the read in flight (if any) ends, and every
- * call that arrives meanwhile shares that next read. So N concurrent calls for one key cost about two reads
- * rather than N, and each answer was read after its call started — as fresh as a read of its own.
+ * call joins the next read of its key, which starts once the read in flight (if any) has ended and the
+ * event loop has taken in what had arrived (setImmediate), and every call that arrives meanwhile shares that
+ * next read. So N concurrent calls for one key cost a few reads rather than N, and each answer was read after
+ * its call started — as fresh as a read of its own. Waiting for the event loop's turn matters when a read
+ * runs on this thread (the embedded store): requests that arrived during it join the next one.
  */
 export type FreshReads<K, V> = (key: K, read: () => Promise<V>) => Promise<V>;
 
@@ -15,7 +17,7 @@ interface InFlight<V> {
 export function freshReads<K, V>(): FreshReads<K, V> {
   const inFlight = new Map<K, InFlight<V>>();
   const start = (key: K, read: () => Promise<V>): Promise<V> => {
-    const entry: InFlight<V> = { running: read(), next: null };
+    const entry: InFlight<V> = { running: new Promise((resolve) => setImmediate(resolve)).then(read), next: null };
     inFlight.set(key, entry);
     const forget = () => {
       if (inFlight.get(key) === entry && entry.next === null) inFlight.delete(key);
