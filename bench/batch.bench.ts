@@ -75,7 +75,7 @@ async function runCase(storeName: 'pglite' | 'postgres', n: number): Promise<Cas
     embeddedDir: dir && path.join(dir, 'pglite'),
     now: Date.now,
   });
-  const hashing = chunkWorkers();
+  const hashing = chunkWorkers({ threads: process.env.BENCH_THREADS ? Number(process.env.BENCH_THREADS) : undefined });
   try {
     // The send job closing queues is one row; the bench leaves the job engine out (a queue that accepts it).
     const deps = testDeps(opened.withJobs(() => ({ send: async () => null })));
