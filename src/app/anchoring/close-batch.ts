@@ -10,7 +10,7 @@ type CloseDeps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'jobs'> &
 
 export interface ClosedBatch {
   readonly batchId: string;
-  /** Anchors in the batch (its tree has twice as many leaves: each anchor's and its random sibling). */
+  /** Anchors in the batch (its tree has twice as many leaves: each anchor's and its secret sibling). */
   readonly anchorCount: number;
   readonly root: string;
 }
