@@ -87,7 +87,8 @@ export async function openBitcoin(rt: Runtime, role: Role): Promise<BitcoinRunti
       settings: anchoringSettings(config),
       chunkHasher: hashing.hash,
       afterBroadcast: crashHook(rt),
-      insideClose: pauseHook(rt),
+      insideClose: pauseHook(rt.config.pauseInClose, rt, 'PROOFSEAL_TEST_PAUSE_IN_CLOSE: paused inside the close'),
+      insideSend: pauseHook(rt.config.pauseInSend, rt, 'PROOFSEAL_TEST_PAUSE_IN_SEND: paused inside the send'),
     };
     await reconcileAtStart(rt, deps);
     const jobs = [
@@ -133,7 +134,10 @@ export async function openBitcoin(rt: Runtime, role: Role): Promise<BitcoinRunti
  * batch is SENT at once rather than after the expiry.
  */
 async function reconcileAtStart(rt: Runtime, deps: AnchoringDeps): Promise<void> {
-  const { reconciled, unkept } = await reconcileSigned(deps);
+  // A live worker sending holds the lock and reconciles itself.
+  const done = await deps.store.btcTxs.whileSending(() => reconcileSigned(deps));
+  if (!done) return;
+  const { reconciled, unkept } = done;
   if (reconciled > 0) rt.log.warn({ reconciled }, 'signed transactions found at start were reconciled (same bytes)');
   logUnkept(rt.log, unkept);
 }
@@ -177,11 +181,11 @@ function crashHook(rt: Runtime): (() => void) | undefined {
   };
 }
 
-/** The close crash test's hook: stop inside the closing transaction (holding its lock) until killed. */
-function pauseHook(rt: Runtime): (() => Promise<void>) | undefined {
-  if (!rt.config.pauseInClose) return undefined;
+/** The close and send crash tests' hook: stop there (holding the run's lock) until killed. */
+function pauseHook(on: boolean, rt: Runtime, message: string): (() => Promise<void>) | undefined {
+  if (!on) return undefined;
   return () => {
-    rt.log.warn('PROOFSEAL_TEST_PAUSE_IN_CLOSE: paused inside the close');
+    rt.log.warn(message);
     return new Promise<void>(() => setInterval(() => undefined, 60_000));
   };
 }

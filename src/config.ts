@@ -62,6 +62,8 @@ export interface Config {
   readonly crashAfterBroadcast: boolean;
   /** Test hook (close crash test only): the worker stops inside the closing transaction, to be killed there. */
   readonly pauseInClose: boolean;
+  /** Test hook (send crash test only): the worker stops inside the send run, before signing, to be killed there. */
+  readonly pauseInSend: boolean;
   /** API processes of `--role api` on one port (API_PROCESSES; 0: one per core; more than 1 needs DATABASE_URL). */
   readonly apiProcesses: number;
   /** How long `--role api|worker` waits for an unreachable database at start, seconds (DATABASE_WAIT_SECONDS). */
@@ -220,6 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
     confirmPollSeconds: r.int('CONFIRM_POLL_SECONDS', network === 'regtest' ? 2 : 60, 1, 3600),
     crashAfterBroadcast: r.bool('PROOFSEAL_TEST_CRASH_AFTER_BROADCAST', false),
     pauseInClose: r.bool('PROOFSEAL_TEST_PAUSE_IN_CLOSE', false),
+    pauseInSend: r.bool('PROOFSEAL_TEST_PAUSE_IN_SEND', false),
     databaseWaitSeconds: r.int('DATABASE_WAIT_SECONDS', 60, 0, 3600),
     apiProcesses: r.int('API_PROCESSES', 1, 0, 1024),
     platformIdentityUrl: r.url('PLATFORM_IDENTITY_URL', ['http:', 'https:']),

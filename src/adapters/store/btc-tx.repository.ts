@@ -2,6 +2,9 @@ import type { BtcTx, BtcTxRepository, BtcTxStatus } from '../../app/anchoring/bi
 import type { SpendableUtxo } from '../../core/bitcoin/anchor-tx.js';
 import type { Sql } from './sql.js';
 
+/** An arbitrary constant: the advisory lock under which one process at a time signs and broadcasts. */
+const SEND_LOCK = 7_140_422_033;
+
 interface BtcTxRow {
   txid: string;
   batch_id: string;
@@ -32,8 +35,19 @@ const toBtcTx = (r: BtcTxRow): BtcTx => ({
   created: r.created,
 });
 
-export function btcTxRepository(sql: Sql): BtcTxRepository {
+export function btcTxRepository(sql: Sql, kind: 'postgres' | 'embedded'): BtcTxRepository {
   return {
+    async whileSending(fn) {
+      if (kind === 'embedded') return fn();
+      // The lock's transaction runs no other statement: fn writes through the pool, so what it records is
+      // committed at once (a SIGNED row must exist before its broadcast), whatever becomes of this one.
+      return sql.transaction(async (tx) => {
+        const [row] = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
+          SEND_LOCK,
+        ]);
+        return row?.locked ? fn() : null;
+      });
+    },
     async insert(t) {
       await sql.query(
         `INSERT INTO btc_tx (txid, batch_id, raw_hex, fee_sat, fee_rate_sat_vb, vsize, inputs, change, replaces, status, broadcast_height, created, last_modified)

@@ -29,4 +29,9 @@ export interface AnchoringDeps extends Pick<AppDeps, 'store' | 'clock' | 'random
    * sets it (to be killed mid-close); nothing else may depend on it.
    */
   readonly insideClose?: () => Promise<void>;
+  /**
+   * Awaited by the send run, under its lock, before it signs a batch's transaction. Only the send crash
+   * test sets it (to be killed mid-send); nothing else may depend on it.
+   */
+  readonly insideSend?: () => Promise<void>;
 }

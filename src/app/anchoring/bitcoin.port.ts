@@ -135,6 +135,13 @@ export interface BtcTx {
 }
 
 export interface BtcTxRepository {
+  /**
+   * Runs `fn` while no other process signs or broadcasts: on PostgreSQL under an advisory lock held by a
+   * transaction of its own, which the database frees when the holder's connection ends (a killed worker
+   * holds nothing); null at once, without running `fn`, when a live process holds it. The embedded store
+   * has one process, whose job engine runs one send at a time: `fn` just runs.
+   */
+  whileSending<T>(fn: () => Promise<T>): Promise<T | null>;
   insert(tx: BtcTx): Promise<void>;
   /** Transactions of a batch, newest first. */
   ofBatch(batchId: string): Promise<BtcTx[]>;
