@@ -6,6 +6,7 @@
 import { AnchoringWallet } from './adapters/chain/anchoring-wallet.js';
 import { BitcoinRpcClient } from './adapters/chain/bitcoin-rpc.js';
 import { EmbeddedRegtest, type AutoMiner } from './adapters/chain/embedded-regtest.js';
+import { chunkWorkers } from './adapters/merkle/chunk-workers.js';
 import { keyVaultRepository } from './adapters/store/key-vault.repository.js';
 import type { AnchoringDeps } from './app/anchoring/anchoring-deps.js';
 import { reconcileSigned } from './app/anchoring/broadcast-anchor-tx.js';
@@ -74,6 +75,7 @@ export async function openBitcoin(rt: Runtime, role: Role): Promise<BitcoinRunti
   const node = config.bitcoinRpcUrl ? undefined : await EmbeddedRegtest.start();
   const chain = new BitcoinRpcClient({ url: config.bitcoinRpcUrl ?? node!.rpcUrl });
   let miner: AutoMiner | undefined;
+  const hashing = chunkWorkers();
   try {
     await checkNetwork(chain, config);
     const wallet = await openWallet(rt, chain);
@@ -83,6 +85,7 @@ export async function openBitcoin(rt: Runtime, role: Role): Promise<BitcoinRunti
       chain,
       wallet,
       settings: anchoringSettings(config),
+      chunkHasher: hashing.hash,
       afterBroadcast: crashHook(rt),
       insideClose: pauseHook(rt.config.pauseInClose, rt, 'PROOFSEAL_TEST_PAUSE_IN_CLOSE: paused inside the close'),
       insideSend: pauseHook(rt.config.pauseInSend, rt, 'PROOFSEAL_TEST_PAUSE_IN_SEND: paused inside the send'),
@@ -114,9 +117,11 @@ export async function openBitcoin(rt: Runtime, role: Role): Promise<BitcoinRunti
       close: async () => {
         await miner?.stop();
         await node?.stop();
+        await hashing.close();
       },
     };
   } catch (err) {
+    await hashing.close();
     await miner?.stop();
     await node?.stop();
     throw err;
