@@ -4,8 +4,11 @@ import { asBuffer } from '../../core/hash/hex.js';
 import { treeParts } from '../../core/merkle/batch-tree.js';
 import type { Sql } from './sql.js';
 
-/** An arbitrary constant: the advisory lock that serialises batch closing across processes. */
-const CLOSE_LOCK = 7_140_422_032;
+/**
+ * The advisory lock that serialises batch closing across the processes of one store. Keyed by the schema,
+ * since advisory locks are database-wide: services (or tests) in other schemas of the database never wait on it.
+ */
+const CLOSE_LOCK = "hashtextextended('proofseal:close:' || current_schema(), 0)";
 
 interface BatchRow {
   id: string;
@@ -47,7 +50,7 @@ export function batchRepository(sql: Sql): BatchRepository {
   const one = async (text: string, params: unknown[]) => (await sql.query<BatchRow>(text, params)).map(toBatch);
   return {
     async lockClosing() {
-      await sql.query('SELECT pg_advisory_xact_lock($1)', [CLOSE_LOCK]);
+      await sql.query(`SELECT pg_advisory_xact_lock(${CLOSE_LOCK})`, []);
     },
     async unbatchedState(fullSize) {
       const rows = await sql.query<{ oldest: number | null; full: boolean }>(

@@ -2,8 +2,11 @@ import type { BtcTx, BtcTxRepository, BtcTxStatus } from '../../app/anchoring/bi
 import type { SpendableUtxo } from '../../core/bitcoin/anchor-tx.js';
 import type { Sql } from './sql.js';
 
-/** An arbitrary constant: the advisory lock under which one process at a time signs and broadcasts. */
-const SEND_LOCK = 7_140_422_033;
+/**
+ * The advisory lock under which one process of a store at a time signs and broadcasts. Keyed by the schema,
+ * since advisory locks are database-wide: a service in another schema of the database must not hold it.
+ */
+const SEND_LOCK = "hashtextextended('proofseal:send:' || current_schema(), 0)";
 
 interface BtcTxRow {
   txid: string;
@@ -42,9 +45,10 @@ export function btcTxRepository(sql: Sql, kind: 'postgres' | 'embedded'): BtcTxR
       // The lock's transaction runs no other statement: fn writes through the pool, so what it records is
       // committed at once (a SIGNED row must exist before its broadcast), whatever becomes of this one.
       return sql.transaction(async (tx) => {
-        const [row] = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
-          SEND_LOCK,
-        ]);
+        const [row] = await tx.query<{ locked: boolean }>(
+          `SELECT pg_try_advisory_xact_lock(${SEND_LOCK}) AS locked`,
+          [],
+        );
         return row?.locked ? fn() : null;
       });
     },
