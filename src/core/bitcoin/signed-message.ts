@@ -112,7 +112,9 @@ function compareAddress(
   const headerFits =
     kind === address.type || kind === 'p2pkh' || (kind === 'p2pkh-uncompressed' && address.type === 'p2pkh');
   if (!headerFits) return `signature header is for ${kind}, pubKey is a ${address.type} address`;
-  if (expected.matchedKey?.equals(recovered)) return null;
+  // A view as a Buffer: the browser's Buffer (the npm polyfill) compares only with Buffers.
+  const recoveredKey = Buffer.from(recovered.buffer, recovered.byteOffset, recovered.byteLength);
+  if (expected.matchedKey?.equals(recoveredKey)) return null;
   const keyHash = hash160(recovered);
   const actual = address.type === 'p2sh-p2wpkh' ? p2shP2wpkhScriptHash(keyHash) : keyHash;
   if (!actual.equals(address.hash)) return 'signature was made by another key';
