@@ -104,6 +104,19 @@ export function treeRss(pid: number): { pid: number; command: string; rssMb: num
   });
 }
 
+/**
+ * PSS in MB of a process (`/proc/PID/smaps_rollup`): its RSS with each page shared with other processes
+ * (the node binary's code, mapped by npm and the service alike) counted in proportion, so the PSS of a
+ * tree adds up to what it occupies, where its RSS counts shared pages once per process. 0 once ended.
+ */
+export function pssMb(pid: number): number {
+  try {
+    return Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
 /** A free TCP port on the loopback. */
 export async function freePort(): Promise<number> {
   const net = await import('node:net');
