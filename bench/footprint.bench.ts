@@ -79,7 +79,9 @@ async function startTimed(env: Record<string, string>, port: number, what: strin
     pid = c.pid;
   });
   const { peakTotal, peak } = stopSampling();
-  console.log(`  npm start to /ready, ${what}: ${seconds.toFixed(2)} s; ${loadAverage()}`);
+  // npm's own CPU, the build check's and the store set-up child's (both ended, waited for) and the service's.
+  const cpu = service.cpuSeconds(service.processTree(child.pid!), true);
+  console.log(`  npm start to /ready, ${what}: ${seconds.toFixed(2)} s, ${cpu.toFixed(2)} CPU s; ${loadAverage()}`);
   console.log(describeRss(`peak RSS while starting (${what})`, peakTotal, peak));
   return child;
 }

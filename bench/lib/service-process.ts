@@ -128,12 +128,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** CPU seconds (user + system) used so far by each of `pids` together; ended processes count 0. */
-export function cpuSeconds(pids: number[]): number {
+/**
+ * CPU seconds (user + system) used so far by each of `pids` together; ended processes count 0. With
+ * `withEndedChildren`, the CPU of their children that ended and were waited for counts too (a set-up child).
+ */
+export function cpuSeconds(pids: number[], withEndedChildren = false): number {
   const ticks = pids.reduce((sum, pid) => {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return sum + Number(fields[11]) + Number(fields[12]);
+      const children = withEndedChildren ? Number(fields[13]) + Number(fields[14]) : 0;
+      return sum + Number(fields[11]) + Number(fields[12]) + children;
     } catch {
       return sum;
     }
