@@ -7,7 +7,12 @@
  * Then the load stops, the service drains, and the tool checks: every acknowledged (2xx) anchor is in a
  * CONFIRMED batch, no batch holds an anchor twice or loses one (leaf_count = 2 × its anchors, distinct
  * leaf indexes), and no root is carried by two transactions on chain. Exit 1 on any failure.
+ * Before the schema is dropped, every acknowledged anchor not in a CONFIRMED batch is located (no row,
+ * in no batch, or in which batch with which transactions), and the drain prints a timeline of batches
+ * closed, sent and confirmed, so that a slow drain is told apart from a lost anchor (bench/crash-report.ts).
+ * With --keep-schema a failed run leaves its schema for inspection.
  *   node --import tsx bench/crash-cycles.bench.ts [--cycles 50] [--mid-close-every 10] [--concurrency 8]
+ *     [--drain-minutes 15] [--keep-schema]
  */
 import type { ChildProcess } from 'node:child_process';
 import { openSync } from 'node:fs';
@@ -25,15 +30,19 @@ import { testDeps } from '../test/support/fixtures.js';
 import { freePort } from '../test/support/processes.js';
 import { dropSchema, newSchemaName, schemaUrl } from '../test/support/stores.js';
 import { startLoad, type Load } from './crash-load.js';
+import { drainStatus, unconfirmedReport, watchDrain, type ReportSources } from './crash-report.js';
+import { bareHttpPerSecond, secpRecoveriesPerSecond } from './lib/references.js';
 import { fundInSteps, startNode } from './regtest-node.js';
 import { benchEnv, spawnLogged, spawnRole, stopChild, untilAnswers } from './service.js';
 
 const { values: args } = parseArgs({
+  strict: true,
   options: {
     cycles: { type: 'string', default: '50' },
     'mid-close-every': { type: 'string', default: '10' },
     concurrency: { type: 'string', default: '8' },
     'drain-minutes': { type: 'string', default: '15' },
+    'keep-schema': { type: 'boolean', default: false },
   },
 });
 const SECRET_KEY = 'crash-cycles-secret-key-of-32-characters';
@@ -249,18 +258,32 @@ async function verdict(b: Bench, load: Load): Promise<Verdict> {
   };
 }
 
-/** Stops the load, keeps one worker alive, and waits until every acknowledged anchor is CONFIRMED. */
+const sources = (b: Bench): ReportSources => ({ db: b.opened.db, chain: b.chain, schema: b.schema });
+
+/**
+ * Stops the load, keeps one worker alive, and waits until every acknowledged anchor is CONFIRMED, printing
+ * each batch closed, sent or confirmed as it happens and the state of the batching every minute.
+ */
 async function drain(b: Bench, load: Load, minutes: number): Promise<number> {
   await load.stop();
   const t0 = Date.now();
   const acknowledged = [...load.acknowledged];
+  const watch = watchDrain(b.opened.db, t0);
+  let nextStatus = t0;
+  console.log(`drain: the load stopped; ${acknowledged.length} acknowledged anchors`);
   await waitFor(
     async () => {
       if (b.worker.exitCode !== null) startWorker(b);
-      return (await unconfirmed(b, acknowledged)).length === 0;
+      await watch.look();
+      const left = (await unconfirmed(b, acknowledged)).length;
+      if (Date.now() >= nextStatus || left === 0) {
+        console.log(`  drain +${((Date.now() - t0) / 1000).toFixed(0)} s: ${await drainStatus(sources(b), left)}`);
+        nextStatus += 60_000;
+      }
+      return left === 0;
     },
     minutes * 60_000,
-    2_000,
+    5_000,
   );
   return (Date.now() - t0) / 1000;
 }
@@ -295,6 +318,15 @@ function report(c: Cycles, v: Verdict, seconds: { cycles: number; drain: number 
   );
 }
 
+/** The machine's references, measured after the drain (the service idle, other engineers' jobs not). */
+async function printReferences(): Promise<void> {
+  const secp = secpRecoveriesPerSecond();
+  const bare = await bareHttpPerSecond();
+  console.log(
+    `  references: libsecp256k1 ${Math.round(secp.wall)} recoveries/s on one core; bare node:http ${Math.round(bare)} requests/s (8 clients)`,
+  );
+}
+
 async function main(): Promise<number> {
   const prepared = await prepare();
   const b: Bench = {
@@ -304,6 +336,7 @@ async function main(): Promise<number> {
     worker: null as unknown as ChildProcess,
     workerStarted: Promise.resolve(false),
   };
+  let passed = false;
   try {
     // One after the other: two processes creating the job engine's schema at once may collide (see docs/hardening.md).
     await untilAnswers(b.api, b.port);
@@ -314,14 +347,18 @@ async function main(): Promise<number> {
     const cyclesSeconds = (Date.now() - t0) / 1000;
     const drainSeconds = await drain(b, load, Number(args['drain-minutes']));
     const v = await verdict(b, load);
-    return report(cycles, v, { cycles: cyclesSeconds, drain: drainSeconds }, load) ? 0 : 1;
+    passed = report(cycles, v, { cycles: cyclesSeconds, drain: drainSeconds }, load);
+    if (v.lost > 0) for (const line of await unconfirmedReport(sources(b), [...load.acknowledged])) console.log(line);
+    await printReferences();
+    return passed ? 0 : 1;
   } finally {
     await stopChild(b.api, 'SIGTERM');
     if (b.worker) await stopChild(b.worker, 'SIGTERM');
     await b.miner.stop();
     await b.opened.close();
     await b.node.stop();
-    await dropSchema(b.schema);
+    if (args['keep-schema'] && !passed) console.log(`schema ${b.schema} kept for inspection (drop it when done)`);
+    else await dropSchema(b.schema);
   }
 }
 

@@ -4,9 +4,12 @@
  * child process fills the store in bulk SQL (not through HTTP), closes ONE batch over every anchor with
  * the real `closeBatch`, gives it a confirmed transaction, and serves the API; this process is the load
  * generator (64 keep-alive connections, GET /v1/receipt/{id} over 1,000 random anchors of the batch):
- *   - "revalidated": the batch is confirmed but still under the reorg watch, so each receipt is read from
- *     the store (one statement) — what a receipt costs while it may still change;
+ *   - "revalidated": the batch is confirmed but still under the reorg watch: each receipt comes from the parts
+ *     the API process keeps of it plus a fresh read of its batch's transaction (one small statement, shared by
+ *     the concurrent requests for the batch) — what a receipt costs while it may still change;
+ *   - "first read": 10,000 other anchors, each asked once: the whole receipt read from the store (one statement);
  *   - "settled": the batch is below the reorg watch, receipts come from the API process's memory.
+ * For each, the API process's CPU time per 1,000 receipts.
  * The public rate limit is raised through its setting (RATE_LIMIT_PUBLIC_PER_MINUTE), as an operator would.
  * References in the same run: the bare server answering a body of a receipt's size, libsecp256k1 recoveries
  * on one core, and the load average. Never fails on a timing.
@@ -33,6 +36,7 @@ const { values: args } = parseArgs({
   },
 });
 const HOT_IDS = 1_000;
+const COLD_IDS = 10_000;
 const CHUNK = 100_000;
 
 // ---------------------------------------------------------------- servers (child processes)
@@ -76,6 +80,10 @@ async function serveApi(storeName: string, n: number): Promise<void> {
       process.send!({ settled: (await opened.store.batches.findById(batchId))?.status });
     }
     if (m === 'stats') process.send!({ maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) });
+    if (m === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send!({ cpuMs: (user + system) / 1000 });
+    }
     if (m === 'stop') {
       await app.close();
       await opened.close();
@@ -116,7 +124,9 @@ async function seedConfirmedBatch(
     Date.now(),
   );
   await batches.setConfirmations(closed.batchId, 6, true, Date.now());
-  const rows = await opened.db.query<{ id: string }>('SELECT id FROM anchor ORDER BY random() LIMIT $1', [HOT_IDS]);
+  const rows = await opened.db.query<{ id: string }>('SELECT id FROM anchor ORDER BY random() LIMIT $1', [
+    HOT_IDS + COLD_IDS,
+  ]);
   return { batchId: closed.batchId, ids: rows.map((r) => r.id) };
 }
 
@@ -168,21 +178,39 @@ async function bareReference(bodySize: number): Promise<LoadResult> {
   return result;
 }
 
+/** The API process's CPU milliseconds per 1,000 requests of `run`. */
+async function cpuPer1000(api: ChildProcess, requests: number, run: () => Promise<LoadResult>) {
+  api.send('cpu');
+  const before = (await nextMessage<{ cpuMs: number }>(api)).cpuMs;
+  const result = await run();
+  api.send('cpu');
+  const after = (await nextMessage<{ cpuMs: number }>(api)).cpuMs;
+  return { result, cpuMs: ((after - before) * 1000) / requests };
+}
+
 const fmt = (r: LoadResult) => `${Math.round(r.perSecond)}/s p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms`;
 const ratio = (r: LoadResult, bare: LoadResult) =>
   `${Math.round((100 * r.perSecond) / bare.perSecond)} % of bare, p99 ${(r.p99 / bare.p99).toFixed(1)}×`;
 
 async function benchCase(storeName: string, n: number): Promise<void> {
   const api = spawnServer(['--serve', storeName, '--anchors', String(n)]);
-  const { port, ids, seedSeconds } = await nextMessage<{ port: number; ids: string[]; seedSeconds: number }>(api);
+  const { port, ids: all, seedSeconds } = await nextMessage<{ port: number; ids: string[]; seedSeconds: number }>(api);
+  const ids = all.slice(0, HOT_IDS);
+  const cold = all.slice(HOT_IDS);
   const pathOf = (i: number) => `/v1/receipt/${ids[i % ids.length]}`;
   const sample = await fetch(`http://127.0.0.1:${port}${pathOf(0)}`);
   const bodySize = (await sample.text()).length;
   const bare = await bareReference(bodySize);
-  const revalidated = await measure(port, pathOf);
+  const total = Number(args.requests);
+  await hammerGets(port, Math.min(total, 4_000), Number(args.concurrency), pathOf);
+  const revalidated = await cpuPer1000(api, total, () => hammerGets(port, total, Number(args.concurrency), pathOf));
+  const firstRead = await cpuPer1000(api, cold.length, () =>
+    hammerGets(port, cold.length, Number(args.concurrency), (i) => `/v1/receipt/${cold[i]}`),
+  );
   api.send('settle');
   await nextMessage(api);
-  const settled = await measure(port, pathOf);
+  await hammerGets(port, Math.min(total, 4_000), Number(args.concurrency), pathOf);
+  const settled = await cpuPer1000(api, total, () => hammerGets(port, total, Number(args.concurrency), pathOf));
   api.send('stats');
   const { maxRssMb } = await nextMessage<{ maxRssMb: number }>(api);
   await stop(api);
@@ -192,12 +220,13 @@ async function benchCase(storeName: string, n: number): Promise<void> {
   console.log(
     `  reference, bare node:http (${bodySize}-byte JSON): ${fmt(bare)}; statuses ${JSON.stringify(bare.statuses)}`,
   );
-  console.log(
-    `  receipts, revalidated (one statement each): ${fmt(revalidated)} = ${ratio(revalidated, bare)}; statuses ${JSON.stringify(revalidated.statuses)}`,
-  );
-  console.log(
-    `  receipts, settled (from memory):            ${fmt(settled)} = ${ratio(settled, bare)}; statuses ${JSON.stringify(settled.statuses)}`,
-  );
+  const line = (label: string, m: { result: LoadResult; cpuMs: number }) =>
+    console.log(
+      `  ${label} ${fmt(m.result)} = ${ratio(m.result, bare)}; API CPU ${m.cpuMs.toFixed(0)} ms / 1,000; statuses ${JSON.stringify(m.result.statuses)}`,
+    );
+  line('receipts, revalidated (kept parts + batch state):', revalidated);
+  line('receipts, first read (one statement each):       ', firstRead);
+  line('receipts, settled (from memory):                 ', settled);
   console.log(
     `  API process peak RSS ${maxRssMb} MB; load average ${os
       .loadavg()

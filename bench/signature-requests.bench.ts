@@ -1,83 +1,87 @@
 /**
- * Delegated signatures through HTTP on PostgreSQL: the API runs in a child process (store, job engine
- * sending in the transaction, the local platform identity key), this process is the client: `--signers`
- * concurrent keep-alive connections sign each of `--requests` IN_PROGRESS requests (one signer each) by
- * `POST /v1/signatureRequest/{id}/delegate`. Printed beside references measured in the same run:
- * libsecp256k1 public-key recoveries/s on one core, and a bare node:http server answering the same
- * requests under the same load. Figures are printed, never asserted.
- * Also printed: the API process's CPU time and statements sent to PostgreSQL per signature (steadier
- * under a shared machine's load than throughput).
- *   node --import tsx bench/signature-requests.bench.ts [--requests 1000] [--signers 64] [--profile DIR]
- * `--profile DIR` writes a V8 CPU profile of the API child into DIR (open it in Chrome's DevTools).
+ * Delegated signatures through HTTP on PostgreSQL. The API runs in a child process as the service runs it
+ * (store, job engine sending in the transaction, the local platform identity key, e-mails rendered and
+ * queued in the transaction); this process is the client: `--signers` keep-alive connections of the light
+ * load generator (bench/lib/http-load.ts) sign each of `--requests` IN_PROGRESS requests (one signer each,
+ * so each signature also completes its request) by `POST /v1/signatureRequest/{id}/delegate`, after a
+ * warm-up pass on `--warmup` other requests.
+ * Printed beside the references of bench/lib/references.ts measured in the same run (libsecp256k1
+ * recoveries on one core, a bare node:http server under the same load and the same request bytes), with
+ * the ratios to them, and per signature: CPU of the API process, of the PostgreSQL backends serving it
+ * (by application_name; the database runs on this machine) and of the load generator, and statements
+ * sent to PostgreSQL. Figures are printed, never asserted.
+ *   node --import tsx bench/signature-requests.bench.ts [--requests 1000] [--signers 64] [--warmup 300]
+ *     [--mail true|false] [--statements] [--profile DIR]
+ * `--statements` prints the statements per signature by kind; `--profile DIR` samples the API process
+ * during the measured run only, prints its self time by category and writes the V8 profile into DIR
+ * (open it in Chrome's DevTools).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { recoveriesPerSecond } from './lib/references.js';
+import pg from 'pg';
+import { describeLoad, percentile, rateOf, rawRequest, runLoad, type LoadResult } from './lib/http-load.js';
+import { loadAverage, measureReferences } from './lib/references.js';
+import { backendPids, cpuSeconds } from './lib/service-process.js';
+import { startProfiling, stopProfiling, summarizeProfile } from './lib/cpu-profile.js';
 
 const { values: args } = parseArgs({
   options: {
     requests: { type: 'string', default: '1000' },
     signers: { type: 'string', default: '64' },
-    serve: { type: 'string' },
+    warmup: { type: 'string', default: '300' },
+    mail: { type: 'string', default: 'true' },
+    statements: { type: 'boolean', default: false },
+    serve: { type: 'boolean', default: false },
     profile: { type: 'string' },
   },
 });
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SECRET_KEY = 'bench-secret-key-of-at-least-32-characters';
+const APPLICATION_NAME = `proofseal-bench-sig-${process.ppid}`;
 
-interface Ready {
-  port: number;
-  pairs: { id: string; signeeId: string }[];
+type Pair = { id: string; signeeId: string };
+
+interface Measured {
+  cpuMs: number;
+  statements: number;
+  byKind: [string, number][];
+  profile: string[];
 }
 
-// ---------------------------------------------------------------- servers (child processes)
+// ---------------------------------------------------------------- the API (child process)
 
-/** The bare reference: node:http reading the JSON body and answering a JSON object, nothing else. */
-async function serveBare(count: number): Promise<void> {
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      JSON.parse(body);
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ anchorId: randomUUID() }));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const pairs = Array.from({ length: count }, () => ({ id: randomUUID(), signeeId: randomBytes(16).toString('hex') }));
-  ready(server.address() as { port: number }, pairs, async () => {
-    server.close();
-  });
-}
-
-async function serveApi(count: number): Promise<void> {
+async function serveApi(count: number, appName: string, withMail: boolean): Promise<void> {
   await countStatements();
   const { openStore } = await import('../src/adapters/store/create-store.js');
   const { createJobEngine } = await import('../src/adapters/jobs/job-engine.js');
   const { buildApp } = await import('../src/http/app.js');
   const { loadConfig } = await import('../src/config.js');
   const { jobDefinitions } = await import('../src/jobs/index.js');
+  const { createVelocityEngine } = await import('../src/adapters/templates/velocity-engine.js');
+  const { fileMailer } = await import('../src/adapters/mail/nodemailer-mailer.js');
   const pino = (await import('pino')).default;
   const schema = `t_bench_${randomBytes(4).toString('hex')}`;
   const opened = await openStore({
-    databaseUrl: `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}schema=${schema}`,
+    databaseUrl: `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}schema=${schema}&application_name=${appName}`,
     embeddedDir: undefined,
     now: Date.now,
     poolSize: 12,
   });
   const engine = createJobEngine(opened.db, pino({ level: 'silent' }));
   await engine.start();
-  const store = opened.withJobs(engine.sendOn);
   const base = {
-    store,
+    store: opened.withJobs(engine.sendOn),
     clock: { now: Date.now },
     random: { bytes: randomBytes, uuid: randomUUID },
     secretKey: SECRET_KEY,
   };
-  const deps = { ...base, jobs: engine, platformSigner: await platformSigner(base) };
-  const { fileMailer } = await import('../src/adapters/mail/nodemailer-mailer.js');
+  const seedDeps = { ...base, jobs: engine, platformSigner: await platformSigner(base) };
+  // As the service runs (src/runtime.ts): the workflow's mails rendered and queued with each signature.
+  const mail = { engine: createVelocityEngine(), publicUrl: 'http://localhost:3000', serviceName: 'proofseal' };
+  const deps = withMail ? { ...seedDeps, mail: { ...mail, serviceEmail: 'no-reply@localhost' } } : seedDeps;
   await engine.declare(jobDefinitions(deps, { mailer: fileMailer('/tmp/proofseal-bench/mail') }));
   const config = loadConfig({
     LOG_LEVEL: 'silent',
@@ -85,13 +89,13 @@ async function serveApi(count: number): Promise<void> {
     RATE_LIMIT_PUBLIC_PER_MINUTE: '10000000',
   });
   const app = await buildApp({ ...deps, readiness: {} }, config);
-  const pairs = await seedRequests(deps, count);
+  const pairs = await seedRequests(seedDeps, count);
   await app.listen({ port: 0, host: '127.0.0.1' });
-  ready(app.server.address() as { port: number }, pairs, async () => {
+  process.send!({ port: (app.server.address() as { port: number }).port, pairs });
+  answerCommands(async () => {
     await app.close();
     await engine.stop();
     await opened.close();
-    const pg = (await import('pg')).default;
     const c = new pg.Client({ connectionString: POSTGRES_URL });
     await c.connect();
     await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_pgboss CASCADE`);
@@ -104,19 +108,21 @@ type BaseDeps = import('../src/app/identity/identity-deps.js').IdentityDeps;
 /** The platform key of the default run: a local identity key, signing in this process. */
 async function platformSigner(base: Omit<BaseDeps, 'identity'>) {
   const { createIdentityKey } = await import('../src/app/identity/create-identity-key.js');
-  const { localSigner } = await import('../src/app/identity/sign-hash.js');
+  const { localSigner, PLATFORM_KEY_CACHE_MS } = await import('../src/app/identity/sign-hash.js');
   const identityDeps = { ...base, identity: { secretKey: SECRET_KEY, publicUrl: 'http://localhost:3001' } };
   await createIdentityKey(identityDeps, { name: 'platform', identity: { commonName: 'proofseal bench' } });
-  return { signer: localSigner(identityDeps), issuerDomain: 'localhost' };
+  // As src/runtime.ts builds it.
+  const signer = localSigner(identityDeps, { keyCacheMs: PLATFORM_KEY_CACHE_MS });
+  return { signer, inProcess: signer.on, issuerDomain: 'localhost' };
 }
 
 /** `count` IN_PROGRESS requests of one signer each, and the signer's signeeId (derived as e-mails do). */
-async function seedRequests(deps: import('../src/app/shared/deps.js').AppDeps, count: number) {
+async function seedRequests(deps: import('../src/app/shared/deps.js').AppDeps, count: number): Promise<Pair[]> {
   const { createAccount } = await import('../src/app/accounts/create-account.js');
   const { createSignatureRequest } = await import('../src/app/signature-requests/create-signature-request.js');
   const { signeeIdOf } = await import('../src/app/signature-requests/signee-secrets.js');
   const account = await createAccount(deps, { email: 'bench@example.com', password: 'bench password 123' });
-  const pairs: { id: string; signeeId: string }[] = [];
+  const pairs: Pair[] = [];
   for (let i = 0; i < count; i++) {
     const created = await createSignatureRequest(deps, {
       accountId: account.id,
@@ -130,119 +136,155 @@ async function seedRequests(deps: import('../src/app/shared/deps.js').AppDeps, c
   return pairs;
 }
 
-/** Statements the API child sent to PostgreSQL (BEGIN and COMMIT included), counted from `ready`. */
-let statements = 0;
+/** Statements the API child sent to PostgreSQL (BEGIN and COMMIT included), by kind. */
+const statements = new Map<string, number>();
+
+/** A statement's kind: its first words, whitespace folded (the statement text is the same for each call). */
+const kindOf = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 90);
 
 /** Counts every statement sent by any `pg` client of this process (bench instrumentation only). */
 async function countStatements(): Promise<void> {
-  const pg = (await import('pg')).default;
   const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
   pg.Client.prototype.query = function (this: unknown, ...a: unknown[]) {
-    statements += 1;
+    const text = typeof a[0] === 'string' ? a[0] : String((a[0] as { text?: string } | undefined)?.text);
+    const kind = kindOf(text);
+    statements.set(kind, (statements.get(kind) ?? 0) + 1);
     return query.apply(this, a);
   } as typeof pg.Client.prototype.query;
 }
 
-function ready(address: { port: number }, pairs: Ready['pairs'], stop: () => Promise<void>): void {
-  process.send!({ port: address.port, pairs });
-  const cpu0 = process.cpuUsage();
-  const statements0 = statements;
-  process.on('message', (m: string) => {
-    if (m === 'stats') {
-      const cpu = process.cpuUsage(cpu0);
-      process.send!({
-        maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-        cpuMs: (cpu.user + cpu.system) / 1000,
-        statements: statements - statements0,
-      });
+const totalOf = (m: Map<string, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
+
+/** measure-start / measure-stop (CPU, statements, profile of the run between them), stats, stop. */
+function answerCommands(stop: () => Promise<void>): void {
+  let cpu0 = process.cpuUsage();
+  let before = new Map<string, number>();
+  process.on('message', async (m: { command: string; profile?: boolean }) => {
+    if (m.command === 'measure-start') {
+      if (m.profile) await startProfiling();
+      before = new Map(statements);
+      cpu0 = process.cpuUsage();
+      process.send!({ started: true });
     }
-    if (m === 'stop') void stop().then(() => process.exit(0));
+    if (m.command === 'measure-stop') {
+      const cpu = process.cpuUsage(cpu0);
+      const byKind = [...statements]
+        .map(([k, n]): [string, number] => [k, n - (before.get(k) ?? 0)])
+        .filter(([, n]) => n > 0)
+        .sort((a, b) => b[1] - a[1]);
+      const profile = m.profile ? await stopProfiling() : null;
+      const measured: Measured & { raw: unknown } = {
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        statements: totalOf(statements) - totalOf(before),
+        byKind,
+        profile: profile ? summarizeProfile(profile) : [],
+        raw: profile,
+      };
+      process.send!(measured);
+    }
+    if (m.command === 'stats') process.send!({ maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) });
+    if (m.command === 'stop') void stop().then(() => process.exit(0));
   });
 }
 
-// ---------------------------------------------------------------- client (this process)
+// ---------------------------------------------------------------- the client (this process)
 
-function post(agent: http.Agent, port: number, path: string, body: string): Promise<{ status: number; ms: number }> {
-  const t0 = performance.now();
+function startApi(count: number): Promise<{ child: ChildProcess; port: number; pairs: Pair[] }> {
+  const child = fork(
+    new URL(import.meta.url).pathname,
+    ['--serve', '--requests', String(count), '--mail', args.mail!],
+    { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_APPLICATION_NAME: APPLICATION_NAME } },
+  );
   return new Promise((resolve, reject) => {
-    const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path, agent, headers }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
-    });
-    req.on('error', reject);
-    req.end(body);
+    child.once('message', (m: { port: number; pairs: Pair[] }) => resolve({ child, ...m }));
+    child.once('exit', (code) => reject(new Error(`API server exited with ${code}`)));
   });
 }
 
-async function hammer(port: number, pairs: Ready['pairs'], concurrency: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  let i = 0;
-  const latencies: number[] = [];
-  const statuses = new Map<number, number>();
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (i < pairs.length) {
-        const p = pairs[i++]!;
-        const r = await post(
-          agent,
-          port,
-          `/v1/signatureRequest/${p.id}/delegate`,
-          JSON.stringify({ signeeId: p.signeeId }),
-        );
-        latencies.push(r.ms);
-        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-      }
-    }),
+/** Sends a command to the API process and waits for its answer. */
+function ask<T>(child: ChildProcess, command: object): Promise<T> {
+  child.send(command);
+  return new Promise((resolve) => child.once('message', resolve as (m: unknown) => void));
+}
+
+const delegate = (p: Pair) =>
+  rawRequest(
+    'POST',
+    `/v1/signatureRequest/${p.id}/delegate`,
+    { 'content-type': 'application/json', 'user-agent': 'proofseal-bench' },
+    JSON.stringify({ signeeId: p.signeeId }),
   );
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!;
-  const seconds = (performance.now() - t0) / 1000;
-  return { perSecond: pairs.length / seconds, p50: pct(0.5), p99: pct(0.99), statuses: Object.fromEntries(statuses) };
+
+/** The measured run: the API's CPU and statements, the PostgreSQL backends' CPU and this process's CPU. */
+async function measure(api: { child: ChildProcess; port: number }, connections: number, requests: Buffer[]) {
+  const db = new pg.Client({ connectionString: POSTGRES_URL });
+  await db.connect();
+  const backends = await backendPids(db, APPLICATION_NAME);
+  const profile = args.profile !== undefined;
+  await ask(api.child, { command: 'measure-start', profile });
+  const pg0 = cpuSeconds(backends);
+  const client0 = process.cpuUsage();
+  const load = await runLoad({ port: api.port, connections, total: requests.length, request: (i) => requests[i]! });
+  const client = process.cpuUsage(client0);
+  const pgCpu = cpuSeconds(backends) - pg0;
+  const server = await ask<Measured & { raw: unknown }>(api.child, { command: 'measure-stop', profile });
+  await db.end();
+  if (profile) {
+    mkdirSync(args.profile!, { recursive: true });
+    const file = path.join(args.profile!, `signature-requests-${Date.now()}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(server.raw));
+    console.log(`  API CPU profile of the measured run: ${file}`);
+  }
+  return { load, server, pgCpuMs: pgCpu * 1000, clientCpuMs: (client.user + client.system) / 1000, backends };
 }
 
-async function run(kind: 'api' | 'bare', count: number, concurrency: number) {
-  const child: ChildProcess = fork(new URL(import.meta.url).pathname, ['--serve', kind, '--requests', String(count)], {
-    execArgv: [
-      '--import',
-      'tsx',
-      ...(kind === 'api' && args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : []),
-    ],
-  });
-  const { port, pairs } = await new Promise<Ready>((resolve, reject) => {
-    child.once('message', (m: Ready) => resolve(m));
-    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
-  });
-  const result = await hammer(port, pairs, concurrency);
-  child.send('stats');
-  const stats = await new Promise<{ maxRssMb: number; cpuMs: number; statements: number }>((r) =>
-    child.once('message', r),
+function report(
+  r: Awaited<ReturnType<typeof measure>>,
+  refs: { secpPerSecond: number; secpPerCpuSecond: number; bare: LoadResult },
+  connections: number,
+): void {
+  const n = r.load.requests;
+  const rate = rateOf(r.load);
+  const ms = (v: number) => v.toFixed(2);
+  const p99 = percentile(r.load.latencies, 0.99);
+  const mean = r.load.latencies.reduce((a, b) => a + b, 0) / n;
+  console.log(`  POST …/delegate: ${describeLoad(r.load, 'signatures')}`);
+  console.log(
+    `  ratios: ${((100 * rate) / rateOf(refs.bare)).toFixed(1)} % of the bare server's requests/s, p99 ${(p99 / percentile(refs.bare.latencies, 0.99)).toFixed(1)}× the bare server's; ${loadAverage()}`,
   );
-  child.send('stop');
-  await new Promise((r) => child.once('exit', r));
-  return { ...result, ...stats };
+  console.log(
+    `  per signature: API ${ms(r.server.cpuMs / n)} ms CPU (${Math.round((1000 * n) / r.server.cpuMs)} signatures per API CPU second), PostgreSQL backends ${ms(r.pgCpuMs / n)} ms CPU (${r.backends.length} backends), load generator ${ms(r.clientCpuMs / n)} ms CPU; ${(r.server.statements / n).toFixed(1)} statements`,
+  );
+  console.log(
+    `  Little's law, ${connections} closed-loop clients: mean latency ${ms(mean)} ms = ${connections} / ${Math.round(rate)}/s (${ms((1000 * connections) / rate)} ms); p99 ≤ 50 ms needs a mean well under 50 ms, i.e. well over ${Math.round((1000 * connections) / 50)} signatures/s`,
+  );
+  if (args.statements)
+    for (const [kind, count] of r.server.byKind) console.log(`    ${(count / n).toFixed(2).padStart(6)} × ${kind}`);
+  if (r.server.profile.length > 0) console.log(['  API CPU profile (self time):', ...r.server.profile].join('\n'));
 }
 
-if (args.serve === 'api') await serveApi(Number(args.requests));
-else if (args.serve === 'bare') await serveBare(Number(args.requests));
-else {
+async function main(): Promise<void> {
   const count = Number(args.requests);
-  const concurrency = Number(args.signers);
-  const fmt = (n: number) => n.toFixed(1);
-  const recover = await recoveriesPerSecond();
-  const bare = await run('bare', count, concurrency);
-  const api = await run('api', count, concurrency);
-  console.log(`\n[postgres] ${concurrency} concurrent signers over ${count} requests (one signer each), keep-alive`);
+  const warmup = Number(args.warmup);
+  const connections = Number(args.signers);
+  const api = await startApi(count + warmup);
+  const requests = api.pairs.map(delegate);
   console.log(
-    `  POST …/delegate: ${Math.round(api.perSecond)} signatures/s; p50 ${fmt(api.p50)} ms, p99 ${fmt(api.p99)} ms; statuses ${JSON.stringify(api.statuses)}; server peak RSS ${api.maxRssMb} MB`,
+    `\n[postgres] ${connections} concurrent signers over ${count} requests (one signer each), keep-alive, mails ${args.mail === 'true' ? 'queued' : 'off'}; ${loadAverage()}`,
   );
-  console.log(
-    `  per signature: ${fmt(api.cpuMs / count)} ms of API process CPU, ${fmt(api.statements / count)} statements to PostgreSQL`,
-  );
-  console.log(
-    `  reference, bare node:http, same load: ${Math.round(bare.perSecond)} requests/s; p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms; peak RSS ${bare.maxRssMb} MB; ${fmt(bare.cpuMs / count)} ms CPU per request`,
-  );
-  console.log(`  reference, secp256k1 (${recover.backend}) recoveries on one core: ${Math.round(recover.perSecond)}/s`);
+  // The bare server gets requests of the same size (signeeIds of the same form) under the same generator.
+  const fake = requests.slice(0, count).map((_, i) => delegate({ id: randomUUID(), signeeId: api.pairs[i]!.signeeId }));
+  const refs = await measureReferences({ connections, total: count, request: (i) => fake[i]! });
+  const warm = requests.slice(count);
+  await runLoad({ port: api.port, connections, total: warm.length, request: (i) => warm[i]! });
+  const measured = await measure(api, connections, requests.slice(0, count));
+  report(measured, refs, connections);
+  const { maxRssMb } = await ask<{ maxRssMb: number }>(api.child, { command: 'stats' });
+  console.log(`  API peak RSS: ${maxRssMb} MB`);
+  api.child.send({ command: 'stop' });
+  await new Promise((resolve) => api.child.once('exit', resolve));
 }
+
+if (args.serve)
+  await serveApi(Number(args.requests), process.env.BENCH_APPLICATION_NAME ?? 'proofseal-bench', args.mail === 'true');
+else await main();

@@ -6,6 +6,7 @@
 import { AnchoringWallet } from './adapters/chain/anchoring-wallet.js';
 import { BitcoinRpcClient } from './adapters/chain/bitcoin-rpc.js';
 import { EmbeddedRegtest, type AutoMiner } from './adapters/chain/embedded-regtest.js';
+import { chunkWorkers } from './adapters/merkle/chunk-workers.js';
 import { keyVaultRepository } from './adapters/store/key-vault.repository.js';
 import type { AnchoringDeps } from './app/anchoring/anchoring-deps.js';
 import { reconcileSigned } from './app/anchoring/broadcast-anchor-tx.js';
@@ -102,6 +103,7 @@ export async function openBitcoin(
   const node = config.bitcoinRpcUrl ? undefined : await (starting ?? EmbeddedRegtest.start());
   const chain = new BitcoinRpcClient({ url: config.bitcoinRpcUrl ?? node!.rpcUrl });
   let miner: AutoMiner | undefined;
+  const hashing = chunkWorkers();
   try {
     await checkNetwork(chain, config);
     const wallet = await openWallet(rt, chain);
@@ -111,8 +113,10 @@ export async function openBitcoin(
       chain,
       wallet,
       settings: anchoringSettings(config),
+      chunkHasher: hashing.hash,
       afterBroadcast: crashHook(rt),
-      insideClose: pauseHook(rt),
+      insideClose: pauseHook(rt.config.pauseInClose, rt, 'PROOFSEAL_TEST_PAUSE_IN_CLOSE: paused inside the close'),
+      insideSend: pauseHook(rt.config.pauseInSend, rt, 'PROOFSEAL_TEST_PAUSE_IN_SEND: paused inside the send'),
     };
     await reconcileAtStart(rt, deps);
     const jobs = [
@@ -141,9 +145,11 @@ export async function openBitcoin(
       close: async () => {
         await miner?.stop();
         await node?.stop();
+        await hashing.close();
       },
     };
   } catch (err) {
+    await hashing.close();
     await miner?.stop();
     await node?.stop();
     throw err;
@@ -156,7 +162,10 @@ export async function openBitcoin(
  * batch is SENT at once rather than after the expiry.
  */
 async function reconcileAtStart(rt: Runtime, deps: AnchoringDeps): Promise<void> {
-  const { reconciled, unkept } = await reconcileSigned(deps);
+  // A live worker sending holds the lock and reconciles itself.
+  const done = await deps.store.btcTxs.whileSending(() => reconcileSigned(deps));
+  if (!done) return;
+  const { reconciled, unkept } = done;
   if (reconciled > 0) rt.log.warn({ reconciled }, 'signed transactions found at start were reconciled (same bytes)');
   logUnkept(rt.log, unkept);
 }
@@ -200,11 +209,11 @@ function crashHook(rt: Runtime): (() => void) | undefined {
   };
 }
 
-/** The close crash test's hook: stop inside the closing transaction (holding its lock) until killed. */
-function pauseHook(rt: Runtime): (() => Promise<void>) | undefined {
-  if (!rt.config.pauseInClose) return undefined;
+/** The close and send crash tests' hook: stop there (holding the run's lock) until killed. */
+function pauseHook(on: boolean, rt: Runtime, message: string): (() => Promise<void>) | undefined {
+  if (!on) return undefined;
   return () => {
-    rt.log.warn('PROOFSEAL_TEST_PAUSE_IN_CLOSE: paused inside the close');
+    rt.log.warn(message);
     return new Promise<void>(() => setInterval(() => undefined, 60_000));
   };
 }

@@ -62,8 +62,15 @@ export interface Config {
   readonly crashAfterBroadcast: boolean;
   /** Test hook (close crash test only): the worker stops inside the closing transaction, to be killed there. */
   readonly pauseInClose: boolean;
+  /** Test hook (send crash test only): the worker stops inside the send run, before signing, to be killed there. */
+  readonly pauseInSend: boolean;
   /** API processes of `--role api` on one port (API_PROCESSES; 0: one per core; more than 1 needs DATABASE_URL). */
   readonly apiProcesses: number;
+  /**
+   * Worker threads per API process verifying signature anchors' signatures (VERIFY_THREADS; 0, the default:
+   * on the event loop). Worth it where a core is idle beside a busy API process (docs/performance.md).
+   */
+  readonly verifyThreads: number;
   /** How long `--role api|worker` waits for an unreachable database at start, seconds (DATABASE_WAIT_SECONDS). */
   readonly databaseWaitSeconds: number;
   /** The identity server holding the platform key (PLATFORM_IDENTITY_URL); unset, this process's own identity keys. */
@@ -220,8 +227,10 @@ export function loadConfig(env: Env = process.env): Config {
     confirmPollSeconds: r.int('CONFIRM_POLL_SECONDS', network === 'regtest' ? 2 : 60, 1, 3600),
     crashAfterBroadcast: r.bool('PROOFSEAL_TEST_CRASH_AFTER_BROADCAST', false),
     pauseInClose: r.bool('PROOFSEAL_TEST_PAUSE_IN_CLOSE', false),
+    pauseInSend: r.bool('PROOFSEAL_TEST_PAUSE_IN_SEND', false),
     databaseWaitSeconds: r.int('DATABASE_WAIT_SECONDS', 60, 0, 3600),
     apiProcesses: r.int('API_PROCESSES', 1, 0, 1024),
+    verifyThreads: r.int('VERIFY_THREADS', 0, 0, 64),
     platformIdentityUrl: r.url('PLATFORM_IDENTITY_URL', ['http:', 'https:']),
     platformIdentityToken: r.optional('PLATFORM_IDENTITY_TOKEN'),
     platformKeyPubKey: r.optional('PLATFORM_KEY_PUBKEY'),

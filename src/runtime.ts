@@ -21,9 +21,10 @@ import type { AppDeps } from './app/shared/deps.js';
 import type { Config } from './config.js';
 import { logTransport } from './http/logging.js';
 import { httpSigner } from './adapters/identity/http-signer.js';
-import { localSigner } from './app/identity/sign-hash.js';
+import { localSigner, PLATFORM_KEY_CACHE_MS } from './app/identity/sign-hash.js';
 import type { PlatformSigner } from './app/signature-requests/platform-signer.port.js';
 import { issuerDomain } from './core/identity/issuer-domain.js';
+import { signatureVerifyPool } from './adapters/system/signature-verify-pool.js';
 
 export interface Runtime {
   readonly config: Config;
@@ -48,7 +49,8 @@ function platformSignerOf(config: Config, deps: Pick<AppDeps, 'store' | 'clock' 
     return { signer, issuerDomain: issuerDomain(config.platformIdentityUrl), pubKey };
   }
   const identity = { secretKey: deps.secretKey, publicUrl: config.identityPublicUrl };
-  return { signer: localSigner({ ...deps, identity }), issuerDomain: issuerDomain(config.identityPublicUrl), pubKey };
+  const signer = localSigner({ ...deps, identity }, { keyCacheMs: PLATFORM_KEY_CACHE_MS });
+  return { signer, inProcess: signer.on, issuerDomain: issuerDomain(config.identityPublicUrl), pubKey };
 }
 
 /** The process's logger (pretty on a terminal, JSON lines otherwise; see http/logging.ts). */
@@ -80,7 +82,9 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
   }
   const httpClient = createSafeFetch({ allowPrivateUrls: config.allowPrivateUrls });
   const store = opened.withJobs(jobs.sendOn);
+  const signatureVerifier = config.verifyThreads > 0 ? signatureVerifyPool(config.verifyThreads) : undefined;
   const deps: AppDeps = {
+    ...(signatureVerifier && { signatureVerifier }),
     store,
     clock: systemClock,
     random: systemRandom,
@@ -110,6 +114,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
     async close() {
       await jobs.stop();
       smtp?.close();
+      await signatureVerifier?.close();
       await opened.close();
     },
   };

@@ -54,14 +54,13 @@ describe('the embedded store belongs to the running service', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('a second process opening the held store fails at once, with one line naming the holder', async () => {
-    const t = performance.now();
+  // No time bound here (the house keeps timings out of tests): a second process that waited for the
+  // store instead of refusing would never exit, and the test runner's timeout reports that.
+  it('a second process opening the held store is refused, with one line naming the holder', async () => {
     const second = await runProofseal(['start'], { ...env, PORT: String(await freePort()), LOG_LEVEL: 'warn' });
-    const ms = performance.now() - t;
     assert.equal(second.code, 1);
     const line = oneLine(second.stderr);
     assert.match(line, new RegExp(`in use by process ${service.child.pid}\\b`));
-    assert.ok(ms < 15_000, `refused in ${Math.round(ms)} ms`);
   });
 
   it('account create from another process runs in the service: the account is accepted at once', async () => {

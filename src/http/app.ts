@@ -71,8 +71,9 @@ export async function buildApp(
     ...frameworkErrorOptions(),
   });
   app.addSchema(ErrorSchema);
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     void reply.header('x-request-id', req.id);
+    done(null, payload);
   });
   registerErrorHandling(app);
   refuseNonJsonText(app);
@@ -92,29 +93,30 @@ export async function buildApp(
       message: `rate limit of ${ctx.max} per minute reached; retry in ${ctx.after}`,
     }),
   });
-  await app.register(cors, { delegator: signerCors });
   await registerOpenApi(app, config);
   healthRoutes(app, deps.readiness, () => getBatchingHealth(deps));
-  await app.register(
-    async (v1) => {
-      for (const routes of [
-        tokenRoutes,
-        accountRoutes,
-        anchorRoutes,
-        receiptRoutes,
-        otsRoutes,
-        userRoutes,
-        signatureRequestRoutes,
-        signatureRequestProofRoutes,
-        attestationRoutes,
-        signeeRoutes,
-        sharedRequestRoutes,
-        logoRoutes,
-        ...extraRoutes,
-      ])
-        routes(typed(v1), deps, config);
-    },
-    { prefix: '/v1' },
+  const v1 = (modules: RouteModule[], withCors: boolean) =>
+    app.register(
+      async (scope) => {
+        if (withCors) await scope.register(cors, { delegator: signerCors });
+        for (const routes of modules) routes(typed(scope), deps, config);
+      },
+      { prefix: '/v1' },
+    );
+  // CORS is decided per request (signerCors), at a cost on each: only the signature-request routes,
+  // where a signer's routes live, pay it. The others never answer another origin, as before.
+  await v1([tokenRoutes, accountRoutes, anchorRoutes, receiptRoutes, otsRoutes, userRoutes], false);
+  await v1(
+    [
+      signatureRequestRoutes,
+      signatureRequestProofRoutes,
+      attestationRoutes,
+      signeeRoutes,
+      sharedRequestRoutes,
+      logoRoutes,
+      ...extraRoutes,
+    ],
+    true,
   );
   if (opts.webAssets) webRoutes(app, opts.webAssets, deps);
   return app;

@@ -104,9 +104,30 @@ function basicCredentials(authorization: string | undefined): string | undefined
   return match ? Buffer.from(match[1]!, 'base64').toString('utf8') : undefined;
 }
 
-function refuseMalformed(value: unknown, root: string): void {
-  const at = findMalformedText(value, root);
-  if (at) throw new DomainError('INVALID_STRING', `${at} holds U+0000 or a lone UTF-16 surrogate`);
+/** Whether any string in a parsed value (keys included) is malformed; no paths built, so cheap when none is. */
+function hasMalformedText(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  for (let i = 0; i < pending.length; i++) {
+    const v = pending[i];
+    if (typeof v === 'string') {
+      if (MALFORMED_TEXT.test(v)) return true;
+    } else if (Array.isArray(v)) {
+      for (const e of v) pending.push(e);
+    } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v)) {
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue;
+        if (MALFORMED_TEXT.test(k)) return true;
+        pending.push((v as Record<string, unknown>)[k]);
+      }
+    }
+  }
+  return false;
+}
+
+/** The INVALID_STRING error for a value holding malformed text (its path found then), else undefined. */
+function malformed(value: unknown, root: string): DomainError | undefined {
+  if (!hasMalformedText(value)) return undefined;
+  return new DomainError('INVALID_STRING', `${findMalformedText(value, root)} holds U+0000 or a lone UTF-16 surrogate`);
 }
 
 /**
@@ -118,13 +139,12 @@ function refuseMalformed(value: unknown, root: string): void {
  * @throws DomainError INVALID_STRING (from the hooks, answered as 400)
  */
 export function registerTextGuard(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req) => {
-    refuseMalformed(req.headers, 'header');
-    refuseMalformed(basicCredentials(req.headers.authorization), 'Basic credentials');
+  app.addHook('onRequest', (req, _reply, done) => {
+    done(
+      malformed(req.headers, 'header') ?? malformed(basicCredentials(req.headers.authorization), 'Basic credentials'),
+    );
   });
-  app.addHook('preValidation', async (req) => {
-    refuseMalformed(req.params, 'path');
-    refuseMalformed(req.query, 'query');
-    refuseMalformed(req.body, 'body');
+  app.addHook('preValidation', (req, _reply, done) => {
+    done(malformed(req.params, 'path') ?? malformed(req.query, 'query') ?? malformed(req.body, 'body'));
   });
 }

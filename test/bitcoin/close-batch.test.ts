@@ -3,25 +3,32 @@
  * scheduled singleton across two job engines on one database while anchors keep arriving.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createJobEngine, type JobEngine } from '../../src/adapters/jobs/job-engine.js';
 import { openStore, type OpenedStore } from '../../src/adapters/store/create-store.js';
 import type { Sql } from '../../src/adapters/store/sql.js';
 import { SEND_BATCHES, type AnchoringDeps } from '../../src/app/anchoring/anchoring-deps.js';
 import { closeBatch, closeDueBatches } from '../../src/app/anchoring/close-batch.js';
+import { getReceipt } from '../../src/app/anchoring/get-receipt.js';
 import { createAccount } from '../../src/app/accounts/create-account.js';
+import { sha256 } from '../../src/core/hash/sha256.js';
 import {
+  blindingSiblings,
   buildMerkleTree,
-  deserializeTree,
+  buildMerkleTreeFromPacked,
+  levelCounts,
   merkleRoot,
   nodeAt,
   proofPath,
   rootFromPath,
+  serializeTree,
+  type MerkleTree,
 } from '../../src/core/merkle/index.js';
 import { closeBatchJob } from '../../src/jobs/anchoring/bitcoin.jobs.js';
 import { NO_PAYLOAD, type JobDefinition } from '../../src/jobs/job-definition.js';
 import { TEST_SETTINGS } from '../support/anchoring-fixture.js';
+import { randomHash } from '../support/anchors.js';
 import { recordingJobs, silentLog, testClock, testDeps } from '../support/fixtures.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
 
@@ -42,14 +49,18 @@ interface BatchLeaves {
   id: string;
   leafCount: number;
   root: Buffer;
-  tree: Buffer;
+  /** The whole tree, its leaf level put back from the anchors and the key (a hole's leaf left as zeros). */
+  tree: MerkleTree;
+  /** The stored levels (level 1 up), parts joined. */
+  stored: Buffer;
+  key: Buffer;
   indexes: number[];
   leaves: Buffer[];
 }
 
 async function batchesWithLeaves(sql: Sql): Promise<BatchLeaves[]> {
-  const batches = await sql.query<{ id: string; leaf_count: number; root: Uint8Array; tree: Uint8Array }>(
-    'SELECT id, leaf_count, root, tree FROM batch ORDER BY created, id',
+  const batches = await sql.query<{ id: string; leaf_count: number; root: Uint8Array; tree_key: Uint8Array }>(
+    'SELECT id, leaf_count, root, tree_key FROM batch ORDER BY created, id',
   );
   const out: BatchLeaves[] = [];
   for (const b of batches) {
@@ -57,19 +68,52 @@ async function batchesWithLeaves(sql: Sql): Promise<BatchLeaves[]> {
       'SELECT ab.leaf_index, a.leaf FROM anchor_batch ab JOIN anchor a ON a.id = ab.anchor_id WHERE ab.batch_id = $1 ORDER BY ab.leaf_index',
       [b.id],
     );
+    const parts = await sql.query<{ part: number; nodes: Uint8Array }>(
+      'SELECT part, nodes FROM batch_tree_part WHERE batch_id = $1 ORDER BY part',
+      [b.id],
+    );
+    assert.deepEqual(
+      parts.map((p) => p.part),
+      parts.map((_, i) => i),
+      'parts numbered from 0',
+    );
+    const stored = Buffer.concat(parts.map((p) => p.nodes));
+    const key = Buffer.from(b.tree_key);
+    const indexes = rows.map((r) => r.leaf_index);
+    const leaves = rows.map((r) => Buffer.from(r.leaf));
     out.push({
       id: b.id,
       leafCount: b.leaf_count,
       root: Buffer.from(b.root),
-      tree: Buffer.from(b.tree),
-      indexes: rows.map((r) => r.leaf_index),
-      leaves: rows.map((r) => Buffer.from(r.leaf)),
+      tree: wholeTree(b.leaf_count, stored, key, indexes, leaves),
+      stored,
+      key,
+      indexes,
+      leaves,
     });
   }
   return out;
 }
 
-/** Blinded layout: anchors at leaf positions 0, 2, …; a random sibling after each; the stored tree has the root. */
+/** The stored levels under a leaf level rebuilt from the anchors' leaves and the siblings derived from the key. */
+function wholeTree(leafCount: number, stored: Buffer, key: Buffer, indexes: number[], leaves: Buffer[]): MerkleTree {
+  const levelZero = Buffer.alloc(leafCount * 32);
+  for (let o = 0; o < leafCount / 2; o++) levelZero.set(blindingSiblings(key, o, 1), (2 * o + 1) * 32);
+  indexes.forEach((index, i) => levelZero.set(leaves[i]!, index * 32));
+  const levels: Buffer[] = [levelZero];
+  let at = 0;
+  for (const count of levelCounts(leafCount / 2)) {
+    levels.push(stored.subarray(at, at + count * 32));
+    at += count * 32;
+  }
+  assert.equal(at, stored.length, 'the parts hold exactly the levels from level 1 up');
+  return { leafCount, levels };
+}
+
+/**
+ * Blinded layout: anchors at leaf positions 0, 2, …; a secret sibling after each, derived from the batch's key
+ * and not stored; level 1 hashes each anchor with its sibling; the stored levels reach the root.
+ */
 function assertWellFormed(b: BatchLeaves): void {
   assert.equal(b.leafCount, 2 * b.leaves.length, 'twice as many tree leaves as anchors');
   assert.deepEqual(
@@ -77,13 +121,19 @@ function assertWellFormed(b: BatchLeaves): void {
     Array.from({ length: b.leaves.length }, (_, i) => 2 * i),
     'leaf indexes 0, 2, …, 2(n-1)',
   );
-  const tree = deserializeTree(b.tree);
-  assert.equal(tree.leafCount, b.leafCount);
-  b.leaves.forEach((leaf, i) => assert.deepEqual(nodeAt(tree, 0, 2 * i), leaf, `anchor ${i} at position ${2 * i}`));
-  const nonces = b.leaves.map((_, i) => nodeAt(tree, 0, 2 * i + 1).toString('hex'));
-  assert.equal(new Set(nonces).size, nonces.length, 'a distinct random sibling per anchor');
-  assert.deepEqual(merkleRoot(buildMerkleTree(tree.levels[0] ? splitNodes(tree.levels[0]) : [])), b.root);
-  assert.deepEqual(merkleRoot(tree), b.root, 'the stored tree has that root');
+  assert.equal(b.key.length, 32, 'a 32-byte key per batch');
+  const nonces = b.leaves.map((_, i) => nodeAt(b.tree, 0, 2 * i + 1).toString('hex'));
+  assert.equal(new Set(nonces).size, nonces.length, 'a distinct secret sibling per anchor');
+  b.leaves.forEach((leaf, i) => {
+    assert.ok(!b.stored.includes(leaf), `anchor ${i}'s leaf is not stored with the tree`);
+    assert.deepEqual(
+      nodeAt(b.tree, 1, i),
+      sha256(Buffer.concat([leaf, nodeAt(b.tree, 0, 2 * i + 1)])),
+      `level 1, ${i}`,
+    );
+  });
+  assert.deepEqual(merkleRoot(buildMerkleTree(splitNodes(b.tree.levels[0]!))), b.root);
+  assert.deepEqual(merkleRoot(b.tree), b.root, 'the stored levels reach that root');
 }
 
 function splitNodes(level: Buffer): Buffer[] {
@@ -129,7 +179,7 @@ for (const kind of kinds) {
       const closed = await closeBatch(testDeps(s.withJobs(recordingJobs)), { maxSize: 1000 });
       assert.equal(closed?.anchorCount, 37);
       const [b] = (await batchesWithLeaves(s.db)).filter((x) => x.id === closed.batchId);
-      const tree = deserializeTree(b!.tree);
+      const tree = b!.tree;
       const others = new Set(leaves.map((l) => l.toString('hex')));
       b!.leaves.forEach((leaf, i) => {
         const path = proofPath(tree, b!.indexes[i]!);
@@ -153,7 +203,7 @@ for (const kind of kinds) {
       const [b] = (await batchesWithLeaves(s.db)).filter((x) => x.id === closed.batchId);
       assert.deepEqual(b!.indexes, [0, 2, 4, 6, 8, 12, 14, 16, 18, 20], 'no anchor at position 10');
       assert.equal(b!.leafCount, 22);
-      const tree = deserializeTree(b!.tree);
+      const tree = b!.tree;
       assert.deepEqual(b!.leaves, [...first, ...second]);
       b!.leaves.forEach((leaf, i) => {
         assert.deepEqual(nodeAt(tree, 0, b!.indexes[i]!), leaf);
@@ -180,6 +230,31 @@ for (const kind of kinds) {
         [...committed, ...leaves],
         'the three anchors committed while the close waited are in the batch, after the two before',
       );
+    });
+
+    it('a batch stored before migration 022 (whole serialised tree, stored siblings, no key) still gives valid receipts', async () => {
+      const leaves = await insertAnchors(s.db, accountId, 5);
+      const [range] = await s.db.query<{ first: number; last: number }>(
+        'SELECT min(seq)::int AS first, max(seq)::int AS last FROM anchor WHERE batch_id IS NULL AND seq > (SELECT COALESCE(max(last_seq), 0) FROM batch)',
+      );
+      const levelZero = Buffer.concat(leaves.flatMap((leaf) => [leaf, randomBytes(32)]));
+      const tree = buildMerkleTreeFromPacked(levelZero);
+      const id = randomUUID();
+      await s.db.query(
+        `INSERT INTO batch (id, status, root, leaf_count, tree, first_seq, last_seq, tx_id, created, last_modified)
+         VALUES ($1, 'SENT', $2, $3, $4, $5, $6, $7, 0, 0)`,
+        [id, merkleRoot(tree), tree.leafCount, serializeTree(tree), range!.first, range!.last, randomHash()],
+      );
+      const ids = await s.db.query<{ id: string }>('SELECT id FROM anchor WHERE seq BETWEEN $1 AND $2 ORDER BY seq', [
+        range!.first,
+        range!.last,
+      ]);
+      for (const [i, { id: anchorId }] of ids.entries()) {
+        const r = await getReceipt(testDeps(s.store), { id: anchorId });
+        assert.ok(r.complete, `anchor ${i} has a receipt`);
+        assert.equal(r.receipt.targetHash, leaves[i]!.toString('hex'));
+        assert.deepEqual(r.receipt.proof, proofPath(tree, 2 * i), `anchor ${i}: the path read from the old tree`);
+      }
     });
 
     it('closes nothing when no anchor waits', async () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
@@ -164,6 +165,42 @@ for (const backend of ['native', 'js'] as const) {
     },
   );
 }
+
+describe('signed messages, a pubKey seen before', () => {
+  it('an address that verified one key still refuses another key, a wrong header and an altered message', () => {
+    const [a, b] = [randomBytes(32), randomBytes(32)];
+    for (const type of ['p2pkh', 'p2sh-p2wpkh', 'p2wpkh'] as AddressType[]) {
+      const address = addressFromPublicKey(publicKeyOf(a), type, 'mainnet');
+      const message = randomBytes(32).toString('hex');
+      for (let round = 0; round < 2; round++) {
+        assert.equal(verifySignedMessage(message, signMessage(message, a, { addressType: type }), address).ok, true);
+        const byB = verifySignedMessage(message, signMessage(message, b, { addressType: type }), address);
+        assert.deepEqual(byB, { ok: false, reason: 'signature was made by another key' }, type);
+        const altered = verifySignedMessage(`${message}x`, signMessage(message, a, { addressType: type }), address);
+        assert.equal(altered.ok, false, type);
+      }
+      if (type === 'p2pkh') {
+        const otherHeader = signMessage(message, a, { addressType: 'p2wpkh' });
+        assert.deepEqual(verifySignedMessage(message, otherHeader, address), {
+          ok: false,
+          reason: 'signature header is for p2wpkh, pubKey is a p2pkh address',
+        });
+        const uncompressed = signMessage(message, a, { compressed: false });
+        assert.deepEqual(verifySignedMessage(message, uncompressed, address), {
+          ok: false,
+          reason: 'signature was made by another key',
+        });
+      }
+    }
+  });
+
+  it('a bech32 address in upper case is still read as one', () => {
+    const key = randomBytes(32);
+    const address = addressFromPublicKey(publicKeyOf(key), 'p2wpkh', 'mainnet').toUpperCase();
+    const message = randomBytes(32).toString('hex');
+    assert.equal(verifySignedMessage(message, signMessage(message, key, { addressType: 'p2wpkh' }), address).ok, true);
+  });
+});
 
 describe('signed messages, malformed input', () => {
   after(() => {

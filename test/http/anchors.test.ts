@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
 import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
+import { signatureVerifyPool } from '../../src/adapters/system/signature-verify-pool.js';
 import { EMPTY_SHA256 } from '../../src/core/hash/hash-check.js';
 import { rootFromPath } from '../../src/core/merkle/proof.js';
 import { testApp, testConfig, testDeps } from '../support/fixtures.js';
@@ -337,6 +338,55 @@ for (const kind of kinds) {
       );
       assert.equal(rows[0]!.n, 200);
       assert.ok(rows[0]!.tx < 200 / 4, `200 rows written in ${rows[0]!.tx} transactions`);
+    });
+  });
+}
+
+for (const kind of kinds) {
+  describe(`signature anchors verified in worker threads (VERIFY_THREADS) on ${kind.name}`, { skip: kind.skip }, () => {
+    let s: TestStore;
+    let app: FastifyInstance;
+    let auth: { authorization: string };
+    const signer = newSigner();
+    const pool = signatureVerifyPool(1);
+    const post = (body: unknown) =>
+      app.inject({ method: 'POST', url: '/v1/anchor', headers: auth, payload: body as object });
+
+    before(async () => {
+      s = await kind.open();
+      app = await testApp(s.store, {
+        deps: { signatureVerifier: pool },
+        config: testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '100000' }),
+      });
+      const deps = testDeps(s.store);
+      const a = await createAccount(deps, { email: 'alice@example.com', password: PASSWORD });
+      auth = { authorization: `Bearer ${(await createApiToken(deps, { accountId: a.id })).token}` };
+    });
+    after(async () => {
+      await app?.close();
+      await pool.close();
+      await s?.destroy();
+    });
+
+    it('accepts a burst of good signatures and refuses, in the same burst, the bad ones with their codes', async () => {
+      const ident = { signedIdentity: 'CN=Jane Doe', signedIssuerDomain: 'acme.com' };
+      const cases: [Record<string, unknown>, number, string?][] = [
+        ...Array.from({ length: 40 }, (): [Record<string, unknown>, number] => [signatureBody(signer), 200]),
+        [{ ...signatureBody(signer, ident), pubKey: signer.publicKeyHex }, 200],
+        [{ ...signatureBody(signer), pubKey: newSigner().address }, 400, 'INVALID_SIGNATURE'],
+        [{ ...signatureBody(signer), signature: 'AAAA' }, 400, 'INVALID_SIGNATURE'],
+        [{ ...signatureBody(signer), pubKey: 'nope' }, 400, 'INVALID_PUBKEY'],
+        [{ ...signatureBody(signer), signedHash: randomHash().toUpperCase() }, 400, 'INVALID_HASH'],
+      ];
+      const results = await Promise.all(cases.map(([body]) => post(body)));
+      results.forEach((res, i) => {
+        const [body, status, code] = cases[i]!;
+        assert.equal(res.statusCode, status, res.body);
+        if (code) assert.equal(res.json().code, code);
+        else assert.equal(res.json().signedHash, body.signedHash);
+      });
+      const rows = await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM anchor');
+      assert.equal(rows[0]!.n, 41);
     });
   });
 }

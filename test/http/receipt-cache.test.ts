@@ -30,6 +30,7 @@ for (const kind of kinds) {
     let apps: FastifyInstance[] = [];
     const ids: string[] = [];
     let batchId = '';
+    let treeKey = '';
 
     before(async () => {
       s = await kind.open();
@@ -47,6 +48,8 @@ for (const kind of kinds) {
         { jobs },
       );
       batchId = (await closeBatch(closeDeps, { maxSize: 1000 }))!.batchId;
+      const [key] = await s.db.query<{ k: Uint8Array }>('SELECT tree_key AS k FROM batch WHERE id = $1', [batchId]);
+      treeKey = Buffer.from(key!.k).toString('hex');
       const config = testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '100000' });
       apps = [await testApp(s.store, { config }), await testApp(s.store, { config })];
     });
@@ -73,6 +76,7 @@ for (const kind of kinds) {
         assert.ok(pathReachesRoot(receipt.targetHash, receipt.proof, receipt.merkleRoot), 'the proof reaches the root');
         assert.equal(r.headers['cache-control'], 'no-cache');
         assert.match(String(r.headers.etag), /^"[\w-]{22}"$/);
+        assert.ok(!r.body.includes(treeKey), "the batch's blinding key is never served");
         const again = await get(apps[1]!, id, String(r.headers.etag));
         assert.equal(again.statusCode, 304, 'the other instance agrees on the ETag');
         assert.equal(again.body, '');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { signeeIdOf } from '../../src/app/signature-requests/signee-secrets.js';
 import { storeKinds } from '../support/stores.js';
-import { openBench, requestBody, signer, type Bench } from './fixture.js';
+import { createRequest, getRequest, openBench, requestBody, signer, type Bench } from './fixture.js';
 
 const kinds = await storeKinds();
 
@@ -149,6 +149,58 @@ for (const kind of kinds) {
       const now = (await b.app.inject({ method: 'GET', url: '/v1/signatureRequests?size=100', headers: b.auth })).json()
         .totalElements;
       assert.equal(now, before);
+    });
+
+    it('refuses U+0000 and lone surrogates in every text field with 400 INVALID_STRING, and changes nothing', async () => {
+      const count = async () =>
+        (await b.app.inject({ method: 'GET', url: '/v1/signatureRequests?size=100', headers: b.auth })).json()
+          .totalElements as number;
+      const draft = (await create(requestBody({ state: 'DRAFT', name: 'kept' }))).json().id as string;
+      const { id, signeeIds } = await createRequest(b);
+      const before = await count();
+      const refused = (res: { statusCode: number; body: string; json(): { code: string } }, what: string) => {
+        assert.equal(res.statusCode, 400, `${what} → ${res.statusCode} ${res.body}`);
+        assert.equal(res.json().code, 'INVALID_STRING', what);
+      };
+      for (const bad of ['a\u0000b', 'a\ud800b', '\udc00']) {
+        const bodies: Record<string, unknown>[] = [
+          { name: bad },
+          { fileName: bad },
+          { fileURL: `https://files.example.com/${bad}` },
+          { vars: { serviceName: bad } },
+          { vars: { [bad]: 'x' } },
+          { authorizedSignees: [{ ...signer(1), commonName: bad }] },
+          { authorizedSignees: [{ ...signer(1), vars: { k: bad } }] },
+          { watchers: [{ email: 'w@example.com', commonName: bad }] },
+          { callbackURL: `https://hooks.example.com/${bad}` },
+          { identityURL: `https://id.example.com/${bad}` },
+        ];
+        for (const extra of bodies) {
+          const what = JSON.stringify(extra);
+          refused(await create(requestBody(extra)), `POST ${what}`);
+          const put = { method: 'PUT' as const, url: `/v1/signatureRequest/${draft}`, headers: b.auth };
+          refused(await b.app.inject({ ...put, payload: requestBody(extra) }), `PUT ${what}`);
+        }
+        const signeeId = signeeIds[0]!;
+        const signerPosts: [string, Record<string, unknown>][] = [
+          ['delegate', { signeeId: bad }],
+          ['delegate', { signeeId, otp: bad }],
+          ['sign', { signeeId, signature: bad, pubKey: 'x' }],
+          ['sign', { signeeId, signature: 'x', pubKey: 'x', signedIdentity: bad }],
+          ['feedback', { signeeId, subject: bad, message: 'm' }],
+          ['feedback', { signeeId, subject: 's', message: bad }],
+        ];
+        for (const [action, payload] of signerPosts) {
+          const res = await b.app.inject({ method: 'POST', url: `/v1/signatureRequest/${id}/${action}`, payload });
+          refused(res, `${action} ${JSON.stringify(payload)}`);
+        }
+        refused(await b.app.inject({ url: `/v1/signatureRequest/${id}?signeeId=a%00b` }), 'GET ?signeeId=');
+        refused(await b.app.inject({ url: `/v1/signatureRequests?name=a%00b`, headers: b.auth }), 'list ?name=');
+      }
+      assert.equal(await count(), before, 'no request created');
+      assert.equal((await getRequest(b, draft)).name, 'kept', 'the DRAFT unchanged');
+      const trail = (await b.app.inject({ url: `/v1/signatureRequest/${id}/audittrail`, headers: b.auth })).json();
+      assert.ok(!JSON.stringify(trail).includes('FEEDBACK'), 'no feedback recorded');
     });
 
     it('changes a DRAFT only, and lists by name, state and hash', async () => {

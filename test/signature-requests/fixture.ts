@@ -7,7 +7,7 @@ import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
 import type { AppDeps } from '../../src/app/shared/deps.js';
 import { randomHash } from '../support/anchors.js';
 import { createIdentityKey } from '../../src/app/identity/create-identity-key.js';
-import { localSigner } from '../../src/app/identity/sign-hash.js';
+import { localSigner, PLATFORM_KEY_CACHE_MS } from '../../src/app/identity/sign-hash.js';
 import type { PlatformSigner } from '../../src/app/signature-requests/platform-signer.port.js';
 import { signeeIdOf } from '../../src/app/signature-requests/signee-secrets.js';
 import type { Clock } from '../../src/app/shared/clock.port.js';
@@ -37,7 +37,9 @@ export async function platformSignerIn(store: Store, clock: Clock): Promise<Plat
     identity: { secretKey: TEST_SECRET_KEY, publicUrl: IDENTITY_PUBLIC_URL },
   };
   await createIdentityKey(identityDeps, { name: 'platform', identity: { commonName: 'proofseal platform' } });
-  return { signer: localSigner(identityDeps), issuerDomain: 'example.com' };
+  // As src/runtime.ts builds it: signing in process, inside the signing transaction.
+  const signer = localSigner(identityDeps, { keyCacheMs: PLATFORM_KEY_CACHE_MS });
+  return { signer, inProcess: signer.on, issuerDomain: 'example.com' };
 }
 
 /** A bench; `appOptions` adds the pages' bundle or another configuration to its app. */

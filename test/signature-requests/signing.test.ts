@@ -87,6 +87,42 @@ for (const kind of kinds) {
       assert.equal(trail.auditEvents.filter((e: { type: string }) => e.type === 'DELEGATE').length, 1);
     });
 
+    it('the two signers of a request delegating at once: both sign, and the request completes once', async () => {
+      const { id, signeeIds } = await createRequest(b);
+      const answers = await Promise.all(signeeIds.map((s) => delegate(b, id, s)));
+      assert.deepEqual(
+        answers.map((r) => r.statusCode),
+        [200, 200],
+      );
+      assert.equal((await get(id)).state, 'COMPLETED');
+      const trail = (
+        await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/audittrail`, headers: b.auth })
+      ).json();
+      assert.deepEqual(
+        trail.auditEvents.map((e: { type: string }) => e.type),
+        ['CREATED', 'ACTIVATED', 'DELEGATE', 'DELEGATE', 'COMPLETED'],
+      );
+      const seals = b.jobs.sent.filter(
+        (j) => j.name === 'signature-request.seal' && (j.data as { requestId: string }).requestId === id,
+      );
+      assert.equal(seals.length, 1);
+    });
+
+    it('a remote platform signer (signing before the transaction) also gives one signature and one 409', async () => {
+      const platform = b.deps.platformSigner!;
+      const inProcess = platform.inProcess;
+      // As with a remote identity server: no in-process signer, the signature made before the lock.
+      Object.assign(platform, { inProcess: undefined });
+      try {
+        const { id, signeeIds } = await createRequest(b, requestBody({ authorizedSignees: [signer(1)] }));
+        const answers = await Promise.all([delegate(b, id, signeeIds[0]!), delegate(b, id, signeeIds[0]!)]);
+        assert.deepEqual(answers.map((r) => r.statusCode).sort(), [200, 409]);
+        assert.equal((await get(id)).state, 'COMPLETED');
+      } finally {
+        Object.assign(platform, { inProcess });
+      }
+    });
+
     it('signs with the signer own key, verified as an anchor; a bad signature or hash is refused', async () => {
       const key = newSigner();
       const { id, signeeIds, body } = await createRequest(b, requestBody({ authorizedSignees: [signer(1)] }));

@@ -15,10 +15,10 @@ export class MemoryUtxoStore implements UtxoStore {
     }
   }
 
-  async setStatus(outpoints: { txid: string; vout: number }[], status: UtxoStatus): Promise<void> {
+  async setStatus(outpoints: { txid: string; vout: number }[], status: UtxoStatus, unless?: UtxoStatus): Promise<void> {
     for (const { txid, vout } of outpoints) {
       const row = this.rows.get(`${txid}:${vout}`);
-      if (row) row.status = status;
+      if (row && row.status !== unless) row.status = status;
     }
   }
 }

@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { JobQueue, SendOptions } from '../../app/shared/jobs.port.js';
+import type { JobQueue, JobToSend, SendOptions } from '../../app/shared/jobs.port.js';
 import type { JobDefinition } from '../../jobs/job-definition.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
 import { payloadCheck } from './payload-check.js';
@@ -27,6 +27,18 @@ function bossDb(db: SqlDatabase): PgBoss.Db {
 /** pg-boss's database hook for one send on a given connection (a transaction's): one statement with values. */
 function sendDb(sql: Sql): PgBoss.Db {
   return { executeSql: async (text: string, values?: unknown[]) => ({ rows: await sql.query(text, values) }) };
+}
+
+/** A job as pg-boss's `insert` takes it (the same options as `send`, one statement for all). */
+function toInsert(j: JobToSend): PgBoss.JobInsert {
+  const o = j.options ?? {};
+  return {
+    name: j.name,
+    data: j.data,
+    ...(o.singletonKey !== undefined && { singletonKey: o.singletonKey }),
+    ...(o.singletonSeconds !== undefined && { singletonSeconds: o.singletonSeconds }),
+    ...(o.startAfterSeconds !== undefined && { startAfter: String(o.startAfterSeconds) }),
+  };
 }
 
 export interface JobEngine extends JobQueue {
@@ -91,7 +103,12 @@ export function createJobEngine(
 
   return {
     send,
-    sendOn: (sql) => ({ send: (name, data, o = {}) => boss.send(name, data, { ...options(o), db: sendDb(sql) }) }),
+    sendOn: (sql) => ({
+      send: (name, data, o = {}) => boss.send(name, data, { ...options(o), db: sendDb(sql) }),
+      sendMany: async (jobs) => {
+        await boss.insert(jobs.map(toInsert), { db: sendDb(sql) });
+      },
+    }),
     start: async () => {
       await startSerialised(db, boss);
     },

@@ -9,6 +9,8 @@ import type {
   MetadataValue,
   NewAnchor,
 } from '../../app/anchoring/anchor.port.js';
+import { PART_NODES } from '../../core/merkle/batch-tree.js';
+import { blindingSiblings } from '../../core/merkle/blinding.js';
 import { HEADER_SIZE } from '../../core/merkle/serialize.js';
 import { NODE_SIZE } from '../../core/merkle/tree.js';
 import { groupCommit } from './group-commit.js';
@@ -58,18 +60,37 @@ const SELECT_ANCHOR = `a.id, a.account_id, a.name, a.kind, a.hash, a.signature, 
   COALESCE(b.status, 'WAIT') AS status, CASE WHEN b.status IN ('SENT', 'CONFIRMED') THEN b.tx_id END AS tx_id,
   b.confirmations, b.block_time`;
 
+/** A receipt exists once the batch has a transaction: until then no path is read. */
+const HAS_TX = `b.tx_id IS NOT NULL AND b.status IN ('SENT', 'CONFIRMED')`;
+
 /**
- * The sibling nodes of the anchor's proof path, leaf to root, read from the serialised tree
- * (core/merkle/serialize.ts) in the same statement: level j holds ceil(n / 2^j) nodes after the levels below
- * it; the sibling of position p on level j is (p >> j) XOR 1, absent when past the level's end. Null until
- * the batch has a transaction (no receipt before).
+ * The sibling nodes of the anchor's proof path, leaf to root, from a whole serialised tree (batches closed
+ * before migration 022; core/merkle/serialize.ts), read in the same statement: level j holds ceil(n / 2^j)
+ * nodes after the levels below it; the sibling of position p on level j is (p >> j) XOR 1, absent when past
+ * the level's end.
  */
-const PATH_NODES = `CASE WHEN b.tx_id IS NOT NULL AND b.status IN ('SENT', 'CONFIRMED') THEN (
+const SERIALIZED_PATH_NODES = `(
     SELECT array_agg(substring(b.tree FROM ${HEADER_SIZE + 1} + ${NODE_SIZE} * (l.below + ((${LEAF_INDEX} >> l.j) # 1)) FOR ${NODE_SIZE}) ORDER BY l.j)
     FROM (SELECT j, ((b.leaf_count - 1) >> j) + 1 AS cnt,
                  (sum(((b.leaf_count - 1) >> j) + 1) OVER (ORDER BY j) - (((b.leaf_count - 1) >> j) + 1))::int AS below
           FROM generate_series(0, 30) AS j) l
-    WHERE l.cnt > 1 AND ((${LEAF_INDEX} >> l.j) # 1) < l.cnt) END`;
+    WHERE l.cnt > 1 AND ((${LEAF_INDEX} >> l.j) # 1) < l.cnt)`;
+
+/**
+ * The sibling nodes from level 1 to the root of a batch stored in parts (migration 022;
+ * core/merkle/batch-tree.ts): the stored levels are a tree over the range's span (leaf_count / 2) whose node
+ * on level 1 is the anchor's offset; node g of the stored form is in part g / PART_NODES. The leaf level's
+ * sibling is derived from the key ({@link toProofData}).
+ */
+const PART_PATH_NODES = `(
+    SELECT array_agg((SELECT substring(t.nodes FROM ((l.below + l.sib) % ${PART_NODES})::int * ${NODE_SIZE} + 1 FOR ${NODE_SIZE})
+                      FROM batch_tree_part t WHERE t.batch_id = b.id AND t.part = (l.below + l.sib) / ${PART_NODES}) ORDER BY l.j)
+    FROM (SELECT j, cnt, sum(cnt) OVER (ORDER BY j) - cnt AS below, ((a.seq - b.first_seq) >> j) # 1 AS sib
+          FROM (SELECT j, (((b.leaf_count >> 1) - 1) >> j) + 1 AS cnt FROM generate_series(0, 30) AS j) c) l
+    WHERE l.cnt > 1 AND l.sib < l.cnt)`;
+
+/** The path's nodes as stored (see {@link SERIALIZED_PATH_NODES}, {@link PART_PATH_NODES}); null before a transaction. */
+const PATH_NODES = `CASE WHEN ${HAS_TX} THEN CASE WHEN b.tree_key IS NULL THEN ${SERIALIZED_PATH_NODES} ELSE ${PART_PATH_NODES} END END`;
 
 type ProofRow = AnchorRow & {
   root: Uint8Array | null;
@@ -77,7 +98,15 @@ type ProofRow = AnchorRow & {
   settled: boolean | null;
   leaf_index: number | null;
   nodes: Uint8Array[] | null;
+  tree_key: Uint8Array | null;
 };
+
+/** The stored nodes of the path, behind the leaf level's sibling when it is derived from the batch's key. */
+function pathNodes(r: ProofRow): Buffer[] {
+  const stored = (r.nodes ?? []).map((n) => Buffer.from(n));
+  if (r.tree_key === null || r.leaf_index === null) return stored;
+  return [blindingSiblings(r.tree_key, r.leaf_index / 2, 1), ...stored];
+}
 
 const toProofData = (r: ProofRow): AnchorProofData => {
   const anchor = toAnchor(r);
@@ -87,7 +116,7 @@ const toProofData = (r: ProofRow): AnchorProofData => {
         root: Buffer.from(r.root!),
         leafCount: r.leaf_count!,
         leafIndex: r.leaf_index!,
-        nodes: (r.nodes ?? []).map((n) => Buffer.from(n)),
+        nodes: pathNodes(r),
         settled: r.settled === true,
       }
     : null;
@@ -185,8 +214,10 @@ export interface AnchorRepositoryOptions {
 }
 
 export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): AnchorRepository {
+  // One statement is one transaction of its own (autocommit): its rows commit together or not at all,
+  // durably, without the two round trips of BEGIN and COMMIT.
   const writeRows = async (rows: NewAnchor[]) => {
-    await sql.transaction((tx) => tx.query(INSERT_MANY, [JSON.stringify(rows.map(insertRecord))]));
+    await sql.query(INSERT_MANY, [JSON.stringify(rows.map(insertRecord))]);
   };
   const insert = opts.groupCommit
     ? groupCommit(writeRows, { maxRows: 1000, maxInFlight: opts.maxInFlight })
@@ -263,7 +294,8 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
     async findProofData(id) {
       if (!UUID.test(id)) return null;
       const rows = await sql.query<ProofRow>(
-        `SELECT ${SELECT_ANCHOR}, b.root, b.leaf_count, b.settled, ${LEAF_INDEX} AS leaf_index, ${PATH_NODES} AS nodes
+        `SELECT ${SELECT_ANCHOR}, b.root, b.leaf_count, b.settled, ${LEAF_INDEX} AS leaf_index, ${PATH_NODES} AS nodes,
+                CASE WHEN ${HAS_TX} THEN b.tree_key END AS tree_key
          FROM anchor a ${BATCH_OF_ANCHOR} WHERE a.id = $1`,
         [id],
       );

@@ -1,9 +1,14 @@
 import type { Batch, BatchRepository, BatchStatus } from '../../app/anchoring/bitcoin.port.js';
 import type { TxMerkleBranch } from '../../core/bitcoin/block-merkle.js';
+import { asBuffer } from '../../core/hash/hex.js';
+import { treeParts } from '../../core/merkle/batch-tree.js';
 import type { Sql } from './sql.js';
 
-/** An arbitrary constant: the advisory lock that serialises batch closing across processes. */
-const CLOSE_LOCK = 7_140_422_032;
+/**
+ * The advisory lock that serialises batch closing across the processes of one store. Keyed by the schema,
+ * since advisory locks are database-wide: services (or tests) in other schemas of the database never wait on it.
+ */
+const CLOSE_LOCK = "hashtextextended('proofseal:close:' || current_schema(), 0)";
 
 interface BatchRow {
   id: string;
@@ -45,7 +50,7 @@ export function batchRepository(sql: Sql): BatchRepository {
   const one = async (text: string, params: unknown[]) => (await sql.query<BatchRow>(text, params)).map(toBatch);
   return {
     async lockClosing() {
-      await sql.query('SELECT pg_advisory_xact_lock($1)', [CLOSE_LOCK]);
+      await sql.query(`SELECT pg_advisory_xact_lock(${CLOSE_LOCK})`, []);
     },
     async unbatchedState(fullSize) {
       const rows = await sql.query<{ oldest: number | null; full: boolean }>(
@@ -93,25 +98,44 @@ export function batchRepository(sql: Sql): BatchRepository {
       return r && r.n > 0 ? { firstSeq: Number(r.first), lastSeq: Number(r.last), count: r.n } : null;
     },
     async rangeLeaves(firstSeq, lastSeq) {
-      // Aggregated in the order of an index scan on seq: no sort of a million rows (an ORDER BY inside the
-      // aggregate sorts on PostgreSQL 15). Both aggregates see the same order; the seqs are checked ascending.
-      const rows = await sql.query<{ leaves: Uint8Array | null; seqs: Uint8Array | null }>(
-        `SELECT string_agg(leaf, ''::bytea) AS leaves, string_agg(int8send(seq), ''::bytea) AS seqs
-         FROM (SELECT leaf, seq FROM anchor WHERE batch_id IS NULL AND seq BETWEEN $1 AND $2 ORDER BY seq) r`,
+      // One chunk of a batch: a sort of its rows is small; seqs are read only when the chunk has a gap.
+      const rows = await sql.query<{ leaves: Uint8Array | null; n: number }>(
+        `SELECT string_agg(leaf, ''::bytea ORDER BY seq) AS leaves, count(*)::int AS n
+         FROM anchor WHERE batch_id IS NULL AND seq BETWEEN $1 AND $2`,
         [firstSeq, lastSeq],
       );
-      const packed = Buffer.from(rows[0]?.seqs ?? new Uint8Array(0));
-      const seqs = Array.from({ length: packed.length / 8 }, (_, i) => Number(packed.readBigInt64BE(i * 8)));
-      if (seqs.some((seq, i) => i > 0 && seq <= seqs[i - 1]!))
-        throw new Error('anchor leaves were not read in seq order');
-      return { leaves: Buffer.from(rows[0]?.leaves ?? new Uint8Array(0)), seqs };
+      const leaves = asBuffer(rows[0]?.leaves ?? new Uint8Array(0));
+      if (rows[0]?.n === lastSeq - firstSeq + 1) return { leaves, seqs: null };
+      const packed = await sql.query<{ seqs: Uint8Array | null }>(
+        `SELECT string_agg(int8send(seq), ''::bytea ORDER BY seq) AS seqs
+         FROM anchor WHERE batch_id IS NULL AND seq BETWEEN $1 AND $2`,
+        [firstSeq, lastSeq],
+      );
+      const seqs = asBuffer(packed[0]?.seqs ?? new Uint8Array(0));
+      return { leaves, seqs: Array.from({ length: seqs.length / 8 }, (_, i) => Number(seqs.readBigInt64BE(i * 8))) };
     },
     async insertClosed(b) {
       await sql.query(
-        `INSERT INTO batch (id, status, root, leaf_count, tree, first_seq, last_seq, created, last_modified)
+        `INSERT INTO batch (id, status, root, leaf_count, tree_key, first_seq, last_seq, created, last_modified)
          VALUES ($1, 'WAIT', $2, $3, $4, $5, $6, $7, $7)`,
-        [b.id, b.root, b.leafCount, b.tree, b.firstSeq, b.lastSeq, b.now],
+        [b.id, b.root, b.leafCount, b.treeKey, b.firstSeq, b.lastSeq, b.now],
       );
+      // One part a statement: a few MB each, whatever the batch's size (the embedded store copies every
+      // parameter through its WASM heap, which keeps the size it grew to).
+      const parts = treeParts(b.levels);
+      for (let part = 0; part < parts.length; part++)
+        await sql.query('INSERT INTO batch_tree_part (batch_id, part, nodes) VALUES ($1, $2, $3)', [
+          b.id,
+          part,
+          parts[part],
+        ]);
+    },
+    async receiptState(id) {
+      const rows = await sql.query<{ tx_id: string | null; settled: boolean }>(
+        `SELECT CASE WHEN status IN ('SENT', 'CONFIRMED') THEN tx_id END AS tx_id, settled FROM batch WHERE id = $1`,
+        [id],
+      );
+      return rows[0] ? { txId: rows[0].tx_id, settled: rows[0].settled } : null;
     },
     async settleUpTo(height) {
       await sql.query(

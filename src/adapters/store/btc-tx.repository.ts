@@ -2,6 +2,12 @@ import type { BtcTx, BtcTxRepository, BtcTxStatus } from '../../app/anchoring/bi
 import type { SpendableUtxo } from '../../core/bitcoin/anchor-tx.js';
 import type { Sql } from './sql.js';
 
+/**
+ * The advisory lock under which one process of a store at a time signs and broadcasts. Keyed by the schema,
+ * since advisory locks are database-wide: a service in another schema of the database must not hold it.
+ */
+const SEND_LOCK = "hashtextextended('proofseal:send:' || current_schema(), 0)";
+
 interface BtcTxRow {
   txid: string;
   batch_id: string;
@@ -32,8 +38,20 @@ const toBtcTx = (r: BtcTxRow): BtcTx => ({
   created: r.created,
 });
 
-export function btcTxRepository(sql: Sql): BtcTxRepository {
+export function btcTxRepository(sql: Sql, kind: 'postgres' | 'embedded'): BtcTxRepository {
   return {
+    async whileSending(fn) {
+      if (kind === 'embedded') return fn();
+      // The lock's transaction runs no other statement: fn writes through the pool, so what it records is
+      // committed at once (a SIGNED row must exist before its broadcast), whatever becomes of this one.
+      return sql.transaction(async (tx) => {
+        const [row] = await tx.query<{ locked: boolean }>(
+          `SELECT pg_try_advisory_xact_lock(${SEND_LOCK}) AS locked`,
+          [],
+        );
+        return row?.locked ? fn() : null;
+      });
+    },
     async insert(t) {
       await sql.query(
         `INSERT INTO btc_tx (txid, batch_id, raw_hex, fee_sat, fee_rate_sat_vb, vsize, inputs, change, replaces, status, broadcast_height, created, last_modified)

@@ -1,5 +1,5 @@
 import { requestMailMarkRepository } from './request-mail-mark.repository.js';
-import type { JobQueue } from '../../app/shared/jobs.port.js';
+import { sendAll, type JobQueue, type JobToSend, type StoreJobQueue } from '../../app/shared/jobs.port.js';
 import type { Store } from '../../app/shared/store.port.js';
 import { accountRepository, settingRepository, tokenRepository } from './account.repository.js';
 import { anchorRepository } from './anchor.repository.js';
@@ -26,7 +26,20 @@ const NO_JOBS: JobsOn = () => ({
   send: () => Promise.reject(new Error('this store was opened without a job engine (OpenedStore.withJobs)')),
 });
 
-function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, inTransaction = false): Store {
+/** The store's jobs on `queue`; in a transaction (`pending` given) enqueued jobs wait there for the commit. */
+function storeJobs(queue: JobQueue, pending?: JobToSend[]): StoreJobQueue {
+  return {
+    send: (name, data, options) => queue.send(name, data, options),
+    ...(queue.sendMany && { sendMany: (jobs: readonly JobToSend[]) => queue.sendMany!(jobs) }),
+    enqueue: async (name, data, options) => {
+      if (pending) pending.push({ name, data, options });
+      else await sendAll(queue, [{ name, data, options }]);
+    },
+  };
+}
+
+function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, pending?: JobToSend[]): Store {
+  const inTransaction = pending !== undefined;
   return {
     kind,
     accounts: accountRepository(sql),
@@ -37,7 +50,7 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, inTransaction = 
     anchors: anchorRepository(sql, { groupCommit: !inTransaction, maxInFlight: kind === 'postgres' ? 4 : 1 }),
     callbacks: callbackRepository(sql),
     batches: batchRepository(sql),
-    btcTxs: btcTxRepository(sql),
+    btcTxs: btcTxRepository(sql, kind),
     utxos: utxoRepository(sql),
     attempts: attemptCounterRepository(sql),
     emails: emailRepository(sql),
@@ -46,8 +59,15 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, inTransaction = 
     signatureRequests: signatureRequestRepository(sql),
     requestMailMarks: requestMailMarkRepository(sql),
     attestations: attestationRepository(sql),
-    jobs: jobsOn(sql),
-    transaction: (fn) => sql.transaction((tx) => fn(storeOn(tx, kind, jobsOn, true))),
+    jobs: storeJobs(jobsOn(sql), pending),
+    // The jobs enqueued in the transaction are written in one statement before it commits.
+    transaction: (fn) =>
+      sql.transaction(async (tx) => {
+        const enqueued: JobToSend[] = [];
+        const result = await fn(storeOn(tx, kind, jobsOn, enqueued));
+        await sendAll(jobsOn(tx), enqueued);
+        return result;
+      }),
     ping: async () => {
       await sql.query('SELECT 1');
     },

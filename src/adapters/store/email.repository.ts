@@ -41,6 +41,28 @@ const toEmail = (r: EmailRow): Email => ({
   sentAt: r.sent_at === null ? null : Number(r.sent_at),
 });
 
+/** A mail as a row of {@link EmailRepository.insertMany}'s JSON. */
+const emailRecord = (e: Email) => ({
+  id: e.id,
+  message_id: e.messageId,
+  account_id: e.accountId,
+  request_id: e.requestId,
+  type: e.type,
+  from_name: e.from.name,
+  from_address: e.from.address,
+  to_name: e.to.name,
+  to_address: e.to.address,
+  subject: e.subject,
+  html: e.html,
+  text: e.text,
+  attachments: e.attachments,
+  status: e.status,
+  attempts: e.attempts,
+  last_error: e.lastError,
+  created: e.created,
+  sent_at: e.sentAt,
+});
+
 export function emailRepository(sql: Sql): EmailRepository {
   return {
     async insert(e) {
@@ -68,6 +90,19 @@ export function emailRepository(sql: Sql): EmailRepository {
           e.created,
           e.sentAt,
         ],
+      );
+    },
+    async insertMany(emails) {
+      if (emails.length === 0) return;
+      await sql.query(
+        `INSERT INTO email (id, message_id, account_id, request_id, type, from_name, from_address, to_name, to_address,
+           subject, html, text, attachments, status, attempts, last_error, created, sent_at)
+         SELECT id, message_id, account_id, request_id, type, from_name, from_address, to_name, to_address,
+           subject, html, text, attachments, status, attempts, last_error, created, sent_at
+         FROM jsonb_to_recordset($1::jsonb) AS e(id uuid, message_id text, account_id uuid, request_id uuid, type text,
+           from_name text, from_address text, to_name text, to_address text, subject text, html text, text text,
+           attachments jsonb, status text, attempts integer, last_error text, created bigint, sent_at bigint)`,
+        [JSON.stringify(emails.map(emailRecord))],
       );
     },
     async findById(id) {

@@ -102,8 +102,13 @@ const toSignee = (r: SigneeRow): Signee => ({
 /**
  * Requests with their signers and watchers in one statement (one round trip, also under FOR UPDATE), and
  * `matched`: the id of the signer whose lookup hash is parameter `$<lookupParam>`, if any.
+ * With `lockCheck`, `stale`: under FOR UPDATE, PostgreSQL waits for a concurrent transaction that holds
+ * the row and then returns the row as that transaction left it, but the subqueries (signers, watchers)
+ * still read the statement's snapshot, taken before that commit; the row's version (xmin) then differs
+ * from the one the snapshot sees. Two signers signing at once would otherwise each see the other unsigned,
+ * and the request would never complete.
  */
-const selectWithPeople = (lookupParam?: number) => `
+const selectWithPeople = (lookupParam?: number, lockCheck = false) => `
 SELECT ${REQUEST_COLUMNS},
   (SELECT coalesce(json_agg(s ORDER BY s.position), '[]'::json)
    FROM (SELECT ${SIGNEE_COLUMNS.replace('secret_salt', "encode(secret_salt, 'hex') AS secret_salt")}
@@ -113,6 +118,7 @@ SELECT ${REQUEST_COLUMNS},
    AS watchers,
   ${lookupParam === undefined ? 'NULL::uuid' : `(SELECT id FROM signee WHERE request_id = r.id AND secret_hash = $${lookupParam}::bytea)`}
     AS matched
+  ${lockCheck ? ', r.xmin::text <> (SELECT x.xmin::text FROM signature_request x WHERE x.id = r.id) AS stale' : ''}
 FROM signature_request r`;
 
 interface RequestWithPeopleRow extends RequestRow {
@@ -183,6 +189,27 @@ FROM jsonb_to_recordset($2::jsonb) AS r(position integer, email text, common_nam
 /** An audit event's values, in the column order of INSERT_EVENT_OF (parameters $4 to $10). */
 const eventParams = (e: AuditEvent) => [e.date, e.type, e.actor, e.signeeId, e.ip, e.userAgent, e.comment];
 
+const eventRecord = (e: AuditEvent) => ({
+  date: e.date,
+  type: e.type,
+  actor: e.actor,
+  signee_id: e.signeeId,
+  ip: e.ip,
+  user_agent: e.userAgent,
+  comment: e.comment,
+});
+
+/**
+ * Appends the events of parameter `$<param>` (a JSON array of {@link eventRecord}s with their position
+ * `n`), in that order, for each row `id` of the CTE `source` (none when the change did not happen).
+ */
+const INSERT_EVENTS_OF = (source: string, param: number) => `
+INSERT INTO signature_request_event (request_id, date, type, actor, signee_id, ip, user_agent, comment)
+SELECT s.id, e.date, e.type, e.actor, e.signee_id, e.ip, e.user_agent, e.comment
+FROM ${source} s CROSS JOIN jsonb_to_recordset($${param}::jsonb)
+  AS e(n integer, date bigint, type text, actor text, signee_id uuid, ip text, user_agent text, comment text)
+ORDER BY e.n RETURNING request_id`;
+
 /** Appends an event for each row `id` of the CTE `source` (none when the change it records did not happen). */
 const INSERT_EVENT_OF = (source: string) => `
 INSERT INTO signature_request_event (request_id, date, type, actor, signee_id, ip, user_agent, comment)
@@ -246,11 +273,15 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
     lock: boolean,
   ): Promise<{ request: SignatureRequest; matched: string | null } | null> {
     if (!UUID.test(id) || (where.accountId !== undefined && !UUID.test(where.accountId))) return null;
-    const rows = await sql.query<RequestWithPeopleRow>(
-      `${selectWithPeople(3)} WHERE r.id = $1 AND ($2::uuid IS NULL OR r.account_id = $2) ${lock ? 'FOR UPDATE' : ''}`,
-      [id, where.accountId ?? null, where.lookupHash ?? null],
-    );
-    const r = rows[0];
+    const read = () =>
+      sql.query<RequestWithPeopleRow & { stale?: boolean }>(
+        `${selectWithPeople(3, lock)} WHERE r.id = $1 AND ($2::uuid IS NULL OR r.account_id = $2) ${lock ? 'FOR UPDATE' : ''}`,
+        [id, where.accountId ?? null, where.lookupHash ?? null],
+      );
+    let r = (await read())[0];
+    // The lock came after a concurrent change committed: the signers were read before it. Read again,
+    // under the lock now held (a new statement sees every commit).
+    if (r?.stale) r = (await read())[0];
     return r ? { request: withPeople(r), matched: r.matched } : null;
   }
 
@@ -308,16 +339,27 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
         now,
       ]);
     },
-    async markSigned(signeeId, requestId, signature, event) {
+    async markSigned(signeeId, requestId, signature, event, move) {
+      const events = move ? [event, move.event] : [event];
       const rows = await sql.query(
         `WITH signed AS (
            UPDATE signee SET signed_on = $4, anchor_id = $2, method = $3 WHERE id = $1 AND signed_on IS NULL
            RETURNING request_id),
          touched AS (
-           UPDATE signature_request SET last_modified = $4 WHERE id = (SELECT request_id FROM signed) AND id = $11
+           UPDATE signature_request SET last_modified = $4, state = coalesce($7::text, state)
+           WHERE id = (SELECT request_id FROM signed) AND id = $5 AND ($7::text IS NULL OR state = $6)
            RETURNING id)
-         ${INSERT_EVENT_OF('touched')}`,
-        [signeeId, signature.anchorId, signature.method, ...eventParams(event), requestId],
+         ${INSERT_EVENTS_OF('touched', 8)}`,
+        [
+          signeeId,
+          signature.anchorId,
+          signature.method,
+          event.date,
+          requestId,
+          move?.from ?? null,
+          move?.to ?? null,
+          JSON.stringify(events.map((e, n) => ({ n, ...eventRecord(e) }))),
+        ],
       );
       return rows.length > 0;
     },

@@ -46,11 +46,12 @@ export function utxoRepository(sql: Sql): UtxoStore {
         ],
       );
     },
-    async setStatus(outpoints, status) {
+    async setStatus(outpoints, status, unless) {
       if (outpoints.length === 0) return;
       await sql.query(
-        `UPDATE utxo u SET status = $2 FROM jsonb_to_recordset($1::jsonb) AS o(txid text, vout int) WHERE u.txid = o.txid AND u.vout = o.vout`,
-        [JSON.stringify(outpoints.map((o) => ({ txid: o.txid, vout: o.vout }))), status],
+        `UPDATE utxo u SET status = $2 FROM jsonb_to_recordset($1::jsonb) AS o(txid text, vout int)
+         WHERE u.txid = o.txid AND u.vout = o.vout AND u.status IS DISTINCT FROM $3::text`,
+        [JSON.stringify(outpoints.map((o) => ({ txid: o.txid, vout: o.vout }))), status, unless ?? null],
       );
     },
   };

@@ -51,7 +51,10 @@ export interface ClosedBatchRow {
   readonly root: Buffer;
   /** Leaves of the tree: twice the range's length (blinded layout). */
   readonly leafCount: number;
-  readonly tree: Buffer;
+  /** The secret key the leaf level's siblings derive from (core/merkle/blinding.ts); never served. */
+  readonly treeKey: Buffer;
+  /** The tree's levels from level 1 to the root (core/merkle/batch-tree.ts), stored in parts. */
+  readonly levels: Buffer;
   readonly now: number;
 }
 
@@ -74,10 +77,18 @@ export interface BatchRepository {
   sealedSeq(): Promise<number>;
   /** The next `max` unbatched anchors up to `sealedSeq` (seq order): their first and last seq and count; null when none. */
   claimRange(max: number, sealedSeq: number): Promise<SeqRange | null>;
-  /** Leaves (packed, 32 bytes each) and seqs of the unbatched anchors from `firstSeq` to `lastSeq`, seq order. */
-  rangeLeaves(firstSeq: number, lastSeq: number): Promise<{ leaves: Buffer; seqs: number[] }>;
-  /** Inserts a closed WAIT batch owning the anchors of a seq range, with its serialised tree. */
+  /**
+   * Leaves (packed, 32 bytes each) of the unbatched anchors from `firstSeq` to `lastSeq`, seq order, with their
+   * seqs when some seq of the range has no anchor (null when each has one). Read a chunk at a time.
+   */
+  rangeLeaves(firstSeq: number, lastSeq: number): Promise<{ leaves: Buffer; seqs: number[] | null }>;
+  /** Inserts a closed WAIT batch owning the anchors of a seq range, with its tree (levels 1 up, in parts). */
   insertClosed(batch: ClosedBatchRow): Promise<void>;
+  /**
+   * What a receipt of the batch may still change by: the transaction it names (null unless SENT or
+   * CONFIRMED) and whether it is settled. Null when there is no such batch.
+   */
+  receiptState(id: string): Promise<{ txId: string | null; settled: boolean } | null>;
   /** Marks CONFIRMED batches whose block is at or below `height` settled: their receipts can no longer change. */
   settleUpTo(height: number): Promise<void>;
   findById(id: string): Promise<Batch | null>;
@@ -124,6 +135,13 @@ export interface BtcTx {
 }
 
 export interface BtcTxRepository {
+  /**
+   * Runs `fn` while no other process signs or broadcasts: on PostgreSQL under an advisory lock held by a
+   * transaction of its own, which the database frees when the holder's connection ends (a killed worker
+   * holds nothing); null at once, without running `fn`, when a live process holds it. The embedded store
+   * has one process, whose job engine runs one send at a time: `fn` just runs.
+   */
+  whileSending<T>(fn: () => Promise<T>): Promise<T | null>;
   insert(tx: BtcTx): Promise<void>;
   /** Transactions of a batch, newest first. */
   ofBatch(batchId: string): Promise<BtcTx[]>;

@@ -1,16 +1,16 @@
-import { blindedRangeLeaves } from '../../core/merkle/blinding.js';
-import { buildSerializedTree, type SerializedTree } from '../../core/merkle/serialize.js';
-import { NODE_SIZE } from '../../core/merkle/tree.js';
+import { CHUNK_NODES, chunkJoiner } from '../../core/merkle/batch-tree.js';
+import { BLINDING_KEY_SIZE } from '../../core/merkle/blinding.js';
 import type { BatchRepository, SeqRange } from './bitcoin.port.js';
-import type { Random } from '../shared/clock.port.js';
 import { SEND_BATCHES, type AnchoringDeps } from './anchoring-deps.js';
+import { inlineChunkHasher, type ChunkHasher } from './chunk-hasher.port.js';
 import type { AppDeps } from '../shared/deps.js';
 
-type CloseDeps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'jobs'> & Pick<AnchoringDeps, 'insideClose'>;
+type CloseDeps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'jobs'> &
+  Pick<AnchoringDeps, 'insideClose' | 'chunkHasher'>;
 
 export interface ClosedBatch {
   readonly batchId: string;
-  /** Anchors in the batch (its tree has twice as many leaves: each anchor's and its random sibling). */
+  /** Anchors in the batch (its tree has twice as many leaves: each anchor's and its secret sibling). */
   readonly anchorCount: number;
   readonly root: string;
 }
@@ -18,9 +18,11 @@ export interface ClosedBatch {
 /**
  * Closes a batch: it takes the `maxSize` oldest unbatched anchors (seq order) as a range of sequence
  * numbers — one batch row, no anchor row rewritten — and stores the Merkle tree (Chainpoint v2 rule) built
- * over their leaves, each paired with a random sibling so that no receipt shows another anchor's hash
- * (core/merkle/blinding.ts), serialised, in that row; the send job is queued in the same transaction, under
- * a lock that keeps two processes from closing at once. The range ends at a seq below which every insert has
+ * over their leaves, each paired with a secret sibling derived from a new key of the batch so that no receipt
+ * shows another anchor's hash (core/merkle/blinding.ts): the leaves are read a chunk at a time, each chunk's
+ * subtree hashed (on other threads when `chunkHasher` says so) while the next is read, and the levels from
+ * level 1 up stored in parts (core/merkle/batch-tree.ts). The send job is queued in the same transaction,
+ * under a lock that keeps two processes from closing at once. The range ends at a seq below which every insert has
  * ended ({@link BatchRepository.sealedSeq}), so no anchor can later appear inside it. Null when no anchor waits.
  */
 export async function closeBatch(deps: CloseDeps, input: { maxSize: number }): Promise<ClosedBatch | null> {
@@ -32,14 +34,16 @@ export async function closeBatch(deps: CloseDeps, input: { maxSize: number }): P
     const range = await tx.batches.claimRange(input.maxSize, sealedSeq);
     await deps.insideClose?.();
     if (!range) return null;
-    const tree = await rangeTree(tx.batches, range, deps.random);
+    const treeKey = deps.random.bytes(BLINDING_KEY_SIZE);
+    const tree = await rangeTree(tx.batches, range, treeKey, deps.chunkHasher ?? inlineChunkHasher);
     const now = deps.clock.now();
     await tx.batches.insertClosed({
       id: batchId,
       ...range,
       root: tree.root,
-      leafCount: tree.leafCount,
-      tree: tree.bytes,
+      leafCount: 2 * (range.lastSeq - range.firstSeq + 1),
+      treeKey,
+      levels: tree.levels,
       now,
     });
     // Keyed like the scheduled sends, so the stately queue holds one active send whichever queued it.
@@ -48,12 +52,34 @@ export async function closeBatch(deps: CloseDeps, input: { maxSize: number }): P
   });
 }
 
-/** The blinded tree of a seq range: anchor at offset o on leaf 2o, random bytes everywhere else. */
-async function rangeTree(batches: BatchRepository, range: SeqRange, random: Random): Promise<SerializedTree> {
-  const { leaves, seqs } = await batches.rangeLeaves(range.firstSeq, range.lastSeq);
+/** Chunks read ahead of the hashing: enough to keep the threads busy, few enough to bound the memory. */
+const CHUNKS_IN_FLIGHT = 4;
+
+/**
+ * The blinded tree of a seq range (levels 1 up), a chunk at a time: the next chunks' leaves are read while
+ * the previous ones are hashed, and each subtree is copied into the stored form as soon as it is done.
+ */
+async function rangeTree(
+  batches: BatchRepository,
+  range: SeqRange,
+  key: Buffer,
+  hash: ChunkHasher,
+): Promise<{ levels: Buffer; root: Buffer }> {
   const span = range.lastSeq - range.firstSeq + 1;
-  const offsets = seqs.length === span ? null : seqs.map((seq) => seq - range.firstSeq);
-  return buildSerializedTree(blindedRangeLeaves(leaves, offsets, span, random.bytes(2 * span * NODE_SIZE)));
+  const tree = chunkJoiner(span);
+  const inFlight: Promise<void>[] = [];
+  for (let c = 0; c * CHUNK_NODES < span; c++) {
+    const first = c * CHUNK_NODES;
+    const count = Math.min(CHUNK_NODES, span - first);
+    const { leaves, seqs } = await batches.rangeLeaves(range.firstSeq + first, range.firstSeq + first + count - 1);
+    const offsets = seqs && seqs.map((seq) => seq - range.firstSeq);
+    const done = hash({ key, leaves, offsets, first, count }).then((subtree) => tree.add(c, subtree));
+    done.catch(() => undefined); // a failure surfaces when awaited below, not as an unhandled rejection meanwhile
+    inFlight.push(done);
+    if (inFlight.length >= CHUNKS_IN_FLIGHT) await inFlight.shift();
+  }
+  await Promise.all(inFlight);
+  return tree.finish();
 }
 
 /** Most batches one run of {@link closeDueBatches} closes; the next run goes on. */

@@ -151,8 +151,11 @@ async function recordFirstConfirmation(
       'abandoned',
     );
     if (winner.change) {
+      // The change may be marked spent or abandoned (a gettxout that did not see it yet, a fee bump): usable
+      // again. But not if the send job already chose it for a newer transaction: bcoin's gettxout does not
+      // see spends in its mempool, so `reserved` is all that keeps the wallet from spending it twice.
       await tx.utxos.add([{ ...winner.change, status: 'available' }]);
-      await tx.utxos.setStatus([winner.change], 'available');
+      await tx.utxos.setStatus([winner.change], 'available', 'reserved');
     }
   });
 }
@@ -202,16 +205,24 @@ async function rebroadcast(deps: AnchoringDeps, txs: BtcTx[], height: number, s:
 /**
  * True when an input of the batch's transactions (they all share them) is spent by something else, so
  * none of them can ever confirm. An input whose parent is one of our own transactions still waiting
- * (chained change lost in the same reorg) is not gone.
+ * (chained change lost in the same reorg) is not gone; a parent recorded CONFIRMED is waiting only if
+ * the node no longer has it in a block (a reorg the watch has not handled yet). A parent in a block whose
+ * output the node reports gone had that output spent by another transaction: the input is gone.
  */
 async function inputsGone(deps: AnchoringDeps, txs: BtcTx[]): Promise<boolean> {
   for (const input of txs[txs.length - 1]!.inputs) {
     if (await deps.chain.getTxOut(input.txid, input.vout)) continue;
     const parent = await deps.store.btcTxs.findByTxid(input.txid);
-    if (parent && ['SIGNED', 'BROADCAST', 'CONFIRMED'].includes(parent.status)) continue;
+    if (parent && (await parentWaiting(deps, parent))) continue;
     return true;
   }
   return false;
+}
+
+async function parentWaiting(deps: AnchoringDeps, parent: BtcTx): Promise<boolean> {
+  if (parent.status === 'SIGNED' || parent.status === 'BROADCAST') return true;
+  if (parent.status !== 'CONFIRMED') return false;
+  return ((await deps.chain.getRawTransaction(parent.txid))?.confirmations ?? 0) === 0;
 }
 
 async function abandon(deps: AnchoringDeps, b: Batch, txs: BtcTx[], s: ConfirmSummary): Promise<void> {

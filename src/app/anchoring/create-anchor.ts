@@ -26,7 +26,7 @@ export interface CreateAnchorInput {
   readonly callbackURL?: string;
 }
 
-type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'httpClient'>;
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'httpClient' | 'signatureVerifier'>;
 
 /**
  * Creates an anchor in status WAIT. A signature anchor's signature is verified now, against
@@ -34,26 +34,41 @@ type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'httpClient'>;
  * @throws DomainError VALIDATION_FAILED, INVALID_HASH, INVALID_SIGNATURE, INVALID_PUBKEY, INVALID_URL, FORBIDDEN_URL
  */
 export async function createAnchor(deps: Deps, input: CreateAnchorInput): Promise<Anchor> {
-  const fields = input.hash !== undefined ? dataFields(input) : signatureFields(input);
+  const fields = input.hash !== undefined ? dataFields(input) : await signatureFields(deps, input);
   if (input.identityURL !== undefined) checkUserUrl(undefined, input.identityURL, 'identityURL');
   if (input.callbackURL !== undefined) checkUserUrl(deps.httpClient, input.callbackURL, 'callbackURL');
   const tags = input.tags ?? [];
   if (tags.some((t) => t.length === 0 || /\s/.test(t)))
     fail('VALIDATION_FAILED', '"tags" must be non-empty strings without spaces');
   const now = deps.clock.now();
-  const anchor: NewAnchor = {
-    ...fields,
+  // One literal with every field: spreading the kind's fields into a 23-field object cost V8 a slow
+  // clone on each request (a tenth of a recovery), and the store reads the same object.
+  const anchor: Anchor = {
     id: deps.random.uuid(),
     accountId: input.accountId,
     name: input.name,
+    kind: fields.kind,
+    hash: fields.hash,
+    signature: fields.signature,
+    pubKey: fields.pubKey,
+    identityUrl: fields.identityUrl,
+    signedIdentity: fields.signedIdentity,
+    signedIssuerDomain: fields.signedIssuerDomain,
+    leaf: fields.leaf,
     public: input.public ?? true,
-    tags: [...new Set(tags)],
+    tags: tags.length === 0 ? [] : [...new Set(tags)],
     metadata: input.metadata ?? null,
     callbackUrl: input.callbackURL ?? null,
     created: now,
+    lastModified: now,
+    status: 'WAIT',
+    batchId: null,
+    txId: null,
+    confirmations: 0,
+    timestamp: null,
   };
   await deps.store.anchors.insert(anchor);
-  return { ...anchor, lastModified: now, status: 'WAIT', batchId: null, txId: null, confirmations: 0, timestamp: null };
+  return anchor;
 }
 
 type KindFields = Pick<
@@ -78,7 +93,7 @@ function dataFields(input: CreateAnchorInput): KindFields {
   };
 }
 
-function signatureFields(input: CreateAnchorInput): KindFields {
+async function signatureFields(deps: Deps, input: CreateAnchorInput): Promise<KindFields> {
   const { signedHash, signature, pubKey } = input;
   if (signedHash === undefined || signature === undefined || pubKey === undefined) {
     fail(
@@ -91,7 +106,9 @@ function signatureFields(input: CreateAnchorInput): KindFields {
     signedIdentity: input.signedIdentity,
     signedIssuerDomain: input.signedIssuerDomain,
   });
-  const result = verifySignedMessage(message, signature, pubKey);
+  const result = deps.signatureVerifier
+    ? await deps.signatureVerifier.verify(message, signature, pubKey)
+    : verifySignedMessage(message, signature, pubKey);
   if (!result.ok) fail('INVALID_SIGNATURE', `"signature" does not verify: ${result.reason}`);
   return {
     kind: 'signature',

@@ -1,4 +1,5 @@
 import { anchorView } from './anchor-view.js';
+import type { JobQueue } from '../shared/jobs.port.js';
 import type { Store } from '../shared/store.port.js';
 import { DELIVER_CALLBACK, type CallbackJobData } from '../callbacks/callback.port.js';
 
@@ -13,7 +14,7 @@ export { DELIVER_CALLBACK, type CallbackJobData };
  * @returns how many messages were queued
  */
 export async function enqueueAnchorCallbacks(
-  tx: Pick<Store, 'anchors' | 'jobs'>,
+  tx: Pick<Store, 'anchors'> & { readonly jobs: JobQueue },
   input: { batchId: string },
 ): Promise<number> {
   const anchors = await tx.anchors.withCallbackInBatch(input.batchId);

@@ -1,8 +1,9 @@
 import { BoundedLru } from '../../core/cache/bounded-lru.js';
+import { freshReads, type FreshReads } from '../../core/cache/fresh-reads.js';
 import type { ReceiptSignature } from '../../core/chainpoint/receipt.js';
 import { sha256Utf8 } from '../../core/hash/sha256.js';
 import type { AppDeps } from '../shared/deps.js';
-import { getReceipt } from './get-receipt.js';
+import { readReceiptParts, receiptOfParts, type ReceiptProof } from './get-receipt.js';
 
 /** A complete receipt as served over HTTP: its JSON text and an entity tag derived from it. */
 export interface ReceiptDocument {
@@ -17,37 +18,76 @@ export interface ReceiptDocument {
 export type ReceiptDocumentResult =
   ReceiptDocument | { readonly complete: false; readonly signature?: ReceiptSignature };
 
-/**
- * Settled receipts kept in memory, by anchor id. Only what can no longer change is kept, so several
- * API processes each with a cache never serve a receipt another one has seen change (a fee bump or a
- * reorg only touches batches still watched, never settled ones).
- */
-export type ReceiptCache = BoundedLru<ReceiptDocument>;
+/** What may still change in a receipt: its batch's transaction (null while WAIT) and whether it is settled. */
+interface BatchState {
+  readonly txId: string | null;
+  readonly settled: boolean;
+}
 
-/** Default bound of a {@link ReceiptCache}: 16 MB of receipt text (some 10,000 receipts of a million-anchor batch). */
-const RECEIPT_CACHE_CHARS = 16 * 1024 * 1024;
-
-/** A receipt cache bounded by the total length of the receipts it keeps. */
-export function createReceiptCache(maxChars = RECEIPT_CACHE_CHARS): ReceiptCache {
-  return new BoundedLru<ReceiptDocument>(maxChars, (d) => d.json.length);
+/** What is kept of an anchor's receipt: the parts that never change, and the last document made of them. */
+interface Kept {
+  readonly signature?: ReceiptSignature;
+  readonly proof: ReceiptProof;
+  readonly doc?: ReceiptDocument & { readonly txId: string };
 }
 
 /**
- * The receipt of an anchor as its JSON text and entity tag: from the cache when settled and seen
- * before, else read (one statement) and kept when settled. While WAIT, the signature part only.
+ * Receipts kept in memory, by anchor id: the parts that never change once the anchor's batch has a
+ * transaction (signature, path, root) and the last document made of them. A settled document is served as
+ * kept; any other is served only after its batch's transaction and settled flag were read again (one small
+ * statement, shared by the concurrent requests for that batch, each answered by a read that began after it
+ * arrived), so a fee bump or a reorg seen by another process is never missed.
+ */
+export interface ReceiptCache {
+  readonly kept: BoundedLru<Kept>;
+  readonly batchStates: FreshReads<string, BatchState | null>;
+}
+
+/** Default bound of a {@link ReceiptCache}: 16 MB of receipt text (some 5,000 receipts of a million-anchor batch). */
+const RECEIPT_CACHE_CHARS = 16 * 1024 * 1024;
+
+/** A receipt cache bounded by the total length of the receipts and paths it keeps. */
+export function createReceiptCache(maxChars = RECEIPT_CACHE_CHARS): ReceiptCache {
+  const weigh = (k: Kept) => (k.doc?.json.length ?? 0) + k.proof.proof.length * 72 + 256;
+  return { kept: new BoundedLru<Kept>(maxChars, weigh), batchStates: freshReads() };
+}
+
+/**
+ * The receipt of an anchor as its JSON text and entity tag: a settled one from memory; another from its
+ * kept parts and a fresh read of its batch's state, or read whole (one statement) the first time. While
+ * WAIT, the signature part only.
  * @throws DomainError NOT_FOUND when unknown
  */
 export async function getReceiptDocument(
   deps: Pick<AppDeps, 'store'> & { readonly receiptCache: ReceiptCache },
   input: { id: string },
 ): Promise<ReceiptDocumentResult> {
-  const cached = deps.receiptCache.get(input.id);
-  if (cached) return cached;
-  const result = await getReceipt(deps, input);
-  if (!result.complete) return result;
+  const cache = deps.receiptCache;
+  const kept = cache.kept.get(input.id);
+  if (kept?.doc?.settled) return kept.doc;
+  if (kept) {
+    const batchId = kept.proof.batchId;
+    const state = await cache.batchStates(batchId, () => deps.store.batches.receiptState(batchId));
+    return documentOf(cache, input.id, kept, state ?? { txId: null, settled: false });
+  }
+  const parts = await readReceiptParts(deps, input);
+  if (parts.proof === null)
+    return parts.signature ? { complete: false, signature: parts.signature } : { complete: false };
+  return documentOf(cache, input.id, { ...parts, proof: parts.proof }, parts);
+}
+
+/** The document of the kept parts for the batch's state: the kept one when it names the same transaction. */
+function documentOf(cache: ReceiptCache, id: string, kept: Kept, state: BatchState): ReceiptDocumentResult {
+  if (kept.doc && kept.doc.txId === state.txId && kept.doc.settled === state.settled) return kept.doc;
+  const parts = { ...(kept.signature ? { signature: kept.signature } : {}), proof: kept.proof };
+  const result = receiptOfParts(parts, state);
+  if (!result.complete || state.txId === null) {
+    cache.kept.set(id, parts);
+    return kept.signature ? { complete: false, signature: kept.signature } : { complete: false };
+  }
   const json = JSON.stringify(result.receipt);
   const etag = `"${sha256Utf8(json).subarray(0, 16).toString('base64url')}"`;
-  const doc: ReceiptDocument = { complete: true, json, etag, settled: result.settled };
-  if (doc.settled) deps.receiptCache.set(input.id, doc);
+  const doc = { complete: true as const, json, etag, settled: state.settled, txId: state.txId };
+  cache.kept.set(id, { ...parts, doc });
   return doc;
 }

@@ -1,7 +1,7 @@
 import { buildReceipt, type ChainpointReceipt, type ReceiptSignature } from '../../core/chainpoint/receipt.js';
 import { fail } from '../../core/errors.js';
 import { bytesToHex } from '../../core/hash/hex.js';
-import { proofFromNodes, proofNodeLocations } from '../../core/merkle/proof.js';
+import { proofFromNodes, proofNodeLocations, type ProofStep } from '../../core/merkle/proof.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Anchor } from './anchor.port.js';
 
@@ -9,27 +9,68 @@ export type ReceiptResult =
   | { readonly complete: true; readonly receipt: ChainpointReceipt; readonly settled: boolean }
   | { readonly complete: false; readonly signature?: ReceiptSignature };
 
+/** The part of a receipt that never changes once its anchor's batch has a transaction. */
+export interface ReceiptProof {
+  readonly batchId: string;
+  readonly targetHash: string;
+  readonly merkleRoot: string;
+  readonly proof: readonly ProofStep[];
+}
+
+/** A receipt's parts: what never changes (the signature, the proof) and what may (the transaction). */
+export interface ReceiptParts {
+  readonly signature?: ReceiptSignature;
+  /** Null until the anchor's batch has a transaction. */
+  readonly proof: ReceiptProof | null;
+  /** The batch's transaction, null while WAIT. */
+  readonly txId: string | null;
+  /** The batch is confirmed below the reorg watch: the receipt can no longer change. */
+  readonly settled: boolean;
+}
+
 /**
- * The receipt of an anchor, by id (so private anchors too, to whoever knows the id). While the
- * anchor is WAIT, only its signature part. One statement reads the anchor, its batch and just the log2(n)
- * nodes of the path. `settled`: the batch is confirmed below the reorg watch, the receipt can no longer change.
+ * The parts of an anchor's receipt, by id (so private anchors too, to whoever knows the id). One statement
+ * reads the anchor, its batch and just the log2(n) nodes of the path.
  * @throws DomainError NOT_FOUND when unknown
  */
-export async function getReceipt(deps: Pick<AppDeps, 'store'>, input: { id: string }): Promise<ReceiptResult> {
+export async function readReceiptParts(deps: Pick<AppDeps, 'store'>, input: { id: string }): Promise<ReceiptParts> {
   const data = await deps.store.anchors.findProofData(input.id);
   if (!data) fail('NOT_FOUND', `no anchor ${input.id}`);
   const { anchor, batch } = data;
   const signature = receiptSignature(anchor);
-  if (!batch || anchor.txId === null || anchor.batchId === null)
-    return signature ? { complete: false, signature } : { complete: false };
-  const receipt = buildReceipt({
+  const base = { ...(signature ? { signature } : {}), txId: anchor.txId, settled: batch?.settled ?? false };
+  if (!batch || anchor.txId === null || anchor.batchId === null) return { ...base, proof: null };
+  const proof = {
+    batchId: anchor.batchId,
     targetHash: bytesToHex(anchor.leaf),
     merkleRoot: bytesToHex(batch.root),
     proof: proofFromNodes(proofNodeLocations(batch.leafCount, batch.leafIndex), batch.nodes),
-    txId: anchor.txId,
-    signature,
-  });
-  return { complete: true, receipt, settled: batch.settled };
+  };
+  return { ...base, proof };
+}
+
+/**
+ * The receipt made of its parts, for the transaction `txId` (null: WAIT, only the signature part).
+ * @throws DomainError INVALID_RECEIPT when the proof does not lead to the root
+ */
+export function receiptOfParts(
+  parts: Pick<ReceiptParts, 'signature' | 'proof'>,
+  state: { readonly txId: string | null; readonly settled: boolean },
+): ReceiptResult {
+  const { signature, proof } = parts;
+  if (proof === null || state.txId === null) return signature ? { complete: false, signature } : { complete: false };
+  const receipt = buildReceipt({ ...proof, proof: [...proof.proof], txId: state.txId, signature });
+  return { complete: true, receipt, settled: state.settled };
+}
+
+/**
+ * The receipt of an anchor, by id. While the anchor is WAIT, only its signature part. `settled`: the batch
+ * is confirmed below the reorg watch, the receipt can no longer change.
+ * @throws DomainError NOT_FOUND when unknown
+ */
+export async function getReceipt(deps: Pick<AppDeps, 'store'>, input: { id: string }): Promise<ReceiptResult> {
+  const parts = await readReceiptParts(deps, input);
+  return receiptOfParts(parts, parts);
 }
 
 function receiptSignature(a: Anchor): ReceiptSignature | undefined {

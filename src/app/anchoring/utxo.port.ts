@@ -29,6 +29,6 @@ export interface UtxoStore {
   list(status: UtxoStatus): Promise<UtxoRow[]>;
   /** Inserts rows; a row whose (txid, vout) exists is left as it is. */
   add(rows: UtxoRow[]): Promise<void>;
-  /** Sets the status of existing rows; unknown outpoints are ignored. */
-  setStatus(outpoints: { txid: string; vout: number }[], status: UtxoStatus): Promise<void>;
+  /** Sets the status of existing rows, but those whose status is `unless`; unknown outpoints are ignored. */
+  setStatus(outpoints: { txid: string; vout: number }[], status: UtxoStatus, unless?: UtxoStatus): Promise<void>;
 }

@@ -32,9 +32,64 @@ export async function signHash(deps: Deps, request: SignRequest): Promise<SignRe
   return { ...base, signature: signWithKey(deps, key, message), signedIdentity, signedIssuerDomain };
 }
 
-/** The same code as the identity server, in process: the main service's Signer in the default run. */
-export function localSigner(deps: Deps): Signer {
-  return { sign: (request) => signHash(deps, request) };
+/**
+ * How long the platform's in-process signer keeps a live key it read: the key read was one statement of
+ * every signature by delegation. A key revoked by another process signs no more after this long.
+ */
+export const PLATFORM_KEY_CACHE_MS = 1000;
+
+/** The in-process signer, and the same signer reading its key on another store. */
+export interface LocalSigner extends Signer {
+  /**
+   * The same signer (and key cache) reading its key on `store`: a transaction's, so that signing inside
+   * that transaction never waits for a second connection from the pool.
+   */
+  on(store: Deps['store']): Signer;
+}
+
+/**
+ * The same code as the identity server, in process: the main service's Signer in the default run. With
+ * `keyCacheMs`, a live key read from the store is kept that long (an expired one is never used: the
+ * store is read again).
+ */
+export function localSigner(deps: Deps, opts: { keyCacheMs?: number } = {}): LocalSigner {
+  const kept: KeyCache | null = opts.keyCacheMs ? new Map() : null;
+  const on = (store: Deps['store']): Signer => {
+    const keys = kept ? withCachedKeys(store, deps.clock, kept, opts.keyCacheMs!) : store;
+    return { sign: (request) => signHash({ ...deps, store: keys }, request) };
+  };
+  return { ...on(deps.store), on };
+}
+
+type KeyCache = Map<string, { key: Promise<IdentityKey | null>; until: number }>;
+
+/**
+ * The store with its key reads kept `ttlMs` while the key they found is valid. The read itself is kept,
+ * so the signatures that arrive while it is under way wait for it rather than each reading again.
+ */
+function withCachedKeys(store: Deps['store'], clock: Deps['clock'], kept: KeyCache, ttlMs: number): Deps['store'] {
+  const keys = store.identityKeys;
+  async function through(id: string, now: number, read: () => Promise<IdentityKey | null>) {
+    const hit = kept.get(id);
+    const known = hit && hit.until > now ? await hit.key.catch(() => null) : null;
+    if (known && identityKeyStatus(known, now) === 'valid') return known;
+    const entry = { key: read(), until: now + ttlMs };
+    kept.set(id, entry);
+    // No key, or a failed read, is not kept.
+    const forget = () => {
+      if (kept.get(id) === entry) kept.delete(id);
+    };
+    void entry.key.then((key) => {
+      if (key === null) forget();
+    }, forget);
+    return entry.key;
+  }
+  const identityKeys = {
+    ...keys,
+    findNewestLive: (now: number) => through('', now, () => keys.findNewestLive(now)),
+    findByPubKey: (pubKey: string) => through(pubKey, clock.now(), () => keys.findByPubKey(pubKey)),
+  };
+  return { ...store, identityKeys };
 }
 
 /** The key asked for, or the newest live one; a revoked or expired key is refused. */

@@ -29,6 +29,8 @@ export interface Email {
 
 export interface EmailRepository {
   insert(email: Email): Promise<void>;
+  /** Several mails in one statement (the mails of one event). */
+  insertMany(emails: readonly Email[]): Promise<void>;
   findById(id: string): Promise<Email | null>;
   /** Newest first. */
   list(opts: { readonly limit: number; readonly requestId?: string }): Promise<Email[]>;

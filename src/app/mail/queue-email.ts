@@ -27,8 +27,25 @@ export async function queueEmail(
   deps: Pick<AppDeps, 'store' | 'clock' | 'random'>,
   input: QueueEmailInput,
 ): Promise<Email> {
+  return (await queueEmails(deps, [input]))[0]!;
+}
+
+/** Several mails (those of one event) as {@link queueEmail}: written in one statement, their deliveries enqueued. */
+export async function queueEmails(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'random'>,
+  inputs: readonly QueueEmailInput[],
+): Promise<Email[]> {
+  const emails = inputs.map((input) => outboxEmail(deps, input));
+  if (emails.length === 1) await deps.store.emails.insert(emails[0]!);
+  else await deps.store.emails.insertMany(emails);
+  for (const { id } of emails)
+    await deps.store.jobs.enqueue(DELIVER_EMAIL, { emailId: id } satisfies DeliverEmailJob, { singletonKey: id });
+  return emails;
+}
+
+function outboxEmail(deps: Pick<AppDeps, 'clock' | 'random'>, input: QueueEmailInput): Email {
   const id = deps.random.uuid();
-  const email: Email = {
+  return {
     id,
     messageId: `${id}@${input.from.address.split('@')[1] ?? 'proofseal.local'}`,
     accountId: input.accountId,
@@ -44,7 +61,4 @@ export async function queueEmail(
     created: deps.clock.now(),
     sentAt: null,
   };
-  await deps.store.emails.insert(email);
-  await deps.store.jobs.send(DELIVER_EMAIL, { emailId: id } satisfies DeliverEmailJob, { singletonKey: id });
-  return email;
 }

@@ -7,6 +7,7 @@ import type { PlatformSigner } from '../signature-requests/platform-signer.port.
 import type { SmsProvider } from '../sms/sms.port.js';
 import type { MailSettings } from '../mail/mail-settings.port.js';
 import type { AttestationService } from '../signature-requests/attestation/attestation.port.js';
+import type { SignatureVerifier } from '../anchoring/signature-verifier.port.js';
 
 /** What every use case may be given. Use cases take the parts they need, in one options object. */
 export interface AppDeps {
@@ -28,4 +29,6 @@ export interface AppDeps {
   readonly mail?: MailSettings;
   /** Attestation PDFs (renderer, branding images, sharing URL); absent, attestations fail with NOT_READY. */
   readonly attestation?: AttestationService;
+  /** Signature anchors' signatures verified off the event loop (VERIFY_THREADS); absent, verified inline. */
+  readonly signatureVerifier?: SignatureVerifier;
 }

@@ -6,7 +6,7 @@ import type { CallbackRepository } from '../callbacks/callback.port.js';
 import type { IdentityKeyRepository, IdentityTokenRepository } from '../identity/identity.port.js';
 import type { UtxoStore } from '../anchoring/utxo.port.js';
 import type { EmailRepository } from '../mail/email.port.js';
-import type { JobQueue } from './jobs.port.js';
+import type { StoreJobQueue } from './jobs.port.js';
 import type { OtpRepository } from '../signature-requests/otp/otp.port.js';
 import type { SmsRepository } from '../sms/sms-outbox.port.js';
 import type { RequestMailMarkRepository } from '../signature-requests/request-mail.port.js';
@@ -42,7 +42,7 @@ export interface Store {
   /** Attestation PDFs of COMPLETED/CLOSED requests, kept once made. */
   readonly attestations: AttestationRepository;
   /** The job queue, on this store's connection: inside `transaction`, a job is sent only if the transaction commits. */
-  readonly jobs: JobQueue;
+  readonly jobs: StoreJobQueue;
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;

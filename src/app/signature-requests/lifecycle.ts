@@ -14,7 +14,7 @@ import type { Store } from '../shared/store.port.js';
 import { PLATFORM_ACTOR, auditEvent } from './audit.js';
 import { invitedSignees, queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import { ownerView } from './signature-request-view.js';
-import type { SignatureRequest } from './signature-request.port.js';
+import type { AuditEvent, SignatureRequest } from './signature-request.port.js';
 
 /** The job that seals a COMPLETED or CLOSED request's audit trail (src/jobs/signature-requests/). */
 export const SEAL_AUDIT_TRAIL = 'signature-request.seal';
@@ -42,7 +42,7 @@ export async function enqueueRequestCallback(
     resource: { kind: 'signatureRequest', id: request.id },
     payload: JSON.stringify(ownerView(request)),
   };
-  await tx.jobs.send(DELIVER_CALLBACK, data, { singletonKey: key });
+  await tx.jobs.enqueue(DELIVER_CALLBACK, data, { singletonKey: key });
 }
 
 /** The event type that records a move to `to`. */
@@ -72,11 +72,34 @@ export async function moveRequest(
   if (!(await tx.signatureRequests.setState(request.id, request.state, move.to, event)))
     fail('CONFLICT', `signature request ${request.id} changed state meanwhile; read it again`);
   const moved: SignatureRequest = { ...request, state: move.to, lastModified: move.now };
-  await enqueueRequestCallback(tx, moved, 'state');
-  if (SEALING_STATES.has(move.to))
-    await tx.jobs.send(SEAL_AUDIT_TRAIL, { requestId: request.id }, { singletonKey: request.id });
-  if (deps) await queueMoveMails(tx, deps, request, moved);
+  await afterMove(tx, request, moved, deps);
   return moved;
+}
+
+/**
+ * What follows a move once it is written (by {@link moveRequest}, or with the last signature): the
+ * callback, for COMPLETED/CLOSED the job that seals the trail, and with `deps` the mails of the move.
+ */
+export async function afterMove(
+  tx: Store,
+  before: SignatureRequest,
+  moved: SignatureRequest,
+  deps?: RequestMailDeps,
+): Promise<void> {
+  await enqueueRequestCallback(tx, moved, 'state');
+  if (SEALING_STATES.has(moved.state))
+    await tx.jobs.enqueue(SEAL_AUDIT_TRAIL, { requestId: moved.id }, { singletonKey: moved.id });
+  if (deps) await queueMoveMails(tx, deps, before, moved);
+}
+
+/**
+ * The audit event of a platform move that another statement writes (the last signature completing its
+ * request), checked against the state table.
+ * @throws DomainError TRANSITION_NOT_ALLOWED (a bug guard)
+ */
+export function platformMoveEvent(from: SignatureRequestState, to: SignatureRequestState, now: number): AuditEvent {
+  assertPlatformMove(from, to);
+  return auditEvent({ type: EVENT_OF_STATE[to], date: now, actor: PLATFORM_ACTOR });
 }
 
 async function queueMoveMails(

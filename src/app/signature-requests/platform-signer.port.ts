@@ -1,4 +1,5 @@
 import type { Signer } from '../identity/signer.port.js';
+import type { Store } from '../shared/store.port.js';
 
 /**
  * The platform's signing key, used for signatures by delegation and for sealing audit trails: the
@@ -10,4 +11,10 @@ export interface PlatformSigner {
   readonly issuerDomain: string;
   /** The key (its address); absent, the identity server's newest live key. */
   readonly pubKey?: string;
+  /**
+   * Present when the key signs in this process (no network call): the signer reading its key on a given
+   * store, so that a signature by delegation is made inside its transaction, on that transaction's
+   * connection. A remote signer is called before the transaction instead, never under the request's lock.
+   */
+  readonly inProcess?: (store: Store) => Signer;
 }

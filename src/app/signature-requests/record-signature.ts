@@ -3,7 +3,7 @@ import { fail } from '../../core/errors.js';
 import type { Store } from '../shared/store.port.js';
 import { auditEvent, signeeActor, type Origin } from './audit.js';
 import { findSignee } from './signee-secrets.js';
-import { enqueueRequestCallback, movePlatform } from './lifecycle.js';
+import { afterMove, enqueueRequestCallback, platformMoveEvent } from './lifecycle.js';
 import type { SignatureRequest, Signee, SignMethod } from './signature-request.port.js';
 import type { AppDeps } from '../shared/deps.js';
 import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
@@ -18,18 +18,26 @@ export async function lockForSigning(
   deps: Pick<AppDeps, 'secretKey'>,
   input: { requestId: string; signeeId: string; now: number },
 ): Promise<{ request: SignatureRequest; signee: Signee }> {
-  const { request, signee } = await findSignee(
+  const found = await findSignee(
     { store: tx, secretKey: deps.secretKey },
     { requestId: input.requestId, signeeId: input.signeeId, lock: true },
   );
+  assertCanSign(found, input.now);
+  return found;
+}
+
+/**
+ * Checks that the signer of a request (read under its lock) can sign now.
+ * @throws DomainError ALREADY_SIGNED, SIGNING_CLOSED, DEADLINE_PASSED, NOT_YOUR_TURN
+ */
+export function assertCanSign({ request, signee }: { request: SignatureRequest; signee: Signee }, now: number): void {
   if (signee.signedOn !== null) fail('ALREADY_SIGNED', 'this signer has already signed this request');
   if (request.state !== 'IN_PROGRESS')
     fail('SIGNING_CLOSED', `the request is ${request.state}: it is signed only while IN_PROGRESS`);
-  if (request.deadline !== null && input.now >= request.deadline)
+  if (request.deadline !== null && now >= request.deadline)
     fail('DEADLINE_PASSED', `the deadline of this request passed on ${new Date(request.deadline).toISOString()}`);
   if (request.ordered && request.signees.some((s) => s.position < signee.position && s.signedOn === null))
     fail('NOT_YOUR_TURN', 'this request is signed in order, and a signer before you has not signed yet');
-  return { request, signee };
 }
 
 /**
@@ -52,13 +60,20 @@ export async function recordSignature(
   const { request, signee, anchorId, method, now } = input;
   const type = method === 'delegated' ? 'DELEGATE' : 'SIGN';
   const event = auditEvent({ type, date: now, actor: signeeActor(signee), signee, origin: input.origin });
-  if (!(await tx.signatureRequests.markSigned(signee.id, request.id, { anchorId, method }, event)))
-    fail('ALREADY_SIGNED', 'this signer has already signed this request');
   const signees = request.signees.map((s) => (s.id === signee.id ? { ...s, signedOn: now, anchorId, method } : s));
+  // The last signature completes the request in the same statement (the request is locked by the caller).
+  const last = signees.every((s) => s.signedOn !== null);
+  const move = last
+    ? { from: request.state, to: 'COMPLETED' as const, event: platformMoveEvent(request.state, 'COMPLETED', now) }
+    : undefined;
+  if (!(await tx.signatureRequests.markSigned(signee.id, request.id, { anchorId, method }, event, move)))
+    fail('ALREADY_SIGNED', 'this signer has already signed this request');
   const signed: SignatureRequest = { ...request, signees, lastModified: now };
   await enqueueRequestCallback(tx, signed, 'signature');
   const signedNow = signees.find((s) => s.id === signee.id)!;
   if (deps) await queueRequestMails(tx, deps, signed, { kind: 'signed', signee: signedNow });
-  if (signees.every((s) => s.signedOn !== null)) return movePlatform(tx, signed, 'COMPLETED', now, deps);
-  return signed;
+  if (!move) return signed;
+  const completed: SignatureRequest = { ...signed, state: move.to };
+  await afterMove(tx, signed, completed, deps);
+  return completed;
 }

@@ -8,7 +8,7 @@ import { mailContext, type MailContextInput } from '../../core/mail/mail-context
 import { sharingPath } from '../../core/signature-requests/sharing-token.js';
 import type { Account } from '../accounts/account.port.js';
 import type { MailSettings } from '../mail/mail-settings.port.js';
-import { queueEmail } from '../mail/queue-email.js';
+import { queueEmails, type QueueEmailInput } from '../mail/queue-email.js';
 import { renderEmail } from '../mail/render-email.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
@@ -36,15 +36,17 @@ export async function queueRequestMails(
   if (!settings) return 0;
   const requester = await tx.accounts.findById(request.accountId);
   if (!requester) throw new Error(`signature request ${request.id} has no account`);
-  let queued = 0;
+  const mails: QueueEmailInput[] = [];
   for (const planned of planRequestMails(request, event, requester.email)) {
     if (planned.invitation && planned.to.kind === 'signee') {
       const ref = { requestId: request.id, signeeId: planned.to.signee.id };
       if (!(await tx.requestMailMarks.mark(invitedKey(planned.to.signee.id), ref, deps.clock.now()))) continue;
     }
-    if (await queueOne(tx, { ...deps, settings }, { request, requester, planned })) queued += 1;
+    const mail = mailOf({ ...deps, settings }, { request, requester, planned });
+    if (mail) mails.push(mail);
   }
-  return queued;
+  if (mails.length > 0) await queueEmails({ ...deps, store: tx }, mails);
+  return mails.length;
 }
 
 /** The ids of the request's signers who were invited (their invitation was queued). */
@@ -53,28 +55,23 @@ export async function invitedSignees(tx: Store, request: SignatureRequest): Prom
   return new Set(request.signees.filter((_, i) => invited[i]).map((s) => s.id));
 }
 
-async function queueOne(
-  tx: Store,
+/** The mail to queue, rendered; null when its `<type>Disabled` leaves it out. */
+function mailOf(
   deps: RequestMailDeps & { settings: MailSettings },
   input: { request: SignatureRequest; requester: Account; planned: PlannedMail },
-): Promise<boolean> {
+): QueueEmailInput | null {
   const { request, planned } = input;
   const context = mailContext(contextInput(deps, input));
-  if (context[`${planned.type}Disabled`] === true && !EMAIL_TYPES[planned.type].mandatory) return false;
-  const rendered = renderEmail(deps.settings.engine, { type: planned.type, context });
-  await queueEmail(
-    { ...deps, store: tx },
-    {
-      accountId: request.accountId,
-      requestId: request.id,
-      type: planned.type,
-      from: { name: String(context.serviceName), address: String(context.serviceEmail) },
-      to: addressOf(planned.to, input.requester, context),
-      rendered,
-      attachments: planned.attachments,
-    },
-  );
-  return true;
+  if (context[`${planned.type}Disabled`] === true && !EMAIL_TYPES[planned.type].mandatory) return null;
+  return {
+    accountId: request.accountId,
+    requestId: request.id,
+    type: planned.type,
+    from: { name: String(context.serviceName), address: String(context.serviceEmail) },
+    to: addressOf(planned.to, input.requester, context),
+    rendered: renderEmail(deps.settings.engine, { type: planned.type, context }),
+    attachments: planned.attachments,
+  };
 }
 
 function contextInput(

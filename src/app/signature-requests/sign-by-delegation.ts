@@ -4,10 +4,12 @@ import { issuerDomain } from '../../core/identity/issuer-domain.js';
 import { signeeIdentity } from '../../core/signature-requests/limits.js';
 import { createAnchor, type CreateAnchorInput } from '../anchoring/create-anchor.js';
 import type { AppDeps } from '../shared/deps.js';
+import type { Store } from '../shared/store.port.js';
 import type { Origin } from './audit.js';
-import { lockForSigning, recordSignature } from './record-signature.js';
+import { assertCanSign, lockForSigning, recordSignature } from './record-signature.js';
 import { checkSigneeOtp, consumeSigneeOtp } from './signee-otp.js';
 import { findSignee } from './signee-secrets.js';
+import type { Signer } from '../identity/signer.port.js';
 import type { PlatformSigner } from './platform-signer.port.js';
 import type { SignatureRequest, Signee } from './signature-request.port.js';
 
@@ -26,9 +28,12 @@ export async function signByDelegation(
   input: { id: string; signeeId: string; otp?: string; origin?: Origin },
 ): Promise<{ anchorId: string; request: SignatureRequest }> {
   const platform = deps.platformSigner ?? fail('NOT_READY', 'this server has no platform key to sign with');
+  const inProcess = platform.inProcess;
+  if (inProcess && input.otp === undefined) return signInOneTransaction(deps, platform, inProcess, input);
   const first = await findSignee(deps, { requestId: input.id, signeeId: input.signeeId });
   const otpId = await checkSigneeOtp(deps, first.signee, input.otp);
-  // Signed before the transaction: the signer (in process, or remote) must not wait on the request's lock.
+  // Signed before the transaction: a remote signer is never called under the request's lock, and a
+  // one-time password is checked (a wrong try counted) outside it.
   const signature = await delegatedSignature(platform, first.request, first.signee);
   return deps.store.transaction(async (tx) => {
     const now = deps.clock.now();
@@ -38,22 +43,56 @@ export async function signByDelegation(
       signeeIdentity(signee.commonName, signee.email) !== signature.signedIdentity
     )
       fail('CONFLICT', 'the request changed while it was being signed; sign again');
-    await consumeSigneeOtp(tx, { requestId: request.id, signee, otpId, now, origin: input.origin });
-    const anchor = await createAnchor({ ...deps, store: tx }, anchorInput(request, signee, signature));
-    const after = await recordSignature(
-      tx,
-      {
-        request,
-        signee,
-        anchorId: anchor.id,
-        method: 'delegated',
-        now,
-        origin: input.origin,
-      },
-      deps,
-    );
-    return { anchorId: anchor.id, request: after };
+    return writeSignature(tx, deps, { request, signee, signature, otpId, now, origin: input.origin });
   });
+}
+
+/**
+ * The key signs in this process and no one-time password is given: the request is read once, under its
+ * lock, and signed there, all in one transaction (with the checks in the same order as above).
+ */
+async function signInOneTransaction(
+  deps: Deps,
+  platform: PlatformSigner,
+  signerOn: (store: Store) => Signer,
+  input: { id: string; signeeId: string; origin?: Origin },
+): Promise<{ anchorId: string; request: SignatureRequest }> {
+  return deps.store.transaction(async (tx) => {
+    const found = await findSignee(
+      { store: tx, secretKey: deps.secretKey },
+      { requestId: input.id, signeeId: input.signeeId, lock: true },
+    );
+    // No code was given: OTP_REQUIRED for a signer who needs one (nothing to count, nothing read).
+    const otpId = await checkSigneeOtp(deps, found.signee, undefined);
+    const signature = await delegatedSignature({ ...platform, signer: signerOn(tx) }, found.request, found.signee);
+    const now = deps.clock.now();
+    assertCanSign(found, now);
+    return writeSignature(tx, deps, { ...found, signature, otpId, now, origin: input.origin });
+  });
+}
+
+/** The signature's anchor, the code used up, and what every signature records (record-signature.ts). */
+async function writeSignature(
+  tx: Store,
+  deps: Deps,
+  input: {
+    request: SignatureRequest;
+    signee: Signee;
+    signature: Awaited<ReturnType<typeof delegatedSignature>>;
+    otpId: string | null;
+    now: number;
+    origin?: Origin;
+  },
+): Promise<{ anchorId: string; request: SignatureRequest }> {
+  const { request, signee, now, origin } = input;
+  await consumeSigneeOtp(tx, { requestId: request.id, signee, otpId: input.otpId, now, origin });
+  const anchor = await createAnchor({ ...deps, store: tx }, anchorInput(request, signee, input.signature));
+  const after = await recordSignature(
+    tx,
+    { request, signee, anchorId: anchor.id, method: 'delegated', now, origin },
+    deps,
+  );
+  return { anchorId: anchor.id, request: after };
 }
 
 /** The platform's signature of the request's hash bound to the signer's identity and the platform's domain. */

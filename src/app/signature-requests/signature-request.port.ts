@@ -133,13 +133,16 @@ export interface SignatureRequestRepository {
   ): Promise<{ request: SignatureRequest; signee: Signee } | null>;
   /**
    * Records a signature at `event.date`, touches the request's lastModified and appends the event that
-   * records it, in one statement; false (and nothing written) when the signer had signed already.
+   * records it, in one statement; false (and nothing written) when the signer had signed already. With
+   * `move` (the last signature: the request's row is locked by the caller), the same statement moves the
+   * request from `move.from` to `move.to` and appends `move.event` after the signature's event.
    */
   markSigned(
     signeeId: string,
     requestId: string,
     signature: { anchorId: string; method: SignMethod },
     event: AuditEvent,
+    move?: { from: SignatureRequestState; to: SignatureRequestState; event: AuditEvent },
   ): Promise<boolean>;
   /** Records the first view; false when it was viewed before. */
   markViewed(signeeId: string, now: number): Promise<boolean>;

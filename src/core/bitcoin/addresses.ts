@@ -76,7 +76,12 @@ export function decodeAddress(address: string): DecodedAddress {
   return decoded;
 }
 
+/** The human-readable parts of the accepted networks and the separator, in either case. */
+const BECH32_START = /^(?:bc|tb|bcrt)1/i;
+
 function decodeBech32(address: string): DecodedAddress | undefined {
+  // Anything else is not one of ours; skipping it spares a base58 address a full bech32 decode.
+  if (!BECH32_START.test(address)) return undefined;
   const result = bech32.decodeUnsafe(address);
   if (!result || !(result.prefix in HRP_NETWORK) || result.words[0] !== 0) return undefined;
   const program = bech32.fromWordsUnsafe(result.words.slice(1));

@@ -59,15 +59,35 @@ export function verifySignedMessage(
   );
   if (recovered === null) return { ok: false, reason: 'no public key can be recovered from the signature' };
   const mismatch =
-    expected.kind === 'key' ? compareKeys(recovered, expected.key) : compareAddress(recovered, kind, expected.address);
+    expected.kind === 'key' ? compareKeys(recovered, expected.key) : compareAddress(recovered, kind, expected);
   return mismatch === null
     ? { ok: true, publicKey: Buffer.from(recovered).toString('hex') }
     : { ok: false, reason: mismatch };
 }
 
-type ExpectedSigner = { kind: 'key'; key: Uint8Array } | { kind: 'address'; address: ReturnType<typeof decodeAddress> };
+type ExpectedSigner =
+  | { kind: 'key'; key: Uint8Array }
+  | { kind: 'address'; address: ReturnType<typeof decodeAddress>; matchedKey?: Buffer };
+
+/**
+ * Parsed `pubKey`s, by their text: a signer sends one address or key with many signatures, and decoding
+ * an address (base58check: two SHA-256; bech32) costs a sixth of a recovery. For an address, the
+ * recovered key that last matched it is kept too, so the next signature by that key skips hash160.
+ * Bounded: emptied when full. Invalid ones are not kept (they throw).
+ */
+const signers = new Map<string, ExpectedSigner>();
+const SIGNERS_MAX = 10_000;
 
 function parsePubKey(pubKey: string): ExpectedSigner {
+  const known = signers.get(pubKey);
+  if (known !== undefined) return known;
+  const parsed = parseNewPubKey(pubKey);
+  if (signers.size >= SIGNERS_MAX) signers.clear();
+  signers.set(pubKey, parsed);
+  return parsed;
+}
+
+function parseNewPubKey(pubKey: string): ExpectedSigner {
   if (typeof pubKey === 'string' && /^(?:0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/.test(pubKey)) {
     const key = secp().convertPublicKey(Buffer.from(pubKey, 'hex'), true);
     if (key === null) throw new DomainError('INVALID_PUBKEY', '"pubKey" is not a point on secp256k1');
@@ -86,14 +106,18 @@ function compareKeys(recovered: Uint8Array, expectedCompressed: Uint8Array): str
 function compareAddress(
   recovered: Uint8Array,
   kind: (typeof HEADER_KIND)[number],
-  address: ReturnType<typeof decodeAddress>,
+  expected: Extract<ExpectedSigner, { kind: 'address' }>,
 ): string | null {
+  const { address } = expected;
   const headerFits =
     kind === address.type || kind === 'p2pkh' || (kind === 'p2pkh-uncompressed' && address.type === 'p2pkh');
   if (!headerFits) return `signature header is for ${kind}, pubKey is a ${address.type} address`;
+  if (expected.matchedKey?.equals(recovered)) return null;
   const keyHash = hash160(recovered);
   const actual = address.type === 'p2sh-p2wpkh' ? p2shP2wpkhScriptHash(keyHash) : keyHash;
-  return actual.equals(address.hash) ? null : 'signature was made by another key';
+  if (!actual.equals(address.hash)) return 'signature was made by another key';
+  expected.matchedKey = Buffer.from(recovered);
+  return null;
 }
 
 /**

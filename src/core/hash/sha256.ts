@@ -7,6 +7,9 @@ const { createHash } = nodeCrypto;
 const oneShot: ((data: Uint8Array) => Buffer) | undefined =
   typeof nodeCrypto.hash === 'function' ? (data) => nodeCrypto.hash('sha256', data, 'buffer') : undefined;
 
+const oneShotText: ((text: string) => Buffer) | undefined =
+  typeof nodeCrypto.hash === 'function' ? (text) => nodeCrypto.hash('sha256', text, 'buffer') : undefined;
+
 /** SHA-256 of raw bytes, as a 32-byte Buffer. */
 export function sha256(data: Uint8Array): Buffer {
   return oneShot ? oneShot(data) : createHash('sha256').update(data).digest();
@@ -19,7 +22,7 @@ export function sha256Hex(data: Uint8Array): string {
 
 /** SHA-256 of the UTF-8 encoding of `text`, as a 32-byte Buffer. */
 export function sha256Utf8(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+  return oneShotText ? oneShotText(text) : createHash('sha256').update(text, 'utf8').digest();
 }
 
 /** SHA-256 of the UTF-8 encoding of `text`, as 64 lowercase hex chars. */

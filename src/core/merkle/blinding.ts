@@ -1,67 +1,87 @@
 /**
- * Blinded batch layout: every anchor's leaf is paired with a random 32-byte sibling, so the tree's
- * leaves are `leaf_0, nonce_0, leaf_1, nonce_1, …`. A receipt's first proof step is then that random
- * value, and every later step is a hash over at least one unknown nonce: a public receipt tells nothing of
- * the other anchors of its batch (which may be private, and of other accounts), while `targetHash` stays the
- * anchored hash itself. It costs one more level and twice the leaves.
+ * Blinded batch layout: every anchor's leaf is paired with a secret 32-byte sibling, so the tree's
+ * leaves are `leaf_0, sibling_0, leaf_1, sibling_1, …`. A receipt's first proof step is then that sibling,
+ * and every later step is a hash over at least one sibling the reader does not know: a public receipt tells
+ * nothing of the other anchors of its batch (which may be private, and of other accounts), while
+ * `targetHash` stays the anchored hash itself. It costs one more level and twice the leaves.
+ *
+ * The siblings are not stored: they are derived from a per-batch secret key with AES-256 in counter mode
+ * (a keyed pseudo-random function of the position), so the leaf level of a batch never has to be written
+ * and a receipt recomputes its one sibling. Whoever lacks the key cannot tell a sibling from random bytes,
+ * so the key must never leave the store (it is as secret as the stored siblings of older batches were).
  */
+import { createCipheriv } from 'node:crypto';
 import { DomainError } from '../errors.js';
+import { sha256 } from '../hash/sha256.js';
 import { NODE_SIZE } from './tree.js';
 
-/** Position in a blinded tree of the leaf of the anchor numbered `anchorIndex` (0-based) in its batch. */
-export function blindedPosition(anchorIndex: number): number {
-  return anchorIndex * 2;
+/** Bytes of a batch's blinding key (AES-256). */
+export const BLINDING_KEY_SIZE = 32;
+
+/** Position in a blinded tree of the leaf of the anchor at `offset` (0-based) in its batch. */
+export function blindedPosition(offset: number): number {
+  return offset * 2;
 }
 
+/** Two keystreams of one key: the anchors' siblings, and the leaves standing for offsets with no anchor. */
+type Stream = 'sibling' | 'hole';
+
 /**
- * Interleaves packed anchor leaves with packed random nonces (same count, 32 bytes each).
- * @throws DomainError INVALID_HASH when the lengths are not equal multiples of 32 bytes
+ * 32 bytes per offset for `count` offsets from `first`: the AES-256-CTR keystream of `key`, whose counter
+ * starts at 2 × first (two 16-byte blocks per offset), in the sibling stream or, with the counter's top bit
+ * set, the hole stream (the two never meet: 2^127 blocks apart).
  */
-export function interleaveNonces(packedLeaves: Uint8Array, nonces: Uint8Array): Buffer {
-  if (packedLeaves.length % NODE_SIZE !== 0 || nonces.length !== packedLeaves.length) {
-    throw new DomainError(
-      'INVALID_HASH',
-      `"nonces" expected ${packedLeaves.length} bytes for ${packedLeaves.length / NODE_SIZE} leaves, got ${nonces.length}`,
-    );
-  }
-  const out = Buffer.allocUnsafe(packedLeaves.length * 2);
-  for (let i = 0, n = packedLeaves.length / NODE_SIZE; i < n; i++) {
-    out.set(packedLeaves.subarray(i * NODE_SIZE, (i + 1) * NODE_SIZE), 2 * i * NODE_SIZE);
-    out.set(nonces.subarray(i * NODE_SIZE, (i + 1) * NODE_SIZE), (2 * i + 1) * NODE_SIZE);
-  }
-  return out;
+function keystream(key: Uint8Array, stream: Stream, first: number, count: number): Buffer {
+  if (key.length !== BLINDING_KEY_SIZE)
+    throw new DomainError('INVALID_HASH', `"key" expected ${BLINDING_KEY_SIZE} bytes, got ${key.length}`);
+  if (!Number.isSafeInteger(first) || first < 0 || !Number.isSafeInteger(count) || count < 0)
+    throw new DomainError('BAD_REQUEST', `offsets ${first} + ${count} are not a range`);
+  const counter = Buffer.alloc(16);
+  counter.writeUIntBE(first * 2, 10, 6);
+  if (stream === 'hole') counter[0] = 0x80;
+  return createCipheriv('aes-256-ctr', key, counter).update(Buffer.alloc(count * NODE_SIZE));
 }
 
 /**
- * The leaf level of a blinded batch that owns a range of `span` sequence numbers: the anchor with
- * sequence offset `o` sits at position `2o`, its random sibling at `2o + 1`; an offset with no anchor (a
- * rolled-back insert) holds random bytes too. `random` (2 × span × 32 bytes) becomes the level.
+ * The secret siblings of the anchors at offsets `first` … `first + count - 1`, 32 bytes each, packed.
+ * @throws DomainError INVALID_HASH when the key is not 32 bytes
+ */
+export function blindingSiblings(key: Uint8Array, first: number, count: number): Buffer {
+  return keystream(key, 'sibling', first, count);
+}
+
+/**
+ * Level 1 of a blinded batch tree for `count` offsets from `first`: node o = SHA-256(leaf_o ‖ sibling_o),
+ * where leaf_o is the anchor's leaf, or a secret value from the hole stream when the offset has no anchor
+ * (a rolled-back insert), so positions never depend on counting rows.
  * @param packedLeaves - the anchors' leaves, 32 bytes each, in offset order
- * @param offsets - each anchor's offset in the range (same order), or null when the range has no gap
- * @throws DomainError INVALID_HASH when the sizes do not match
+ * @param offsets - each anchor's offset (same order, ascending, inside the range), or null when every
+ *   offset of the range has its anchor
+ * @throws DomainError INVALID_HASH when the sizes do not match or an offset is outside the range
  */
-export function blindedRangeLeaves(
+export function blindedLevelOne(
+  key: Uint8Array,
   packedLeaves: Uint8Array,
   offsets: readonly number[] | null,
-  span: number,
-  random: Buffer,
+  first: number,
+  count: number,
 ): Buffer {
-  const count = packedLeaves.length / NODE_SIZE;
-  if (
-    !Number.isInteger(count) ||
-    random.length !== 2 * span * NODE_SIZE ||
-    (offsets ?? { length: span }).length !== count
-  ) {
-    throw new DomainError(
-      'INVALID_HASH',
-      `${count} leaves do not fit a range of ${span} with ${random.length} random bytes`,
-    );
+  const anchors = packedLeaves.length / NODE_SIZE;
+  if (!Number.isInteger(anchors) || anchors !== (offsets ?? { length: count }).length || anchors > count)
+    throw new DomainError('INVALID_HASH', `${anchors} leaves do not fit a range of ${count} offsets`);
+  const left = offsets ? keystream(key, 'hole', first, count) : Buffer.from(packedLeaves);
+  for (let i = 0; offsets && i < anchors; i++) {
+    const at = offsets[i]! - first;
+    if (!(at >= 0 && at < count)) throw new DomainError('INVALID_HASH', `offset ${offsets[i]} is outside the range`);
+    left.set(packedLeaves.subarray(i * NODE_SIZE, (i + 1) * NODE_SIZE), at * NODE_SIZE);
   }
-  for (let i = 0; i < count; i++) {
-    const at = blindedPosition(offsets ? offsets[i] : i) * NODE_SIZE;
-    if (at < 0 || at >= random.length)
-      throw new DomainError('INVALID_HASH', `offset ${offsets?.[i]} is outside the range`);
-    random.set(packedLeaves.subarray(i * NODE_SIZE, (i + 1) * NODE_SIZE), at);
+  const right = blindingSiblings(key, first, count);
+  const pair = Buffer.allocUnsafe(2 * NODE_SIZE);
+  const out = Buffer.allocUnsafe(count * NODE_SIZE);
+  for (let o = 0; o < count; o++) {
+    left.copy(pair, 0, o * NODE_SIZE, (o + 1) * NODE_SIZE);
+    right.copy(pair, NODE_SIZE, o * NODE_SIZE, (o + 1) * NODE_SIZE);
+    out.set(sha256(pair), o * NODE_SIZE);
   }
-  return random;
+  return out;
 }

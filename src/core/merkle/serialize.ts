@@ -10,7 +10,6 @@
  */
 import { DomainError } from '../errors.js';
 import { asBuffer } from '../hash/hex.js';
-import { sha256 } from '../hash/sha256.js';
 import { proofFromNodes, proofNodeLocations, type ProofStep } from './proof.js';
 import { levelCounts, NODE_SIZE, type MerkleTree } from './tree.js';
 
@@ -92,48 +91,4 @@ export function proofPathFromReader(
   const locations = proofNodeLocations(leafCount, leafIndex);
   const nodes = locations.map((loc) => readNode(nodeOffset(leafCount, loc.level, loc.index)));
   return proofFromNodes(locations, nodes);
-}
-
-/** A tree built straight into its serialised form, with its root and leaf count. */
-export interface SerializedTree {
-  readonly leafCount: number;
-  readonly root: Buffer;
-  /** The serialised tree, as {@link serializeTree} writes it. */
-  readonly bytes: Buffer;
-}
-
-/**
- * Build a tree over packed leaves (32 bytes each) directly into its serialised form: one allocation
- * for every level, each parent level hashed from the level below in place (no per-level Buffers).
- * @throws DomainError INVALID_HASH when the length is not a multiple of 32; BAD_REQUEST when empty
- */
-export function buildSerializedTree(packedLeaves: Uint8Array): SerializedTree {
-  if (packedLeaves.length % NODE_SIZE !== 0) {
-    throw new DomainError(
-      'INVALID_HASH',
-      `"leaves" expected a multiple of ${NODE_SIZE} bytes, got ${packedLeaves.length}`,
-    );
-  }
-  const counts = levelCounts(packedLeaves.length / NODE_SIZE);
-  const bytes = Buffer.allocUnsafe(serializedSize(counts[0]));
-  bytes.writeUInt8(FORMAT_VERSION, 0);
-  bytes.writeUInt32BE(counts[0], 1);
-  bytes.set(packedLeaves, HEADER_SIZE);
-  let below = HEADER_SIZE;
-  for (let k = 1; k < counts.length; k++) {
-    const at = below + counts[k - 1] * NODE_SIZE;
-    hashLevelInto(bytes, below, counts[k - 1], at);
-    below = at;
-  }
-  return { leafCount: counts[0], root: Buffer.from(bytes.subarray(below, below + NODE_SIZE)), bytes };
-}
-
-/** Writes the parents of the `count` nodes at byte `from` of `buf` at byte `to` (Chainpoint v2 rule). */
-function hashLevelInto(buf: Buffer, from: number, count: number, to: number): void {
-  const pairs = Math.floor(count / 2);
-  for (let i = 0; i < pairs; i++) {
-    const left = from + i * 2 * NODE_SIZE;
-    buf.set(sha256(buf.subarray(left, left + 2 * NODE_SIZE)), to + i * NODE_SIZE);
-  }
-  if (count % 2 === 1) buf.copy(buf, to + pairs * NODE_SIZE, from + (count - 1) * NODE_SIZE, from + count * NODE_SIZE);
 }

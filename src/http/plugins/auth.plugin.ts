@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { authenticateBasic, authenticateBearer } from '../../app/accounts/authenticate.js';
 import { limitAttempts, type AttemptLimit } from '../../app/accounts/limit-attempts.js';
 import type { AppDeps } from '../../app/shared/deps.js';
@@ -64,16 +64,18 @@ export function parseAuthorization(header: string): Credentials | null {
   return { scheme: 'basic', email, password: decoded.slice(i + 1) };
 }
 
-function challenge(reply: FastifyReply, message: string): never {
+/** The UNAUTHORIZED error of a refused request, its reply carrying the challenge header. */
+function challenge(reply: FastifyReply, message: string): DomainError {
   void reply.header('www-authenticate', 'Basic realm="proofseal", Bearer');
-  throw new DomainError('UNAUTHORIZED', message);
+  return new DomainError('UNAUTHORIZED', message);
 }
 
 /**
- * Authentication runs in `onRequest`, before the body is read or any input validated: a caller without
+ * Authentication runs in `onRequest` of the routes that ask for it (`config: { auth: 'account' | 'optional' }`),
+ * before the body is read or any input validated: a caller without
  * good credentials learns nothing about what it sent. Failed checks are counted in the store (shared by
  * every API process) per client address and login, and per client address, before the expensive check.
- * The hook throws UNAUTHORIZED (401) for missing, malformed or bad credentials, RATE_LIMITED (429) when a
+ * The hook answers UNAUTHORIZED (401) for missing, malformed or bad credentials, RATE_LIMITED (429) when a
  * counter is full.
  */
 export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
@@ -115,10 +117,7 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
    * Concurrent requests with the same Authorization header share one check (one reservation, one
    * scrypt): a client's burst on a cold cache is not refused for holding more reservations than the limit.
    */
-  function identify(ip: string, header: string, creds: Credentials): Promise<Account | null> {
-    const key = sha256Utf8(`${ip}\n${header}`).toString('base64');
-    const hit = cache.get(key);
-    if (hit && hit.until > opts.deps.clock.now()) return Promise.resolve(hit.account);
+  function identify(ip: string, key: string, creds: Credentials): Promise<Account | null> {
     let pending = inFlight.get(key);
     if (!pending) {
       pending = checkLimited(ip, key, creds).finally(() => inFlight.delete(key));
@@ -127,18 +126,51 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
     return pending;
   }
 
-  app.addHook('onRequest', async (req, reply) => {
-    const mode = req.routeOptions.config.auth;
+  /** A remembered login of this header from this address, checked within its TTL. */
+  function remembered(key: string): Account | undefined {
+    const hit = cache.get(key);
+    return hit && hit.until > opts.deps.clock.now() ? hit.account : undefined;
+  }
+
+  /**
+   * The hook of a route declared with `config: { auth }`. A remembered login answers at once, without
+   * parsing the header again or a promise; otherwise the header is parsed and checked.
+   */
+  function authenticate(mode: 'account' | 'optional'): onRequestHookHandler {
+    return (req, reply, done) => {
+      const header = req.headers.authorization;
+      if (!header) {
+        if (mode === 'optional') return done();
+        return done(challenge(reply, 'credentials required: HTTP Basic (e-mail:password) or Bearer API token'));
+      }
+      const key = sha256Utf8(`${req.ip}\n${header}`).toString('base64');
+      const account = remembered(key);
+      if (account) {
+        req.account = account;
+        return done();
+      }
+      const creds = parseAuthorization(header);
+      if (!creds)
+        return done(challenge(reply, 'malformed Authorization header: expected "Basic <base64>" or "Bearer <token>"'));
+      identify(req.ip, key, creds).then((found) => {
+        req.account = found;
+        done(found ? undefined : challenge(reply, 'bad credentials'));
+      }, done);
+    };
+  }
+
+  // Only the routes that ask for it get the hook (so the others pay nothing), after the app's own
+  // onRequest hooks (the text guard) and before the route's others (rate limits).
+  // A HEAD route copied from a GET one comes with the hook already.
+  const hooks = new WeakSet<onRequestHookHandler>();
+  app.addHook('onRoute', (route) => {
+    const mode = route.config?.auth;
     if (mode === undefined) return;
-    const header = req.headers.authorization;
-    if (!header) {
-      if (mode === 'optional') return;
-      challenge(reply, 'credentials required: HTTP Basic (e-mail:password) or Bearer API token');
-    }
-    const creds = parseAuthorization(header);
-    if (!creds) challenge(reply, 'malformed Authorization header: expected "Basic <base64>" or "Bearer <token>"');
-    req.account = await identify(req.ip, header, creds);
-    if (!req.account) challenge(reply, 'bad credentials');
+    const own = route.onRequest === undefined ? [] : [route.onRequest].flat();
+    if (own.some((h) => hooks.has(h as onRequestHookHandler))) return;
+    const hook = authenticate(mode);
+    hooks.add(hook);
+    route.onRequest = [hook, ...own];
   });
 }
 

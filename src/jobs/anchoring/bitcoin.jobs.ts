@@ -43,14 +43,17 @@ export function anchoringJobs(o: AnchoringJobOptions): JobDefinition[] {
 const FULL_BATCH_CHECK_SECONDS = 30;
 
 /**
- * Closing and confirming must resume soon after a worker dies mid-run. A stately queue runs no job
- * while one is `active`, and a killed worker's job stays active until pg-boss's maintenance (every
+ * Closing, sending and confirming must resume soon after a worker dies mid-run. A stately queue runs no
+ * job while one is `active`, and a killed worker's job stays active until pg-boss's maintenance (every
  * 30 s, see job-engine.ts) finds it past its expiry and fails it into a retry. So the expiry is short
- * (60 s: a crash stops closing for about 60 + 30 s + the retry delay, under two minutes) and a run is
- * kept well inside it: closeDueBatches stops after 20 s of work and the job queues the next run at
- * once. A close that still overruns is safe: closing takes a database lock, so two runs close
- * distinct batches one after the other. (Reconciling "orphaned" active jobs when a worker starts was
- * not chosen: a starting worker cannot tell a dead worker's job from a live one's.)
+ * (60 s: a crash stops the queue for about 60 + 30 s + the retry delay, under two minutes) and a run is
+ * kept well inside it: closeDueBatches and sendBatches stop after 20 s of work and the job queues the
+ * next run at once. A run that still overruns is safe: closing takes a database lock, so two runs close
+ * distinct batches one after the other, and sending runs under a lock that a second run finds taken
+ * (it then does nothing); both locks die with the holder's connection. Two confirm runs at once may
+ * both bump a stuck transaction, but every transaction of a batch spends the same inputs, so one
+ * confirms. (Reconciling "orphaned" active jobs when a worker starts was not chosen: a starting worker
+ * cannot tell a dead worker's job from a live one's.)
  */
 const BATCHING_EXPIRE_SECONDS = 60;
 
@@ -84,11 +87,13 @@ export function sendBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions):
     retryLimit: 3,
     retryDelaySeconds: 5,
     retryBackoff: true,
-    expireInSeconds: 300,
+    expireInSeconds: BATCHING_EXPIRE_SECONDS,
     everySeconds: pollSeconds,
     handle: async () => {
       const s = await sendBatches(deps);
       if (s.sent.length > 0 || s.reconciled > 0 || s.released > 0) log.info(s, 'batches sent');
+      // Batches remain (the run stopped at its budget): send again now rather than at the next poll.
+      if (s.more) await deps.jobs.send(SEND_BATCHES, {}, { singletonKey: SEND_BATCHES });
       logUnkept(log, s.unkept);
       if (s.insufficientFunds)
         log.warn(

@@ -19,6 +19,7 @@ import { sql as m016 } from './016-request-mail-marks.js';
 import { sql as m018 } from './018-attestations.js';
 import { sql as m020 } from './020-vouched-identity.js';
 import { sql as m021 } from './021-batch-ranges.js';
+import { sql as m022 } from './022-batch-tree-parts.js';
 
 export interface Migration {
   readonly id: string;
@@ -43,4 +44,5 @@ export const migrations: readonly Migration[] = [
   { id: '018-attestations', sql: m018 },
   { id: '020-vouched-identity', sql: m020 },
   { id: '021-batch-ranges', sql: m021 },
+  { id: '022-batch-tree-parts', sql: m022 },
 ];

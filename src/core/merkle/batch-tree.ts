@@ -1,0 +1,131 @@
+/**
+ * The tree of a blinded batch (blinding.ts) built from chunks and stored in parts.
+ *
+ * Level 0 (each anchor's leaf beside its secret sibling) is never kept: level 1 holds one node per offset
+ * of the batch's range, and the stored form is every level from level 1 to the root, 32 bytes a node,
+ * level after level. Level j (counting from level 1) of a range of `span` offsets holds ceil(span / 2^j)
+ * nodes; node i of level j sits at node number (nodes of the levels below) + i.
+ *
+ * A batch is built in chunks of {@link CHUNK_NODES} offsets: each chunk's subtree (its level-1 nodes and
+ * every level above them up to one node) can be hashed on its own, on another thread, because a chunk is
+ * aligned on a power of two; {@link chunkJoiner} lays the chunks' levels side by side and hashes the few
+ * levels above them. The stored form is cut into parts of {@link PART_NODES} nodes (one row each), so
+ * no statement moves more than a few megabytes.
+ */
+import { DomainError } from '../errors.js';
+import { sha256 } from '../hash/sha256.js';
+import { blindedLevelOne } from './blinding.js';
+import { levelCounts, NODE_SIZE } from './tree.js';
+
+/** log2 of {@link CHUNK_NODES}. */
+const CHUNK_LOG = 16;
+/** Offsets (level-1 nodes) per chunk: a power of two, so a chunk's subtree is made of whole tree nodes. */
+export const CHUNK_NODES = 1 << CHUNK_LOG;
+/** Nodes per stored part (2 MB). */
+export const PART_NODES = 1 << 16;
+
+/**
+ * Every level from `level` (packed nodes) up to a single node, concatenated, each parent the SHA-256 of its
+ * two children (Chainpoint v2 rule), an odd last node moved up unchanged.
+ * @throws DomainError INVALID_HASH when the length is not a multiple of 32; BAD_REQUEST when empty
+ */
+export function levelsAbove(level: Uint8Array): Buffer {
+  if (level.length % NODE_SIZE !== 0)
+    throw new DomainError('INVALID_HASH', `"level" expected a multiple of ${NODE_SIZE} bytes, got ${level.length}`);
+  const counts = levelCounts(level.length / NODE_SIZE);
+  const out = Buffer.allocUnsafe(counts.reduce((sum, n) => sum + n, 0) * NODE_SIZE);
+  out.set(level, 0);
+  for (let k = 1, below = 0; k < counts.length; k++) {
+    const at = below + counts[k - 1]! * NODE_SIZE;
+    hashLevelInto(out, below, counts[k - 1]!, at);
+    below = at;
+  }
+  return out;
+}
+
+/** One chunk of a batch's range: its anchors' leaves and where they sit. */
+export interface ChunkJob {
+  /** The batch's blinding key. */
+  readonly key: Uint8Array;
+  /** The anchors' leaves, packed, in offset order. */
+  readonly leaves: Uint8Array;
+  /** Each anchor's offset in the batch's range, or null when the chunk has no gap. */
+  readonly offsets: readonly number[] | null;
+  /** The chunk's first offset (a multiple of CHUNK_NODES) and its number of offsets. */
+  readonly first: number;
+  readonly count: number;
+}
+
+/**
+ * A chunk's subtree: its level-1 nodes (blinding.ts) and every level above them up to one node.
+ * @throws DomainError INVALID_HASH when the leaves, offsets or key do not fit
+ */
+export function chunkSubtree(job: ChunkJob): Buffer {
+  return levelsAbove(blindedLevelOne(job.key, job.leaves, job.offsets, job.first, job.count));
+}
+
+/** Builds the stored form of a batch's tree from its chunks' subtrees, in any order, each copied in at once. */
+export interface ChunkJoiner {
+  /** Copies chunk c's subtree ({@link chunkSubtree}) into place; the subtree may then be dropped. */
+  add(c: number, subtree: Uint8Array): void;
+  /**
+   * Hashes the levels above the chunks: the stored form (every level from level 1 up) and its root.
+   * @throws DomainError BAD_REQUEST when a chunk is missing
+   */
+  finish(): { levels: Buffer; root: Buffer };
+}
+
+/**
+ * A {@link ChunkJoiner} for the tree over `span` level-1 nodes; chunk c covers level-1 nodes
+ * [c × CHUNK_NODES, …). The stored form is allocated once, at its full size.
+ */
+export function chunkJoiner(span: number): ChunkJoiner {
+  const counts = levelCounts(span);
+  const starts = counts.map((_, k) => counts.slice(0, k).reduce((sum, n) => sum + n, 0) * NODE_SIZE);
+  const levels = Buffer.allocUnsafe(counts.reduce((sum, n) => sum + n, 0) * NODE_SIZE);
+  const added = new Set<number>();
+  return {
+    add(c, subtree) {
+      for (let k = 0; k < counts.length && k <= CHUNK_LOG; k++) copyChunkLevel(levels, starts[k]!, k, subtree, c, span);
+      added.add(c);
+    },
+    finish() {
+      if (added.size !== Math.ceil(span / CHUNK_NODES))
+        throw new DomainError('BAD_REQUEST', `${added.size} chunks do not cover ${span} nodes`);
+      for (let k = CHUNK_LOG + 1; k < counts.length; k++)
+        hashLevelInto(levels, starts[k - 1]!, counts[k - 1]!, starts[k]!);
+      return { levels, root: Buffer.from(levels.subarray(levels.length - NODE_SIZE)) };
+    },
+  };
+}
+
+/**
+ * Copies chunk c's nodes of level k into the level that starts at byte `at`. A chunk shorter than the
+ * others (the last) reaches a single node below level CHUNK_LOG: that node moves up unchanged.
+ */
+function copyChunkLevel(out: Buffer, at: number, k: number, chunk: Uint8Array, c: number, span: number): void {
+  const size = Math.min(CHUNK_NODES, span - c * CHUNK_NODES);
+  const own = levelCounts(size);
+  const level = Math.min(k, own.length - 1);
+  const start = own.slice(0, level).reduce((sum, n) => sum + n, 0) * NODE_SIZE;
+  const bytes = chunk.subarray(start, start + own[level]! * NODE_SIZE);
+  if (chunk.length !== own.reduce((sum, n) => sum + n, 0) * NODE_SIZE)
+    throw new DomainError('BAD_REQUEST', `chunk ${c} has ${chunk.length} bytes, not the levels of ${size} nodes`);
+  out.set(bytes, at + ((c * CHUNK_NODES) >> k) * NODE_SIZE);
+}
+
+/** The stored form cut into parts of {@link PART_NODES} nodes (views, no copy). */
+export function treeParts(levels: Buffer): Buffer[] {
+  const size = PART_NODES * NODE_SIZE;
+  return Array.from({ length: Math.ceil(levels.length / size) }, (_, i) => levels.subarray(i * size, (i + 1) * size));
+}
+
+/** Writes the parents of the `count` nodes at byte `from` of `buf` at byte `to` (Chainpoint v2 rule). */
+function hashLevelInto(buf: Buffer, from: number, count: number, to: number): void {
+  const pairs = Math.floor(count / 2);
+  for (let i = 0; i < pairs; i++) {
+    const left = from + i * 2 * NODE_SIZE;
+    buf.set(sha256(buf.subarray(left, left + 2 * NODE_SIZE)), to + i * NODE_SIZE);
+  }
+  if (count % 2 === 1) buf.copy(buf, to + pairs * NODE_SIZE, from + (count - 1) * NODE_SIZE, from + count * NODE_SIZE);
+}

@@ -1,0 +1,139 @@
+/**
+ * A worker killed while sending (test hook: it stops inside the send run, before signing) leaves the send
+ * job `active`; the next worker must send the waiting batch within two minutes of the kill, not after the
+ * job's old 5-minute expiry. And since that expiry is short, two send runs may meet: one sends, the other
+ * finds the send lock taken and does nothing, so no batch ever gets two transactions.
+ * PostgreSQL only: the workers are other processes sharing the database.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { AnchoringWallet } from '../../src/adapters/chain/anchoring-wallet.js';
+import { BitcoinRpcClient } from '../../src/adapters/chain/bitcoin-rpc.js';
+import { EmbeddedRegtest } from '../../src/adapters/chain/embedded-regtest.js';
+import { openStore, type OpenedStore } from '../../src/adapters/store/create-store.js';
+import { keyVaultRepository } from '../../src/adapters/store/key-vault.repository.js';
+import { createAccount } from '../../src/app/accounts/create-account.js';
+import { SEND_BATCHES } from '../../src/app/anchoring/anchoring-deps.js';
+import { closeBatch } from '../../src/app/anchoring/close-batch.js';
+import { sendBatches } from '../../src/app/anchoring/send-batches.js';
+import { startAnchoring, type AnchoringFixture } from '../support/anchoring-fixture.js';
+import { testDeps } from '../support/fixtures.js';
+import { startProofseal, waitForOutput, type Proc } from '../support/processes.js';
+import { dropSchema, newSchemaName, schemaUrl, storeKinds } from '../support/stores.js';
+import { waitUntil } from '../support/wait.js';
+
+const [, postgres] = await storeKinds();
+/** Issue 12: the batching resumes "within a minute or two" of a crash. */
+const BOUND_MS = 120_000;
+const SECRET_KEY = 'e'.repeat(40);
+
+const insertAnchors = (db: OpenedStore['db'], accountId: string, n: number) =>
+  db.query(
+    `INSERT INTO anchor (id, account_id, name, kind, hash, leaf, created, last_modified)
+     SELECT gen_random_uuid(), $1, 'send', 'data', encode(l, 'hex'), l, 0, 0 FROM unnest($2::bytea[]) AS l`,
+    [accountId, Array.from({ length: n }, () => randomBytes(32))],
+  );
+
+describe('a worker killed mid-send (worker processes, PostgreSQL)', { skip: postgres!.skip }, () => {
+  const schema = newSchemaName();
+  let node: EmbeddedRegtest;
+  let opened: OpenedStore;
+  const workers: Proc[] = [];
+  let env: Record<string, string>;
+
+  before(async () => {
+    node = await EmbeddedRegtest.start();
+    opened = await openStore({ databaseUrl: schemaUrl(schema), embeddedDir: undefined, now: Date.now });
+    const wallet = await AnchoringWallet.open({
+      chain: new BitcoinRpcClient({ url: node.rpcUrl }),
+      vault: keyVaultRepository(opened.db, Date.now),
+      utxos: opened.store.utxos,
+      network: 'regtest',
+      secretKey: SECRET_KEY,
+    });
+    for (const txid of await node.fund(wallet.address, 1)) await wallet.importDeposit(txid);
+    const account = await createAccount(testDeps(opened.store), { email: 'send@example.com', password: 'pw pw pw pw' });
+    await insertAnchors(opened.db, account.id, 20);
+    env = {
+      DATABASE_URL: schemaUrl(schema),
+      DATA_DIR: `/tmp/proofseal-send-crash-${schema}`,
+      SECRET_KEY,
+      BITCOIN_RPC_URL: node.rpcUrl.replace(/\/$/, ''),
+      BITCOIN_NETWORK: 'regtest',
+      BATCH_INTERVAL_SECONDS: '1',
+      CONFIRM_POLL_SECONDS: '1',
+    };
+  });
+  after(async () => {
+    for (const w of workers) await w.stop();
+    await opened?.close();
+    await node?.stop();
+    await dropSchema(schema);
+  });
+
+  const batches = () =>
+    opened.db.query<{ status: string; txs: number }>(
+      `SELECT b.status, (SELECT count(*)::int FROM btc_tx t WHERE t.batch_id = b.id) AS txs FROM batch b WHERE b.leaf_count > 0`,
+    );
+
+  it('the next worker sends the waiting batch within two minutes of the kill, with one transaction', async (t) => {
+    const doomed = await startProofseal(
+      ['start', '--role', 'worker'],
+      { ...env, PROOFSEAL_TEST_PAUSE_IN_SEND: 'true' },
+      /proofseal started/,
+    );
+    await waitForOutput(doomed, /paused inside the send/, 'the worker pausing inside the send', 60_000);
+    const exited = new Promise((r) => doomed.child.once('exit', r));
+    doomed.child.kill('SIGKILL');
+    await exited;
+    const killedAt = Date.now();
+    const jobs = await opened.db.query<{ state: string }>(`SELECT state FROM ${schema}_pgboss.job WHERE name = $1`, [
+      SEND_BATCHES,
+    ]);
+    assert.ok(
+      jobs.some((j) => j.state === 'active'),
+      `the dead worker's send job is left active: ${JSON.stringify(jobs)}`,
+    );
+    assert.deepEqual(await batches(), [{ status: 'WAIT', txs: 0 }], 'the killed send signed nothing');
+
+    workers.push(await startProofseal(['start', '--role', 'worker'], env, /proofseal started/));
+    await waitUntil(
+      async () => (await batches())[0]?.status === 'SENT',
+      'the batch SENT by the next worker',
+      BOUND_MS,
+      500,
+    );
+    t.diagnostic(`batch sent ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`);
+    assert.deepEqual(await batches(), [{ status: 'SENT', txs: 1 }]);
+  });
+});
+
+describe('two send runs at once (PostgreSQL)', { skip: postgres!.skip }, () => {
+  let f: AnchoringFixture;
+  before(async () => {
+    f = await startAnchoring(postgres!, 3);
+    const account = await createAccount(f.deps, { email: 'twice@example.com', password: 'pw pw pw pw' });
+    for (let i = 0; i < 3; i++) {
+      await insertAnchors(f.s.db, account.id, 5);
+      assert.ok(await closeBatch(f.deps, { maxSize: 5 }));
+    }
+  });
+  after(async () => f?.close());
+
+  it('one sends every batch, the other finds the lock taken; each batch has one transaction', async () => {
+    const runs = await Promise.all([sendBatches(f.deps), sendBatches(f.deps)]);
+    const perBatch = await f.s.db.query<{ txs: number }>(
+      `SELECT (SELECT count(*)::int FROM btc_tx t WHERE t.batch_id = b.id) AS txs FROM batch b WHERE b.leaf_count > 0`,
+    );
+    assert.deepEqual(
+      perBatch.map((r) => r.txs),
+      [1, 1, 1],
+      'one transaction per batch',
+    );
+    assert.deepEqual(runs.map((r) => r.busy === true).sort(), [false, true], JSON.stringify(runs));
+    assert.equal(runs.find((r) => !r.busy)!.sent.length, 3);
+    const again = await sendBatches(f.deps);
+    assert.deepEqual([again.busy, again.sent], [undefined, []], 'the lock is free again once a run ends');
+  });
+});
