@@ -64,15 +64,43 @@ export async function openWallet(rt: Runtime, chain: ChainPort): Promise<Anchori
   }
 }
 
-/** Starts what the role needs: nothing but a client for api, the whole anchoring side for worker and all. */
-export async function openBitcoin(rt: Runtime, role: Role): Promise<BitcoinRuntime> {
+const worksJobs = (role: Role) => role === 'worker' || role === 'all';
+
+/**
+ * The embedded node of a worker (or `all`) process with no BITCOIN_RPC_URL, started before the store is
+ * open: it needs nothing from the store, and its start (mining to the segwit height, ~1.5 s of CPU) then
+ * overlaps the store's (on a fresh store, initdb runs in a child process, on the other core). Undefined
+ * when the role uses no embedded node. Hand the result to {@link openBitcoin}, or to {@link stopStarted}.
+ */
+export function startEmbeddedNode(config: Config, role: Role): Promise<EmbeddedRegtest> | undefined {
+  if (config.bitcoinRpcUrl || !worksJobs(role)) return undefined;
+  const starting = EmbeddedRegtest.start();
+  // Awaited later; a failure before then must not count as unhandled.
+  starting.catch(() => undefined);
+  return starting;
+}
+
+/** Stops a node of {@link startEmbeddedNode} when the process gives up before using it. */
+export async function stopStarted(starting: Promise<EmbeddedRegtest> | undefined): Promise<void> {
+  const node = await starting?.catch(() => undefined);
+  await node?.stop();
+}
+
+/**
+ * Starts what the role needs: nothing but a client for api, the whole anchoring side for worker and all.
+ * `starting`: the embedded node already being started ({@link startEmbeddedNode}); else it is started here.
+ */
+export async function openBitcoin(
+  rt: Runtime,
+  role: Role,
+  starting?: Promise<EmbeddedRegtest>,
+): Promise<BitcoinRuntime> {
   const { config } = rt;
-  const works = role === 'worker' || role === 'all';
-  if (!works) {
+  if (!worksJobs(role)) {
     const chain = config.bitcoinRpcUrl ? new BitcoinRpcClient({ url: config.bitcoinRpcUrl }) : undefined;
     return { chain, wallet: undefined, node: undefined, jobs: [], close: async () => undefined };
   }
-  const node = config.bitcoinRpcUrl ? undefined : await EmbeddedRegtest.start();
+  const node = config.bitcoinRpcUrl ? undefined : await (starting ?? EmbeddedRegtest.start());
   const chain = new BitcoinRpcClient({ url: config.bitcoinRpcUrl ?? node!.rpcUrl });
   let miner: AutoMiner | undefined;
   const hashing = chunkWorkers();

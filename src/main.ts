@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pathToFileURL } from 'node:url';
 import { parse, UsageError } from './cli/args.js';
-import { openBitcoin } from './bitcoin-runtime.js';
+import { openBitcoin, startEmbeddedNode, stopStarted } from './bitcoin-runtime.js';
 import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
 import { REQUEST_USAGE, requestCommand } from './cli/request-commands.js';
 import { bootstrapLocalCredentials } from './cli/local-credentials.js';
@@ -25,6 +25,7 @@ import { jobDefinitions } from './jobs/index.js';
 import { isOperatorCommand, runOperatorCommand, serveOperatorCommands } from './operator-runtime.js';
 import { createLogger, identityDepsOf, openRuntime, type Runtime } from './runtime.js';
 import { apiProcessCount, isClusterWorker, runApiCluster } from './adapters/system/api-cluster.js';
+import { tuneServiceHeap } from './adapters/system/heap-tuning.js';
 
 const USAGE = `usage: proofseal <command>
   start [--role api|worker|all|identity]   run the service (default role: all = api + worker + identity server)
@@ -59,8 +60,12 @@ export async function startService(
   onStarted?: (started: Started) => void,
 ): Promise<Started> {
   const waitSeconds = role === 'api' || role === 'worker' ? config.databaseWaitSeconds : 0;
-  const runtime = await openRuntime(config, { waitSeconds });
-  const bitcoin = await openBitcoin(runtime, role).catch(async (err: unknown) => {
+  const nodeStarting = startEmbeddedNode(config, role);
+  const runtime = await openRuntime(config, { waitSeconds }).catch(async (err: unknown) => {
+    await stopStarted(nodeStarting);
+    throw err;
+  });
+  const bitcoin = await openBitcoin(runtime, role, nodeStarting).catch(async (err: unknown) => {
     await runtime.close();
     throw err;
   });
@@ -168,6 +173,7 @@ export async function run(argv: string[], out: (line: string) => void = console.
         throw new UsageError(`--role must be api, worker, all or identity, got "${role}"`);
       const processes = apiProcesses(config, role as Role, values.processes as string | undefined);
       if (processes > 1 && !isClusterWorker()) return runApiCluster(processes, createLogger(config));
+      tuneServiceHeap();
       await startService(config, role as Role, (started) => onSignals(started, config.shutdownTimeoutMs));
       return;
     }

@@ -7,7 +7,7 @@ import pino, { type Logger } from 'pino';
 import { createJobEngine, type JobEngine } from './adapters/jobs/job-engine.js';
 import { fileMailer, smtpMailer } from './adapters/mail/nodemailer-mailer.js';
 import { createSafeFetch } from './adapters/net/safe-fetch.js';
-import { pdfAttestationRenderer } from './adapters/pdf/attestation-renderer.js';
+import { lazyAttestationRenderer } from './adapters/pdf/lazy-attestation-renderer.js';
 import { cachedBrandImages } from './adapters/pdf/brand-images.js';
 import { parseSmsUrl, twilioSms } from './adapters/sms/twilio-sms.js';
 import { openStore, type OpenedStore } from './adapters/store/create-store.js';
@@ -95,7 +95,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
     ...(config.smsUrl !== undefined && { sms: twilioSms(parseSmsUrl(config.smsUrl)) }),
     mail: mailSettingsOf(config),
     attestation: {
-      renderer: pdfAttestationRenderer(),
+      renderer: lazyAttestationRenderer(),
       images: cachedBrandImages(httpClient),
       publicUrl: config.publicUrl,
       serviceName: 'proofseal',

@@ -104,6 +104,19 @@ export function treeRss(pid: number): { pid: number; command: string; rssMb: num
   });
 }
 
+/**
+ * PSS in MB of a process (`/proc/PID/smaps_rollup`): its RSS with each page shared with other processes
+ * (the node binary's code, mapped by npm and the service alike) counted in proportion, so the PSS of a
+ * tree adds up to what it occupies, where its RSS counts shared pages once per process. 0 once ended.
+ */
+export function pssMb(pid: number): number {
+  try {
+    return Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
 /** A free TCP port on the loopback. */
 export async function freePort(): Promise<number> {
   const net = await import('node:net');
@@ -115,12 +128,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** CPU seconds (user + system) used so far by each of `pids` together; ended processes count 0. */
-export function cpuSeconds(pids: number[]): number {
+/**
+ * CPU seconds (user + system) used so far by each of `pids` together; ended processes count 0. With
+ * `withEndedChildren`, the CPU of their children that ended and were waited for counts too (a set-up child).
+ */
+export function cpuSeconds(pids: number[], withEndedChildren = false): number {
   const ticks = pids.reduce((sum, pid) => {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return sum + Number(fields[11]) + Number(fields[12]);
+      const children = withEndedChildren ? Number(fields[13]) + Number(fields[14]) : 0;
+      return sum + Number(fields[11]) + Number(fields[12]) + children;
     } catch {
       return sum;
     }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import v8 from 'node:v8';
 import { acquireStoreLock } from './embedded-lock.js';
 import { restrictToOwner } from './owner-only.js';
 import type { Sql, SqlDatabase } from './sql.js';
@@ -25,6 +26,35 @@ const serializers = {
   },
 };
 
+/**
+ * PostgreSQL's buffer cache inside the WASM heap. initdb writes `shared_buffers = 128MB`, and PGlite
+ * touches all of it when it starts (~125 MB of RSS at once, in a memory that never shrinks). The data
+ * files live on disk and the OS caches them, so a small pool costs little: with 8 MB (1,024 pages),
+ * inserting 200,000 rows took the same CPU as with 16 or 128 MB, the hot pages of the indexes being read
+ * back from the OS cache. Given as start parameters, so the store's own postgresql.conf is left as
+ * initdb wrote it.
+ */
+const MEMORY_SETTINGS = ['-c', 'shared_buffers=8MB'];
+const options = { parsers, serializers, startParams: [...PGlite.defaultStartParams, ...MEMORY_SETTINGS] };
+
+/**
+ * V8 compiles PGlite's 9 MB of WASM with its baseline compiler (Liftoff), then recompiles the functions
+ * that run hot with its optimising one (TurboFan); the optimised code and the compiler's working memory
+ * stay in the process, 40-80 MB of RSS in a service. With Liftoff only, the code is compiled once, the
+ * store opens faster and the process stays smaller; the embedded store's own work (the inserts of an
+ * ingest) took no more CPU in the measurements of docs/performance.md ("Footprint"). The flag is global
+ * to the process but read when a module is compiled, so it is set before the first store opens; no other
+ * WASM runs in the service.
+ */
+const WASM_FLAGS = ['--liftoff-only'];
+let wasmFlagsSet = false;
+
+function useBaselineWasmCompiler(): void {
+  if (wasmFlagsSet) return;
+  for (const flag of WASM_FLAGS) v8.setFlagsFromString(flag);
+  wasmFlagsSet = true;
+}
+
 function txSql(tx: Transaction): Sql {
   const sql: Sql = {
     query: async <T>(text: string, params?: unknown[]) => (await tx.query<T>(text, params)).rows,
@@ -43,12 +73,13 @@ function txSql(tx: Transaction): Sql {
  * @throws StoreHeldError when another live process holds the store.
  */
 export async function openEmbedded(dir: string | undefined): Promise<SqlDatabase & { pglite: PGlite }> {
-  if (dir === undefined) return wrap(await PGlite.create(undefined, { parsers, serializers }), () => undefined);
+  useBaselineWasmCompiler();
+  if (dir === undefined) return wrap(await PGlite.create(undefined, options), () => undefined);
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const lock = acquireStoreLock(path.dirname(dir));
   try {
     if (!existsSync(path.join(dir, 'PG_VERSION'))) await initializeInChild(dir);
-    const db = await PGlite.create(dir, { parsers, serializers });
+    const db = await PGlite.create(dir, options);
     // Only the store's own folder: its parent may be shared (a temp folder), and new files elsewhere in
     // DATA_DIR are owner-only through the process umask (main.ts).
     await restrictToOwner(dir);
@@ -63,13 +94,18 @@ export async function openEmbedded(dir: string | undefined): Promise<SqlDatabase
  * Creates a fresh store (PostgreSQL's initdb, in WASM) in a child process: initdb grows the heap by
  * several hundred MB, which a process keeps once grown (a worker thread's is not all given back either),
  * while a child's goes away with it. The service then opens the store in a heap of its normal size.
+ * Liftoff only there too: initdb runs once, and the optimising compiler cost it a third more CPU.
  */
 async function initializeInChild(dir: string): Promise<void> {
   const code = `const { PGlite } = await import(${JSON.stringify(import.meta.resolve('@electric-sql/pglite'))});
-    await (await PGlite.create(process.argv[1])).close();`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', code, dir], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+    await (await PGlite.create(process.argv[1], { startParams: JSON.parse(process.argv[2]) })).close();`;
+  const child = spawn(
+    process.execPath,
+    [...WASM_FLAGS, '--input-type=module', '-e', code, dir, JSON.stringify(options.startParams)],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exitCode = await new Promise<number | null>((resolve, reject) => {
