@@ -101,6 +101,14 @@ async function runCase(storeName: 'pglite' | 'postgres', n: number): Promise<Cas
     // built service does not (its threads start in some tens of ms, at the first chunk of a close).
     const warm = () => ({ key: randomBytes(32), leaves: randomBytes(4096 * 32), offsets: null, first: 0, count: 4096 });
     await Promise.all(Array.from({ length: os.availableParallelism() }, () => hashing.hash(warm())));
+    if (process.env.BENCH_MEMORY) console.error('threads started', JSON.stringify(process.memoryUsage()));
+    // BENCH_MEMORY=1: process.memoryUsage() at the highest RSS seen during the close (sampled every 50 ms).
+    let top = process.memoryUsage();
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      if (m.rss > top.rss) top = m;
+    }, 50);
+    if (!process.env.BENCH_MEMORY) clearInterval(sampler);
     start = performance.now();
     const cpu = process.cpuUsage();
     const closed = await closeBatch(
@@ -109,7 +117,9 @@ async function runCase(storeName: 'pglite' | 'postgres', n: number): Promise<Cas
     );
     const closeMs = performance.now() - start;
     const used = process.cpuUsage(cpu);
-    if (process.env.BENCH_MEMORY) console.error(JSON.stringify(process.memoryUsage()));
+    clearInterval(sampler);
+    if (process.env.BENCH_MEMORY) console.error('at the peak', JSON.stringify(top));
+    if (process.env.BENCH_MEMORY) console.error('after', JSON.stringify(process.memoryUsage()));
     if (closed?.anchorCount !== n) throw new Error(`closed ${closed?.anchorCount} of ${n}`);
     const [size] = await opened.db.query<{ b: number }>(
       'SELECT sum(octet_length(nodes))::int AS b FROM batch_tree_part WHERE batch_id = $1',

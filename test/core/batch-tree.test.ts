@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { sha256 } from '../../src/core/hash/index.js';
 import {
+  type TreePart,
   blindedLevelOne,
   blindingSiblings,
   buildMerkleTreeFromPacked,
@@ -16,23 +17,33 @@ import {
   levelsAbove,
   merkleRoot,
   PART_NODES,
-  treeParts,
 } from '../../src/core/merkle/index.js';
 
-/** Chunk by chunk, as closing a batch does. */
-function chunked(key: Buffer, leaves: Buffer, span: number): { levels: Buffer; root: Buffer } {
+/** Chunk by chunk, as closing a batch does: the parts handed out, each once, joined in order. */
+function chunked(key: Buffer, leaves: Buffer, span: number): { levels: Buffer; root: Buffer; parts: TreePart[] } {
   const tree = chunkJoiner(span);
+  const parts: TreePart[] = [];
   const chunks = Math.ceil(span / CHUNK_NODES);
   // Last chunk first: the joiner takes chunks in any order, as the threads finish them.
   for (let c = chunks - 1; c >= 0; c--) {
     const first = c * CHUNK_NODES;
     const count = Math.min(CHUNK_NODES, span - first);
-    tree.add(
-      c,
-      levelsAbove(blindedLevelOne(key, leaves.subarray(first * 32, (first + count) * 32), null, first, count)),
+    parts.push(
+      ...tree.add(
+        c,
+        levelsAbove(blindedLevelOne(key, leaves.subarray(first * 32, (first + count) * 32), null, first, count)),
+      ),
     );
   }
-  return tree.finish();
+  const { parts: last, root } = tree.finish();
+  parts.push(...last);
+  const sorted = [...parts].sort((a, b) => a.part - b.part);
+  assert.deepEqual(
+    sorted.map((p) => p.part),
+    sorted.map((_, i) => i),
+    'each part handed out once',
+  );
+  return { levels: Buffer.concat(sorted.map((p) => p.nodes)), root, parts: sorted };
 }
 
 /** The whole leaf level (leaf, sibling, leaf, sibling…) and the plain tree over it. */
@@ -88,13 +99,11 @@ describe('blinded batch tree in chunks', () => {
     assert.throws(() => blindedLevelOne(key, leaves, [10, 11, 14], 10, 4), /offset 14 is outside the range/);
   });
 
-  it('the stored form is cut into parts of PART_NODES nodes', () => {
-    const levels = randomBytes((2 * PART_NODES + 5) * 32);
-    const parts = treeParts(levels);
-    assert.deepEqual(
-      parts.map((p) => p.length / 32),
-      [PART_NODES, PART_NODES, 5],
-    );
-    assert.deepEqual(Buffer.concat(parts), levels);
+  it('the stored form is cut into parts of PART_NODES nodes, the last one shorter', () => {
+    const span = 2 * CHUNK_NODES + 3;
+    const { levels, parts } = chunked(randomBytes(32), randomBytes(span * 32), span);
+    assert.ok(parts.length > 2);
+    for (const p of parts.slice(0, -1)) assert.equal(p.nodes.length, PART_NODES * 32);
+    assert.equal(parts.at(-1)!.nodes.length, levels.length - (parts.length - 1) * PART_NODES * 32);
   });
 });

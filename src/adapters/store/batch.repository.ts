@@ -1,7 +1,6 @@
 import type { Batch, BatchRepository, BatchStatus } from '../../app/anchoring/bitcoin.port.js';
 import type { TxMerkleBranch } from '../../core/bitcoin/block-merkle.js';
 import { asBuffer } from '../../core/hash/hex.js';
-import { treeParts } from '../../core/merkle/batch-tree.js';
 import type { Sql } from './sql.js';
 
 /**
@@ -115,20 +114,19 @@ export function batchRepository(sql: Sql): BatchRepository {
       return { leaves, seqs: Array.from({ length: seqs.length / 8 }, (_, i) => Number(seqs.readBigInt64BE(i * 8))) };
     },
     async insertClosed(b) {
+      // The root is set once the tree is hashed (setRoot), before the transaction commits.
       await sql.query(
         `INSERT INTO batch (id, status, root, leaf_count, tree_key, first_seq, last_seq, created, last_modified)
-         VALUES ($1, 'WAIT', $2, $3, $4, $5, $6, $7, $7)`,
-        [b.id, b.root, b.leafCount, b.treeKey, b.firstSeq, b.lastSeq, b.now],
+         VALUES ($1, 'WAIT', ''::bytea, $2, $3, $4, $5, $6, $6)`,
+        [b.id, b.leafCount, b.treeKey, b.firstSeq, b.lastSeq, b.now],
       );
-      // One part a statement: a few MB each, whatever the batch's size (the embedded store copies every
-      // parameter through its WASM heap, which keeps the size it grew to).
-      const parts = treeParts(b.levels);
-      for (let part = 0; part < parts.length; part++)
-        await sql.query('INSERT INTO batch_tree_part (batch_id, part, nodes) VALUES ($1, $2, $3)', [
-          b.id,
-          part,
-          parts[part],
-        ]);
+    },
+    async insertTreePart(batchId, part, nodes) {
+      // One part a statement: a few MB each, whatever the batch's size.
+      await sql.query('INSERT INTO batch_tree_part (batch_id, part, nodes) VALUES ($1, $2, $3)', [batchId, part, nodes]);
+    },
+    async setRoot(batchId, root) {
+      await sql.query('UPDATE batch SET root = $2 WHERE id = $1', [batchId, root]);
     },
     async receiptState(id) {
       const rows = await sql.query<{ tx_id: string | null; settled: boolean }>(

@@ -1,8 +1,9 @@
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { acquireStoreLock } from './embedded-lock.js';
 import { restrictToOwner } from './owner-only.js';
@@ -38,6 +39,21 @@ const MEMORY_SETTINGS = ['-c', 'shared_buffers=8MB'];
 const options = { parsers, serializers, startParams: [...PGlite.defaultStartParams, ...MEMORY_SETTINGS] };
 
 /**
+ * A bytea parameter of a query goes as it is, in binary format (pg-protocol writes a Uint8Array parameter
+ * as binary): no hex text of twice its size in the JS heap, in the protocol message and in the WASM heap,
+ * which keeps the size it grew to. Per query, since PGlite's array serializer (bytea[]) builds text from
+ * the instance's bytea serializer above.
+ */
+const queryOptions = {
+  serializers: {
+    [types.BYTEA]: (v: unknown) => {
+      if (!(v instanceof Uint8Array)) throw new TypeError('a bytea parameter must be a Uint8Array');
+      return v as unknown as string;
+    },
+  },
+};
+
+/**
  * V8 compiles PGlite's 9 MB of WASM with its baseline compiler (Liftoff), then recompiles the functions
  * that run hot with its optimising one (TurboFan); the optimised code and the compiler's working memory
  * stay in the process, 40-80 MB of RSS in a service. With Liftoff only, the code is compiled once, the
@@ -57,7 +73,7 @@ function useBaselineWasmCompiler(): void {
 
 function txSql(tx: Transaction): Sql {
   const sql: Sql = {
-    query: async <T>(text: string, params?: unknown[]) => (await tx.query<T>(text, params)).rows,
+    query: async <T>(text: string, params?: unknown[]) => (await tx.query<T>(text, params, queryOptions)).rows,
     exec: async (text) => {
       await tx.exec(text);
     },
@@ -78,7 +94,7 @@ export async function openEmbedded(dir: string | undefined): Promise<SqlDatabase
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const lock = acquireStoreLock(path.dirname(dir));
   try {
-    if (!existsSync(path.join(dir, 'PG_VERSION'))) await initializeInChild(dir);
+    if (!existsSync(path.join(dir, 'PG_VERSION'))) await initializeStore(dir);
     const db = await PGlite.create(dir, options);
     // Only the store's own folder: its parent may be shared (a temp folder), and new files elsewhere in
     // DATA_DIR are owner-only through the process umask (main.ts).
@@ -91,7 +107,53 @@ export async function openEmbedded(dir: string | undefined): Promise<SqlDatabase
 }
 
 /**
- * Creates a fresh store (PostgreSQL's initdb, in WASM) in a child process: initdb grows the heap by
+ * Where the freshly initialised cluster that new stores copy is kept: beside the build, outside every
+ * DATA_DIR, one per PGlite version (its files depend on PostgreSQL's version). The same place from the
+ * sources (src/adapters/store) and from the build (dist/adapters/store).
+ */
+function templateDir(): string {
+  const pglite = fileURLToPath(import.meta.resolve('@electric-sql/pglite'));
+  const pkg = JSON.parse(readFileSync(path.join(pglite, '..', '..', 'package.json'), 'utf8')) as { version: string };
+  return fileURLToPath(new URL(`../../../dist/store-template/pglite-${pkg.version}`, import.meta.url));
+}
+
+/**
+ * Makes the store template ({@link templateDir}) unless it exists: initdb once, in a child, into a folder of
+ * its own renamed into place when complete (two processes making it at once both succeed; one is kept).
+ * The build step calls it (scripts/build-if-changed.mjs), so a first start after it copies files.
+ * @returns the template's folder
+ */
+export async function prepareStoreTemplate(): Promise<string> {
+  const template = templateDir();
+  if (existsSync(path.join(template, 'PG_VERSION'))) return template;
+  await fs.mkdir(path.dirname(template), { recursive: true, mode: 0o700 });
+  const building = await fs.mkdtemp(`${template}.tmp-`);
+  try {
+    await initializeInChild(building);
+    await restrictToOwner(building);
+    await fs.rename(building, template).catch((err: NodeJS.ErrnoException) => {
+      if (!existsSync(path.join(template, 'PG_VERSION'))) throw err; // else: another process made it first
+    });
+  } finally {
+    await fs.rm(building, { recursive: true, force: true });
+  }
+  return template;
+}
+
+/**
+ * Sets up a fresh store in `dir`: a copy of the template (files only, no WASM), PG_VERSION last so that
+ * a copy cut short is made again at the next start. Where no template can be made (a read-only
+ * installation), initdb runs for this store alone.
+ */
+async function initializeStore(dir: string): Promise<void> {
+  const template = await prepareStoreTemplate().catch(() => null);
+  if (template === null) return initializeInChild(dir);
+  await fs.cp(template, dir, { recursive: true, force: true, filter: (from) => from !== path.join(template, 'PG_VERSION') });
+  await fs.copyFile(path.join(template, 'PG_VERSION'), path.join(dir, 'PG_VERSION'));
+}
+
+/**
+ * Creates a fresh cluster (PostgreSQL's initdb, in WASM) in a child process: initdb grows the heap by
  * several hundred MB, which a process keeps once grown (a worker thread's is not all given back either),
  * while a child's goes away with it. The service then opens the store in a heap of its normal size.
  * Liftoff only there too: initdb runs once, and the optimising compiler cost it a third more CPU.
@@ -119,7 +181,7 @@ function wrap(db: PGlite, release: () => void): SqlDatabase & { pglite: PGlite }
   return {
     kind: 'embedded',
     pglite: db,
-    query: async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params)).rows,
+    query: async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params, queryOptions)).rows,
     exec: async (text) => {
       await db.exec(text);
     },

@@ -43,18 +43,15 @@ export interface SeqRange {
   readonly count: number;
 }
 
-/** What closing a batch writes: one row, whatever the number of anchors. */
+/** What closing a batch writes: one row, whatever the number of anchors (its tree goes in parts beside it). */
 export interface ClosedBatchRow {
   readonly id: string;
   readonly firstSeq: number;
   readonly lastSeq: number;
-  readonly root: Buffer;
   /** Leaves of the tree: twice the range's length (blinded layout). */
   readonly leafCount: number;
   /** The secret key the leaf level's siblings derive from (core/merkle/blinding.ts); never served. */
   readonly treeKey: Buffer;
-  /** The tree's levels from level 1 to the root (core/merkle/batch-tree.ts), stored in parts. */
-  readonly levels: Buffer;
   readonly now: number;
 }
 
@@ -82,8 +79,15 @@ export interface BatchRepository {
    * seqs when some seq of the range has no anchor (null when each has one). Read a chunk at a time.
    */
   rangeLeaves(firstSeq: number, lastSeq: number): Promise<{ leaves: Buffer; seqs: number[] | null }>;
-  /** Inserts a closed WAIT batch owning the anchors of a seq range, with its tree (levels 1 up, in parts). */
+  /**
+   * Inserts a closed WAIT batch owning the anchors of a seq range, its root still to be set ({@link setRoot}):
+   * its tree's parts are written while the rest is hashed, in the same transaction.
+   */
   insertClosed(batch: ClosedBatchRow): Promise<void>;
+  /** Stores one part of a batch's tree (levels 1 up, core/merkle/batch-tree.ts). */
+  insertTreePart(batchId: string, part: number, nodes: Buffer): Promise<void>;
+  /** Sets the root of the batch {@link insertClosed} inserted, in the same transaction. */
+  setRoot(batchId: string, root: Buffer): Promise<void>;
   /**
    * What a receipt of the batch may still change by: the transaction it names (null unless SENT or
    * CONFIRMED) and whether it is settled. Null when there is no such batch.

@@ -1,4 +1,4 @@
-import { CHUNK_NODES, chunkJoiner } from '../../core/merkle/batch-tree.js';
+import { CHUNK_NODES, chunkJoiner, type TreePart } from '../../core/merkle/batch-tree.js';
 import { BLINDING_KEY_SIZE } from '../../core/merkle/blinding.js';
 import type { BatchRepository, SeqRange } from './bitcoin.port.js';
 import { SEND_BATCHES, type AnchoringDeps } from './anchoring-deps.js';
@@ -35,20 +35,18 @@ export async function closeBatch(deps: CloseDeps, input: { maxSize: number }): P
     await deps.insideClose?.();
     if (!range) return null;
     const treeKey = deps.random.bytes(BLINDING_KEY_SIZE);
-    const tree = await rangeTree(tx.batches, range, treeKey, deps.chunkHasher ?? inlineChunkHasher);
-    const now = deps.clock.now();
     await tx.batches.insertClosed({
       id: batchId,
       ...range,
-      root: tree.root,
       leafCount: 2 * (range.lastSeq - range.firstSeq + 1),
       treeKey,
-      levels: tree.levels,
-      now,
+      now: deps.clock.now(),
     });
+    const root = await storeRangeTree(tx.batches, batchId, range, treeKey, deps.chunkHasher ?? inlineChunkHasher);
+    await tx.batches.setRoot(batchId, root);
     // Keyed like the scheduled sends, so the stately queue holds one active send whichever queued it.
     await tx.jobs.send(SEND_BATCHES, {}, { singletonKey: SEND_BATCHES });
-    return { batchId, anchorCount: range.count, root: tree.root.toString('hex') };
+    return { batchId, anchorCount: range.count, root: root.toString('hex') };
   });
 }
 
@@ -56,18 +54,23 @@ export async function closeBatch(deps: CloseDeps, input: { maxSize: number }): P
 const CHUNKS_IN_FLIGHT = 4;
 
 /**
- * The blinded tree of a seq range (levels 1 up), a chunk at a time: the next chunks' leaves are read while
- * the previous ones are hashed, and each subtree is copied into the stored form as soon as it is done.
+ * Hashes and stores the blinded tree of a seq range (levels 1 up), a chunk at a time: the next chunks' leaves
+ * are read while the previous ones are hashed, and each part of the tree is written as soon as it is whole,
+ * so the close never holds the whole tree. Returns the root.
  */
-async function rangeTree(
+async function storeRangeTree(
   batches: BatchRepository,
+  batchId: string,
   range: SeqRange,
   key: Buffer,
   hash: ChunkHasher,
-): Promise<{ levels: Buffer; root: Buffer }> {
+): Promise<Buffer> {
   const span = range.lastSeq - range.firstSeq + 1;
   const tree = chunkJoiner(span);
-  const inFlight: Promise<void>[] = [];
+  const write = async (parts: TreePart[]) => {
+    for (const { part, nodes } of parts) await batches.insertTreePart(batchId, part, nodes);
+  };
+  const inFlight: Promise<TreePart[]>[] = [];
   for (let c = 0; c * CHUNK_NODES < span; c++) {
     const first = c * CHUNK_NODES;
     const count = Math.min(CHUNK_NODES, span - first);
@@ -76,10 +79,12 @@ async function rangeTree(
     const done = hash({ key, leaves, offsets, first, count }).then((subtree) => tree.add(c, subtree));
     done.catch(() => undefined); // a failure surfaces when awaited below, not as an unhandled rejection meanwhile
     inFlight.push(done);
-    if (inFlight.length >= CHUNKS_IN_FLIGHT) await inFlight.shift();
+    if (inFlight.length >= CHUNKS_IN_FLIGHT) await write(await inFlight.shift()!);
   }
-  await Promise.all(inFlight);
-  return tree.finish();
+  for (const done of inFlight) await write(await done);
+  const { parts, root } = tree.finish();
+  await write(parts);
+  return root;
 }
 
 /** Most batches one run of {@link closeDueBatches} closes; the next run goes on. */

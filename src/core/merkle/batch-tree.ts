@@ -64,60 +64,106 @@ export function chunkSubtree(job: ChunkJob): Buffer {
   return levelsAbove(blindedLevelOne(job.key, job.leaves, job.offsets, job.first, job.count));
 }
 
-/** Builds the stored form of a batch's tree from its chunks' subtrees, in any order, each copied in at once. */
+/** One stored part: nodes [part × PART_NODES, …) of the stored form. */
+export interface TreePart {
+  readonly part: number;
+  readonly nodes: Buffer;
+}
+
+/**
+ * Builds the stored form of a batch's tree from its chunks' subtrees, in any order, handing out each part
+ * as soon as every node of it is known, so the whole stored form is never held at once.
+ */
 export interface ChunkJoiner {
-  /** Copies chunk c's subtree ({@link chunkSubtree}) into place; the subtree may then be dropped. */
-  add(c: number, subtree: Uint8Array): void;
+  /** Places chunk c's subtree ({@link chunkSubtree}); the subtree may then be dropped. The parts it completed. */
+  add(c: number, subtree: Uint8Array): TreePart[];
   /**
-   * Hashes the levels above the chunks: the stored form (every level from level 1 up) and its root.
+   * Hashes the levels above the chunks: the parts not yet handed out, and the root.
    * @throws DomainError BAD_REQUEST when a chunk is missing
    */
-  finish(): { levels: Buffer; root: Buffer };
+  finish(): { parts: TreePart[]; root: Buffer };
 }
 
 /**
  * A {@link ChunkJoiner} for the tree over `span` level-1 nodes; chunk c covers level-1 nodes
- * [c × CHUNK_NODES, …). The stored form is allocated once, at its full size.
+ * [c × CHUNK_NODES, …). A part's buffer is allocated at its first node and handed out at its last: with the
+ * chunks added in order, a part of each level is open at a time (a few parts, not the whole tree).
  */
 export function chunkJoiner(span: number): ChunkJoiner {
   const counts = levelCounts(span);
   const starts = counts.map((_, k) => counts.slice(0, k).reduce((sum, n) => sum + n, 0) * NODE_SIZE);
-  const levels = Buffer.allocUnsafe(counts.reduce((sum, n) => sum + n, 0) * NODE_SIZE);
+  const parts = partWriter(counts.reduce((sum, n) => sum + n, 0) * NODE_SIZE);
+  const chunks = Math.ceil(span / CHUNK_NODES);
+  // Each chunk's root: the level the joiner hashes on from (level CHUNK_LOG, or the root of a single chunk).
+  const tops = Buffer.alloc(chunks * NODE_SIZE);
   const added = new Set<number>();
   return {
     add(c, subtree) {
-      for (let k = 0; k < counts.length && k <= CHUNK_LOG; k++) copyChunkLevel(levels, starts[k]!, k, subtree, c, span);
+      const ready: TreePart[] = [];
+      for (let k = 0; k < counts.length && k <= CHUNK_LOG; k++) {
+        const { at, bytes } = chunkLevel(k, subtree, c, span);
+        ready.push(...parts.write(starts[k]! + at, bytes));
+      }
+      tops.set(subtree.subarray(subtree.length - NODE_SIZE), c * NODE_SIZE);
       added.add(c);
+      return ready;
     },
     finish() {
-      if (added.size !== Math.ceil(span / CHUNK_NODES))
-        throw new DomainError('BAD_REQUEST', `${added.size} chunks do not cover ${span} nodes`);
-      for (let k = CHUNK_LOG + 1; k < counts.length; k++)
-        hashLevelInto(levels, starts[k - 1]!, counts[k - 1]!, starts[k]!);
-      return { levels, root: Buffer.from(levels.subarray(levels.length - NODE_SIZE)) };
+      if (added.size !== chunks) throw new DomainError('BAD_REQUEST', `${added.size} chunks do not cover ${span} nodes`);
+      const above = levelsAbove(tops);
+      const ready = counts.length > CHUNK_LOG + 1 ? parts.write(starts[CHUNK_LOG + 1]!, above.subarray(tops.length)) : [];
+      const open = parts.open();
+      if (open !== null) throw new DomainError('BAD_REQUEST', `part ${open} of the tree is incomplete`);
+      return { parts: ready, root: Buffer.from(above.subarray(above.length - NODE_SIZE)) };
     },
   };
 }
 
+/** Parts of PART_NODES nodes over a stored form of `total` bytes, each handed out once all its bytes are written. */
+function partWriter(total: number) {
+  const size = PART_NODES * NODE_SIZE;
+  const open = new Map<number, { nodes: Buffer; filled: number }>();
+  const partBuffer = (p: number) => {
+    let entry = open.get(p);
+    if (!entry) open.set(p, (entry = { nodes: Buffer.allocUnsafe(Math.min(size, total - p * size)), filled: 0 }));
+    return entry;
+  };
+  return {
+    /** Copies `bytes` to byte `at` of the stored form: the parts that are now whole. */
+    write(at: number, bytes: Uint8Array): TreePart[] {
+      const ready: TreePart[] = [];
+      for (let done = 0; done < bytes.length; ) {
+        const p = Math.floor((at + done) / size);
+        const entry = partBuffer(p);
+        const into = at + done - p * size;
+        const n = Math.min(bytes.length - done, entry.nodes.length - into);
+        entry.nodes.set(bytes.subarray(done, done + n), into);
+        entry.filled += n;
+        done += n;
+        if (entry.filled === entry.nodes.length) {
+          open.delete(p);
+          ready.push({ part: p, nodes: entry.nodes });
+        }
+      }
+      return ready;
+    },
+    /** A part some node of which is still to be written, or null. */
+    open: (): number | null => open.keys().next().value ?? null,
+  };
+}
+
 /**
- * Copies chunk c's nodes of level k into the level that starts at byte `at`. A chunk shorter than the
- * others (the last) reaches a single node below level CHUNK_LOG: that node moves up unchanged.
+ * Chunk c's nodes of level k (0: level 1). A chunk shorter than the others (the last) reaches a single node
+ * below level CHUNK_LOG: that node moves up unchanged.
  */
-function copyChunkLevel(out: Buffer, at: number, k: number, chunk: Uint8Array, c: number, span: number): void {
+function chunkLevel(k: number, chunk: Uint8Array, c: number, span: number): { at: number; bytes: Uint8Array } {
   const size = Math.min(CHUNK_NODES, span - c * CHUNK_NODES);
   const own = levelCounts(size);
   const level = Math.min(k, own.length - 1);
   const start = own.slice(0, level).reduce((sum, n) => sum + n, 0) * NODE_SIZE;
-  const bytes = chunk.subarray(start, start + own[level]! * NODE_SIZE);
   if (chunk.length !== own.reduce((sum, n) => sum + n, 0) * NODE_SIZE)
     throw new DomainError('BAD_REQUEST', `chunk ${c} has ${chunk.length} bytes, not the levels of ${size} nodes`);
-  out.set(bytes, at + ((c * CHUNK_NODES) >> k) * NODE_SIZE);
-}
-
-/** The stored form cut into parts of {@link PART_NODES} nodes (views, no copy). */
-export function treeParts(levels: Buffer): Buffer[] {
-  const size = PART_NODES * NODE_SIZE;
-  return Array.from({ length: Math.ceil(levels.length / size) }, (_, i) => levels.subarray(i * size, (i + 1) * size));
+  return { at: ((c * CHUNK_NODES) >> k) * NODE_SIZE, bytes: chunk.subarray(start, start + own[level]! * NODE_SIZE) };
 }
 
 /** Writes the parents of the `count` nodes at byte `from` of `buf` at byte `to` (Chainpoint v2 rule). */
