@@ -5,13 +5,15 @@
  * 100,000 and 1,000,000 anchors, on PGlite (on a folder, as the default run keeps it) and on PostgreSQL
  * (TEST_DATABASE_URL, default 127.0.0.1:5432/test, in a schema of its own).
  * The anchors are inserted first with SQL (100,000 rows per statement); that time is printed apart.
- * Each case runs in a child process of its own, so its peak RSS is its own. Printed too: the CPU seconds the
+ * Each case runs in a child process of its own, so its peak RSS is its own; the peak over the close alone is
+ * printed beside it (Linux: VmHWM reset just before the close). Printed too: the CPU seconds the
  * process spent closing (all its threads; on PGlite the database's work too), and the time spent in each
  * store step (reading the leaves overlaps the hashing, so the steps do not add up to the whole).
  * Run: node --expose-gc --import tsx bench/batch.bench.ts   (prints figures; never fails on a timing)
  *      node --import tsx bench/batch.bench.ts postgres 100000   (one case)
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -30,6 +32,28 @@ const CHUNK = Number(process.env.BENCH_INSERT_ROWS ?? 100_000);
 const peakRssMb = (): number => Math.round(process.resourceUsage().maxRSS / 1024);
 const rssMb = (): number => Math.round(process.memoryUsage().rss / MB);
 
+/**
+ * The kernel's peak RSS of this process since the last {@link resetPeakRss} (VmHWM), in MB; null where
+ * /proc does not give it. Lets the close's own peak be told from the insert's before it.
+ */
+function windowPeakRssMb(): number | null {
+  try {
+    const hwm = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    return hwm ? Math.round(Number(hwm[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+/** Resets VmHWM to the current RSS (Linux: `5` to /proc/self/clear_refs); false where it cannot. */
+function resetPeakRss(): boolean {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 interface CaseResult {
   store: string;
   anchors: number;
@@ -38,6 +62,9 @@ interface CaseResult {
   closeCpuMs: number;
   steps: Record<string, number>;
   rssBeforeCloseMb: number;
+  /** The process's peak RSS over the close alone (threads started before it), or null where not measurable. */
+  closePeakRssMb: number | null;
+  /** The process's peak RSS over its whole life, the insert of the anchors included. */
   peakRssMb: number;
   treeMb: number;
 }
@@ -109,6 +136,7 @@ async function runCase(storeName: 'pglite' | 'postgres', n: number): Promise<Cas
       if (m.rss > top.rss) top = m;
     }, 50);
     if (!process.env.BENCH_MEMORY) clearInterval(sampler);
+    const peakReset = resetPeakRss();
     start = performance.now();
     const cpu = process.cpuUsage();
     const closed = await closeBatch(
@@ -117,6 +145,7 @@ async function runCase(storeName: 'pglite' | 'postgres', n: number): Promise<Cas
     );
     const closeMs = performance.now() - start;
     const used = process.cpuUsage(cpu);
+    const closePeakRssMb = peakReset ? windowPeakRssMb() : null;
     clearInterval(sampler);
     if (process.env.BENCH_MEMORY) console.error('at the peak', JSON.stringify(top));
     if (process.env.BENCH_MEMORY) console.error('after', JSON.stringify(process.memoryUsage()));
@@ -133,6 +162,7 @@ async function runCase(storeName: 'pglite' | 'postgres', n: number): Promise<Cas
       closeCpuMs: Math.round((used.user + used.system) / 1000),
       steps: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, Math.round(v)])),
       rssBeforeCloseMb,
+      closePeakRssMb,
       peakRssMb: peakRssMb(),
       treeMb: Math.round((size!.b / MB) * 10) / 10,
     };
@@ -154,7 +184,7 @@ if (storeArg) {
     `reference: libsecp256k1 ${Math.round(secp.wall)} recoveries/s on one core (${Math.round(secp.perCpuSecond)} per CPU second); ${loadAverage()}`,
   );
   console.log(
-    'store     anchors    insert (SQL, apart)  close batch  close CPU   RSS before close  peak RSS  tree stored  store steps (ms)',
+    'store     anchors    insert (SQL, apart)  close batch  close CPU   RSS before close  peak RSS: close / process  tree stored  store steps (ms)',
   );
   for (const store of ['pglite', 'postgres']) {
     for (const n of [100_000, 1_000_000]) {
@@ -173,7 +203,7 @@ if (storeArg) {
       }
       const c = JSON.parse(line) as CaseResult;
       console.log(
-        `${c.store.padEnd(9)} ${String(c.anchors).padStart(9)}  ${`${(c.insertMs / 1000).toFixed(1)} s`.padStart(19)}  ${`${(c.closeMs / 1000).toFixed(2)} s`.padStart(11)}  ${`${(c.closeCpuMs / 1000).toFixed(2)} s`.padStart(9)}  ${`${c.rssBeforeCloseMb} MB`.padStart(16)}  ${`${c.peakRssMb} MB`.padStart(8)}  ${`${c.treeMb} MB`.padStart(11)}  ${JSON.stringify(c.steps)}`,
+        `${c.store.padEnd(9)} ${String(c.anchors).padStart(9)}  ${`${(c.insertMs / 1000).toFixed(1)} s`.padStart(19)}  ${`${(c.closeMs / 1000).toFixed(2)} s`.padStart(11)}  ${`${(c.closeCpuMs / 1000).toFixed(2)} s`.padStart(9)}  ${`${c.rssBeforeCloseMb} MB`.padStart(16)}  ${`${c.closePeakRssMb ?? '?'} / ${c.peakRssMb} MB`.padStart(25)}  ${`${c.treeMb} MB`.padStart(11)}  ${JSON.stringify(c.steps)}`,
       );
     }
   }

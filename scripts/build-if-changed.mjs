@@ -41,7 +41,9 @@ async function prepareStoreTemplate() {
   if (existsSync(path.join(root, 'dist', 'store-template', `pglite-${version}`, 'PG_VERSION'))) return;
   console.error('proofseal: preparing the embedded store template (once per PGlite version)');
   try {
-    const store = await import(pathToFileURL(path.join(root, 'dist', 'adapters', 'store', 'embedded-database.js')).href);
+    const store = await import(
+      pathToFileURL(path.join(root, 'dist', 'adapters', 'store', 'embedded-database.js')).href
+    );
     await store.prepareStoreTemplate();
   } catch (err) {
     console.error(`proofseal: no embedded store template (${err.message}); a new store will run initdb`);

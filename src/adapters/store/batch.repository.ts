@@ -45,7 +45,42 @@ const UNBATCHED = `batch_id IS NULL AND seq > (SELECT COALESCE(max(last_seq), 0)
 /** Transactions that may still confirm; a batch with one of them needs no new transaction. */
 const LIVE_TX = `EXISTS (SELECT 1 FROM btc_tx t WHERE t.batch_id = b.id AND t.status IN ('SIGNED', 'BROADCAST', 'CONFIRMED'))`;
 
-export function batchRepository(sql: Sql): BatchRepository {
+/**
+ * The unbatched anchors' leaves from `firstSeq` to `lastSeq` in one statement: a sort of their rows is small;
+ * seqs are read only when the range has a gap.
+ */
+async function leavesOf(
+  sql: Sql,
+  firstSeq: number,
+  lastSeq: number,
+): Promise<{ leaves: Buffer; seqs: number[] | null }> {
+  const rows = await sql.query<{ leaves: Uint8Array | null; n: number }>(
+    `SELECT string_agg(leaf, ''::bytea ORDER BY seq) AS leaves, count(*)::int AS n
+     FROM anchor WHERE batch_id IS NULL AND seq BETWEEN $1 AND $2`,
+    [firstSeq, lastSeq],
+  );
+  const leaves = asBuffer(rows[0]?.leaves ?? new Uint8Array(0));
+  if (rows[0]?.n === lastSeq - firstSeq + 1) return { leaves, seqs: null };
+  const packed = await sql.query<{ seqs: Uint8Array | null }>(
+    `SELECT string_agg(int8send(seq), ''::bytea ORDER BY seq) AS seqs
+     FROM anchor WHERE batch_id IS NULL AND seq BETWEEN $1 AND $2`,
+    [firstSeq, lastSeq],
+  );
+  const seqs = asBuffer(packed[0]?.seqs ?? new Uint8Array(0));
+  return { leaves, seqs: Array.from({ length: seqs.length / 8 }, (_, i) => Number(seqs.readBigInt64BE(i * 8))) };
+}
+
+export interface BatchRepositoryOptions {
+  /**
+   * Most seqs whose leaves one statement reads (a chunk of a close is read in as many statements as it
+   * takes). The embedded store reads fewer at a time: every result crosses its WASM heap and comes out as
+   * hex text, whose buffers the JS side grows and drops at each statement.
+   */
+  readonly readRows?: number;
+}
+
+export function batchRepository(sql: Sql, opts: BatchRepositoryOptions = {}): BatchRepository {
+  const readRows = opts.readRows ?? 65_536;
   const one = async (text: string, params: unknown[]) => (await sql.query<BatchRow>(text, params)).map(toBatch);
   return {
     async lockClosing() {
@@ -97,21 +132,15 @@ export function batchRepository(sql: Sql): BatchRepository {
       return r && r.n > 0 ? { firstSeq: Number(r.first), lastSeq: Number(r.last), count: r.n } : null;
     },
     async rangeLeaves(firstSeq, lastSeq) {
-      // One chunk of a batch: a sort of its rows is small; seqs are read only when the chunk has a gap.
-      const rows = await sql.query<{ leaves: Uint8Array | null; n: number }>(
-        `SELECT string_agg(leaf, ''::bytea ORDER BY seq) AS leaves, count(*)::int AS n
-         FROM anchor WHERE batch_id IS NULL AND seq BETWEEN $1 AND $2`,
-        [firstSeq, lastSeq],
+      const reads: { leaves: Buffer; seqs: number[] | null }[] = [];
+      for (let from = firstSeq; from <= lastSeq; from += readRows)
+        reads.push(await leavesOf(sql, from, Math.min(lastSeq, from + readRows - 1)));
+      const leaves = reads.length === 1 ? reads[0]!.leaves : Buffer.concat(reads.map((r) => r.leaves));
+      if (reads.every((r) => r.seqs === null)) return { leaves, seqs: null };
+      const seqs = reads.flatMap(
+        (r, i) => r.seqs ?? Array.from({ length: r.leaves.length / 32 }, (_, k) => firstSeq + i * readRows + k),
       );
-      const leaves = asBuffer(rows[0]?.leaves ?? new Uint8Array(0));
-      if (rows[0]?.n === lastSeq - firstSeq + 1) return { leaves, seqs: null };
-      const packed = await sql.query<{ seqs: Uint8Array | null }>(
-        `SELECT string_agg(int8send(seq), ''::bytea ORDER BY seq) AS seqs
-         FROM anchor WHERE batch_id IS NULL AND seq BETWEEN $1 AND $2`,
-        [firstSeq, lastSeq],
-      );
-      const seqs = asBuffer(packed[0]?.seqs ?? new Uint8Array(0));
-      return { leaves, seqs: Array.from({ length: seqs.length / 8 }, (_, i) => Number(seqs.readBigInt64BE(i * 8))) };
+      return { leaves, seqs };
     },
     async insertClosed(b) {
       // The root is set once the tree is hashed (setRoot), before the transaction commits.
@@ -123,7 +152,11 @@ export function batchRepository(sql: Sql): BatchRepository {
     },
     async insertTreePart(batchId, part, nodes) {
       // One part a statement: a few MB each, whatever the batch's size.
-      await sql.query('INSERT INTO batch_tree_part (batch_id, part, nodes) VALUES ($1, $2, $3)', [batchId, part, nodes]);
+      await sql.query('INSERT INTO batch_tree_part (batch_id, part, nodes) VALUES ($1, $2, $3)', [
+        batchId,
+        part,
+        nodes,
+      ]);
     },
     async setRoot(batchId, root) {
       await sql.query('UPDATE batch SET root = $2 WHERE id = $1', [batchId, root]);

@@ -49,7 +49,7 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, pending?: JobToS
     identityTokens: identityTokenRepository(sql),
     anchors: anchorRepository(sql, { groupCommit: !inTransaction, maxInFlight: kind === 'postgres' ? 4 : 1 }),
     callbacks: callbackRepository(sql),
-    batches: batchRepository(sql),
+    batches: batchRepository(sql, { readRows: kind === 'embedded' ? 8_192 : 65_536 }),
     btcTxs: btcTxRepository(sql, kind),
     utxos: utxoRepository(sql),
     attempts: attemptCounterRepository(sql),

@@ -148,7 +148,11 @@ export async function prepareStoreTemplate(): Promise<string> {
 async function initializeStore(dir: string): Promise<void> {
   const template = await prepareStoreTemplate().catch(() => null);
   if (template === null) return initializeInChild(dir);
-  await fs.cp(template, dir, { recursive: true, force: true, filter: (from) => from !== path.join(template, 'PG_VERSION') });
+  await fs.cp(template, dir, {
+    recursive: true,
+    force: true,
+    filter: (from) => from !== path.join(template, 'PG_VERSION'),
+  });
   await fs.copyFile(path.join(template, 'PG_VERSION'), path.join(dir, 'PG_VERSION'));
 }
 

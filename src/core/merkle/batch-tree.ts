@@ -109,9 +109,11 @@ export function chunkJoiner(span: number): ChunkJoiner {
       return ready;
     },
     finish() {
-      if (added.size !== chunks) throw new DomainError('BAD_REQUEST', `${added.size} chunks do not cover ${span} nodes`);
+      if (added.size !== chunks)
+        throw new DomainError('BAD_REQUEST', `${added.size} chunks do not cover ${span} nodes`);
       const above = levelsAbove(tops);
-      const ready = counts.length > CHUNK_LOG + 1 ? parts.write(starts[CHUNK_LOG + 1]!, above.subarray(tops.length)) : [];
+      const ready =
+        counts.length > CHUNK_LOG + 1 ? parts.write(starts[CHUNK_LOG + 1]!, above.subarray(tops.length)) : [];
       const open = parts.open();
       if (open !== null) throw new DomainError('BAD_REQUEST', `part ${open} of the tree is incomplete`);
       return { parts: ready, root: Buffer.from(above.subarray(above.length - NODE_SIZE)) };
@@ -132,7 +134,7 @@ function partWriter(total: number) {
     /** Copies `bytes` to byte `at` of the stored form: the parts that are now whole. */
     write(at: number, bytes: Uint8Array): TreePart[] {
       const ready: TreePart[] = [];
-      for (let done = 0; done < bytes.length; ) {
+      for (let done = 0; done < bytes.length;) {
         const p = Math.floor((at + done) / size);
         const entry = partBuffer(p);
         const into = at + done - p * size;
