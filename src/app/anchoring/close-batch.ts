@@ -21,7 +21,7 @@ export interface ClosedBatch {
  * over their leaves, each paired with a secret sibling derived from a new key of the batch so that no receipt
  * shows another anchor's hash (core/merkle/blinding.ts): the leaves are read a chunk at a time, each chunk's
  * subtree hashed (on other threads when `chunkHasher` says so) while the next is read, and the levels from
- * level 1 up stored in parts (core/merkle/batch-tree.ts). The send job is queued in the same transaction,
+ * level 1 up stored in parts, each as soon as it is whole (core/merkle/batch-tree.ts). The send job is queued in the same transaction,
  * under a lock that keeps two processes from closing at once. The range ends at a seq below which every insert has
  * ended ({@link BatchRepository.sealedSeq}), so no anchor can later appear inside it. Null when no anchor waits.
  */
