@@ -75,7 +75,10 @@ export interface TreePart {
  * as soon as every node of it is known, so the whole stored form is never held at once.
  */
 export interface ChunkJoiner {
-  /** Places chunk c's subtree ({@link chunkSubtree}); the subtree may then be dropped. The parts it completed. */
+  /**
+   * Places chunk c's subtree ({@link chunkSubtree}): the parts it completed (a part may be a view on the
+   * subtree, which must then be left unchanged until the part is written).
+   */
   add(c: number, subtree: Uint8Array): TreePart[];
   /**
    * Hashes the levels above the chunks: the parts not yet handed out, and the root.
@@ -125,9 +128,10 @@ export function chunkJoiner(span: number): ChunkJoiner {
 function partWriter(total: number) {
   const size = PART_NODES * NODE_SIZE;
   const open = new Map<number, { nodes: Buffer; filled: number }>();
+  const partSize = (p: number) => Math.min(size, total - p * size);
   const partBuffer = (p: number) => {
     let entry = open.get(p);
-    if (!entry) open.set(p, (entry = { nodes: Buffer.allocUnsafe(Math.min(size, total - p * size)), filled: 0 }));
+    if (!entry) open.set(p, (entry = { nodes: Buffer.allocUnsafe(partSize(p)), filled: 0 }));
     return entry;
   };
   return {
