@@ -65,6 +65,10 @@ export async function buildApp(
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
+    // Fastify gives each request a child logger bound to its id (its bindings go through the redaction on
+    // each request, ~2 % of an anchor's CPU); with logging off nothing would ever be written through it.
+    childLoggerFactory: (logger, bindings, childOpts) =>
+      logger.level === 'silent' ? logger : logger.child(bindings, childOpts),
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     ...validatorOptions(),

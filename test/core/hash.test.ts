@@ -14,6 +14,7 @@ import {
   sha256Hex,
   sha256Pair,
   sha256Utf8,
+  sha256Utf8Base64,
   sha256Utf8Hex,
 } from '../../src/core/hash/index.js';
 
@@ -26,6 +27,16 @@ describe('sha256', () => {
     const expected = createHash('sha256').update(Buffer.from('é€😀', 'utf8')).digest('hex');
     assert.equal(sha256Utf8Hex('é€😀'), expected);
     assert.equal(sha256Utf8('é€😀').toString('hex'), expected);
+    assert.equal(sha256Utf8Base64('é€😀'), Buffer.from(expected, 'hex').toString('base64'));
+  });
+  it('gives every byte of the digest, those above 0x7f included (no text decoding on the way)', () => {
+    for (let i = 0; i < 64; i++) {
+      const data = Buffer.alloc(i * 7, i * 37);
+      const digest = sha256(data);
+      assert.equal(digest.length, 32);
+      assert.deepEqual(digest, createHash('sha256').update(data).digest());
+      assert.equal(sha256Hex(data), digest.toString('hex'));
+    }
   });
   it('sha256Pair equals sha256 of the concatenation, doubleSha256 hashes twice', () => {
     const a = Buffer.from('01'.repeat(32), 'hex');

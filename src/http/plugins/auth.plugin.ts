@@ -4,7 +4,7 @@ import { limitAttempts, type AttemptLimit } from '../../app/accounts/limit-attem
 import type { AppDeps } from '../../app/shared/deps.js';
 import type { Account } from '../../app/accounts/account.port.js';
 import { DomainError } from '../../core/errors.js';
-import { sha256Utf8 } from '../../core/hash/sha256.js';
+import { sha256Utf8Base64 } from '../../core/hash/sha256.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -143,7 +143,7 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
         if (mode === 'optional') return done();
         return done(challenge(reply, 'credentials required: HTTP Basic (e-mail:password) or Bearer API token'));
       }
-      const key = sha256Utf8(`${req.ip}\n${header}`).toString('base64');
+      const key = sha256Utf8Base64(`${req.ip}\n${header}`);
       const account = remembered(key);
       if (account) {
         req.account = account;
