@@ -5,11 +5,12 @@ import { spawnSync } from 'node:child_process';
 
 const benches = [
   ['--expose-gc', '--import', 'tsx', 'bench/merkle.bench.ts'],
-  ['--import', 'tsx', 'bench/batch.bench.ts'],
+  ['--expose-gc', '--import', 'tsx', 'bench/batch.bench.ts'],
   ['--import', 'tsx', 'bench/anchors.bench.ts'],
   ['--import', 'tsx', 'bench/receipts.bench.ts'],
   ['--import', 'tsx', 'bench/scaling.bench.ts'],
   ['--import', 'tsx', 'bench/footprint.bench.ts'],
+  ['--import', 'tsx', 'bench/chain-memory.bench.ts'],
   ['--import', 'tsx', 'bench/signature-requests.bench.ts'],
   ['--import', 'tsx', 'bench/mail.bench.ts'],
   ['--import', 'tsx', 'bench/attestation.bench.ts'],

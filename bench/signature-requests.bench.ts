@@ -11,10 +11,11 @@
  * (by application_name; the database runs on this machine) and of the load generator, and statements
  * sent to PostgreSQL. Figures are printed, never asserted.
  *   node --import tsx bench/signature-requests.bench.ts [--requests 1000] [--signers 64] [--warmup 300]
- *     [--mail true|false] [--statements] [--profile DIR]
+ *     [--mail true|false] [--statements] [--profile DIR] [--pgbench true|false]
  * `--statements` prints the statements per signature by kind; `--profile DIR` samples the API process
  * during the measured run only, prints its self time by category and writes the V8 profile into DIR
- * (open it in Chrome's DevTools).
+ * (open it in Chrome's DevTools). Last, as a ceiling of the same run, PostgreSQL's pgbench runs transactions
+ * of the delegate's shape with nothing else (bench/lib/pgbench-reference.ts; `--pgbench false` skips it).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -26,6 +27,7 @@ import { describeLoad, percentile, rateOf, rawRequest, runLoad, type LoadResult 
 import { loadAverage, measureReferences } from './lib/references.js';
 import { backendPids, cpuSeconds } from './lib/service-process.js';
 import { startProfiling, stopProfiling, summarizeProfile } from './lib/cpu-profile.js';
+import { pgbenchReference } from './lib/pgbench-reference.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -36,6 +38,7 @@ const { values: args } = parseArgs({
     statements: { type: 'boolean', default: false },
     serve: { type: 'boolean', default: false },
     profile: { type: 'string' },
+    pgbench: { type: 'string', default: 'true' },
   },
 });
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -283,6 +286,20 @@ async function main(): Promise<void> {
   console.log(`  API peak RSS: ${maxRssMb} MB`);
   api.child.send({ command: 'stop' });
   await new Promise((resolve) => api.child.once('exit', resolve));
+  if (args.pgbench === 'true') await reportPgbench(connections, rateOf(measured.load));
+}
+
+/** The database's own ceiling for a transaction of the delegate's shape, beside the signatures/s measured. */
+async function reportPgbench(connections: number, signaturesPerSecond: number): Promise<void> {
+  const ref = await pgbenchReference(POSTGRES_URL, connections);
+  if (ref === undefined) return;
+  const cpu = ref.backendCpuMs === undefined ? '' : `, PostgreSQL backends ${ref.backendCpuMs.toFixed(2)} ms CPU`;
+  console.log(
+    `  reference: pgbench, the delegate transaction's 8 statements alone (prepared, ${connections} clients, no HTTP, no application): ${Math.round(ref.transactionsPerSecond)} transactions/s, latency mean ${ref.latencyMs.toFixed(1)} ms; per transaction${cpu}, pgbench ${ref.clientCpuMs.toFixed(2)} ms CPU; ${loadAverage()}`,
+  );
+  console.log(
+    `  signatures/s = ${((100 * signaturesPerSecond) / ref.transactionsPerSecond).toFixed(0)} % of the database's own rate for such transactions on this box`,
+  );
 }
 
 if (args.serve)

@@ -3,6 +3,7 @@
  * BITCOIN_RPC_URL, or — unset, regtest — the embedded bcoin node started in this process), the
  * anchoring wallet and the batching jobs. Part of the composition root.
  */
+import path from 'node:path';
 import { AnchoringWallet } from './adapters/chain/anchoring-wallet.js';
 import { BitcoinRpcClient } from './adapters/chain/bitcoin-rpc.js';
 import { EmbeddedRegtest, type AutoMiner } from './adapters/chain/embedded-regtest.js';
@@ -67,6 +68,16 @@ export async function openWallet(rt: Runtime, chain: ChainPort): Promise<Anchori
 const worksJobs = (role: Role) => role === 'worker' || role === 'all';
 
 /**
+ * Where the embedded node keeps its chain: beside the embedded store (`DATA_DIR/regtest`), whose Bitcoin
+ * state belongs to that chain, so both outlive a restart together and the receipts the store serves stay
+ * checkable against the node. Only one process holds DATA_DIR, so only one opens it (LevelDB also locks
+ * it). With PostgreSQL, several workers may share one DATA_DIR: each keeps its chain in memory.
+ */
+export function embeddedChainDir(config: Config): string | undefined {
+  return config.databaseUrl ? undefined : path.join(config.dataDir, 'regtest');
+}
+
+/**
  * The embedded node of a worker (or `all`) process with no BITCOIN_RPC_URL, started before the store is
  * open: it needs nothing from the store, and its start (mining to the segwit height, ~1.5 s of CPU) then
  * overlaps the store's (on a fresh store, initdb runs in a child process, on the other core). Undefined
@@ -74,7 +85,7 @@ const worksJobs = (role: Role) => role === 'worker' || role === 'all';
  */
 export function startEmbeddedNode(config: Config, role: Role): Promise<EmbeddedRegtest> | undefined {
   if (config.bitcoinRpcUrl || !worksJobs(role)) return undefined;
-  const starting = EmbeddedRegtest.start();
+  const starting = EmbeddedRegtest.start({ dir: embeddedChainDir(config) });
   // Awaited later; a failure before then must not count as unhandled.
   starting.catch(() => undefined);
   return starting;
@@ -100,7 +111,9 @@ export async function openBitcoin(
     const chain = config.bitcoinRpcUrl ? new BitcoinRpcClient({ url: config.bitcoinRpcUrl }) : undefined;
     return { chain, wallet: undefined, node: undefined, jobs: [], close: async () => undefined };
   }
-  const node = config.bitcoinRpcUrl ? undefined : await (starting ?? EmbeddedRegtest.start());
+  const node = config.bitcoinRpcUrl
+    ? undefined
+    : await (starting ?? EmbeddedRegtest.start({ dir: embeddedChainDir(config) }));
   const chain = new BitcoinRpcClient({ url: config.bitcoinRpcUrl ?? node!.rpcUrl });
   let miner: AutoMiner | undefined;
   const hashing = chunkWorkers();
@@ -181,8 +194,9 @@ async function checkNetwork(chain: ChainPort, config: Config): Promise<void> {
 }
 
 /**
- * The default run: the store may hold state of a previous (in-memory, so vanished) chain; the wallet
- * is funded with matured coinbases; a block is mined every REGTEST_BLOCK_INTERVAL_SECONDS.
+ * The default run: the store may hold state of another chain (the chain's directory was removed, or the
+ * node ran in memory); the wallet is funded with matured coinbases when it runs low; a block is mined
+ * every REGTEST_BLOCK_INTERVAL_SECONDS.
  */
 async function prepareEmbedded(
   rt: Runtime,

@@ -45,7 +45,10 @@ describe('a broadcast the node did not keep, on bcoin regtest', () => {
     const res = await app.inject('/ready');
     return {
       code: res.statusCode,
-      body: res.json<{ checks: Record<string, string>; details?: Record<string, unknown> }>(),
+      body: res.json<{
+        checks: Record<string, string>;
+        details: { chain: { height: number; unkeptTransactions: string[] } };
+      }>(),
     };
   };
 
@@ -67,10 +70,11 @@ describe('a broadcast the node did not keep, on bcoin regtest', () => {
     await f?.close();
   });
 
-  it('is ready with no unkept transaction before anything is sent', async () => {
+  it("is ready with no unkept transaction before anything is sent, and gives the node's tip", async () => {
     const r = await ready();
     assert.equal(r.code, 200);
-    assert.deepEqual(r.body.details, { chain: { unkeptTransactions: [] } });
+    assert.deepEqual(r.body.details.chain.unkeptTransactions, []);
+    assert.equal(r.body.details.chain.height, await f.chain.getBlockCount());
   });
 
   it('the send job logs an error with the txid, batch and reason when the mempool refused the transaction', async () => {
@@ -92,7 +96,7 @@ describe('a broadcast the node did not keep, on bcoin regtest', () => {
     const r = await ready();
     assert.equal(r.code, 503);
     assert.deepEqual(r.body.checks, { store: 'ok', chain: 'not ready' });
-    assert.deepEqual(r.body.details, { chain: { unkeptTransactions: [txid] } });
+    assert.deepEqual(r.body.details.chain.unkeptTransactions, [txid]);
   });
 
   it('the confirm poll sends it again at each poll and says each time that it was not kept', async () => {
@@ -118,13 +122,13 @@ describe('a broadcast the node did not keep, on bcoin regtest', () => {
     assert.equal(await f.chain.locateTransaction(txid), 'mempool');
     const r = await ready();
     assert.equal(r.code, 200, JSON.stringify(r.body));
-    assert.deepEqual(r.body.details, { chain: { unkeptTransactions: [] } });
+    assert.deepEqual(r.body.details.chain.unkeptTransactions, []);
   });
 
   it('a transaction the node drops later is seen by /ready and sent again by the confirm poll', async () => {
     await f.node.invalidateBlock((await f.chain.getBlockHash(await f.chain.getBlockCount()))!);
     assert.equal(await f.chain.locateTransaction(txid), null, 'bcoin emptied its mempool');
-    assert.deepEqual((await ready()).body.details, { chain: { unkeptTransactions: [txid] } });
+    assert.deepEqual((await ready()).body.details.chain.unkeptTransactions, [txid]);
     lines = [];
     await confirmBatchesJob(jobOptions()).handle({});
     assert.deepEqual(

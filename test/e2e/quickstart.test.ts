@@ -30,6 +30,7 @@ describe('quickstart: the default run, proofseal seal, proofseal verify', () => 
   let run: DefaultRun;
   let env: NodeJS.ProcessEnv;
   let dataDir: string;
+  let sealedDoc: { doc: string; receiptFile: string } | undefined;
 
   before(async () => {
     run = await startDefaultRun({ BATCH_INTERVAL_SECONDS: '2', REGTEST_BLOCK_INTERVAL_SECONDS: '2' });
@@ -92,8 +93,37 @@ describe('quickstart: the default run, proofseal seal, proofseal verify', () => 
     const found = await cli(['find', doc, '--json'], env, 30_000);
     assert.equal(found.code, 0);
     assert.deepEqual(JSON.parse(found.stdout).anchorIds, [result.anchorId]);
+    sealedDoc = { doc, receiptFile: result.receiptFile };
+  });
+
+  it('after a restart the regtest chain is the same: the receipt still verifies, nothing is anchored again', async () => {
+    assert.ok(sealedDoc, 'the seal test ran first');
+    const chainDir = path.join(dataDir, 'regtest');
+    assert.ok(existsSync(chainDir), 'the chain is kept in DATA_DIR/regtest');
+    const before = (await fetchJson(`${run.apiUrl}/ready`)) as ReadyBody;
+    const outputBefore = run.output().length;
+    await run.restart();
+    const after = (await fetchJson(`${run.apiUrl}/ready`)) as ReadyBody;
+    assert.ok(
+      after.details.chain.height >= before.details.chain.height,
+      `height ${after.details.chain.height} after the restart, ${before.details.chain.height} before`,
+    );
+    const logged = run.output().slice(outputBefore);
+    assert.doesNotMatch(logged, /chain is new/, "the store still belongs to the node's chain");
+    const verified = await cli(['verify', sealedDoc.doc, sealedDoc.receiptFile], env, 60_000);
+    assert.equal(verified.code, 0, `${verified.stdout}\n${verified.stderr}\n--- server:\n${logged}`);
+    assert.match(verified.stdout, /^VERIFIED: /m);
   });
 });
+
+interface ReadyBody {
+  details: { chain: { height: number } };
+}
+
+async function fetchJson(url: string): Promise<unknown> {
+  const res = await fetch(url);
+  return res.json();
+}
 
 /** Any existing file will do for `find` against a closed port. */
 function __filenameOf(dir: string): string {

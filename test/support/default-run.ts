@@ -26,6 +26,8 @@ export interface DefaultRun {
   readonly identityUrl: string;
   /** What the server printed so far (stdout and stderr). */
   output(): string;
+  /** Stops the server (SIGTERM, SIGKILL after 15 s) and starts it again on the same DATA_DIR and ports. */
+  restart(): Promise<void>;
   /** Stops the server (SIGTERM, SIGKILL after 15 s) and removes DATA_DIR. */
   stop(): Promise<void>;
 }
@@ -39,19 +41,28 @@ export async function startDefaultRun(extra: Record<string, string> = {}, timeou
   const [port, identityPort] = [await freePort(), await freePort()];
   const ports = { PORT: String(port), IDENTITY_PORT: String(identityPort) };
   const env = { ...inheritedEnv(), LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...ports, ...extra };
-  const server = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   let out = '';
-  server.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  server.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const spawnServer = () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    return child;
+  };
+  let server = spawnServer();
   const run: DefaultRun = {
     dataDir,
     env,
     apiUrl: `http://localhost:${port}`,
     identityUrl: `http://localhost:${identityPort}`,
     output: () => out,
+    restart: async () => {
+      await stopServer(server);
+      server = spawnServer();
+      await untilAnswering(run, server, timeoutMs);
+    },
     stop: async () => {
       await stopServer(server);
       rmSync(dataDir, { recursive: true, force: true });

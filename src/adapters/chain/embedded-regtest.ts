@@ -33,6 +33,7 @@ interface BcoinTemplate {
   commit(proof: BcoinProof): BcoinBlock;
 }
 interface BcoinFullNode {
+  ensure(): Promise<void>;
   open(): Promise<void>;
   connect(): Promise<void>;
   disconnect(): Promise<void>;
@@ -96,6 +97,11 @@ function loadBcoin(): Bcoin {
 export interface EmbeddedRegtestOptions {
   /** Mine up to {@link BCOIN_SEGWIT_HEIGHT} at start so P2WPKH spends are accepted. Default true. */
   activateSegwit?: boolean;
+  /**
+   * Keep the chain on disk in this directory (bcoin on LevelDB) and reopen it at the next start. Default:
+   * in memory, gone when the node stops. One process at a time: LevelDB locks the directory.
+   */
+  dir?: string;
 }
 
 /** A running timer that mines blocks; `stop()` ends it. */
@@ -120,13 +126,14 @@ export class EmbeddedRegtest {
     node.on('error', (err) => this.nodeErrors.push(err.message));
   }
 
-  /** Starts a node in memory on a free port, with a random api key. */
+  /** Starts a node (in memory, or in `options.dir`) on a free port, with a random api key. */
   static async start(options: EmbeddedRegtestOptions = {}): Promise<EmbeddedRegtest> {
     const bcoin = loadBcoin();
     const apiKey = randomBytes(24).toString('hex');
     const node = new bcoin.FullNode({
       network: 'regtest',
-      memory: true,
+      memory: options.dir === undefined,
+      ...(options.dir !== undefined && { prefix: options.dir }),
       workers: false,
       listen: false,
       logLevel: 'none',
@@ -138,6 +145,7 @@ export class EmbeddedRegtest {
       // enforce it). bcoin still never replaces: a conflicting spend is refused whatever its fee.
       replaceByFee: true,
     });
+    if (options.dir !== undefined) await node.ensure(); // its prefix directory (DATA_DIR/regtest/regtest)
     await node.open();
     await node.connect();
     const url = `http://x:${apiKey}@127.0.0.1:${node.http.address().port}/`;
@@ -146,7 +154,7 @@ export class EmbeddedRegtest {
     return regtest;
   }
 
-  /** Closes the node; its chain is gone (memory only). */
+  /** Closes the node; an in-memory chain is gone, one in a directory stays there. */
   async stop(): Promise<void> {
     await this.node.disconnect();
     await this.node.close();

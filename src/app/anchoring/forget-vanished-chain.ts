@@ -5,8 +5,9 @@ import { enqueueAnchorCallbacks } from './enqueue-anchor-callbacks.js';
 export const EMBEDDED_CHAIN_SETTING = 'bitcoin.embedded-chain';
 
 /**
- * The embedded regtest node keeps its chain in memory, so each start is a new chain while the store
- * persists. When the store's Bitcoin state belongs to another chain (identified by its block 1 hash),
+ * The embedded regtest node keeps its chain beside the embedded store, or in memory (with PostgreSQL), and
+ * a chain in memory is new at each start while the store persists; so is a chain whose directory was
+ * removed. When the store's Bitcoin state belongs to another chain (identified by its block 1 hash),
  * it refers to coins and transactions that no longer exist: every coin is dropped, every transaction
  * still pending is ABANDONED and its batch goes back to WAIT, to be anchored on the new chain.
  * CONFIRMED batches are left as they are (their receipts name the vanished chain).

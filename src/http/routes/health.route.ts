@@ -30,13 +30,14 @@ const Status = Type.Object({
 
 /**
  * The chain check: the node answers, and holds (mempool or chain) a transaction of every SENT batch.
- * `details.unkeptTransactions` lists the txids of batches whose transactions it holds nowhere.
+ * `details.height` is the node's tip; `details.unkeptTransactions` lists the txids of batches whose
+ * transactions it holds nowhere.
  */
 export function chainReadiness(deps: { readonly store: Store; readonly chain: ChainPort }): () => Promise<CheckReport> {
   return async () => {
-    await deps.chain.getBlockCount();
+    const height = await deps.chain.getBlockCount();
     const unkeptTransactions = await findUnkeptTransactions(deps);
-    return { ready: unkeptTransactions.length === 0, details: { unkeptTransactions } };
+    return { ready: unkeptTransactions.length === 0, details: { height, unkeptTransactions } };
   };
 }
 

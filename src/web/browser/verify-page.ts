@@ -166,6 +166,8 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
   const button = byId<HTMLButtonElement>('verify-button');
   button.disabled = true;
   button.textContent = msg('working');
+  // The previous verdict goes away at once: it says nothing of the files now being checked.
+  byId('result').hidden = true;
   try {
     await verify(file, receipt);
   } finally {
