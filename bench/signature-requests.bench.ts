@@ -28,7 +28,7 @@ import { describeLoad, percentile, rateOf, rawRequest, runLoad, type LoadResult 
 import { loadAverage, measureReferences } from './lib/references.js';
 import { backendPids, cpuSeconds } from './lib/service-process.js';
 import { startProfiling, stopProfiling, summarizeProfile } from './lib/cpu-profile.js';
-import { pgbenchReference } from './lib/pgbench-reference.js';
+import { pgbenchReference, statementFloor } from './lib/pgbench-reference.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -316,6 +316,11 @@ async function reportPgbench(connections: number, signaturesPerSecond: number): 
   );
   console.log(
     `  signatures/s = ${((100 * signaturesPerSecond) / ref.transactionsPerSecond).toFixed(0)} % of the database's own rate for such transactions on this box`,
+  );
+  const floor = await statementFloor(POSTGRES_URL);
+  const us = (v: number) => v.toFixed(0);
+  console.log(
+    `  reference: a trivial statement through node-postgres on one connection (5,000 each): SELECT $1 prepared ${us(floor.select.backendUs)} µs backend CPU, ${us(floor.select.clientUs)} µs client CPU; BEGIN/COMMIT ${us(floor.beginCommit.backendUs)} and ${us(floor.beginCommit.clientUs)} µs per statement`,
   );
 }
 
