@@ -12,7 +12,8 @@
  * sent to PostgreSQL. Figures are printed, never asserted.
  *   node --import tsx bench/signature-requests.bench.ts [--requests 1000] [--signers 64] [--warmup 300]
  *     [--mail true|false] [--statements] [--profile DIR] [--pgbench true|false]
- * `--statements` prints the statements per signature by kind; `--profile DIR` samples the API process
+ * `--statements` prints the statements per signature by kind, each with its mean time from send to answer
+ * (with `--signers 1`, a round trip and the execution, no queueing); `--profile DIR` samples the API process
  * during the measured run only, prints its self time by category and writes the V8 profile into DIR
  * (open it in Chrome's DevTools). Last, as a ceiling of the same run, PostgreSQL's pgbench runs transactions
  * of the delegate's shape with nothing else (bench/lib/pgbench-reference.ts; `--pgbench false` skips it).
@@ -27,7 +28,7 @@ import { describeLoad, percentile, rateOf, rawRequest, runLoad, type LoadResult 
 import { loadAverage, measureReferences } from './lib/references.js';
 import { backendPids, cpuSeconds } from './lib/service-process.js';
 import { startProfiling, stopProfiling, summarizeProfile } from './lib/cpu-profile.js';
-import { pgbenchReference } from './lib/pgbench-reference.js';
+import { pgbenchReference, statementFloor } from './lib/pgbench-reference.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -50,7 +51,8 @@ type Pair = { id: string; signeeId: string };
 interface Measured {
   cpuMs: number;
   statements: number;
-  byKind: [string, number][];
+  /** Kind, count and summed milliseconds from send to answer. */
+  byKind: [string, number, number][];
   profile: string[];
 }
 
@@ -141,6 +143,8 @@ async function seedRequests(deps: import('../src/app/shared/deps.js').AppDeps, c
 
 /** Statements the API child sent to PostgreSQL (BEGIN and COMMIT included), by kind. */
 const statements = new Map<string, number>();
+/** Milliseconds from each statement's send to its answer, summed by kind (a round trip and the execution). */
+const elapsedMs = new Map<string, number>();
 
 /** A statement's kind: its first words, whitespace folded (the statement text is the same for each call). */
 const kindOf = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 90);
@@ -152,7 +156,11 @@ async function countStatements(): Promise<void> {
     const text = typeof a[0] === 'string' ? a[0] : String((a[0] as { text?: string } | undefined)?.text);
     const kind = kindOf(text);
     statements.set(kind, (statements.get(kind) ?? 0) + 1);
-    return query.apply(this, a);
+    const t0 = performance.now();
+    const result = query.apply(this, a);
+    const add = () => elapsedMs.set(kind, (elapsedMs.get(kind) ?? 0) + performance.now() - t0);
+    if (result instanceof Promise) result.then(add, add);
+    return result;
   } as typeof pg.Client.prototype.query;
 }
 
@@ -162,17 +170,23 @@ const totalOf = (m: Map<string, number>): number => [...m.values()].reduce((a, b
 function answerCommands(stop: () => Promise<void>): void {
   let cpu0 = process.cpuUsage();
   let before = new Map<string, number>();
+  let elapsedBefore = new Map<string, number>();
   process.on('message', async (m: { command: string; profile?: boolean }) => {
     if (m.command === 'measure-start') {
       if (m.profile) await startProfiling();
       before = new Map(statements);
+      elapsedBefore = new Map(elapsedMs);
       cpu0 = process.cpuUsage();
       process.send!({ started: true });
     }
     if (m.command === 'measure-stop') {
       const cpu = process.cpuUsage(cpu0);
       const byKind = [...statements]
-        .map(([k, n]): [string, number] => [k, n - (before.get(k) ?? 0)])
+        .map(([k, n]): [string, number, number] => [
+          k,
+          n - (before.get(k) ?? 0),
+          (elapsedMs.get(k) ?? 0) - (elapsedBefore.get(k) ?? 0),
+        ])
         .filter(([, n]) => n > 0)
         .sort((a, b) => b[1] - a[1]);
       const profile = m.profile ? await stopProfiling() : null;
@@ -261,8 +275,11 @@ function report(
   console.log(
     `  Little's law, ${connections} closed-loop clients: mean latency ${ms(mean)} ms = ${connections} / ${Math.round(rate)}/s (${ms((1000 * connections) / rate)} ms); p99 ≤ 50 ms needs a mean well under 50 ms, i.e. well over ${Math.round((1000 * connections) / 50)} signatures/s`,
   );
-  if (args.statements)
-    for (const [kind, count] of r.server.byKind) console.log(`    ${(count / n).toFixed(2).padStart(6)} × ${kind}`);
+  if (args.statements) {
+    console.log('    per signature × statement (mean ms from send to answer: round trip, waits and execution)');
+    for (const [kind, count, elapsed] of r.server.byKind)
+      console.log(`    ${(count / n).toFixed(2).padStart(6)} × ${kind} (${(elapsed / count).toFixed(2)} ms)`);
+  }
   if (r.server.profile.length > 0) console.log(['  API CPU profile (self time):', ...r.server.profile].join('\n'));
 }
 
@@ -299,6 +316,11 @@ async function reportPgbench(connections: number, signaturesPerSecond: number): 
   );
   console.log(
     `  signatures/s = ${((100 * signaturesPerSecond) / ref.transactionsPerSecond).toFixed(0)} % of the database's own rate for such transactions on this box`,
+  );
+  const floor = await statementFloor(POSTGRES_URL);
+  const us = (v: number) => v.toFixed(0);
+  console.log(
+    `  reference: a trivial statement through node-postgres on one connection (5,000 each): SELECT $1 prepared ${us(floor.select.backendUs)} µs backend CPU, ${us(floor.select.clientUs)} µs client CPU; BEGIN/COMMIT ${us(floor.beginCommit.backendUs)} and ${us(floor.beginCommit.clientUs)} µs per statement`,
   );
 }
 

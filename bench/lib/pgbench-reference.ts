@@ -118,3 +118,38 @@ export async function pgbenchReference(
     clientCpuMs: (1000 * clientCpu) / done,
   };
 }
+
+/** What one trivial statement costs on each side, through node-postgres on one connection. */
+export interface StatementFloor {
+  /** `SELECT $1::int`, prepared: backend CPU and this process's CPU, µs per statement. */
+  select: { backendUs: number; clientUs: number };
+  /** `BEGIN` then `COMMIT` of nothing, µs per statement. */
+  beginCommit: { backendUs: number; clientUs: number };
+}
+
+/** The floor under any statement of the service: `n` trivial statements of each kind on one connection. */
+export async function statementFloor(postgresUrl: string, n = 5000): Promise<StatementFloor> {
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  const pid = (await client.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0]!.p;
+  const measure = async (statements: number, run: () => Promise<unknown>) => {
+    const backend0 = cpuSeconds([pid]);
+    const self0 = process.cpuUsage();
+    for (let i = 0; i < n; i++) await run();
+    const self = process.cpuUsage(self0);
+    return {
+      backendUs: ((cpuSeconds([pid]) - backend0) * 1e6) / (n * statements),
+      clientUs: (self.user + self.system) / (n * statements),
+    };
+  };
+  try {
+    const select = await measure(1, () => client.query({ name: 'floor', text: 'SELECT $1::int AS x', values: [1] }));
+    const beginCommit = await measure(2, async () => {
+      await client.query('BEGIN');
+      await client.query('COMMIT');
+    });
+    return { select, beginCommit };
+  } finally {
+    await client.end();
+  }
+}
