@@ -116,6 +116,30 @@ describe('quickstart: the default run, proofseal seal, proofseal verify', () => 
   });
 });
 
+describe('the default run killed while it mines: the chain reopens where it was', () => {
+  let run: DefaultRun;
+  before(async () => {
+    run = await startDefaultRun({ REGTEST_BLOCK_INTERVAL_SECONDS: '1' });
+  });
+  after(() => run?.stop());
+
+  const height = async () => ((await fetchJson(`${run.apiUrl}/ready`)) as ReadyBody).details.chain.height;
+
+  it('SIGKILLed three times with a block a second: the height never goes back, the store keeps its chain', async () => {
+    let seen = await height();
+    for (let kill = 0; kill < 3; kill++) {
+      const target = seen + 2;
+      await waitFor('two more blocks', async () => (seen = await height()) >= target, 60_000, run.output);
+      const outputBefore = run.output().length;
+      await run.restart('SIGKILL');
+      const reopened = await height();
+      assert.ok(reopened >= seen, `kill ${kill + 1}: height ${reopened} after the restart, ${seen} before`);
+      assert.doesNotMatch(run.output().slice(outputBefore), /chain is new/);
+      seen = reopened;
+    }
+  });
+});
+
 interface ReadyBody {
   details: { chain: { height: number } };
 }

@@ -26,8 +26,11 @@ export interface DefaultRun {
   readonly identityUrl: string;
   /** What the server printed so far (stdout and stderr). */
   output(): string;
-  /** Stops the server (SIGTERM, SIGKILL after 15 s) and starts it again on the same DATA_DIR and ports. */
-  restart(): Promise<void>;
+  /**
+   * Stops the server (SIGTERM, SIGKILL after 15 s; or SIGKILL at once, a crash) and starts it again on the
+   * same DATA_DIR and ports.
+   */
+  restart(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   /** Stops the server (SIGTERM, SIGKILL after 15 s) and removes DATA_DIR. */
   stop(): Promise<void>;
 }
@@ -58,8 +61,8 @@ export async function startDefaultRun(extra: Record<string, string> = {}, timeou
     apiUrl: `http://localhost:${port}`,
     identityUrl: `http://localhost:${identityPort}`,
     output: () => out,
-    restart: async () => {
-      await stopServer(server);
+    restart: async (signal = 'SIGTERM') => {
+      await stopServer(server, signal);
       server = spawnServer();
       await untilAnswering(run, server, timeoutMs);
     },
@@ -118,10 +121,10 @@ async function untilAnswering(run: DefaultRun, server: ChildProcess, timeoutMs: 
   }
 }
 
-async function stopServer(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null) return;
+async function stopServer(server: ChildProcess, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
   const exited = new Promise((r) => server.once('exit', r));
-  server.kill('SIGTERM');
+  server.kill(signal);
   await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
-  if (server.exitCode === null) server.kill('SIGKILL');
+  if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
 }
