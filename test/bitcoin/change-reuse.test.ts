@@ -6,13 +6,13 @@
  * the node kept neither copy, and the batch was sent again forever because its input's parent was ours.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { closeBatch } from '../../src/app/anchoring/close-batch.js';
 import { confirmBatches } from '../../src/app/anchoring/confirm-batches.js';
 import { sendBatches } from '../../src/app/anchoring/send-batches.js';
 import { startAnchoring, until, type AnchoringFixture } from '../support/anchoring-fixture.js';
+import { insertDataAnchors, randomLeaves } from '../support/anchors.js';
 import { storeKinds } from '../support/stores.js';
 
 const kinds = await storeKinds();
@@ -29,11 +29,7 @@ for (const kind of kinds) {
 
     /** Closes a batch of two fresh anchors and sends it; the txid, or null when nothing could pay. */
     const closeAndSend = async (inMempool = true): Promise<{ batchId: string; txid: string | null }> => {
-      await f.s.db.query(
-        `INSERT INTO anchor (id, account_id, name, kind, hash, leaf, created, last_modified)
-         SELECT gen_random_uuid(), $1, 'change', 'data', encode(l, 'hex'), l, 0, 0 FROM unnest($2::bytea[]) AS l`,
-        [accountId, [randomBytes(32), randomBytes(32)]],
-      );
+      await insertDataAnchors(f.s.db, accountId, randomLeaves(2), 'change');
       const { batchId } = (await closeBatch(f.deps, { maxSize: 1000 }))!;
       const { sent } = await sendBatches(f.deps);
       if (sent[0] && inMempool) await until(() => f.chain.isInMempool(sent[0]!), `${sent[0]} in the mempool`);

@@ -28,7 +28,7 @@ import {
 import { closeBatchJob } from '../../src/jobs/anchoring/bitcoin.jobs.js';
 import { NO_PAYLOAD, type JobDefinition } from '../../src/jobs/job-definition.js';
 import { TEST_SETTINGS } from '../support/anchoring-fixture.js';
-import { randomHash } from '../support/anchors.js';
+import { insertDataAnchors, randomHash, randomLeaves } from '../support/anchors.js';
 import { recordingJobs, silentLog, testClock, testDeps } from '../support/fixtures.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
 
@@ -36,12 +36,8 @@ const kinds = await storeKinds();
 
 /** Inserts `n` data anchors straight in SQL (one statement); returns their leaves in seq order. */
 async function insertAnchors(sql: Sql, accountId: string, n: number): Promise<Buffer[]> {
-  const leaves = Array.from({ length: n }, () => randomBytes(32));
-  await sql.query(
-    `INSERT INTO anchor (id, account_id, name, kind, hash, leaf, created, last_modified)
-     SELECT gen_random_uuid(), $1, 'bulk', 'data', encode(l, 'hex'), l, 0, 0 FROM unnest($2::bytea[]) WITH ORDINALITY AS t(l, o) ORDER BY o`,
-    [accountId, leaves],
-  );
+  const leaves = randomLeaves(n);
+  await insertDataAnchors(sql, accountId, leaves);
   return leaves;
 }
 

@@ -5,16 +5,17 @@
  * PostgreSQL only: the workers are other processes sharing the database.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { EmbeddedRegtest } from '../../src/adapters/chain/embedded-regtest.js';
 import { openStore, type OpenedStore } from '../../src/adapters/store/create-store.js';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { CLOSE_BATCH } from '../../src/app/anchoring/anchoring-deps.js';
 import { testDeps } from '../support/fixtures.js';
-import { startProofseal, waitForOutput, type Proc } from '../support/processes.js';
+import { insertDataAnchors, randomLeaves } from '../support/anchors.js';
+import { startProofseal, type Proc } from '../support/processes.js';
 import { dropSchema, newSchemaName, schemaUrl, storeKinds } from '../support/stores.js';
 import { waitUntil } from '../support/wait.js';
+import { jobStates, killWorkerPausedIn } from '../support/worker-crash.js';
 
 const [, postgres] = await storeKinds();
 /** Issue 12: closing resumes "within a minute or two" of a crash. */
@@ -35,11 +36,7 @@ describe('a worker killed mid-close (worker processes, PostgreSQL)', { skip: pos
       email: 'close@example.com',
       password: 'pw pw pw pw',
     });
-    await opened.db.query(
-      `INSERT INTO anchor (id, account_id, name, kind, hash, leaf, created, last_modified)
-       SELECT gen_random_uuid(), $1, 'close', 'data', encode(l, 'hex'), l, 0, 0 FROM unnest($2::bytea[]) AS l`,
-      [account.id, Array.from({ length: ANCHORS }, () => randomBytes(32))],
-    );
+    await insertDataAnchors(opened.db, account.id, randomLeaves(ANCHORS), 'close');
     env = {
       DATABASE_URL: schemaUrl(schema),
       DATA_DIR: `/tmp/proofseal-close-crash-${schema}`,
@@ -64,23 +61,9 @@ describe('a worker killed mid-close (worker processes, PostgreSQL)', { skip: pos
     )[0]!.n;
 
   it('the next worker closes the batch within two minutes of the kill', async (t) => {
-    const doomed = await startProofseal(
-      ['start', '--role', 'worker'],
-      { ...env, PROOFSEAL_TEST_PAUSE_IN_CLOSE: 'true' },
-      /proofseal started/,
-    );
-    await waitForOutput(doomed, /paused inside the close/, 'the worker pausing inside the close', 60_000);
-    const exited = new Promise((r) => doomed.child.once('exit', r));
-    doomed.child.kill('SIGKILL');
-    await exited;
-    const killedAt = Date.now();
-    const jobs = await opened.db.query<{ state: string }>(`SELECT state FROM ${schema}_pgboss.job WHERE name = $1`, [
-      CLOSE_BATCH,
-    ]);
-    assert.ok(
-      jobs.some((j) => j.state === 'active'),
-      `the dead worker's close job is left active: ${JSON.stringify(jobs)}`,
-    );
+    const killedAt = await killWorkerPausedIn('close', env);
+    const jobs = await jobStates(opened.db, schema, CLOSE_BATCH);
+    assert.ok(jobs.includes('active'), `the dead worker's close job is left active: ${JSON.stringify(jobs)}`);
     assert.equal(await closedAnchors(), 0, 'the killed close committed nothing');
 
     workers.push(await startProofseal(['start', '--role', 'worker'], env, /proofseal started/));

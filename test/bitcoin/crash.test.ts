@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { AnchoringWallet } from '../../src/adapters/chain/anchoring-wallet.js';
 import { BitcoinRpcClient } from '../../src/adapters/chain/bitcoin-rpc.js';
@@ -16,6 +15,7 @@ import { openStore, type OpenedStore } from '../../src/adapters/store/create-sto
 import { keyVaultRepository } from '../../src/adapters/store/key-vault.repository.js';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { txidsCarrying, until } from '../support/anchoring-fixture.js';
+import { insertDataAnchors, randomLeaves } from '../support/anchors.js';
 import { testDeps } from '../support/fixtures.js';
 import { startProofseal, type Proc } from '../support/processes.js';
 import { dropSchema, newSchemaName, schemaUrl, storeKinds } from '../support/stores.js';
@@ -76,12 +76,8 @@ describe('crash between broadcast and recording (worker processes, PostgreSQL)',
       email: 'crash@example.com',
       password: 'correct horse battery',
     });
-    const leaves = Array.from({ length: 25 }, () => randomBytes(32));
-    await opened.db.query(
-      `INSERT INTO anchor (id, account_id, name, kind, hash, leaf, created, last_modified)
-       SELECT gen_random_uuid(), $1, 'crash', 'data', encode(l, 'hex'), l, 0, 0 FROM unnest($2::bytea[]) AS l`,
-      [account.id, leaves],
-    );
+    const leaves = randomLeaves(25);
+    await insertDataAnchors(opened.db, account.id, leaves, 'crash');
     startHeight = await chain.getBlockCount();
     env = {
       DATABASE_URL: schemaUrl(schema),

@@ -6,7 +6,6 @@
  * PostgreSQL only: the workers are other processes sharing the database.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { AnchoringWallet } from '../../src/adapters/chain/anchoring-wallet.js';
 import { BitcoinRpcClient } from '../../src/adapters/chain/bitcoin-rpc.js';
@@ -19,9 +18,11 @@ import { closeBatch } from '../../src/app/anchoring/close-batch.js';
 import { sendBatches } from '../../src/app/anchoring/send-batches.js';
 import { startAnchoring, type AnchoringFixture } from '../support/anchoring-fixture.js';
 import { testDeps } from '../support/fixtures.js';
-import { startProofseal, waitForOutput, type Proc } from '../support/processes.js';
+import { insertDataAnchors, randomLeaves } from '../support/anchors.js';
+import { startProofseal, type Proc } from '../support/processes.js';
 import { dropSchema, newSchemaName, schemaUrl, storeKinds } from '../support/stores.js';
 import { waitUntil } from '../support/wait.js';
+import { jobStates, killWorkerPausedIn } from '../support/worker-crash.js';
 
 const [, postgres] = await storeKinds();
 /** Issue 12: the batching resumes "within a minute or two" of a crash. */
@@ -29,11 +30,7 @@ const BOUND_MS = 120_000;
 const SECRET_KEY = 'e'.repeat(40);
 
 const insertAnchors = (db: OpenedStore['db'], accountId: string, n: number) =>
-  db.query(
-    `INSERT INTO anchor (id, account_id, name, kind, hash, leaf, created, last_modified)
-     SELECT gen_random_uuid(), $1, 'send', 'data', encode(l, 'hex'), l, 0, 0 FROM unnest($2::bytea[]) AS l`,
-    [accountId, Array.from({ length: n }, () => randomBytes(32))],
-  );
+  insertDataAnchors(db, accountId, randomLeaves(n), 'send');
 
 describe('a worker killed mid-send (worker processes, PostgreSQL)', { skip: postgres!.skip }, () => {
   const schema = newSchemaName();
@@ -78,23 +75,9 @@ describe('a worker killed mid-send (worker processes, PostgreSQL)', { skip: post
     );
 
   it('the next worker sends the waiting batch within two minutes of the kill, with one transaction', async (t) => {
-    const doomed = await startProofseal(
-      ['start', '--role', 'worker'],
-      { ...env, PROOFSEAL_TEST_PAUSE_IN_SEND: 'true' },
-      /proofseal started/,
-    );
-    await waitForOutput(doomed, /paused inside the send/, 'the worker pausing inside the send', 60_000);
-    const exited = new Promise((r) => doomed.child.once('exit', r));
-    doomed.child.kill('SIGKILL');
-    await exited;
-    const killedAt = Date.now();
-    const jobs = await opened.db.query<{ state: string }>(`SELECT state FROM ${schema}_pgboss.job WHERE name = $1`, [
-      SEND_BATCHES,
-    ]);
-    assert.ok(
-      jobs.some((j) => j.state === 'active'),
-      `the dead worker's send job is left active: ${JSON.stringify(jobs)}`,
-    );
+    const killedAt = await killWorkerPausedIn('send', env);
+    const jobs = await jobStates(opened.db, schema, SEND_BATCHES);
+    assert.ok(jobs.includes('active'), `the dead worker's send job is left active: ${JSON.stringify(jobs)}`);
     assert.deepEqual(await batches(), [{ status: 'WAIT', txs: 0 }], 'the killed send signed nothing');
 
     workers.push(await startProofseal(['start', '--role', 'worker'], env, /proofseal started/));

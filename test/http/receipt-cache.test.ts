@@ -5,13 +5,12 @@
  * Only a settled receipt (confirmed below the reorg watch) is kept in memory and marked immutable.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { closeBatch } from '../../src/app/anchoring/close-batch.js';
 import { pathReachesRoot } from '../../src/core/chainpoint/receipt.js';
-import { randomHash } from '../support/anchors.js';
+import { insertDataAnchors, randomHash, randomLeaves } from '../support/anchors.js';
 import { recordingJobs, testApp, testConfig, testDeps } from '../support/fixtures.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
 
@@ -36,12 +35,7 @@ for (const kind of kinds) {
       s = await kind.open();
       const deps = testDeps(s.store);
       const account = await createAccount(deps, { email: 'cache@example.com', password: 'correct horse battery' });
-      const rows = await s.db.query<{ id: string }>(
-        `INSERT INTO anchor (id, account_id, name, kind, hash, leaf, created, last_modified)
-         SELECT gen_random_uuid(), $1, 'cache', 'data', encode(l, 'hex'), l, 0, 0 FROM unnest($2::bytea[]) AS l RETURNING id`,
-        [account.id, Array.from({ length: 37 }, () => randomBytes(32))],
-      );
-      ids.push(...rows.map((r) => r.id));
+      ids.push(...(await insertDataAnchors(s.db, account.id, randomLeaves(37), 'cache')));
       const jobs = recordingJobs();
       const closeDeps = testDeps(
         s.withJobs(() => jobs),

@@ -93,3 +93,26 @@ export async function insertBatch(
     await sql.query('UPDATE anchor SET batch_id = $2, leaf_index = $3 WHERE id = $1', [id, batch.id, i]);
   return batch;
 }
+
+/**
+ * Data anchors written straight into the store, one per leaf, in the leaves' order (so their `seq`
+ * follows it): the bulk set-up of the batching and crash tests, without the API. Returns their ids in
+ * that order.
+ */
+export async function insertDataAnchors(
+  sql: Sql,
+  accountId: string,
+  leaves: Buffer[],
+  name = 'bulk',
+): Promise<string[]> {
+  const rows = await sql.query<{ id: string; seq: string | number }>(
+    `INSERT INTO anchor (id, account_id, name, kind, hash, leaf, created, last_modified)
+     SELECT gen_random_uuid(), $1, $3, 'data', encode(l, 'hex'), l, 0, 0
+     FROM unnest($2::bytea[]) WITH ORDINALITY AS t(l, o) ORDER BY o RETURNING id, seq`,
+    [accountId, leaves, name],
+  );
+  return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map((r) => r.id);
+}
+
+/** `n` random 32-byte leaves. */
+export const randomLeaves = (n: number): Buffer[] => Array.from({ length: n }, () => randomBytes(32));
