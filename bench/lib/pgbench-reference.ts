@@ -62,6 +62,9 @@ function postmasterPid(): number | undefined {
   return undefined;
 }
 
+/** CPU seconds of a process's children that ended and were waited for (pgbench for us, backends for the postmaster). */
+const endedChildrenCpu = (pid: number): number => cpuSeconds([pid], true) - cpuSeconds([pid]);
+
 export interface PgbenchResult {
   transactionsPerSecond: number;
   latencyMs: number;
@@ -97,13 +100,13 @@ export async function pgbenchReference(
   const script = path.join(os.tmpdir(), `proofseal-pgbench-${process.pid}.sql`);
   writeFileSync(script, SCRIPT);
   const postmaster = postmasterPid();
-  const pg0 = postmaster === undefined ? 0 : cpuSeconds([postmaster], true) - cpuSeconds([postmaster]);
-  const self0 = cpuSeconds([process.pid], true) - cpuSeconds([process.pid]);
+  const pg0 = postmaster === undefined ? 0 : endedChildrenCpu(postmaster);
+  const self0 = endedChildrenCpu(process.pid);
   const threads = String(Math.min(clients, os.cpus().length));
   const args = ['-n', '-M', 'prepared', '-c', String(clients), '-j', threads, '-T', String(seconds), '-f', script];
   const run = spawnSync(bin, [...args, ...conn, DATABASE], { encoding: 'utf8' });
-  const clientCpu = cpuSeconds([process.pid], true) - cpuSeconds([process.pid]) - self0;
-  const pgCpu = postmaster === undefined ? undefined : cpuSeconds([postmaster], true) - cpuSeconds([postmaster]) - pg0;
+  const clientCpu = endedChildrenCpu(process.pid) - self0;
+  const pgCpu = postmaster === undefined ? undefined : endedChildrenCpu(postmaster) - pg0;
   const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(run.stdout)?.[1];
   const latency = /latency average = ([\d.]+) ms/.exec(run.stdout)?.[1];
   const done = Number(/number of transactions actually processed: (\d+)/.exec(run.stdout)?.[1] ?? 0);
