@@ -1,3 +1,4 @@
+import { BoundedLru } from '../../core/cache/bounded-lru.js';
 import { fail } from '../../core/errors.js';
 import { OutboundError, type HttpClient } from './http-client.port.js';
 
@@ -7,7 +8,7 @@ import { OutboundError, type HttpClient } from './http-client.port.js';
  * @throws DomainError INVALID_URL or FORBIDDEN_URL
  */
 export function checkUserUrl(httpClient: HttpClient | undefined, url: string, label: string): void {
-  if (!HTTP_URLS.has(url)) checkHttpUrl(url, label);
+  if (HTTP_URLS.get(url) === undefined) checkHttpUrl(url, label);
   try {
     httpClient?.checkUrl(url);
   } catch (err) {
@@ -19,10 +20,9 @@ export function checkUserUrl(httpClient: HttpClient | undefined, url: string, la
 
 /**
  * Texts already found to be http(s) URLs: a client sends the same identityURL with each of its anchors,
- * and parsing it again cost ~1 % of an anchor. Bounded; a full set starts again empty.
+ * and parsing it again cost ~1 % of an anchor. The 1,000 most recently used.
  */
-const HTTP_URLS = new Set<string>();
-const HTTP_URLS_MAX = 1_000;
+const HTTP_URLS = new BoundedLru<true>(1_000, () => 1);
 
 function checkHttpUrl(url: string, label: string): void {
   let parsed: URL;
@@ -33,6 +33,5 @@ function checkHttpUrl(url: string, label: string): void {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     fail('INVALID_URL', `"${label}" expected an http or https URL`);
-  if (HTTP_URLS.size >= HTTP_URLS_MAX) HTTP_URLS.clear();
-  HTTP_URLS.add(url);
+  HTTP_URLS.set(url, true);
 }

@@ -4,6 +4,7 @@
  * 2 P2SH-P2WPKH (35–38), 3 P2WPKH (39–42). Electrum signs for segwit addresses with a compressed
  * P2PKH header (31–34); that form is accepted for every address type.
  */
+import { BoundedLru } from '../cache/bounded-lru.js';
 import { DomainError } from '../errors.js';
 import { doubleSha256 } from '../hash/sha256.js';
 import { decodeAddress, type AddressType } from './addresses.js';
@@ -73,16 +74,14 @@ type ExpectedSigner =
  * Parsed `pubKey`s, by their text: a signer sends one address or key with many signatures, and decoding
  * an address (base58check: two SHA-256; bech32) costs a sixth of a recovery. For an address, the
  * recovered key that last matched it is kept too, so the next signature by that key skips hash160.
- * Bounded: emptied when full. Invalid ones are not kept (they throw).
+ * The 10,000 most recently used; invalid ones are not kept (they throw).
  */
-const signers = new Map<string, ExpectedSigner>();
-const SIGNERS_MAX = 10_000;
+const signers = new BoundedLru<ExpectedSigner>(10_000, () => 1);
 
 function parsePubKey(pubKey: string): ExpectedSigner {
   const known = signers.get(pubKey);
   if (known !== undefined) return known;
   const parsed = parseNewPubKey(pubKey);
-  if (signers.size >= SIGNERS_MAX) signers.clear();
   signers.set(pubKey, parsed);
   return parsed;
 }
