@@ -18,11 +18,6 @@ import { NODE_SIZE } from './tree.js';
 /** Bytes of a batch's blinding key (AES-256). */
 export const BLINDING_KEY_SIZE = 32;
 
-/** Position in a blinded tree of the leaf of the anchor at `offset` (0-based) in its batch. */
-export function blindedPosition(offset: number): number {
-  return offset * 2;
-}
-
 /** Two keystreams of one key: the anchors' siblings, and the leaves standing for offsets with no anchor. */
 type Stream = 'sibling' | 'hole';
 
