@@ -79,9 +79,11 @@ export function embeddedChainDir(config: Config): string | undefined {
 
 /**
  * The embedded node of a worker (or `all`) process with no BITCOIN_RPC_URL, started before the store is
- * open: it needs nothing from the store, and its start (mining to the segwit height, ~1.5 s of CPU) then
- * overlaps the store's (on a fresh store, initdb runs in a child process, on the other core). Undefined
- * when the role uses no embedded node. Hand the result to {@link openBitcoin}, or to {@link stopStarted}.
+ * open: it needs nothing from the store, so its start (on a new chain, mining to the segwit height) overlaps
+ * the store's. A second process on a held DATA_DIR fails to open the chain (LevelDB's lock); that failure
+ * is held back until {@link openBitcoin}, so the store's own refusal, which names the holder, comes first.
+ * Undefined when the role uses no embedded node. Hand the result to {@link openBitcoin}, or to
+ * {@link stopStarted}.
  */
 export function startEmbeddedNode(config: Config, role: Role): Promise<EmbeddedRegtest> | undefined {
   if (config.bitcoinRpcUrl || !worksJobs(role)) return undefined;
