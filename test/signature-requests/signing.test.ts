@@ -87,6 +87,29 @@ for (const kind of kinds) {
       assert.equal(trail.auditEvents.filter((e: { type: string }) => e.type === 'DELEGATE').length, 1);
     });
 
+    it('delegates of many requests at once (sharing transactions): a bad one among them fails alone', async () => {
+      const requests = await Promise.all(Array.from({ length: 8 }, () => createRequest(b)));
+      const calls = [
+        ...requests.map((r) => delegate(b, r.id, r.signeeIds[0]!)),
+        delegate(b, requests[3]!.id, requests[5]!.signeeIds[1]!), // another request's signer
+        delegate(b, requests[6]!.id, requests[6]!.signeeIds[0]!), // the same signer twice
+      ];
+      const answers = await Promise.all(calls);
+      assert.deepEqual(
+        answers.slice(0, 8).map((r) => r.statusCode),
+        [200, 200, 200, 200, 200, 200, 200, 200],
+        answers.map((r) => r.body).join('\n'),
+      );
+      assert.equal(answers[8]!.statusCode, 404);
+      assert.equal(answers[9]!.statusCode, 409);
+      for (const [i, r] of requests.entries()) {
+        const request = await get(r.id);
+        assert.equal(request.anchors.length, 1, `request ${i} has its one signature`);
+        assert.equal(request.anchors[0], answers[i]!.json().anchorId);
+        assert.equal(request.state, 'IN_PROGRESS', 'one signer of two');
+      }
+    });
+
     it('the two signers of a request delegating at once: both sign, and the request completes once', async () => {
       const { id, signeeIds } = await createRequest(b);
       const answers = await Promise.all(signeeIds.map((s) => delegate(b, id, s)));

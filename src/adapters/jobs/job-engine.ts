@@ -29,6 +29,16 @@ function sendDb(sql: Sql): PgBoss.Db {
   return { executeSql: async (text: string, values?: unknown[]) => ({ rows: await sql.query(text, values) }) };
 }
 
+/** pg-boss's hook for `insert`, whose answer is not read: in a transaction, sent with the commit (Sql.write). */
+function insertDb(sql: Sql): PgBoss.Db {
+  return {
+    executeSql: async (text: string, values?: unknown[]) => {
+      await sql.write(text, values);
+      return { rows: [] };
+    },
+  };
+}
+
 /** A job as pg-boss's `insert` takes it (the same options as `send`, one statement for all). */
 function toInsert(j: JobToSend): PgBoss.JobInsert {
   const o = j.options ?? {};
@@ -106,7 +116,7 @@ export function createJobEngine(
     sendOn: (sql) => ({
       send: (name, data, o = {}) => boss.send(name, data, { ...options(o), db: sendDb(sql) }),
       sendMany: async (jobs) => {
-        await boss.insert(jobs.map(toInsert), { db: sendDb(sql) });
+        await boss.insert(jobs.map(toInsert), { db: insertDb(sql) });
       },
     }),
     start: async () => {

@@ -66,7 +66,7 @@ const emailRecord = (e: Email) => ({
 export function emailRepository(sql: Sql): EmailRepository {
   return {
     async insert(e) {
-      await sql.query(
+      await sql.write(
         `INSERT INTO email (id, message_id, account_id, request_id, type, from_name, from_address, to_name, to_address,
            subject, html, text, attachments, status, attempts, last_error, created, sent_at)
          VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)`,
@@ -94,7 +94,7 @@ export function emailRepository(sql: Sql): EmailRepository {
     },
     async insertMany(emails) {
       if (emails.length === 0) return;
-      await sql.query(
+      await sql.write(
         `INSERT INTO email (id, message_id, account_id, request_id, type, from_name, from_address, to_name, to_address,
            subject, html, text, attachments, status, attempts, last_error, created, sent_at)
          SELECT id, message_id, account_id, request_id, type, from_name, from_address, to_name, to_address,

@@ -74,6 +74,10 @@ function useBaselineWasmCompiler(): void {
 function txSql(tx: Transaction): Sql {
   const sql: Sql = {
     query: async <T>(text: string, params?: unknown[]) => (await tx.query<T>(text, params, queryOptions)).rows,
+    // PGlite runs one statement at a time in this process: nothing to save by not waiting.
+    write: async (text, params) => {
+      await tx.query(text, params, queryOptions);
+    },
     exec: async (text) => {
       await tx.exec(text);
     },
@@ -186,6 +190,9 @@ function wrap(db: PGlite, release: () => void): SqlDatabase & { pglite: PGlite }
     kind: 'embedded',
     pglite: db,
     query: async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params, queryOptions)).rows,
+    write: async (text, params) => {
+      await db.query(text, params, queryOptions);
+    },
     exec: async (text) => {
       await db.exec(text);
     },

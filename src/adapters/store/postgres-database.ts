@@ -46,15 +46,97 @@ async function run<T>(on: pg.Pool | pg.PoolClient, text: string, values?: unknow
 // int8 (bigint) columns hold millisecond timestamps and counters that fit in a double.
 pg.types.setTypeParser(20, (v: string) => Number(v));
 
-function clientSql(client: pg.PoolClient): Sql {
-  const sql: Sql = {
-    query: <T>(text: string, params?: unknown[]) => run<T>(client, text, params),
-    exec: async (text) => {
-      await client.query(text);
+/** The socket under a client, to gather the statements of one moment into one write (undefined if hidden). */
+function socketOf(client: pg.PoolClient): { cork(): void; uncork(): void } | undefined {
+  const stream = (client as unknown as { connection?: { stream?: { cork?: unknown; uncork?: unknown } } }).connection
+    ?.stream;
+  return typeof stream?.cork === 'function' && typeof stream.uncork === 'function'
+    ? (stream as { cork(): void; uncork(): void })
+    : undefined;
+}
+
+/**
+ * One transaction on a pipelined connection. BEGIN is sent with the first statement, not before it;
+ * statements issued in the same turn of the event loop leave in one socket write (the socket is corked
+ * until the next tick); {@link Sql.write}s are not waited for, and the commit waits for them all. So the
+ * delegate's eight statements cost three round trips instead of eight (docs/performance.md, "Signature
+ * requests"). A failed write aborts the transaction: later statements fail with 25P02, reported as the
+ * write's own error, and the COMMIT sent behind it rolls back.
+ */
+class PipelinedTransaction {
+  private readonly pending: Promise<void>[] = [];
+  private failure: unknown = undefined;
+  private begun = false;
+  private corked = false;
+
+  constructor(private readonly client: pg.PoolClient) {}
+
+  readonly sql: Sql = {
+    query: async <T>(text: string, params?: unknown[]) => {
+      try {
+        return (await this.send(statement(text, params))).rows as T[];
+      } catch (err) {
+        throw this.failure !== undefined && (err as { code?: string }).code === '25P02' ? this.failure : err;
+      }
     },
-    transaction: (fn) => fn(sql),
+    write: async (text, params) => {
+      this.pending.push(
+        this.send(statement(text, params)).then(
+          () => undefined,
+          (err: unknown) => {
+            this.failure ??= err;
+          },
+        ),
+      );
+    },
+    exec: async (text) => {
+      await this.sql.query(text);
+    },
+    transaction: (fn) => fn(this.sql),
   };
-  return sql;
+
+  async commit(): Promise<void> {
+    if (!this.begun) return;
+    const committed = this.send({ text: 'COMMIT' });
+    await Promise.all(this.pending);
+    const answer = await committed;
+    if (this.failure !== undefined) throw this.failure;
+    if (answer.command !== 'COMMIT') throw new Error(`the transaction ended with ${answer.command}, not COMMIT`);
+  }
+
+  async rollback(): Promise<void> {
+    if (!this.begun) return;
+    await this.send({ text: 'ROLLBACK' }).catch(() => undefined);
+    await Promise.all(this.pending);
+  }
+
+  private send(config: pg.QueryConfig): Promise<pg.QueryResult> {
+    this.gather();
+    if (!this.begun) {
+      this.begun = true;
+      this.pending.push(
+        this.client.query('BEGIN').then(
+          () => undefined,
+          (err: unknown) => {
+            this.failure ??= err;
+          },
+        ),
+      );
+    }
+    return this.client.query(config);
+  }
+
+  /** Corks the socket until the next tick, so what is sent until then leaves in one write. */
+  private gather(): void {
+    const socket = socketOf(this.client);
+    if (this.corked || !socket) return;
+    this.corked = true;
+    socket.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      socket.uncork();
+    });
+  }
 }
 
 /** PostgreSQL through a `pg` pool; `DATABASE_URL` may carry `?schema=` to isolate a test run. */
@@ -67,6 +149,8 @@ export function openPostgres(url: string, opts: { max?: number } = {}): SqlDatab
   const pool = new pg.Pool({
     connectionString: u.toString(),
     max: opts.max ?? 10,
+    // A statement is sent without waiting for the answer to the one before (transactions use it).
+    pipeline: true,
     options: schema ? `-c search_path=${schema}` : undefined,
   });
   pool.on('error', () => {
@@ -77,18 +161,21 @@ export function openPostgres(url: string, opts: { max?: number } = {}): SqlDatab
     schema: schema ?? undefined,
     pool,
     query: <T>(text: string, params?: unknown[]) => run<T>(pool, text, params),
+    write: async (text, params) => {
+      await run(pool, text, params);
+    },
     exec: async (text) => {
       await pool.query(text);
     },
     async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      const tx = new PipelinedTransaction(client);
       try {
-        await client.query('BEGIN');
-        const result = await fn(clientSql(client));
-        await client.query('COMMIT');
+        const result = await fn(tx.sql);
+        await tx.commit();
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await tx.rollback();
         throw err;
       } finally {
         client.release();

@@ -5,6 +5,13 @@
 export interface Sql {
   /** One parameterised statement; rows as plain objects. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * A statement whose rows nobody reads (an insert, an update whose count does not matter). Outside a
+   * transaction it runs as {@link query}. Inside one, PostgreSQL is sent it at once, in the same socket write
+   * as the statements issued beside it, and not waited for: the transaction's end waits for it, and its
+   * failure fails the transaction (the commit then rolls back). Saves a round trip per write.
+   */
+  write(text: string, params?: unknown[]): Promise<void>;
   /** Several statements without parameters (migrations). */
   exec(text: string): Promise<void>;
   /** Runs `fn` in one transaction; a nested call joins the outer transaction. */

@@ -66,12 +66,15 @@ export async function recordSignature(
   const move = last
     ? { from: request.state, to: 'COMPLETED' as const, event: platformMoveEvent(request.state, 'COMPLETED', now) }
     : undefined;
+  // The mails' requester is read in the same round trip as the signature is written.
+  const requester = deps?.mail ? tx.accounts.findById(request.accountId) : undefined;
+  requester?.catch(() => undefined);
   if (!(await tx.signatureRequests.markSigned(signee.id, request.id, { anchorId, method }, event, move)))
     fail('ALREADY_SIGNED', 'this signer has already signed this request');
   const signed: SignatureRequest = { ...request, signees, lastModified: now };
   await enqueueRequestCallback(tx, signed, 'signature');
   const signedNow = signees.find((s) => s.id === signee.id)!;
-  if (deps) await queueRequestMails(tx, deps, signed, { kind: 'signed', signee: signedNow });
+  if (deps) await queueRequestMails(tx, deps, signed, { kind: 'signed', signee: signedNow }, requester);
   if (!move) return signed;
   const completed: SignatureRequest = { ...signed, state: move.to };
   await afterMove(tx, signed, completed, deps);

@@ -3,8 +3,10 @@ import { identityBoundMessage } from '../../core/identity/identity-message.js';
 import { issuerDomain } from '../../core/identity/issuer-domain.js';
 import { signeeIdentity } from '../../core/signature-requests/limits.js';
 import { createAnchor, type CreateAnchorInput } from '../anchoring/create-anchor.js';
+import type { Account } from '../accounts/account.port.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
+import { sharedTransactions, type SharedTransactions } from '../shared/shared-transaction.js';
 import type { Origin } from './audit.js';
 import { assertCanSign, lockForSigning, recordSignature } from './record-signature.js';
 import { checkSigneeOtp, consumeSigneeOtp } from './signee-otp.js';
@@ -47,9 +49,48 @@ export async function signByDelegation(
   });
 }
 
+/** The shared transactions of each store's delegated signatures (see shared-transaction.ts). */
+const sharedByStore = new WeakMap<Store, SharedTransactions>();
+
+function sharedSigning(store: Store): SharedTransactions {
+  let shared = sharedByStore.get(store);
+  if (!shared) {
+    shared = sharedTransactions(store, {
+      maxUnits: 64,
+      maxInFlight: store.kind === 'postgres' ? 2 : 1,
+    });
+    sharedByStore.set(store, shared);
+  }
+  return shared;
+}
+
+const readOnce = new WeakMap<Store, Store>();
+
+/**
+ * The shared transaction's store with each account read once for all the signatures it holds (the
+ * requester of the mails; nothing in a signature changes an account).
+ */
+function withAccountsReadOnce(tx: Store): Store {
+  let store = readOnce.get(tx);
+  if (!store) {
+    const accounts = tx.accounts;
+    const read = new Map<string, Promise<Account | null>>();
+    const findById = (id: string) => {
+      const known = read.get(id) ?? accounts.findById(id);
+      read.set(id, known);
+      return known;
+    };
+    store = { ...tx, accounts: { ...accounts, findById } };
+    readOnce.set(tx, store);
+  }
+  return store;
+}
+
 /**
  * The key signs in this process and no one-time password is given: the request is read once, under its
- * lock, and signed there, all in one transaction (with the checks in the same order as above).
+ * lock, and signed there, all in one transaction (with the checks in the same order as above), which
+ * the signatures of other requests arriving at the same moment share (safe: a signature rolled back
+ * with a failed neighbour is made again, alone).
  */
 async function signInOneTransaction(
   deps: Deps,
@@ -57,7 +98,8 @@ async function signInOneTransaction(
   signerOn: (store: Store) => Signer,
   input: { id: string; signeeId: string; origin?: Origin },
 ): Promise<{ anchorId: string; request: SignatureRequest }> {
-  return deps.store.transaction(async (tx) => {
+  return sharedSigning(deps.store).run(input.id.toLowerCase(), async (shared) => {
+    const tx = withAccountsReadOnce(shared);
     const found = await findSignee(
       { store: tx, secretKey: deps.secretKey },
       { requestId: input.id, signeeId: input.signeeId, lock: true },

@@ -1,0 +1,121 @@
+/**
+ * Shared transactions: units of work that each need a transaction of their own, run several to one
+ * transaction when they arrive together. The units of one transaction run side by side on its
+ * connection, so their statements leave in the same socket writes, and BEGIN, COMMIT, the job insert and
+ * the WAL flush are paid once for all of them. Units are keyed (a signature request's id): a key is in
+ * one transaction at a time, once, and the units start in key order, so that units whose first
+ * statement locks their key's row take those locks in key order.
+ *
+ * A shared transaction commits only if every unit in it succeeded. When one fails, nothing of it is kept:
+ * each of its units runs again alone, in a transaction of its own, and answers as it then does. So a unit
+ * must be safe to run twice when the first run was rolled back (no effect outside the store).
+ *
+ * A transaction starts as soon as one may (at most `maxInFlight` at a time): a lone unit waits for
+ * nothing, and under load the units that arrive while transactions run form the next one.
+ */
+import type { Store } from './store.port.js';
+
+export interface SharedTransactionOptions {
+  /** Most units in one transaction. */
+  readonly maxUnits: number;
+  /** Shared transactions at the same time (each holds a pooled connection). */
+  readonly maxInFlight: number;
+}
+
+export type Unit<T> = (tx: Store) => Promise<T>;
+
+export interface SharedTransactions {
+  /** Runs `unit` in a transaction it may share with units of other keys; settles when that one has ended. */
+  run<T>(key: string, unit: Unit<T>): Promise<T>;
+}
+
+interface Queued {
+  readonly key: string;
+  readonly unit: Unit<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+/** A unit failed: the shared transaction rolled back. */
+class UnitFailed extends Error {
+  constructor(readonly causes: readonly unknown[]) {
+    super('a unit of a shared transaction failed');
+  }
+}
+
+export function sharedTransactions(store: Store, opts: SharedTransactionOptions): SharedTransactions {
+  const queue: Queued[] = [];
+  const keysInFlight = new Set<string>();
+  let inFlight = 0;
+  let scheduled = false;
+
+  function schedule(): void {
+    if (scheduled || inFlight >= opts.maxInFlight || queue.length === 0) return;
+    scheduled = true;
+    // One macrotask turn lets the requests parsed in the same tick join.
+    setImmediate(start);
+  }
+
+  function start(): void {
+    scheduled = false;
+    if (inFlight >= opts.maxInFlight) return;
+    const group = takeGroup();
+    if (group.length === 0) return;
+    inFlight += 1;
+    for (const q of group) keysInFlight.add(q.key);
+    void runGroup(group).finally(() => {
+      inFlight -= 1;
+      for (const q of group) keysInFlight.delete(q.key);
+      schedule();
+    });
+    schedule();
+  }
+
+  /** The first queued units of distinct keys that no running transaction holds, in key order. */
+  function takeGroup(): Queued[] {
+    const group: Queued[] = [];
+    const keys = new Set<string>();
+    for (let i = 0; i < queue.length && group.length < opts.maxUnits;) {
+      const q = queue[i]!;
+      if (keys.has(q.key) || keysInFlight.has(q.key)) {
+        i += 1;
+        continue;
+      }
+      keys.add(q.key);
+      group.push(q);
+      queue.splice(i, 1);
+    }
+    return group.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  async function runGroup(group: Queued[]): Promise<void> {
+    try {
+      const values = await inOneTransaction(group);
+      group.forEach((q, i) => q.resolve(values[i]));
+    } catch (err) {
+      if (group.length === 1) group[0]!.reject(err instanceof UnitFailed ? err.causes[0] : err);
+      // Each unit again, alone: the failure was one unit's, or the transaction's (then theirs too).
+      else await Promise.all(group.map((q) => inOneTransaction([q]).then(q.resolve, (e) => q.reject(unwrap(e)))));
+    }
+  }
+
+  function inOneTransaction(group: readonly Queued[]): Promise<unknown[]> {
+    return store.transaction(async (tx) => {
+      const settled = await Promise.allSettled(group.map((q) => q.unit(tx)));
+      const failed = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
+      if (failed.length > 0) throw new UnitFailed(failed);
+      return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value);
+    });
+  }
+
+  return {
+    run<T>(key: string, unit: Unit<T>): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ key, unit, resolve: resolve as (v: unknown) => void, reject });
+        schedule();
+      });
+    },
+  };
+}
+
+const unwrap = (err: unknown): unknown => (err instanceof UnitFailed ? err.causes[0] : err);
