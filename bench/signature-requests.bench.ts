@@ -11,7 +11,9 @@
  * (by application_name; the database runs on this machine) and of the load generator, and statements
  * sent to PostgreSQL. Figures are printed, never asserted.
  *   node --import tsx bench/signature-requests.bench.ts [--requests 1000] [--signers 64] [--warmup 300]
- *     [--mail true|false] [--statements] [--profile DIR] [--pgbench true|false]
+ *     [--mail true|false] [--statements] [--profile DIR] [--pgbench true|false] [--processes N]
+ * `--processes N` runs N API processes on one port (node:cluster), as `proofseal start --role api --processes N`
+ * does, each with its own pool and shared transactions; their CPU and statements are summed.
  * `--statements` prints the statements per signature by kind, each with its mean time from send to answer
  * (with `--signers 1`, a round trip and the execution, no queueing); `--profile DIR` samples the API process
  * during the measured run only, prints its self time by category and writes the V8 profile into DIR
@@ -19,6 +21,7 @@
  * of the delegate's shape with nothing else (bench/lib/pgbench-reference.ts; `--pgbench false` skips it).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import cluster from 'node:cluster';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +29,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { describeLoad, percentile, rateOf, rawRequest, runLoad, type LoadResult } from './lib/http-load.js';
 import { loadAverage, measureReferences } from './lib/references.js';
-import { backendPids, cpuSeconds } from './lib/service-process.js';
+import { backendPids, cpuSeconds, freePort } from './lib/service-process.js';
 import { startProfiling, stopProfiling, summarizeProfile } from './lib/cpu-profile.js';
 import { pgbenchReference, statementFloor } from './lib/pgbench-reference.js';
 
@@ -40,6 +43,7 @@ const { values: args } = parseArgs({
     serve: { type: 'boolean', default: false },
     profile: { type: 'string' },
     pgbench: { type: 'string', default: 'true' },
+    processes: { type: 'string', default: '1' },
   },
 });
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -58,7 +62,15 @@ interface Measured {
 
 // ---------------------------------------------------------------- the API (child process)
 
-async function serveApi(count: number, appName: string, withMail: boolean): Promise<void> {
+interface ApiSetup {
+  readonly url: string;
+  readonly schema: string;
+  readonly withMail: boolean;
+  readonly poolSize: number;
+}
+
+/** The service's parts as src/runtime.ts puts them together, on the bench's schema. */
+async function openApi(setup: ApiSetup, seed: boolean) {
   await countStatements();
   const { openStore } = await import('../src/adapters/store/create-store.js');
   const { createJobEngine } = await import('../src/adapters/jobs/job-engine.js');
@@ -68,12 +80,11 @@ async function serveApi(count: number, appName: string, withMail: boolean): Prom
   const { createVelocityEngine } = await import('../src/adapters/templates/velocity-engine.js');
   const { fileMailer } = await import('../src/adapters/mail/nodemailer-mailer.js');
   const pino = (await import('pino')).default;
-  const schema = `t_bench_${randomBytes(4).toString('hex')}`;
   const opened = await openStore({
-    databaseUrl: `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}schema=${schema}&application_name=${appName}`,
+    databaseUrl: setup.url,
     embeddedDir: undefined,
     now: Date.now,
-    poolSize: 12,
+    poolSize: setup.poolSize,
   });
   const engine = createJobEngine(opened.db, pino({ level: 'silent' }));
   await engine.start();
@@ -83,10 +94,10 @@ async function serveApi(count: number, appName: string, withMail: boolean): Prom
     random: { bytes: randomBytes, uuid: randomUUID },
     secretKey: SECRET_KEY,
   };
-  const seedDeps = { ...base, jobs: engine, platformSigner: await platformSigner(base) };
+  const seedDeps = { ...base, jobs: engine, platformSigner: await platformSigner(base, seed) };
   // As the service runs (src/runtime.ts): the workflow's mails rendered and queued with each signature.
   const mail = { engine: createVelocityEngine(), publicUrl: 'http://localhost:3000', serviceName: 'proofseal' };
-  const deps = withMail ? { ...seedDeps, mail: { ...mail, serviceEmail: 'no-reply@localhost' } } : seedDeps;
+  const deps = setup.withMail ? { ...seedDeps, mail: { ...mail, serviceEmail: 'no-reply@localhost' } } : seedDeps;
   await engine.declare(jobDefinitions(deps, { mailer: fileMailer('/tmp/proofseal-bench/mail') }));
   const config = loadConfig({
     LOG_LEVEL: 'silent',
@@ -94,28 +105,113 @@ async function serveApi(count: number, appName: string, withMail: boolean): Prom
     RATE_LIMIT_PUBLIC_PER_MINUTE: '10000000',
   });
   const app = await buildApp({ ...deps, readiness: {} }, config);
-  const pairs = await seedRequests(seedDeps, count);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  process.send!({ port: (app.server.address() as { port: number }).port, pairs });
-  answerCommands(async () => {
+  const close = async () => {
     await app.close();
     await engine.stop();
     await opened.close();
+  };
+  return { app, seedDeps, close };
+}
+
+async function serveApi(count: number, appName: string, withMail: boolean): Promise<void> {
+  if (cluster.isWorker) return serveWorker();
+  const schema = `t_bench_${randomBytes(4).toString('hex')}`;
+  const url = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}schema=${schema}&application_name=${appName}`;
+  const processes = Number(args.processes);
+  const setup = { url, schema, withMail, poolSize: Math.ceil(12 / processes) };
+  const { app, seedDeps, close } = await openApi({ ...setup, poolSize: processes > 1 ? 2 : 12 }, true);
+  const pairs = await seedRequests(seedDeps, count);
+  const dropSchema = async () => {
     const c = new pg.Client({ connectionString: POSTGRES_URL });
     await c.connect();
     await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_pgboss CASCADE`);
     await c.end();
+  };
+  if (processes > 1) return serveCluster(setup, processes, pairs, close, dropSchema);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.send!({ port: (app.server.address() as { port: number }).port, pairs });
+  answerCommands(async () => {
+    await close();
+    await dropSchema();
   });
+}
+
+/** The primary: N API processes on one port; the commands of the client go to each, their answers summed. */
+async function serveCluster(
+  setup: ApiSetup,
+  processes: number,
+  pairs: Pair[],
+  close: () => Promise<void>,
+  dropSchema: () => Promise<void>,
+): Promise<void> {
+  if (args.profile !== undefined) throw new Error('--profile needs --processes 1');
+  const port = await freePort();
+  const workers = Array.from({ length: processes }, () =>
+    cluster.fork({ BENCH_SIGNATURE_WORKER: JSON.stringify({ ...setup, port }) }),
+  );
+  await Promise.all(workers.map((w) => new Promise((resolve) => w.once('listening', resolve))));
+  process.send!({ port, pairs });
+  const askAll = (m: object) =>
+    Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<Record<string, unknown>>((resolve) => {
+            w.once('message', resolve);
+            w.send(m);
+          }),
+      ),
+    );
+  process.on('message', async (m: { command: string }) => {
+    if (m.command === 'measure-start') {
+      await askAll(m);
+      process.send!({ started: true });
+    }
+    if (m.command === 'measure-stop') process.send!(sumMeasured((await askAll(m)) as unknown as Measured[]));
+    if (m.command === 'stats') {
+      const each = (await askAll(m)) as { maxRssMb: number }[];
+      process.send!({ maxRssMb: Math.max(...each.map((e) => e.maxRssMb)), each: each.map((e) => e.maxRssMb) });
+    }
+    if (m.command === 'stop') {
+      await Promise.all(workers.map((w) => new Promise((resolve) => w.once('exit', resolve).kill())));
+      await close();
+      await dropSchema();
+      process.exit(0);
+    }
+  });
+}
+
+/** An API process of the cluster: its own pool, job engine and app, on the primary's port. */
+async function serveWorker(): Promise<void> {
+  const setup = JSON.parse(process.env.BENCH_SIGNATURE_WORKER!) as ApiSetup & { port: number };
+  const { app } = await openApi(setup, false);
+  await app.listen({ port: setup.port, host: '127.0.0.1' });
+  answerCommands(async () => undefined);
+}
+
+/** The measures of several API processes as one. */
+function sumMeasured(all: Measured[]): Measured {
+  const byKind = new Map<string, [number, number]>();
+  for (const m of all)
+    for (const [kind, n, ms] of m.byKind) {
+      const [n0, ms0] = byKind.get(kind) ?? [0, 0];
+      byKind.set(kind, [n0 + n, ms0 + ms]);
+    }
+  return {
+    cpuMs: all.reduce((a, m) => a + m.cpuMs, 0),
+    statements: all.reduce((a, m) => a + m.statements, 0),
+    byKind: [...byKind].map(([k, [n, ms]]): [string, number, number] => [k, n, ms]).sort((a, b) => b[1] - a[1]),
+    profile: [],
+  };
 }
 
 type BaseDeps = import('../src/app/identity/identity-deps.js').IdentityDeps;
 
-/** The platform key of the default run: a local identity key, signing in this process. */
-async function platformSigner(base: Omit<BaseDeps, 'identity'>) {
+/** The platform key of the default run: a local identity key, signing in this process (made by the primary). */
+async function platformSigner(base: Omit<BaseDeps, 'identity'>, create: boolean) {
   const { createIdentityKey } = await import('../src/app/identity/create-identity-key.js');
   const { localSigner, PLATFORM_KEY_CACHE_MS } = await import('../src/app/identity/sign-hash.js');
   const identityDeps = { ...base, identity: { secretKey: SECRET_KEY, publicUrl: 'http://localhost:3001' } };
-  await createIdentityKey(identityDeps, { name: 'platform', identity: { commonName: 'proofseal bench' } });
+  if (create) await createIdentityKey(identityDeps, { name: 'platform', identity: { commonName: 'proofseal bench' } });
   // As src/runtime.ts builds it.
   const signer = localSigner(identityDeps, { keyCacheMs: PLATFORM_KEY_CACHE_MS });
   return { signer, inProcess: signer.on, issuerDomain: 'localhost' };
@@ -146,8 +242,16 @@ const statements = new Map<string, number>();
 /** Milliseconds from each statement's send to its answer, summed by kind (a round trip and the execution). */
 const elapsedMs = new Map<string, number>();
 
-/** A statement's kind: its first words, whitespace folded (the statement text is the same for each call). */
-const kindOf = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 90);
+/** A statement's kind: its first words, whitespace folded; kept per text (the count must cost the API little). */
+const kinds = new Map<string, string>();
+const kindOf = (text: string): string => {
+  let kind = kinds.get(text);
+  if (kind === undefined) {
+    kind = text.replace(/\s+/g, ' ').trim().slice(0, 90);
+    if (kinds.size < 1000) kinds.set(text, kind);
+  }
+  return kind;
+};
 
 /** Counts every statement sent by any `pg` client of this process (bench instrumentation only). */
 async function countStatements(): Promise<void> {
@@ -209,7 +313,7 @@ function answerCommands(stop: () => Promise<void>): void {
 function startApi(count: number): Promise<{ child: ChildProcess; port: number; pairs: Pair[] }> {
   const child = fork(
     new URL(import.meta.url).pathname,
-    ['--serve', '--requests', String(count), '--mail', args.mail!],
+    ['--serve', '--requests', String(count), '--mail', args.mail!, '--processes', args.processes!],
     { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_APPLICATION_NAME: APPLICATION_NAME } },
   );
   return new Promise((resolve, reject) => {
@@ -239,11 +343,15 @@ async function measure(api: { child: ChildProcess; port: number }, connections: 
   const backends = await backendPids(db, APPLICATION_NAME);
   const profile = args.profile !== undefined;
   await ask(api.child, { command: 'measure-start', profile });
-  const pg0 = cpuSeconds(backends);
+  // Per backend: one that ended during the run (an idle pool connection closed) is left out.
+  const pg0 = backends.map((pid) => cpuSeconds([pid]));
   const client0 = process.cpuUsage();
   const load = await runLoad({ port: api.port, connections, total: requests.length, request: (i) => requests[i]! });
   const client = process.cpuUsage(client0);
-  const pgCpu = cpuSeconds(backends) - pg0;
+  const pgCpu = backends.reduce((sum, pid, i) => {
+    const now = cpuSeconds([pid]);
+    return now > 0 ? sum + Math.max(0, now - pg0[i]!) : sum;
+  }, 0);
   const server = await ask<Measured & { raw: unknown }>(api.child, { command: 'measure-stop', profile });
   await db.end();
   if (profile) {

@@ -110,6 +110,41 @@ for (const kind of kinds) {
       }
     });
 
+    it('a signature written over one already recorded fails its transaction, and nothing of it is kept', async () => {
+      const { id, signeeIds } = await createRequest(b);
+      const res = await delegate(b, id, signeeIds[0]!);
+      assert.equal(res.statusCode, 200, res.body);
+      const request = (await b.deps.store.signatureRequests.findById(id))!;
+      const signee = request.signees[0]!;
+      const event = {
+        date: Date.now(),
+        type: 'DELEGATE' as const,
+        actor: 'test',
+        signeeId: signee.id,
+        ip: null,
+        userAgent: null,
+        comment: null,
+      };
+      await assert.rejects(
+        b.deps.store.transaction(async (tx) => {
+          await tx.settings.put(`written-before-${id}`, 'x', Date.now());
+          // The invariant broken on purpose: markSigned for a signer who has signed.
+          await tx.signatureRequests.markSigned(
+            signee.id,
+            id,
+            { anchorId: request.signees[0]!.anchorId!, method: 'delegated' },
+            event,
+          );
+        }),
+        /signatures recorded: 0 of 1/,
+      );
+      assert.equal(await b.deps.store.settings.get(`written-before-${id}`), null, 'the transaction rolled back');
+      const trail = (
+        await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/audittrail`, headers: b.auth })
+      ).json();
+      assert.equal(trail.auditEvents.filter((e: { type: string }) => e.type === 'DELEGATE').length, 1);
+    });
+
     it('the two signers of a request delegating at once: both sign, and the request completes once', async () => {
       const { id, signeeIds } = await createRequest(b);
       const answers = await Promise.all(signeeIds.map((s) => delegate(b, id, s)));

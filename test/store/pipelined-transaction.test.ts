@@ -81,6 +81,36 @@ describe('pipelined transactions on PostgreSQL', { skip: postgres.skip }, () => 
     assert.deepEqual(await names(), ['one, renamed', 'two']);
   });
 
+  it('rows of writeRows given together leave as one statement, before anything issued after them', async () => {
+    const insert = `INSERT INTO thing (id, name) SELECT id, name FROM jsonb_to_recordset($1::jsonb) AS r(id int, name text)`;
+    const statements: string[] = [];
+    const seen = await statementsOf(db.pool, statements, () =>
+      db.transaction(async (tx) => {
+        await Promise.all([10, 11, 12].map((id) => tx.writeRows(insert, [{ id, name: `r${id}` }])));
+        return tx.query<{ n: number }>('SELECT count(*)::int AS n FROM thing WHERE id >= 10');
+      }),
+    );
+    assert.deepEqual(seen, [{ n: 3 }], 'the read comes after the held rows');
+    assert.deepEqual(
+      statements.map((s) => s.slice(0, 12)),
+      ['BEGIN', 'INSERT INTO ', 'SELECT count', 'COMMIT'],
+      'one insert for the three calls',
+    );
+    // Held rows alone, the transaction ending in the same tick: they are sent with the commit.
+    await db.transaction((tx) => tx.writeRows(insert, [{ id: 13, name: 'r13' }]));
+    assert.deepEqual((await names()).slice(-4), ['r10', 'r11', 'r12', 'r13']);
+    await assert.rejects(
+      db.transaction((tx) =>
+        tx.writeRows(insert, [
+          { id: 14, name: 'r14' },
+          { id: 13, name: 'again' },
+        ]),
+      ),
+      (err: { code?: string }) => err.code === '23505',
+    );
+    assert.equal((await names()).includes('r14'), false, 'a failed held write fails its transaction');
+  });
+
   it('statements issued together leave in one socket write, and an empty transaction sends nothing', async () => {
     const writes = await socketWritesOf(db.pool, () => db.transaction(async () => 'nothing'));
     assert.equal(writes, 0, 'no BEGIN, no COMMIT for a transaction without statements');
@@ -89,14 +119,34 @@ describe('pipelined transactions on PostgreSQL', { skip: postgres.skip }, () => 
         await Promise.all(
           [7, 8, 9].map((id) => tx.write('INSERT INTO thing (id, name) VALUES ($1, $2)', [id, `n${id}`])),
         );
-        const [row] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM thing WHERE id >= 7');
+        const [row] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM thing WHERE id BETWEEN 7 AND 9');
         assert.equal(row!.n, 3, 'the read sees the three writes sent with it');
       }),
     );
     assert.equal(together, 2, 'BEGIN, three inserts and the read in one write; the COMMIT in a second');
-    assert.deepEqual((await names()).slice(2), ['n7', 'n8', 'n9']);
+    assert.deepEqual((await names()).slice(2, 5), ['n7', 'n8', 'n9']);
   });
 });
+
+/** The texts of the statements the pool's connections are given while `run` runs, in order. */
+async function statementsOf<T>(pool: pg.Pool, into: string[], run: () => Promise<T>): Promise<T> {
+  const restore: (() => void)[] = [];
+  const onAcquire = (client: pg.PoolClient) => {
+    const original = client.query.bind(client) as (...a: unknown[]) => unknown;
+    (client as unknown as { query: unknown }).query = (...a: unknown[]) => {
+      into.push(typeof a[0] === 'string' ? a[0] : String((a[0] as { text?: string }).text));
+      return original(...a);
+    };
+    restore.push(() => delete (client as unknown as { query?: unknown }).query);
+  };
+  pool.on('acquire', onAcquire);
+  try {
+    return await run();
+  } finally {
+    pool.off('acquire', onAcquire);
+    for (const r of restore) r();
+  }
+}
 
 /** Socket writes made by the pool's connections while `run` runs. */
 async function socketWritesOf(pool: pg.Pool, run: () => Promise<unknown>): Promise<number> {

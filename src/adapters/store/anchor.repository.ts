@@ -216,7 +216,7 @@ export interface AnchorRepositoryOptions {
 export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): AnchorRepository {
   // One statement is one transaction of its own (autocommit): its rows commit together or not at all,
   // durably, without the two round trips of BEGIN and COMMIT. In a transaction, sent with what follows.
-  const writeRows = (rows: NewAnchor[]) => sql.write(INSERT_MANY, [JSON.stringify(rows.map(insertRecord))]);
+  const writeRows = (rows: NewAnchor[]) => sql.writeRows(INSERT_MANY, rows.map(insertRecord));
   const insert = opts.groupCommit
     ? groupCommit(writeRows, { maxRows: 1000, maxInFlight: opts.maxInFlight })
     : (a: NewAnchor) => writeRows([a]);

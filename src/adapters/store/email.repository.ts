@@ -64,47 +64,24 @@ const emailRecord = (e: Email) => ({
 });
 
 export function emailRepository(sql: Sql): EmailRepository {
+  async function insertMany(emails: readonly Email[]): Promise<void> {
+    if (emails.length === 0) return;
+    await sql.writeRows(
+      `INSERT INTO email (id, message_id, account_id, request_id, type, from_name, from_address, to_name, to_address,
+         subject, html, text, attachments, status, attempts, last_error, created, sent_at)
+       SELECT id, message_id, account_id, request_id, type, from_name, from_address, to_name, to_address,
+         subject, html, text, attachments, status, attempts, last_error, created, sent_at
+       FROM jsonb_to_recordset($1::jsonb) AS e(id uuid, message_id text, account_id uuid, request_id uuid, type text,
+         from_name text, from_address text, to_name text, to_address text, subject text, html text, text text,
+         attachments jsonb, status text, attempts integer, last_error text, created bigint, sent_at bigint)`,
+      emails.map(emailRecord),
+    );
+  }
+
   return {
-    async insert(e) {
-      await sql.write(
-        `INSERT INTO email (id, message_id, account_id, request_id, type, from_name, from_address, to_name, to_address,
-           subject, html, text, attachments, status, attempts, last_error, created, sent_at)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)`,
-        [
-          e.id,
-          e.messageId,
-          e.accountId,
-          e.requestId,
-          e.type,
-          e.from.name,
-          e.from.address,
-          e.to.name,
-          e.to.address,
-          e.subject,
-          e.html,
-          e.text,
-          JSON.stringify(e.attachments),
-          e.status,
-          e.attempts,
-          e.lastError,
-          e.created,
-          e.sentAt,
-        ],
-      );
-    },
-    async insertMany(emails) {
-      if (emails.length === 0) return;
-      await sql.write(
-        `INSERT INTO email (id, message_id, account_id, request_id, type, from_name, from_address, to_name, to_address,
-           subject, html, text, attachments, status, attempts, last_error, created, sent_at)
-         SELECT id, message_id, account_id, request_id, type, from_name, from_address, to_name, to_address,
-           subject, html, text, attachments, status, attempts, last_error, created, sent_at
-         FROM jsonb_to_recordset($1::jsonb) AS e(id uuid, message_id text, account_id uuid, request_id uuid, type text,
-           from_name text, from_address text, to_name text, to_address text, subject text, html text, text text,
-           attachments jsonb, status text, attempts integer, last_error text, created bigint, sent_at bigint)`,
-        [JSON.stringify(emails.map(emailRecord))],
-      );
-    },
+    // As one of insertMany's rows: the mails of signatures sharing a transaction leave in one statement.
+    insert: (e) => insertMany([e]),
+    insertMany,
     async findById(id) {
       const [row] = await sql.query<EmailRow>('SELECT * FROM email WHERE id = $1', [id]);
       return row ? toEmail(row) : null;

@@ -78,6 +78,9 @@ function txSql(tx: Transaction): Sql {
     write: async (text, params) => {
       await tx.query(text, params, queryOptions);
     },
+    writeRows: async (text, rows) => {
+      await tx.query(text, [JSON.stringify(rows)], queryOptions);
+    },
     exec: async (text) => {
       await tx.exec(text);
     },
@@ -192,6 +195,9 @@ function wrap(db: PGlite, release: () => void): SqlDatabase & { pglite: PGlite }
     query: async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params, queryOptions)).rows,
     write: async (text, params) => {
       await db.query(text, params, queryOptions);
+    },
+    writeRows: async (text, rows) => {
+      await db.query(text, [JSON.stringify(rows)], queryOptions);
     },
     exec: async (text) => {
       await db.exec(text);

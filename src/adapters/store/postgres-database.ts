@@ -58,13 +58,15 @@ function socketOf(client: pg.PoolClient): { cork(): void; uncork(): void } | und
 /**
  * One transaction on a pipelined connection. BEGIN is sent with the first statement, not before it;
  * statements issued in the same turn of the event loop leave in one socket write (the socket is corked
- * until the next tick); {@link Sql.write}s are not waited for, and the commit waits for them all. So the
- * delegate's eight statements cost three round trips instead of eight (docs/performance.md, "Signature
- * requests"). A failed write aborts the transaction: later statements fail with 25P02, reported as the
+ * until the next tick); {@link Sql.write}s are not waited for, and the commit waits for them all; the rows
+ * of {@link Sql.writeRows} are held and sent as one statement per text. So the signatures sharing a
+ * transaction cost it a few round trips and statements in all (docs/performance.md, "Signature requests"). A failed write aborts the transaction: later statements fail with 25P02, reported as the
  * write's own error, and the COMMIT sent behind it rolls back.
  */
 class PipelinedTransaction {
   private readonly pending: Promise<void>[] = [];
+  /** Rows of writeRows not sent yet, by statement text, in the order the texts came. */
+  private held = new Map<string, object[]>();
   private failure: unknown = undefined;
   private begun = false;
   private corked = false;
@@ -80,14 +82,13 @@ class PipelinedTransaction {
       }
     },
     write: async (text, params) => {
-      this.pending.push(
-        this.send(statement(text, params)).then(
-          () => undefined,
-          (err: unknown) => {
-            this.failure ??= err;
-          },
-        ),
-      );
+      this.track(this.send(statement(text, params)));
+    },
+    writeRows: async (text, rows) => {
+      const held = this.held.get(text);
+      if (held) held.push(...rows);
+      else this.held.set(text, [...rows]);
+      this.gather();
     },
     exec: async (text) => {
       await this.sql.query(text);
@@ -96,7 +97,7 @@ class PipelinedTransaction {
   };
 
   async commit(): Promise<void> {
-    if (!this.begun) return;
+    if (!this.begun && this.held.size === 0) return;
     const committed = this.send({ text: 'COMMIT' });
     await Promise.all(this.pending);
     const answer = await committed;
@@ -105,6 +106,7 @@ class PipelinedTransaction {
   }
 
   async rollback(): Promise<void> {
+    this.held.clear();
     if (!this.begun) return;
     await this.send({ text: 'ROLLBACK' }).catch(() => undefined);
     await Promise.all(this.pending);
@@ -112,29 +114,47 @@ class PipelinedTransaction {
 
   private send(config: pg.QueryConfig): Promise<pg.QueryResult> {
     this.gather();
+    this.sendHeld();
     if (!this.begun) {
       this.begun = true;
-      this.pending.push(
-        this.client.query('BEGIN').then(
-          () => undefined,
-          (err: unknown) => {
-            this.failure ??= err;
-          },
-        ),
-      );
+      this.track(this.client.query('BEGIN'));
     }
     return this.client.query(config);
   }
 
-  /** Corks the socket until the next tick, so what is sent until then leaves in one write. */
+  /** The held rows, one statement per text (BEGIN first when none was sent). */
+  private sendHeld(): void {
+    if (this.held.size === 0) return;
+    const held = this.held;
+    this.held = new Map();
+    for (const [text, rows] of held) this.track(this.send(statement(text, [JSON.stringify(rows)])));
+  }
+
+  /** A write's answer, waited for by the commit; its failure fails the transaction. */
+  private track(answer: Promise<unknown>): void {
+    this.pending.push(
+      answer.then(
+        () => undefined,
+        (err: unknown) => {
+          this.failure ??= err;
+        },
+      ),
+    );
+  }
+
+  /**
+   * Until the next tick the socket is corked, so what is sent until then leaves in one write; then the
+   * rows held by writeRows are sent, and the socket uncorked.
+   */
   private gather(): void {
-    const socket = socketOf(this.client);
-    if (this.corked || !socket) return;
+    if (this.corked) return;
     this.corked = true;
-    socket.cork();
+    const socket = socketOf(this.client);
+    socket?.cork();
     process.nextTick(() => {
+      this.sendHeld();
       this.corked = false;
-      socket.uncork();
+      socket?.uncork();
     });
   }
 }
@@ -163,6 +183,9 @@ export function openPostgres(url: string, opts: { max?: number } = {}): SqlDatab
     query: <T>(text: string, params?: unknown[]) => run<T>(pool, text, params),
     write: async (text, params) => {
       await run(pool, text, params);
+    },
+    writeRows: async (text, rows) => {
+      await run(pool, text, [JSON.stringify(rows)]);
     },
     exec: async (text) => {
       await pool.query(text);

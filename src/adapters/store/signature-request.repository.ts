@@ -108,7 +108,11 @@ const toSignee = (r: SigneeRow): Signee => ({
  * from the one the snapshot sees. Two signers signing at once would otherwise each see the other unsigned,
  * and the request would never complete.
  */
-const selectWithPeople = (lookupParam?: number, lockCheck = false) => `
+/**
+ * A request with its signers and watchers; `matched` is the signer whose lookup hash is `lookup` (an SQL
+ * expression), `stale` (with `lockCheck`) says the row was locked after a change its snapshot missed.
+ */
+const selectWithPeople = (lookup?: string, lockCheck = false, from = 'FROM signature_request r') => `
 SELECT ${REQUEST_COLUMNS},
   (SELECT coalesce(json_agg(s ORDER BY s.position), '[]'::json)
    FROM (SELECT ${SIGNEE_COLUMNS.replace('secret_salt', "encode(secret_salt, 'hex') AS secret_salt")}
@@ -116,10 +120,64 @@ SELECT ${REQUEST_COLUMNS},
   (SELECT coalesce(json_agg(w ORDER BY w.position), '[]'::json)
    FROM (SELECT position, email, common_name, vars, lang FROM signature_request_watcher WHERE request_id = r.id) w)
    AS watchers,
-  ${lookupParam === undefined ? 'NULL::uuid' : `(SELECT id FROM signee WHERE request_id = r.id AND secret_hash = $${lookupParam}::bytea)`}
+  ${lookup === undefined ? 'NULL::uuid' : `(SELECT id FROM signee WHERE request_id = r.id AND secret_hash = ${lookup})`}
     AS matched
   ${lockCheck ? ', r.xmin::text <> (SELECT x.xmin::text FROM signature_request x WHERE x.id = r.id) AS stale' : ''}
-FROM signature_request r`;
+${from}`;
+
+/**
+ * Requests and their signers by (id, lookup hash) pairs `$1`, `$2` (hex), one row per pair found, with its
+ * position `n`, locked in that order when `lock`.
+ */
+const SIGNERS_READ = (lock: boolean) =>
+  `${selectWithPeople(
+    "decode(k.khash, 'hex')",
+    lock,
+    `, k.n FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS k(kid, khash, n) JOIN signature_request r ON r.id = k.kid`,
+  )} ORDER BY k.n ${lock ? 'FOR UPDATE OF r' : ''}`;
+
+type SignerRow = RequestWithPeopleRow & { n: number; stale?: boolean };
+
+interface AskedSigner {
+  readonly id: string;
+  readonly lookupHash: Buffer;
+  resolve(row: SignerRow | undefined): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * findForSigner's reads asked in one turn of the event loop (the signatures sharing a transaction ask
+ * theirs at once), read by one statement per lock mode; each caller gets its own row.
+ */
+function signerReads(sql: Sql): (id: string, lookupHash: Buffer, lock: boolean) => Promise<SignerRow | undefined> {
+  const asked = new Map<boolean, AskedSigner[]>();
+  async function readAll(lock: boolean, all: AskedSigner[]): Promise<void> {
+    try {
+      const rows = await sql.query<SignerRow>(SIGNERS_READ(lock), [
+        all.map((a) => a.id),
+        all.map((a) => a.lookupHash.toString('hex')),
+      ]);
+      const byPosition = new Map(rows.map((r) => [Number(r.n), r]));
+      all.forEach((a, i) => a.resolve(byPosition.get(i + 1)));
+    } catch (err) {
+      for (const a of all) a.reject(err);
+    }
+  }
+  return (id, lookupHash, lock) =>
+    new Promise((resolve, reject) => {
+      const waiting = asked.get(lock);
+      if (waiting) {
+        waiting.push({ id, lookupHash, resolve, reject });
+        return;
+      }
+      asked.set(lock, [{ id, lookupHash, resolve, reject }]);
+      queueMicrotask(() => {
+        const all = asked.get(lock)!;
+        asked.delete(lock);
+        void readAll(lock, all);
+      });
+    });
+}
 
 interface RequestWithPeopleRow extends RequestRow {
   signees: SigneeRow[];
@@ -200,15 +258,36 @@ const eventRecord = (e: AuditEvent) => ({
 });
 
 /**
- * Appends the events of parameter `$<param>` (a JSON array of {@link eventRecord}s with their position
- * `n`), in that order, for each row `id` of the CTE `source` (none when the change did not happen).
+ * Signatures, one JSON row each (several when signatures share a transaction): the signer marked, its
+ * request touched (and moved when `move_to`), the events appended in order. A signer found signed after
+ * all, or a request not in `move_from`, makes the statement fail (a text cast to int, carrying the
+ * reason): callers read the signer unsigned under the request's lock, so it is a broken invariant, and
+ * the transaction must not commit the anchor and mails written with the signature.
  */
-const INSERT_EVENTS_OF = (source: string, param: number) => `
-INSERT INTO signature_request_event (request_id, date, type, actor, signee_id, ip, user_agent, comment)
-SELECT s.id, e.date, e.type, e.actor, e.signee_id, e.ip, e.user_agent, e.comment
-FROM ${source} s CROSS JOIN jsonb_to_recordset($${param}::jsonb)
-  AS e(n integer, date bigint, type text, actor text, signee_id uuid, ip text, user_agent text, comment text)
-ORDER BY e.n RETURNING request_id`;
+const MARK_SIGNED = `
+WITH i AS (
+  SELECT x.ord, r.* FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(row, ord)
+  CROSS JOIN LATERAL jsonb_to_record(x.row) AS r(signee_id uuid, request_id uuid, anchor_id uuid, method text,
+    date bigint, move_from text, move_to text, events jsonb)),
+signed AS (
+  UPDATE signee s SET signed_on = i.date, anchor_id = i.anchor_id, method = i.method
+  FROM i WHERE s.id = i.signee_id AND s.request_id = i.request_id AND s.signed_on IS NULL
+  RETURNING s.request_id),
+touched AS (
+  UPDATE signature_request r SET last_modified = i.date, state = coalesce(i.move_to, r.state)
+  FROM i WHERE r.id = i.request_id AND r.id IN (SELECT request_id FROM signed)
+    AND (i.move_to IS NULL OR r.state = i.move_from)
+  RETURNING r.id),
+events AS (
+  INSERT INTO signature_request_event (request_id, date, type, actor, signee_id, ip, user_agent, comment)
+  SELECT i.request_id, e.date, e.type, e.actor, e.signee_id, e.ip, e.user_agent, e.comment
+  FROM i CROSS JOIN LATERAL jsonb_to_recordset(i.events)
+    AS e(n integer, date bigint, type text, actor text, signee_id uuid, ip text, user_agent text, comment text)
+  WHERE i.request_id IN (SELECT id FROM touched)
+  ORDER BY i.ord, e.n)
+SELECT CASE WHEN (SELECT count(*) FROM touched) <> (SELECT count(*) FROM i)
+  THEN ('signatures recorded: ' || (SELECT count(*) FROM touched) || ' of ' || (SELECT count(*) FROM i)
+    || ' (a signer was signed already, or its request moved)')::int END AS broken`;
 
 /** Appends an event for each row `id` of the CTE `source` (none when the change it records did not happen). */
 const INSERT_EVENT_OF = (source: string) => `
@@ -275,7 +354,7 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
     if (!UUID.test(id) || (where.accountId !== undefined && !UUID.test(where.accountId))) return null;
     const read = () =>
       sql.query<RequestWithPeopleRow & { stale?: boolean }>(
-        `${selectWithPeople(3, lock)} WHERE r.id = $1 AND ($2::uuid IS NULL OR r.account_id = $2) ${lock ? 'FOR UPDATE' : ''}`,
+        `${selectWithPeople('$3::bytea', lock)} WHERE r.id = $1 AND ($2::uuid IS NULL OR r.account_id = $2) ${lock ? 'FOR UPDATE' : ''}`,
         [id, where.accountId ?? null, where.lookupHash ?? null],
       );
     let r = (await read())[0];
@@ -287,6 +366,7 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
 
   const ids = async (text: string, params: unknown[]) =>
     (await sql.query<{ id: string }>(text, params)).map((r) => r.id);
+  const readSigner = signerReads(sql);
 
   return {
     async insert(r, signees) {
@@ -303,9 +383,13 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
     findById: async (id, accountId) => (await find(id, { accountId }, false))?.request ?? null,
     lockById: async (id, accountId) => (await find(id, { accountId }, true))?.request ?? null,
     async findForSigner(id, lookupHash, lock) {
-      const found = await find(id, { lookupHash }, lock);
-      const signee = found?.request.signees.find((s) => s.id === found.matched);
-      return found && signee ? { request: found.request, signee } : null;
+      if (!UUID.test(id)) return null;
+      let r = await readSigner(id, lookupHash, lock);
+      // As in find: locked after a concurrent change committed, the signers are read again under the lock.
+      if (r?.stale) r = await readSigner(id, lookupHash, lock);
+      const request = r && withPeople(r);
+      const signee = request?.signees.find((s) => s.id === r!.matched);
+      return request && signee ? { request, signee } : null;
     },
     async replaceDraft(id, fields, signees, watchers, now) {
       return sql.transaction(async (tx) => {
@@ -341,27 +425,18 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
     },
     async markSigned(signeeId, requestId, signature, event, move) {
       const events = move ? [event, move.event] : [event];
-      const rows = await sql.query(
-        `WITH signed AS (
-           UPDATE signee SET signed_on = $4, anchor_id = $2, method = $3 WHERE id = $1 AND signed_on IS NULL
-           RETURNING request_id),
-         touched AS (
-           UPDATE signature_request SET last_modified = $4, state = coalesce($7::text, state)
-           WHERE id = (SELECT request_id FROM signed) AND id = $5 AND ($7::text IS NULL OR state = $6)
-           RETURNING id)
-         ${INSERT_EVENTS_OF('touched', 8)}`,
-        [
-          signeeId,
-          signature.anchorId,
-          signature.method,
-          event.date,
-          requestId,
-          move?.from ?? null,
-          move?.to ?? null,
-          JSON.stringify(events.map((e, n) => ({ n, ...eventRecord(e) }))),
-        ],
-      );
-      return rows.length > 0;
+      await sql.writeRows(MARK_SIGNED, [
+        {
+          signee_id: signeeId,
+          request_id: requestId,
+          anchor_id: signature.anchorId,
+          method: signature.method,
+          date: event.date,
+          move_from: move?.from ?? null,
+          move_to: move?.to ?? null,
+          events: events.map((e, n) => ({ n, ...eventRecord(e) })),
+        },
+      ]);
     },
     async markViewed(signeeId, now) {
       const rows = await sql.query(

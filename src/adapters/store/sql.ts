@@ -12,6 +12,13 @@ export interface Sql {
    * failure fails the transaction (the commit then rolls back). Saves a round trip per write.
    */
   write(text: string, params?: unknown[]): Promise<void>;
+  /**
+   * A {@link write} whose one parameter `$1::jsonb` is a JSON array of rows. Inside a transaction, the rows
+   * given for the same text until the next other statement (or the end of this turn of the event loop)
+   * leave as one statement: the signatures sharing a transaction write their anchors, say, in one insert.
+   * Statements keep their order: the held rows leave before any statement issued after them.
+   */
+  writeRows(text: string, rows: readonly object[]): Promise<void>;
   /** Several statements without parameters (migrations). */
   exec(text: string): Promise<void>;
   /** Runs `fn` in one transaction; a nested call joins the outer transaction. */

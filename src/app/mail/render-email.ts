@@ -36,29 +36,35 @@ export function renderEmail(
   const lang = templateLang(typeof context.lang === 'string' ? context.lang : 'en');
   const customSubject = context[`${type}SubjectTemplate`];
   const customContent = context[`${type}ContentTemplate`];
-  const subject = compiled(engine, customSubject, `${type}SubjectTemplate`, false, () => defaultSubject(type, lang));
-  const html = compiled(engine, customContent, `${type}ContentTemplate`, true, () => defaultHtml(type, lang));
+  const subject = compiled(engine, customSubject, `${type}SubjectTemplate`, false, lang, () =>
+    defaultSubject(type, lang),
+  );
+  const html = compiled(engine, customContent, `${type}ContentTemplate`, true, lang, () => defaultHtml(type, lang));
   const renderedHtml = html.render(context);
   const text =
     typeof customContent === 'string'
       ? textOfHtml(renderedHtml)
-      : compiled(engine, undefined, `${type}Text`, false, () => defaultText(type, lang)).render(context);
+      : compiled(engine, undefined, `${type}Text`, false, lang, () => defaultText(type, lang)).render(context);
   return { subject: oneLine(subject.render(context)), html: renderedHtml, text };
 }
 
-const defaults = new Map<string, CompiledTemplate>();
+/** The default templates compiled, by engine, then by label and language (their source is built once). */
+const defaults = new WeakMap<TemplateEngine, Map<string, CompiledTemplate>>();
 
 function compiled(
   engine: TemplateEngine,
   custom: unknown,
   label: string,
   html: boolean,
+  lang: string,
   fallback: () => string,
 ): CompiledTemplate {
   if (typeof custom === 'string') return engine.compile(custom, { html, label });
-  const source = fallback();
-  let template = defaults.get(source);
-  if (!template) defaults.set(source, (template = engine.compile(source, { html, label })));
+  let ofEngine = defaults.get(engine);
+  if (!ofEngine) defaults.set(engine, (ofEngine = new Map()));
+  const key = `${label}/${lang}`;
+  let template = ofEngine.get(key);
+  if (!template) ofEngine.set(key, (template = engine.compile(fallback(), { html, label })));
   return template;
 }
 

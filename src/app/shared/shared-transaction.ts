@@ -7,8 +7,9 @@
  * statement locks their key's row take those locks in key order.
  *
  * A shared transaction commits only if every unit in it succeeded. When one fails, nothing of it is kept:
- * each of its units runs again alone, in a transaction of its own, and answers as it then does. So a unit
- * must be safe to run twice when the first run was rolled back (no effect outside the store).
+ * the failed units run again alone, each in a transaction of its own, and answer as they then do; the
+ * others run again together (and when the transaction itself failed, each runs alone). So a unit must be
+ * safe to run twice when the first run was rolled back (no effect outside the store).
  *
  * A transaction starts as soon as one may (at most `maxInFlight` at a time): a lone unit waits for
  * nothing, and under load the units that arrive while transactions run form the next one.
@@ -36,9 +37,12 @@ interface Queued {
   reject(err: unknown): void;
 }
 
-/** A unit failed: the shared transaction rolled back. */
+/** Units failed (`failed[i]`, the first one's error as `cause`): the shared transaction rolled back. */
 class UnitFailed extends Error {
-  constructor(readonly causes: readonly unknown[]) {
+  constructor(
+    readonly failed: readonly boolean[],
+    readonly first: unknown,
+  ) {
     super('a unit of a shared transaction failed');
   }
 }
@@ -93,17 +97,24 @@ export function sharedTransactions(store: Store, opts: SharedTransactionOptions)
       const values = await inOneTransaction(group);
       group.forEach((q, i) => q.resolve(values[i]));
     } catch (err) {
-      if (group.length === 1) group[0]!.reject(err instanceof UnitFailed ? err.causes[0] : err);
-      // Each unit again, alone: the failure was one unit's, or the transaction's (then theirs too).
-      else await Promise.all(group.map((q) => inOneTransaction([q]).then(q.resolve, (e) => q.reject(unwrap(e)))));
+      if (group.length === 1) return group[0]!.reject(unwrap(err));
+      // The units that failed run again alone, for an answer of their own; those that succeeded run
+      // again together. When the transaction itself failed (at its commit, say), each runs alone.
+      const failed = err instanceof UnitFailed ? group.filter((_, i) => err.failed[i]) : group;
+      const succeeded = err instanceof UnitFailed ? group.filter((_, i) => !err.failed[i]) : [];
+      await Promise.all([...failed.map((q) => runGroup([q])), ...(succeeded.length > 0 ? [runGroup(succeeded)] : [])]);
     }
   }
 
   function inOneTransaction(group: readonly Queued[]): Promise<unknown[]> {
     return store.transaction(async (tx) => {
       const settled = await Promise.allSettled(group.map((q) => q.unit(tx)));
-      const failed = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
-      if (failed.length > 0) throw new UnitFailed(failed);
+      const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      if (failure)
+        throw new UnitFailed(
+          settled.map((s) => s.status === 'rejected'),
+          failure.reason,
+        );
       return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value);
     });
   }
@@ -118,4 +129,4 @@ export function sharedTransactions(store: Store, opts: SharedTransactionOptions)
   };
 }
 
-const unwrap = (err: unknown): unknown => (err instanceof UnitFailed ? err.causes[0] : err);
+const unwrap = (err: unknown): unknown => (err instanceof UnitFailed ? err.first : err);

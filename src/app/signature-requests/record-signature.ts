@@ -42,8 +42,8 @@ export function assertCanSign({ request, signee }: { request: SignatureRequest; 
 
 /**
  * Records a signature (its anchor made in the same transaction), its audit event, callback and mails
- * (with `deps`), and completes the request when it was the last one.
- * @throws DomainError ALREADY_SIGNED (a concurrent signature won)
+ * (with `deps`), and completes the request when it was the last one. The request is locked and the signer
+ * was read unsigned under the lock (lockForSigning, or the same checks).
  */
 export async function recordSignature(
   tx: Store,
@@ -66,11 +66,11 @@ export async function recordSignature(
   const move = last
     ? { from: request.state, to: 'COMPLETED' as const, event: platformMoveEvent(request.state, 'COMPLETED', now) }
     : undefined;
-  // The mails' requester is read in the same round trip as the signature is written.
+  // The mails' requester, read with the statements written before it (no round trip of its own).
   const requester = deps?.mail ? tx.accounts.findById(request.accountId) : undefined;
   requester?.catch(() => undefined);
-  if (!(await tx.signatureRequests.markSigned(signee.id, request.id, { anchorId, method }, event, move)))
-    fail('ALREADY_SIGNED', 'this signer has already signed this request');
+  // The request is locked and the signer was read unsigned under the lock (lockForSigning).
+  await tx.signatureRequests.markSigned(signee.id, request.id, { anchorId, method }, event, move);
   const signed: SignatureRequest = { ...request, signees, lastModified: now };
   await enqueueRequestCallback(tx, signed, 'signature');
   const signedNow = signees.find((s) => s.id === signee.id)!;

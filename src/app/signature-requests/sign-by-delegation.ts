@@ -104,6 +104,9 @@ async function signInOneTransaction(
       { store: tx, secretKey: deps.secretKey },
       { requestId: input.id, signeeId: input.signeeId, lock: true },
     );
+    // The requester of the mails, read now (once for all the signatures of the shared transaction), so
+    // that the writes that follow are not split by its read.
+    if (deps.mail) void tx.accounts.findById(found.request.accountId).catch(() => undefined);
     // No code was given: OTP_REQUIRED for a signer who needs one (nothing to count, nothing read).
     const otpId = await checkSigneeOtp(deps, found.signee, undefined);
     const signature = await delegatedSignature({ ...platform, signer: signerOn(tx) }, found.request, found.signee);

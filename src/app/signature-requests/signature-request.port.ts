@@ -133,9 +133,11 @@ export interface SignatureRequestRepository {
   ): Promise<{ request: SignatureRequest; signee: Signee } | null>;
   /**
    * Records a signature at `event.date`, touches the request's lastModified and appends the event that
-   * records it, in one statement; false (and nothing written) when the signer had signed already. With
-   * `move` (the last signature: the request's row is locked by the caller), the same statement moves the
-   * request from `move.from` to `move.to` and appends `move.event` after the signature's event.
+   * records it; with `move` (the last signature), moves the request from `move.from` to `move.to` and
+   * appends `move.event` after the signature's event. The caller read the signer unsigned under the
+   * request's row lock (nothing else can sign it meanwhile). Written with the transaction's next
+   * statements, not waited for (the signatures sharing a transaction in one statement); a signer found
+   * signed after all fails the transaction.
    */
   markSigned(
     signeeId: string,
@@ -143,7 +145,7 @@ export interface SignatureRequestRepository {
     signature: { anchorId: string; method: SignMethod },
     event: AuditEvent,
     move?: { from: SignatureRequestState; to: SignatureRequestState; event: AuditEvent },
-  ): Promise<boolean>;
+  ): Promise<void>;
   /** Records the first view; false when it was viewed before. */
   markViewed(signeeId: string, now: number): Promise<boolean>;
   addEvent(requestId: string, event: AuditEvent): Promise<void>;
