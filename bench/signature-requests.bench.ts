@@ -420,10 +420,10 @@ async function reportPgbench(connections: number, signaturesPerSecond: number): 
   if (ref === undefined) return;
   const cpu = ref.backendCpuMs === undefined ? '' : `, PostgreSQL backends ${ref.backendCpuMs.toFixed(2)} ms CPU`;
   console.log(
-    `  reference: pgbench, the delegate transaction's 8 statements alone (prepared, ${connections} clients, no HTTP, no application): ${Math.round(ref.transactionsPerSecond)} transactions/s, latency mean ${ref.latencyMs.toFixed(1)} ms; per transaction${cpu}, pgbench ${ref.clientCpuMs.toFixed(2)} ms CPU; ${loadAverage()}`,
+    `  reference: pgbench, one signature's 8 statements in a transaction of their own (the delegate before shared transactions; prepared, ${connections} clients, no HTTP, no application): ${Math.round(ref.transactionsPerSecond)} transactions/s, latency mean ${ref.latencyMs.toFixed(1)} ms; per transaction${cpu}, pgbench ${ref.clientCpuMs.toFixed(2)} ms CPU; ${loadAverage()}`,
   );
   console.log(
-    `  signatures/s = ${((100 * signaturesPerSecond) / ref.transactionsPerSecond).toFixed(0)} % of the database's own rate for such transactions on this box`,
+    `  signatures/s = ${((100 * signaturesPerSecond) / ref.transactionsPerSecond).toFixed(0)} % of the database's own rate for such one-signature transactions on this box`,
   );
   const floor = await statementFloor(POSTGRES_URL);
   const us = (v: number) => v.toFixed(0);

@@ -8,7 +8,9 @@ import { fail } from '../errors.js';
 
 /** More entries than any process uses (SECRET_KEYs × labels); tests open many keys, so the memo is bounded. */
 const MAX_ENTRIES = 256;
-const memo = new Map<string, Buffer>();
+/** By secret key, then by salt and label (no key text built per call: several derivations per request). */
+const memo = new Map<string, Map<string, Buffer>>();
+let entries = 0;
 
 /**
  * The 32-byte HKDF-SHA256 key of (ikm = UTF-8 `secretKey`, `salt`, info = `label`), derived once; each
@@ -18,11 +20,17 @@ const memo = new Map<string, Buffer>();
 export function derivedKey(secretKey: string, salt: string, label: string): Buffer {
   if (!secretKey) fail('VALIDATION_FAILED', '"secretKey" expected a non-empty string');
   if (!label) fail('VALIDATION_FAILED', '"label" expected a non-empty string');
-  const id = JSON.stringify([secretKey, salt, label]);
-  const known = memo.get(id);
+  const id = `${salt.length}:${salt}${label}`;
+  const known = memo.get(secretKey)?.get(id);
   if (known) return Buffer.from(known);
   const key = Buffer.from(hkdfSync('sha256', Buffer.from(secretKey, 'utf8'), salt, label, 32));
-  if (memo.size >= MAX_ENTRIES) memo.clear();
-  memo.set(id, key);
+  if (entries >= MAX_ENTRIES) {
+    memo.clear();
+    entries = 0;
+  }
+  let ofSecret = memo.get(secretKey);
+  if (!ofSecret) memo.set(secretKey, (ofSecret = new Map()));
+  ofSecret.set(id, key);
+  entries += 1;
   return Buffer.from(key);
 }
