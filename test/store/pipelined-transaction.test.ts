@@ -8,26 +8,19 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { openPostgres } from '../../src/adapters/store/postgres-database.js';
-import { dropSchema, newSchemaName, POSTGRES_URL, schemaUrl, storeKinds } from '../support/stores.js';
+import { scratchPostgres, storeKinds } from '../support/stores.js';
 
 const postgres = (await storeKinds()).find((k) => k.name === 'postgres')!;
 
 describe('pipelined transactions on PostgreSQL', { skip: postgres.skip }, () => {
-  const schema = newSchemaName();
   let db: ReturnType<typeof openPostgres>;
+  let scratch: Awaited<ReturnType<typeof scratchPostgres>> | undefined;
   const names = async () => (await db.query<{ name: string }>('SELECT name FROM thing ORDER BY id')).map((r) => r.name);
-
   before(async () => {
-    const admin = new pg.Client({ connectionString: POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.thing (id int PRIMARY KEY, name text NOT NULL)`);
-    await admin.end();
-    db = openPostgres(schemaUrl(schema), { max: 2 });
+    scratch = await scratchPostgres('CREATE TABLE thing (id int PRIMARY KEY, name text NOT NULL)', 2);
+    db = scratch.db;
   });
-  after(async () => {
-    await db?.close();
-    await dropSchema(schema);
-  });
+  after(() => scratch?.close());
 
   it('writes not waited for are committed with the transaction, in order, and reads see them', async () => {
     const seen = await db.transaction(async (tx) => {

@@ -7,24 +7,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { openPostgres } from '../../src/adapters/store/postgres-database.js';
-import { dropSchema, newSchemaName, POSTGRES_URL, schemaUrl, storeKinds } from '../support/stores.js';
+import { POSTGRES_URL, scratchPostgres, storeKinds } from '../support/stores.js';
 
 const postgres = (await storeKinds()).find((k) => k.name === 'postgres')!;
 
 describe('prepared statements on PostgreSQL', { skip: postgres.skip }, () => {
-  const schema = newSchemaName();
   let db: ReturnType<typeof openPostgres>;
+  let scratch: Awaited<ReturnType<typeof scratchPostgres>> | undefined;
   before(async () => {
-    const admin = new pg.Client({ connectionString: POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.thing (id int PRIMARY KEY, name text)`);
-    await admin.end();
-    db = openPostgres(schemaUrl(schema), { max: 1 });
+    scratch = await scratchPostgres('CREATE TABLE thing (id int PRIMARY KEY, name text)', 1);
+    db = scratch.db;
   });
-  after(async () => {
-    await db?.close();
-    await dropSchema(schema);
-  });
+  after(() => scratch?.close());
 
   it('a parameterised statement is prepared once per connection and reused', async () => {
     await db.query('INSERT INTO thing (id, name) VALUES ($1, $2)', [1, 'one']);
@@ -42,7 +36,7 @@ describe('prepared statements on PostgreSQL', { skip: postgres.skip }, () => {
     assert.deepEqual(await db.query(select, [1]), [{ id: 1, name: 'one' }]);
     const admin = new pg.Client({ connectionString: POSTGRES_URL });
     await admin.connect();
-    await admin.query(`ALTER TABLE ${schema}.thing ADD COLUMN extra text DEFAULT 'x'`);
+    await admin.query(`ALTER TABLE ${scratch!.schema}.thing ADD COLUMN extra text DEFAULT 'x'`);
     await admin.end();
     assert.deepEqual(await db.query(select, [1]), [{ id: 1, name: 'one', extra: 'x' }]);
     assert.deepEqual(await db.query(select, [1]), [{ id: 1, name: 'one', extra: 'x' }], 'and from then on');

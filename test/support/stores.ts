@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { openPostgres } from '../../src/adapters/store/postgres-database.js';
 import { openStore, type OpenedStore } from '../../src/adapters/store/create-store.js';
 
 export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -52,6 +53,33 @@ export async function dropSchema(schema: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A new schema holding the tables of `ddl` (unqualified names), and the PostgreSQL adapter opened on it
+ * with `max` connections, for the adapter's own tests; `close` drops the schema.
+ */
+export async function scratchPostgres(
+  ddl: string,
+  max: number,
+): Promise<{ db: ReturnType<typeof openPostgres>; schema: string; close(): Promise<void> }> {
+  const schema = newSchemaName();
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE SCHEMA ${schema}; SET search_path = ${schema}; ${ddl}`);
+  } finally {
+    await admin.end();
+  }
+  const db = openPostgres(schemaUrl(schema), { max });
+  return {
+    db,
+    schema,
+    close: async () => {
+      await db.close();
+      await dropSchema(schema);
+    },
+  };
 }
 
 export function newSchemaName(): string {

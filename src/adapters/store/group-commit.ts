@@ -4,6 +4,8 @@
  * lone request waits for nothing; under load the rows that arrive while flushes are running form the
  * next group. Each caller's promise settles when the group holding its row has committed (or failed).
  */
+import { batchRunner } from '../../core/concurrency/batch-runner.js';
+
 export interface GroupCommitOptions {
   /** Largest group written by one statement. */
   readonly maxRows: number;
@@ -22,27 +24,12 @@ export function groupCommit<T>(
   opts: GroupCommitOptions,
 ): (row: T) => Promise<void> {
   const queue: Pending<T>[] = [];
-  let inFlight = 0;
-  let scheduled = false;
-
-  function schedule(): void {
-    if (scheduled || inFlight >= opts.maxInFlight || queue.length === 0) return;
-    scheduled = true;
-    // One macrotask turn lets the requests parsed in the same tick join the group.
-    setImmediate(flush);
-  }
-
-  function flush(): void {
-    scheduled = false;
-    if (inFlight >= opts.maxInFlight || queue.length === 0) return;
-    const group = queue.splice(0, opts.maxRows);
-    inFlight += 1;
-    void writeGroup(group).finally(() => {
-      inFlight -= 1;
-      schedule();
-    });
-    schedule();
-  }
+  const schedule = batchRunner({
+    maxInFlight: opts.maxInFlight,
+    waiting: () => queue.length > 0,
+    take: () => (queue.length > 0 ? queue.splice(0, opts.maxRows) : undefined),
+    run: writeGroup,
+  });
 
   /** A failed group is written again row by row, so one bad row fails only its own request. */
   async function writeGroup(group: Pending<T>[]): Promise<void> {

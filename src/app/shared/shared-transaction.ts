@@ -14,6 +14,7 @@
  * A transaction starts as soon as one may (at most `maxInFlight` at a time): a lone unit waits for
  * nothing, and under load the units that arrive while transactions run form the next one.
  */
+import { batchRunner } from '../../core/concurrency/batch-runner.js';
 import type { Store } from './store.port.js';
 
 export interface SharedTransactionOptions {
@@ -50,30 +51,23 @@ class UnitFailed extends Error {
 export function sharedTransactions(store: Store, opts: SharedTransactionOptions): SharedTransactions {
   const queue: Queued[] = [];
   const keysInFlight = new Set<string>();
-  let inFlight = 0;
-  let scheduled = false;
-
-  function schedule(): void {
-    if (scheduled || inFlight >= opts.maxInFlight || queue.length === 0) return;
-    scheduled = true;
-    // One macrotask turn lets the requests parsed in the same tick join.
-    setImmediate(start);
-  }
-
-  function start(): void {
-    scheduled = false;
-    if (inFlight >= opts.maxInFlight) return;
-    const group = takeGroup();
-    if (group.length === 0) return;
-    inFlight += 1;
-    for (const q of group) keysInFlight.add(q.key);
-    void runGroup(group).finally(() => {
-      inFlight -= 1;
-      for (const q of group) keysInFlight.delete(q.key);
-      schedule();
-    });
-    schedule();
-  }
+  const schedule = batchRunner({
+    maxInFlight: opts.maxInFlight,
+    waiting: () => queue.length > 0,
+    take: () => {
+      const group = takeGroup();
+      if (group.length === 0) return undefined;
+      for (const q of group) keysInFlight.add(q.key);
+      return group;
+    },
+    run: async (group) => {
+      try {
+        await runGroup(group);
+      } finally {
+        for (const q of group) keysInFlight.delete(q.key);
+      }
+    },
+  });
 
   /** The first queued units of distinct keys that no running transaction holds, in key order. */
   function takeGroup(): Queued[] {
