@@ -60,8 +60,9 @@ function socketOf(client: pg.PoolClient): { cork(): void; uncork(): void } | und
  * statements issued in the same turn of the event loop leave in one socket write (the socket is corked
  * until the next tick); {@link Sql.write}s are not waited for, and the commit waits for them all; the rows
  * of {@link Sql.writeRows} are held and sent as one statement per text. So the signatures sharing a
- * transaction cost it a few round trips and statements in all (docs/performance.md, "Signature requests"). A failed write aborts the transaction: later statements fail with 25P02, reported as the
- * write's own error, and the COMMIT sent behind it rolls back.
+ * transaction cost it a few round trips and statements in all (docs/performance.md, "Signature requests").
+ * A failed write aborts the transaction: later statements fail with 25P02, reported as the write's own
+ * error, and the COMMIT sent behind it rolls back.
  */
 class PipelinedTransaction {
   private readonly pending: Promise<void>[] = [];

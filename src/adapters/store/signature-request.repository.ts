@@ -101,16 +101,12 @@ const toSignee = (r: SigneeRow): Signee => ({
 
 /**
  * Requests with their signers and watchers in one statement (one round trip, also under FOR UPDATE), and
- * `matched`: the id of the signer whose lookup hash is parameter `$<lookupParam>`, if any.
+ * `matched`: the id of the signer whose lookup hash is `lookup` (an SQL expression), if any.
  * With `lockCheck`, `stale`: under FOR UPDATE, PostgreSQL waits for a concurrent transaction that holds
  * the row and then returns the row as that transaction left it, but the subqueries (signers, watchers)
  * still read the statement's snapshot, taken before that commit; the row's version (xmin) then differs
  * from the one the snapshot sees. Two signers signing at once would otherwise each see the other unsigned,
  * and the request would never complete.
- */
-/**
- * A request with its signers and watchers; `matched` is the signer whose lookup hash is `lookup` (an SQL
- * expression), `stale` (with `lockCheck`) says the row was locked after a change its snapshot missed.
  */
 const selectWithPeople = (lookup?: string, lockCheck = false, from = 'FROM signature_request r') => `
 SELECT ${REQUEST_COLUMNS},
@@ -346,22 +342,18 @@ async function writePeople(
 }
 
 export function signatureRequestRepository(sql: Sql): SignatureRequestRepository {
-  async function find(
-    id: string,
-    where: { accountId?: string; lookupHash?: Buffer },
-    lock: boolean,
-  ): Promise<{ request: SignatureRequest; matched: string | null } | null> {
-    if (!UUID.test(id) || (where.accountId !== undefined && !UUID.test(where.accountId))) return null;
+  async function find(id: string, accountId: string | undefined, lock: boolean): Promise<SignatureRequest | null> {
+    if (!UUID.test(id) || (accountId !== undefined && !UUID.test(accountId))) return null;
     const read = () =>
       sql.query<RequestWithPeopleRow & { stale?: boolean }>(
-        `${selectWithPeople('$3::bytea', lock)} WHERE r.id = $1 AND ($2::uuid IS NULL OR r.account_id = $2) ${lock ? 'FOR UPDATE' : ''}`,
-        [id, where.accountId ?? null, where.lookupHash ?? null],
+        `${selectWithPeople(undefined, lock)} WHERE r.id = $1 AND ($2::uuid IS NULL OR r.account_id = $2) ${lock ? 'FOR UPDATE' : ''}`,
+        [id, accountId ?? null],
       );
     let r = (await read())[0];
     // The lock came after a concurrent change committed: the signers were read before it. Read again,
     // under the lock now held (a new statement sees every commit).
     if (r?.stale) r = (await read())[0];
-    return r ? { request: withPeople(r), matched: r.matched } : null;
+    return r ? withPeople(r) : null;
   }
 
   const ids = async (text: string, params: unknown[]) =>
@@ -380,8 +372,8 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
         await writePeople(tx, r.id, signees, r.watchers);
       });
     },
-    findById: async (id, accountId) => (await find(id, { accountId }, false))?.request ?? null,
-    lockById: async (id, accountId) => (await find(id, { accountId }, true))?.request ?? null,
+    findById: (id, accountId) => find(id, accountId, false),
+    lockById: (id, accountId) => find(id, accountId, true),
     async findForSigner(id, lookupHash, lock) {
       if (!UUID.test(id)) return null;
       let r = await readSigner(id, lookupHash, lock);

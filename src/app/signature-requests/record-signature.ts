@@ -66,15 +66,12 @@ export async function recordSignature(
   const move = last
     ? { from: request.state, to: 'COMPLETED' as const, event: platformMoveEvent(request.state, 'COMPLETED', now) }
     : undefined;
-  // The mails' requester, read with the statements written before it (no round trip of its own).
-  const requester = deps?.mail ? tx.accounts.findById(request.accountId) : undefined;
-  requester?.catch(() => undefined);
   // The request is locked and the signer was read unsigned under the lock (lockForSigning).
   await tx.signatureRequests.markSigned(signee.id, request.id, { anchorId, method }, event, move);
   const signed: SignatureRequest = { ...request, signees, lastModified: now };
   await enqueueRequestCallback(tx, signed, 'signature');
   const signedNow = signees.find((s) => s.id === signee.id)!;
-  if (deps) await queueRequestMails(tx, deps, signed, { kind: 'signed', signee: signedNow }, requester);
+  if (deps) await queueRequestMails(tx, deps, signed, { kind: 'signed', signee: signedNow });
   if (!move) return signed;
   const completed: SignatureRequest = { ...signed, state: move.to };
   await afterMove(tx, signed, completed, deps);

@@ -24,7 +24,6 @@ export const invitedKey = (signeeId: string): string => `invited:${signeeId}`;
 
 /**
  * Queues every mail an event of the request sends (see request-mail-plan.ts), in the transaction `tx`.
- * `reading` is the requester's account when the caller has started to read it.
  * @returns how many mails were queued
  */
 export async function queueRequestMails(
@@ -32,11 +31,10 @@ export async function queueRequestMails(
   deps: RequestMailDeps,
   request: SignatureRequest,
   event: RequestMailEvent,
-  reading?: Promise<Account | null>,
 ): Promise<number> {
   const settings = deps.mail;
   if (!settings) return 0;
-  const requester = await (reading ?? tx.accounts.findById(request.accountId));
+  const requester = await tx.accounts.findById(request.accountId);
   if (!requester) throw new Error(`signature request ${request.id} has no account`);
   const mails: QueueEmailInput[] = [];
   for (const planned of planRequestMails(request, event, requester.email)) {
