@@ -73,6 +73,8 @@ for (const kind of kinds) {
       await f.node.mine(6);
       await confirmBatches(f.deps);
       assert.equal(await completeProofBundles(deps, { limit: 10 }), 1);
+      const proofMailsDue = await deps.store.requestMailMarks.dueProofMails(10);
+      assert.equal(proofMailsDue.length, 2, "each signer's proof mail is due once its batch (a range) is CONFIRMED");
 
       const res = await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/proofbundle`, headers: auth });
       assert.equal(res.statusCode, 200, res.body);

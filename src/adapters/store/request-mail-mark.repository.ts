@@ -37,8 +37,8 @@ export function requestMailMarkRepository(sql: Sql): RequestMailMarkRepository {
     async dueProofMails(limit) {
       const rows = await sql.query<RefRow>(
         `SELECT s.request_id, s.id AS signee_id FROM signee s
-           JOIN anchor a ON a.id = s.anchor_id JOIN batch b ON b.id = a.batch_id AND b.status = 'CONFIRMED'
-         WHERE s.email IS NOT NULL
+           JOIN anchor_batch ab ON ab.anchor_id = s.anchor_id JOIN batch b ON b.id = ab.batch_id AND b.status = 'CONFIRMED'
+         WHERE s.email IS NOT NULL AND s.anchor_id IS NOT NULL
            AND NOT EXISTS (SELECT 1 FROM signature_request_mail_mark m WHERE m.key = 'proof:' || s.id::text)
          ORDER BY s.signed_on LIMIT $1`,
         [limit],
