@@ -65,8 +65,8 @@ export async function buildApp(
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    // Fastify gives each request a child logger bound to its id (its bindings go through the redaction on
-    // each request, ~2 % of an anchor's CPU); with logging off nothing would ever be written through it.
+    // Fastify gives each request a child logger bound to its id, whose bindings go through the redaction on
+    // every request; with logging off nothing would ever be written through it, so none is made.
     childLoggerFactory: (logger, bindings, childOpts) =>
       logger.level === 'silent' ? logger : logger.child(bindings, childOpts),
     forceCloseConnections: 'idle',
@@ -108,7 +108,7 @@ export async function buildApp(
       { prefix: '/v1' },
     );
   // CORS is decided per request (signerCors), at a cost on each: only the signature-request routes,
-  // where a signer's routes live, pay it. The others never answer another origin, as before.
+  // where a signer's routes live, pay it. The others never answer another origin.
   await v1([tokenRoutes, accountRoutes, anchorRoutes, receiptRoutes, otsRoutes, userRoutes], false);
   await v1(
     [
@@ -128,8 +128,8 @@ export async function buildApp(
 
 /**
  * The routes a signature page calls with a signer's secret (or a sharing token) in the URL or the body:
- * readable from any origin, so a custom signature page can be hosted anywhere (service-spec "Custom
- * signature page"). No credentials are allowed cross-origin: the API has no cookies, and a browser
+ * readable from any origin, so a custom signature page can be hosted anywhere (docs/pages.md, "Hosting a
+ * custom signature page"). No credentials are allowed cross-origin: the API has no cookies, and a browser
  * never sends its stored Basic credentials to a `*` origin.
  */
 const SIGNER_ACTION =

@@ -8,10 +8,9 @@ const preparedNames = new Map<string, string>();
 
 /**
  * A parameterised statement as a named prepared statement: each connection parses (and, once PostgreSQL
- * settles on a generic plan, plans) its text once instead of on every call, which halved the database's
- * CPU per signature (docs/performance.md, "Signature requests"). The name is the text's hash, so one text
- * is one statement on every connection. Statements without parameters (BEGIN, COMMIT, DDL, several
- * statements at once) and texts beyond the first MAX_PREPARED are sent unnamed, as before.
+ * settles on a generic plan, plans) its text once instead of on every call (docs/performance-log.md,
+ * "Signature requests"). The name is the text's hash, so one text is one statement on every connection. Statements without parameters (BEGIN, COMMIT, DDL, several
+ * statements at once) and texts beyond the first MAX_PREPARED are sent unnamed.
  */
 function statement(text: string, values?: unknown[]): pg.QueryConfig {
   if (values === undefined || values.length === 0) return { text, values };
@@ -60,7 +59,7 @@ function socketOf(client: pg.PoolClient): { cork(): void; uncork(): void } | und
  * statements issued in the same turn of the event loop leave in one socket write (the socket is corked
  * until the next tick); {@link Sql.write}s are not waited for, and the commit waits for them all; the rows
  * of {@link Sql.writeRows} are held and sent as one statement per text. So the signatures sharing a
- * transaction cost it a few round trips and statements in all (docs/performance.md, "Signature requests").
+ * transaction cost it a few round trips and statements in all (docs/performance-log.md, "Signature requests").
  * A failed write aborts the transaction: later statements fail with 25P02, reported as the write's own
  * error, and the COMMIT sent behind it rolls back.
  */

@@ -1,5 +1,5 @@
 /**
- * A signature request as its sharing link shows it (service-spec "Sharing page"): anyone holding
+ * A signature request as its sharing link shows it (docs/pages.md, "The sharing page"): anyone holding
  * `/share/{id}/{token}` follows the state, the signers and their proofs. No signer secret, e-mail or
  * phone, no watcher, no callback URL: names, dates and public proof facts only.
  */

@@ -1,5 +1,5 @@
 /**
- * Which of the fifteen e-mails (service-spec §6) an event of a signature request sends, and to whom.
+ * Which of the fifteen e-mails (docs/emails.md) an event of a signature request sends, and to whom.
  * Pure: the caller renders and queues them in the transaction of the event.
  */
 import type { EmailTypeId } from '../../core/mail/email-types.js';

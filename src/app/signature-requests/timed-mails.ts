@@ -1,5 +1,5 @@
 /**
- * The mails the clock sends (service-spec §6 and §8): a reminder 3 days after a signer's invitation if
+ * The mails the clock sends (docs/emails.md, "When each mail goes, exactly"): a reminder 3 days after a signer's invitation if
  * not signed, a warning to the requester 1 day before the deadline, and the signer's "proof confirmed"
  * once its receipt is CONFIRMED. Each is marked once (migration 016) in the transaction that queues it, so
  * the tick may run any number of times, on any number of workers: one mail per signer or per deadline.

@@ -1,5 +1,5 @@
 /**
- * The variables an e-mail template sees (service-spec §6 "Context variables"), with the spec's precedence:
+ * The variables an e-mail template sees (docs/emails.md, "Variables"), with the precedence documented there:
  * a variable of the signer overrides the request's, which overrides the predefined value.
  */
 import type { Vars } from './email-types.js';

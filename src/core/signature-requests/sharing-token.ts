@@ -1,5 +1,5 @@
 /**
- * The sharing link of a signature request (`signatureRequestSharingURL`, service-spec "Sharing page"):
+ * The sharing link of a signature request (`signatureRequestSharingURL`, docs/pages.md, "The sharing page"):
  * anyone holding it may follow the request, so it must be unguessable and carry no signer secret.
  *   token = base64url(HMAC-SHA256(K_share, UTF-8 requestId))   (K_share: HKDF-SHA256 of SECRET_KEY)
  * It is derived again whenever needed (mails, the owner's view, the page), so nothing is stored, and a

@@ -83,7 +83,7 @@ export function contrast(a: string, b: string): number {
 }
 
 /**
- * Brand the page from a request's variables (service-spec branding variables): `brandColor1` for
+ * Brand the page from a request's variables (docs/pages.md, "Branding the pages"): `brandColor1` for
  * links and buttons, `textColor1`/`textColor2` for text, `serviceName` for the banner. A colour is applied
  * only when it keeps WCAG AA contrast (4.5:1) on white, so branding can never make the page unreadable.
  * Custom properties are set through the CSSOM, which the CSP allows (no inline style).

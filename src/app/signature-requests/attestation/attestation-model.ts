@@ -9,7 +9,7 @@ export interface BrandImage {
   readonly bytes: Uint8Array;
 }
 
-/** The branding variables of the request (service-spec, "Branding variables"), defaults filled in. */
+/** The branding variables of the request (docs/pages.md, "Branding the pages"), defaults filled in. */
 export interface AttestationBranding {
   readonly serviceName: string;
   readonly serviceUrl: string | null;
