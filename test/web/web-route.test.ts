@@ -57,6 +57,17 @@ describe('web pages served by the API', () => {
     assert.match(res.body, /<label for="receipt">/);
   });
 
+  it("GET /, the service link in every mail's footer, leads to the verification page, not a JSON 404", async () => {
+    const res = await app.inject({ method: 'GET', url: '/' });
+    assert.equal(res.statusCode, 302);
+    assert.equal(res.headers.location, '/verify');
+    const fr = await app.inject({ method: 'GET', url: '/?lang=fr' });
+    assert.equal(fr.headers.location, '/verify?lang=fr');
+    const page = await app.inject({ method: 'GET', url: res.headers.location });
+    assert.equal(page.statusCode, 200);
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+  });
+
   it('no inline script or style, and only same-origin asset URLs', async () => {
     const body = (await app.inject({ method: 'GET', url: '/verify' })).body;
     for (const tag of body.match(/<script\b[^>]*>/g) ?? []) assert.match(tag, / src="\/assets\/[^"]+"/, tag);

@@ -1,5 +1,5 @@
 /**
- * The server-rendered pages (GET /verify, /sign, /share/{id}/{token}) and their bundled assets (GET /assets/:file), with the security
+ * The server-rendered pages (GET / → /verify, /verify, /sign, /share/{id}/{token}) and their bundled assets (GET /assets/:file), with the security
  * headers every page response carries. Assets have content-hashed names, so they are cached for a year.
  */
 import { Type } from '@sinclair/typebox';
@@ -74,6 +74,11 @@ const AssetParams = Type.Object({ file: Type.String({ pattern: '^[A-Za-z0-9._-]{
 
 /** Register the pages on the root scope (not under /v1). */
 export function webRoutes(app: FastifyInstance, assets: WebAssets, deps: Pick<AppDeps, 'store' | 'secretKey'>): void {
+  // The service's home (the footer link of every mail) is its public verification page.
+  app.get('/', { schema: { hide: true, querystring: LangQuery } }, async (req, reply) => {
+    const { lang } = req.query as { lang?: string };
+    return secure(reply).redirect(lang === undefined ? '/verify' : `/verify?lang=${encodeURIComponent(lang)}`, 302);
+  });
   app.get('/verify', { schema: { hide: true, querystring: LangQuery } }, async (req, reply) => {
     const lang = pickLang((req.query as { lang?: string }).lang, req.headers['accept-language']);
     return sendPage(reply, lang, renderVerifyPage(lang, assets));
