@@ -31,6 +31,7 @@ import { TEST_SETTINGS } from '../support/anchoring-fixture.js';
 import { insertDataAnchors, randomHash, randomLeaves } from '../support/anchors.js';
 import { recordingJobs, silentLog, testClock, testDeps } from '../support/fixtures.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
+import { waitUntil } from '../support/wait.js';
 
 const kinds = await storeKinds();
 
@@ -211,14 +212,31 @@ for (const kind of kinds) {
       const committed = await insertAnchors(s.db, accountId, 2);
       let inserted!: () => void;
       const insertedSignal = new Promise<void>((r) => (inserted = r));
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
       const slowInsert = s.db.transaction(async (tx) => {
         const leaves = await insertAnchors(tx, accountId, 3);
         inserted();
-        await new Promise((r) => setTimeout(r, 500));
+        await released;
         return leaves;
       });
       await insertedSignal;
       const closing = closeBatch(testDeps(s.withJobs(recordingJobs)), { maxSize: 1000 });
+      // The insert commits only once the close is waiting for it, so the race is certain. PostgreSQL shows
+      // the close's lock on the anchor table not granted; PGlite runs one transaction at a time, so a close
+      // that has started is queued behind the insert.
+      if (kind.name === 'postgres')
+        await waitUntil(
+          async () =>
+            (
+              await s.db.query<{ n: number }>(
+                "SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'anchor'::regclass",
+              )
+            )[0]!.n > 0,
+          'the close waiting for the anchor table',
+        );
+      else await new Promise((r) => setImmediate(r));
+      release();
       const [leaves, closed] = await Promise.all([slowInsert, closing]);
       const [b] = (await batchesWithLeaves(s.db)).filter((x) => x.id === closed?.batchId);
       assert.deepEqual(
