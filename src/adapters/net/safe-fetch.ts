@@ -3,7 +3,10 @@
  * operator's network (SSRF). The host is resolved once; every address it resolves to must be public,
  * and the connection is pinned to the checked address (no second lookup, so no DNS rebinding). Only
  * http(s); no redirect is followed; time and response size are bounded. `allowPrivateUrls` (an
- * operator setting, and the tests) lifts the address rule only.
+ * operator setting, and the tests) lifts the address rule only; `allowedOrigins` lifts it for exactly
+ * the origins listed (the service's own identity server, which the default run serves on localhost).
+ * `checkTarget` applies the same rule when a URL is given, resolving its host (cached a minute), so a
+ * name that points at a private address is refused at input, and again at each fetch.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
@@ -67,6 +70,8 @@ export function isBlockedAddress(address: string): boolean {
 
 export interface SafeFetchOptions {
   readonly allowPrivateUrls: boolean;
+  /** Origins (`http://localhost:3001`) exempt from the address rule: the service's own servers, nothing else. */
+  readonly allowedOrigins?: readonly string[];
   /** Name resolution; node:dns by default. */
   readonly lookup?: (host: string) => Promise<{ address: string; family: number }[]>;
   readonly defaultTimeoutMs?: number;
@@ -91,15 +96,49 @@ function parseUrl(raw: string): URL {
 
 const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
+/** `localhost` and its subdomains always name this machine (RFC 6761), whatever a resolver says. */
+const isLocalhostName = (host: string) => /(^|\.)localhost\.?$/i.test(host);
+
+/** How long a host's verdict at input time is kept: the fetch checks the address again anyway. */
+const TARGET_CACHE_MS = 60_000;
+const TARGET_CACHE_MAX = 1_000;
+
+function originOf(raw: string): string {
+  return new URL(raw).origin;
+}
+
 export function createSafeFetch(opts: SafeFetchOptions): HttpClient {
   const lookup = opts.lookup ?? defaultLookup;
+  const allowed = new Set((opts.allowedOrigins ?? []).map(originOf));
+  /** host → when its addresses were found public (input-time checks only). */
+  const publicHosts = new Map<string, number>();
+  const exempt = (url: URL) => opts.allowPrivateUrls || allowed.has(url.origin);
 
   function checkUrl(raw: string): URL {
     const url = parseUrl(raw);
+    if (exempt(url)) return url;
     const host = bareHost(url);
-    if (!opts.allowPrivateUrls && isIP(host) !== 0 && isBlockedAddress(host))
+    if (isLocalhostName(host)) throw new OutboundError('FORBIDDEN_URL', `${host} is this machine`);
+    if (isIP(host) !== 0 && isBlockedAddress(host))
       throw new OutboundError('FORBIDDEN_URL', `address ${host} is not public`);
     return url;
+  }
+
+  async function checkTarget(raw: string): Promise<void> {
+    const url = checkUrl(raw);
+    const host = bareHost(url);
+    if (exempt(url) || isIP(host) !== 0) return;
+    const seen = publicHosts.get(host);
+    if (seen !== undefined && Date.now() - seen < TARGET_CACHE_MS) return;
+    try {
+      await resolve(url);
+    } catch (err) {
+      // A name that does not resolve now is taken (it may later); the fetch checks it again.
+      if (err instanceof OutboundError && err.reason === 'FORBIDDEN_URL') throw err;
+      return;
+    }
+    if (publicHosts.size >= TARGET_CACHE_MAX) publicHosts.clear();
+    publicHosts.set(host, Date.now());
   }
 
   async function resolve(url: URL): Promise<{ address: string; family: number }> {
@@ -114,7 +153,7 @@ export function createSafeFetch(opts: SafeFetchOptions): HttpClient {
     }
     if (addresses.length === 0) throw new OutboundError('DNS', `cannot resolve ${host}`);
     const bad = addresses.find((a) => isBlockedAddress(a.address));
-    if (bad && !opts.allowPrivateUrls)
+    if (bad && !exempt(url))
       throw new OutboundError('FORBIDDEN_URL', `${host} resolves to ${bad.address}, which is not public`);
     return addresses[0]!;
   }
@@ -123,6 +162,7 @@ export function createSafeFetch(opts: SafeFetchOptions): HttpClient {
     checkUrl: (raw) => {
       checkUrl(raw);
     },
+    checkTarget,
     async request(req) {
       const url = checkUrl(req.url);
       const pinned = await resolve(url);
