@@ -182,11 +182,15 @@ describe('safe fetch, checkTarget (a URL checked when a user gives it)', () => {
     await client.checkTarget('https://nowhere.test/in');
   });
 
-  it('remembers a public host for a minute: no second lookup', async () => {
+  it('remembers a URL it took for a minute: no second lookup (clients send one identityURL with each anchor)', async () => {
     await client.checkTarget('https://cached.test/a');
+    await client.checkTarget('https://nowhere.test/b');
     const n = lookups.length;
-    await client.checkTarget('https://cached.test/b');
+    await client.checkTarget('https://cached.test/a');
+    await client.checkTarget('https://nowhere.test/b');
     assert.equal(lookups.length, n);
+    await refused(client.checkTarget('http://loopback.test/'), 'FORBIDDEN_URL');
+    await refused(client.checkTarget('http://loopback.test/'), 'FORBIDDEN_URL');
   });
 });
 

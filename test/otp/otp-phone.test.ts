@@ -108,7 +108,9 @@ for (const kind of kinds) {
       assert.equal(refused.statusCode, 429, refused.body);
       assert.equal(refused.json().code, 'OTP_LIMIT_REACHED');
       assert.match(refused.json().message, /per phone number/);
-      const sent = (await listSmsOutbox(b.deps, { limit: 100 })).filter((m) => m.to.replace(/\D/g, '') === '447400123456');
+      const sent = (await listSmsOutbox(b.deps, { limit: 100 })).filter(
+        (m) => m.to.replace(/\D/g, '') === '447400123456',
+      );
       assert.equal(sent.length, 10);
       assert.ok(sent.every((m) => m.to === E164));
     });

@@ -110,8 +110,11 @@ function originOf(raw: string): string {
 export function createSafeFetch(opts: SafeFetchOptions): HttpClient {
   const lookup = opts.lookup ?? defaultLookup;
   const allowed = new Set((opts.allowedOrigins ?? []).map(originOf));
-  /** host → when its addresses were found public (input-time checks only). */
-  const publicHosts = new Map<string, number>();
+  /**
+   * URL text → when it was taken at input (clients send the same identityURL with each anchor: no parse
+   * and no lookup for a minute). Input-time checks only; every fetch checks again.
+   */
+  const takenUrls = new Map<string, number>();
   const exempt = (url: URL) => opts.allowPrivateUrls || allowed.has(url.origin);
 
   function checkUrl(raw: string): URL {
@@ -125,20 +128,20 @@ export function createSafeFetch(opts: SafeFetchOptions): HttpClient {
   }
 
   async function checkTarget(raw: string): Promise<void> {
+    const seen = takenUrls.get(raw);
+    if (seen !== undefined && Date.now() - seen < TARGET_CACHE_MS) return;
     const url = checkUrl(raw);
     const host = bareHost(url);
-    if (exempt(url) || isIP(host) !== 0) return;
-    const seen = publicHosts.get(host);
-    if (seen !== undefined && Date.now() - seen < TARGET_CACHE_MS) return;
-    try {
-      await resolve(url);
-    } catch (err) {
-      // A name that does not resolve now is taken (it may later); the fetch checks it again.
-      if (err instanceof OutboundError && err.reason === 'FORBIDDEN_URL') throw err;
-      return;
+    if (!exempt(url) && isIP(host) === 0) {
+      try {
+        await resolve(url);
+      } catch (err) {
+        // A name that does not resolve now is taken (it may later); the fetch checks it again.
+        if (err instanceof OutboundError && err.reason === 'FORBIDDEN_URL') throw err;
+      }
     }
-    if (publicHosts.size >= TARGET_CACHE_MAX) publicHosts.clear();
-    publicHosts.set(host, Date.now());
+    if (takenUrls.size >= TARGET_CACHE_MAX) takenUrls.clear();
+    takenUrls.set(raw, Date.now());
   }
 
   async function resolve(url: URL): Promise<{ address: string; family: number }> {

@@ -73,7 +73,10 @@ async function checkUrls(deps: Pick<AppDeps, 'httpClient'>, input: SignatureRequ
   }
   const varsOf: [Vars | undefined, string][] = [
     [input.vars, 'vars'],
-    ...(input.authorizedSignees ?? []).map((s, i): [Vars | undefined, string] => [s.vars, `authorizedSignees[${i}].vars`]),
+    ...(input.authorizedSignees ?? []).map((s, i): [Vars | undefined, string] => [
+      s.vars,
+      `authorizedSignees[${i}].vars`,
+    ]),
     ...(input.watchers ?? []).map((w, i): [Vars | undefined, string] => [w.vars, `watchers[${i}].vars`]),
   ];
   for (const [vars, where] of varsOf)

@@ -28,7 +28,8 @@ const SMS_TYPES: ReadonlySet<string> = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE'
  */
 export function normaliseSmsPhone(countryCallingCode: string, phone: string, label = 'phone'): SmsPhone {
   const cc = countryCallingCode.trim().replace(/^\+/, '');
-  if (!/^[1-9]\d{0,3}$/.test(cc)) fail('INVALID_PHONE', `"countryCallingCode" expected 1 to 4 digits like 33, got "${cc}"`);
+  if (!/^[1-9]\d{0,3}$/.test(cc))
+    fail('INVALID_PHONE', `"countryCallingCode" expected 1 to 4 digits like 33, got "${cc}"`);
   const digits = phone.replace(/[\s().-]/g, '');
   if (!/^\d{1,17}$/.test(digits)) fail('INVALID_PHONE', `"${label}" expected digits only`);
   let landline = false;
@@ -49,8 +50,7 @@ export function normaliseSmsPhone(countryCallingCode: string, phone: string, lab
  */
 export function normaliseE164(e164: string, label = 'phone'): SmsPhone {
   const text = e164.replace(/[\s().-]/g, '');
-  if (!/^\+[1-9]\d{6,16}$/.test(text))
-    fail('INVALID_PHONE', `"${label}" expected an E.164 number like +33612345678`);
+  if (!/^\+[1-9]\d{6,16}$/.test(text)) fail('INVALID_PHONE', `"${label}" expected an E.164 number like +33612345678`);
   const parsed = parsePhoneNumberFromString(text);
   if (!parsed) fail('INVALID_PHONE', `"${label}" is not a valid mobile number`);
   return normaliseSmsPhone(parsed.countryCallingCode, text.slice(1 + parsed.countryCallingCode.length), label);
