@@ -8,7 +8,7 @@
  * `checkTarget` applies the same rule when a URL is given, resolving its host (cached a minute), so a
  * name that points at a private address is refused at input, and again at each fetch.
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
+import { lookup as dnsLookup, Resolver } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
@@ -74,11 +74,31 @@ export interface SafeFetchOptions {
   readonly allowedOrigins?: readonly string[];
   /** Name resolution; node:dns by default. */
   readonly lookup?: (host: string) => Promise<{ address: string; family: number }[]>;
+  /**
+   * Name resolution of the input-time check; by default the DNS resolver (c-ares: its own sockets, bounded
+   * to 2 s), not getaddrinfo, whose few threads a flood of names with slow servers would hold; `lookup`
+   * when one is given (tests).
+   */
+  readonly inputLookup?: (host: string) => Promise<{ address: string; family: number }[]>;
   readonly defaultTimeoutMs?: number;
   readonly defaultMaxResponseBytes?: number;
 }
 
 const defaultLookup = (host: string) => dnsLookup(host, { all: true, verbatim: true });
+
+/** A and AAAA records from the DNS, each query bounded; a family without records gives none. */
+function dnsResolverLookup(): (host: string) => Promise<{ address: string; family: number }[]> {
+  const resolver = new Resolver({ timeout: 2000, tries: 1 });
+  return async (host) => {
+    const [v4, v6] = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
+    const found = [
+      ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+      ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+    ];
+    if (found.length === 0) throw new Error(`cannot resolve ${host}`);
+    return found;
+  };
+}
 
 function parseUrl(raw: string): URL {
   let url: URL;
@@ -109,6 +129,7 @@ function originOf(raw: string): string {
 
 export function createSafeFetch(opts: SafeFetchOptions): HttpClient {
   const lookup = opts.lookup ?? defaultLookup;
+  const inputLookup = opts.inputLookup ?? opts.lookup ?? dnsResolverLookup();
   const allowed = new Set((opts.allowedOrigins ?? []).map(originOf));
   /**
    * URL text → when it was taken at input (clients send the same identityURL with each anchor: no parse
@@ -134,7 +155,7 @@ export function createSafeFetch(opts: SafeFetchOptions): HttpClient {
     const host = bareHost(url);
     if (!exempt(url) && isIP(host) === 0) {
       try {
-        await resolve(url);
+        await resolve(url, inputLookup);
       } catch (err) {
         // A name that does not resolve now is taken (it may later); the fetch checks it again.
         if (err instanceof OutboundError && err.reason === 'FORBIDDEN_URL') throw err;
@@ -144,13 +165,13 @@ export function createSafeFetch(opts: SafeFetchOptions): HttpClient {
     takenUrls.set(raw, Date.now());
   }
 
-  async function resolve(url: URL): Promise<{ address: string; family: number }> {
+  async function resolve(url: URL, find = lookup): Promise<{ address: string; family: number }> {
     const host = bareHost(url);
     const family = isIP(host);
     if (family !== 0) return { address: host, family };
     let addresses: { address: string; family: number }[];
     try {
-      addresses = await lookup(host);
+      addresses = await find(host);
     } catch {
       throw new OutboundError('DNS', `cannot resolve ${host}`);
     }
