@@ -33,8 +33,12 @@ const NODE_IO = '^(node:)?(fs|fs/promises|child_process|net|http|https|http2|dgr
 const BROWSER_PDF_READER = '^src/web/browser/pdf-attachment\\.ts$';
 /** The composition root: it alone builds adapters and wires them into use cases, routes, jobs and commands. */
 const COMPOSITION_ROOT = '^src/(main|runtime|bitcoin-runtime|client-runtime)\\.ts$';
-/** Pure libraries core may use: hashing, curves, encodings, libsecp256k1. */
-const PURE_LIBS = '^node_modules/(@noble|@scure|secp256k1)/';
+/**
+ * Pure libraries core may use: hashing, curves, encodings, libsecp256k1, and one pure data library,
+ * libphonenumber-js (a table of numbering plans and functions over it: no I/O, no clock, no randomness), so
+ * the phone rule that OTP limits count on is one core function shared by the API, the use cases and the CLI.
+ */
+const PURE_LIBS = '^node_modules/(@noble|@scure|secp256k1|libphonenumber-js)/';
 const PURE_NODE = '^(node:)?(crypto|buffer)$';
 
 module.exports = {
@@ -43,7 +47,7 @@ module.exports = {
       name: 'core-is-pure',
       severity: 'error',
       comment:
-        'core imports nothing outside core but pure crypto libraries and node:crypto/buffer, not even a type: ' +
+        'core imports nothing outside core but pure crypto libraries, libphonenumber-js (pure data) and node:crypto/buffer, not even a type: ' +
         'no framework (fastify, pino, pg-boss, typebox…), no port, no config',
       from: { path: '^src/core/' },
       to: { pathNot: ['^src/core/', PURE_LIBS, PURE_NODE] },

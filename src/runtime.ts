@@ -80,7 +80,11 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
     await opened.close();
     throw err;
   }
-  const httpClient = createSafeFetch({ allowPrivateUrls: config.allowPrivateUrls });
+  // The own identity server (localhost in the default run) is the one private origin users may name.
+  const httpClient = createSafeFetch({
+    allowPrivateUrls: config.allowPrivateUrls,
+    allowedOrigins: [config.identityPublicUrl],
+  });
   const store = opened.withJobs(jobs.sendOn);
   const signatureVerifier = config.verifyThreads > 0 ? signatureVerifyPool(config.verifyThreads) : undefined;
   const deps: AppDeps = {

@@ -10,6 +10,7 @@ import { validateReceipt } from '../core/chainpoint/validate.js';
 import type { ChainpointReceipt } from '../core/chainpoint/receipt.js';
 import { DomainError } from '../core/errors.js';
 import { EMPTY_SHA256 } from '../core/hash/hash-check.js';
+import { normaliseE164 } from '../core/signature-requests/phone.js';
 import { sha256Hex } from '../core/hash/sha256.js';
 import { canonicalJson } from '../core/signature-requests/audit-trail.js';
 import { parse, UsageError } from './args.js';
@@ -81,23 +82,19 @@ async function client(values: Record<string, unknown>, ctx: ClientContext): Prom
 
 const requestPath = (id: string) => `/v1/signatureRequest/${encodeURIComponent(id)}`;
 
-/** The two-digit country calling codes (ITU-T E.164); 1 and 7 are the one-digit ones, all others have three. */
-const TWO_DIGIT_CODES = new Set(
-  '20 27 30 31 32 33 34 36 39 40 41 43 44 45 46 47 48 49 51 52 53 54 55 56 57 58 60 61 62 63 64 65 66 81 82 84 86 90 91 92 93 94 95 98'.split(
-    ' ',
-  ),
-);
-
 /**
- * "+33612345678" → the API's signer fields `{countryCallingCode: "33", phone: "612345678"}`.
- * @throws UsageError when the number is not E.164.
+ * "+33612345678" (spaces allowed) → the API's signer fields `{countryCallingCode: "33", phone: "612345678"}`,
+ * read with the numbering plans the service checks them with (core/signature-requests/phone.ts).
+ * @throws UsageError when the number is not E.164 or cannot receive SMS.
  */
 export function splitE164(e164: string): { countryCallingCode: string; phone: string } {
-  if (!/^\+[1-9]\d{6,14}$/.test(e164))
-    throw new UsageError(`--otp expected an E.164 phone number like +33612345678, got "${e164}"`);
-  const digits = e164.slice(1);
-  const length = ['1', '7'].includes(digits[0]!) ? 1 : TWO_DIGIT_CODES.has(digits.slice(0, 2)) ? 2 : 3;
-  return { countryCallingCode: digits.slice(0, length), phone: digits.slice(length) };
+  try {
+    const parsed = normaliseE164(e164, '--otp');
+    return { countryCallingCode: parsed.countryCallingCode, phone: parsed.nationalNumber };
+  } catch (err) {
+    if (err instanceof DomainError) throw new UsageError(`${err.message}, got "${e164}"`);
+    throw err;
+  }
 }
 
 /** "Jane Doe <jane@example.com>" → its name and e-mail. */

@@ -143,3 +143,88 @@ describe('safe fetch, private addresses allowed (test setting)', () => {
     await refused(open.request({ method: 'GET', url: 'http://127.0.0.1:1/' }), 'NETWORK');
   });
 });
+
+describe('safe fetch, checkTarget (a URL checked when a user gives it)', () => {
+  const lookups: string[] = [];
+  const client = createSafeFetch({
+    allowPrivateUrls: false,
+    lookup: async (host) => {
+      lookups.push(host);
+      if (host === 'loopback.test') return [{ address: '127.0.0.1', family: 4 }];
+      if (host === 'metadata.test') return [{ address: '169.254.169.254', family: 4 }];
+      if (host === 'nowhere.test') throw new Error('ENOTFOUND');
+      return [{ address: '93.184.216.34', family: 4 }];
+    },
+  });
+
+  it('refuses every spelling of a private address, localhost and names resolving inside', async () => {
+    for (const url of [
+      'http://127.0.0.1/',
+      'http://2130706433/',
+      'http://0177.0.0.1/',
+      'http://0x7f000001/',
+      'http://127.1/',
+      'http://[::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://localhost:3001/',
+      'http://LOCALHOST./',
+      'http://api.localhost/',
+      'http://169.254.169.254/latest/meta-data',
+      'http://10.1.2.3/',
+      'http://loopback.test/',
+      'http://metadata.test/x',
+    ])
+      await refused(client.checkTarget(url), 'FORBIDDEN_URL');
+  });
+
+  it('takes a public name, and one that does not resolve now (the fetch checks it again)', async () => {
+    await client.checkTarget('https://hooks.example.com/in');
+    await client.checkTarget('https://nowhere.test/in');
+  });
+
+  it('remembers a URL it took for a minute: no second lookup (clients send one identityURL with each anchor)', async () => {
+    await client.checkTarget('https://cached.test/a');
+    await client.checkTarget('https://nowhere.test/b');
+    const n = lookups.length;
+    await client.checkTarget('https://cached.test/a');
+    await client.checkTarget('https://nowhere.test/b');
+    assert.equal(lookups.length, n);
+    await refused(client.checkTarget('http://loopback.test/'), 'FORBIDDEN_URL');
+    await refused(client.checkTarget('http://loopback.test/'), 'FORBIDDEN_URL');
+  });
+});
+
+describe('safe fetch, the own identity server as the one allowed private origin', () => {
+  const client = createSafeFetch({
+    allowPrivateUrls: false,
+    allowedOrigins: [`http://127.0.0.1:${0}`],
+    lookup: async () => [{ address: '127.0.0.1', family: 4 }],
+  });
+  let own: ReturnType<typeof createSafeFetch>;
+  before(() => {
+    own = createSafeFetch({
+      allowPrivateUrls: false,
+      allowedOrigins: [`http://127.0.0.1:${port}/`],
+      lookup: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
+  });
+
+  it('fetches and accepts exactly that origin', async () => {
+    await own.checkTarget(`http://127.0.0.1:${port}/v1/identity/x`);
+    const res = await own.request({ method: 'GET', url: `http://127.0.0.1:${port}/` });
+    assert.equal(res.status, 200);
+  });
+
+  it('refuses any other private origin: another port, another spelling, another scheme', async () => {
+    for (const url of [
+      `http://127.0.0.1:${port + 1}/`,
+      `http://localhost:${port}/`,
+      `https://127.0.0.1:${port}/`,
+      `http://2130706433:${port + 1}/`,
+    ]) {
+      await refused(own.checkTarget(url), 'FORBIDDEN_URL');
+      await refused(own.request({ method: 'GET', url }), 'FORBIDDEN_URL');
+    }
+    await refused(client.checkTarget(`http://127.0.0.1:${port}/`), 'FORBIDDEN_URL');
+  });
+});

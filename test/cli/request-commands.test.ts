@@ -283,6 +283,11 @@ describe('proofseal request', () => {
     for (const [e164, countryCallingCode, phone] of cases)
       assert.deepEqual(splitE164(e164), { countryCallingCode, phone });
     assert.throws(() => splitE164('0612345678'), /E\.164/);
+    // Read with the service's numbering plans: trunk prefixes dropped, landlines refused before any call.
+    assert.deepEqual(splitE164('+44 07400 123456'), { countryCallingCode: '44', phone: '7400123456' });
+    assert.deepEqual(splitE164('+2250707070707'), { countryCallingCode: '225', phone: '0707070707' });
+    assert.throws(() => splitE164('+33123456789'), /fixed-line/);
+    assert.throws(() => splitE164('+4407700900123'), /not a valid mobile/);
   });
 
   it('the audit-trail hash of an object is the SHA-256 of its JSON with sorted keys', () => {

@@ -239,6 +239,22 @@ for (const kind of kinds) {
       }
     });
 
+    it("the service's own identity server (its configured origin) is verified with private URLs refused", async () => {
+      const ownApp = await testApp(s.store, {
+        deps: {
+          chain: fakeChain(txs),
+          httpClient: createSafeFetch({ allowPrivateUrls: false, allowedOrigins: [idBase] }),
+        },
+      });
+      try {
+        const r = signedReceipt(signer, txs, { identityURL: `${idBase}/identity/identity` });
+        const body = (await ownApp.inject({ method: 'POST', url: '/v1/receipt/verify', payload: r })).json();
+        assert.equal(body.identityVerificationStatus, 'VERIFIED');
+      } finally {
+        await ownApp.close();
+      }
+    });
+
     for (const [what, body] of [
       ['a string', 'receipt'],
       ['an empty object', {}],

@@ -39,7 +39,7 @@ for (const kind of kinds) {
     beforeEach(() => {
       n++;
       signerKey = `request-${n}:signer-1`;
-      phone = `+336120000${String(n).padStart(2, '0')}`;
+      phone = `+3361200${String(n).padStart(4, '0')}`;
       clock.advance(2 * 3_600_000);
     });
 
@@ -99,11 +99,25 @@ for (const kind of kinds) {
     it('at most 10 codes per phone number in any hour, across signers', async () => {
       for (let i = 0; i < 10; i++) await issue({ signerKey: `${signerKey}-${i}` });
       await assert.rejects(issue({ signerKey: `${signerKey}-x` }), rejectsWith('OTP_LIMIT_REACHED'));
-      await issue({ signerKey: `${signerKey}-x`, phone: `${phone}9` });
+      await issue({ signerKey: `${signerKey}-x`, phone: phone.replace('+33612', '+33622') });
     });
 
-    it('refuses a phone number that is not E.164, writing nothing', async () => {
+    it('counts the limit on the E.164 form, whatever the spelling given', async () => {
+      const national = phone.slice(3);
+      for (let i = 0; i < 10; i++)
+        await issue({ signerKey: `${signerKey}-${i}`, phone: i % 2 === 0 ? phone : `+33 0${national}` });
+      await assert.rejects(
+        issue({ signerKey: `${signerKey}-x`, phone: `+330${national}` }),
+        rejectsWith('OTP_LIMIT_REACHED'),
+      );
+      const sent = (await store.sms.list({ limit: 1000 })).filter((r) => r.to.endsWith(national));
+      assert.equal(sent.length, 10);
+      assert.ok(sent.every((r) => r.to === phone));
+    });
+
+    it('refuses a phone number that is not E.164 or cannot receive SMS, writing nothing', async () => {
       await assert.rejects(issue({ phone: '06 12 34 56 78' }), rejectsWith('INVALID_PHONE'));
+      await assert.rejects(issue({ phone: '+33123456789' }), rejectsWith('INVALID_PHONE'));
       assert.equal(await store.otps.latestFor(signerKey), undefined);
     });
 

@@ -3,9 +3,12 @@
  * operator's network (SSRF). The host is resolved once; every address it resolves to must be public,
  * and the connection is pinned to the checked address (no second lookup, so no DNS rebinding). Only
  * http(s); no redirect is followed; time and response size are bounded. `allowPrivateUrls` (an
- * operator setting, and the tests) lifts the address rule only.
+ * operator setting, and the tests) lifts the address rule only; `allowedOrigins` lifts it for exactly
+ * the origins listed (the service's own identity server, which the default run serves on localhost).
+ * `checkTarget` applies the same rule when a URL is given, resolving its host (cached a minute), so a
+ * name that points at a private address is refused at input, and again at each fetch.
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
+import { lookup as dnsLookup, Resolver } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
@@ -67,13 +70,35 @@ export function isBlockedAddress(address: string): boolean {
 
 export interface SafeFetchOptions {
   readonly allowPrivateUrls: boolean;
+  /** Origins (`http://localhost:3001`) exempt from the address rule: the service's own servers, nothing else. */
+  readonly allowedOrigins?: readonly string[];
   /** Name resolution; node:dns by default. */
   readonly lookup?: (host: string) => Promise<{ address: string; family: number }[]>;
+  /**
+   * Name resolution of the input-time check; by default the DNS resolver (c-ares: its own sockets, bounded
+   * to 2 s), not getaddrinfo, whose few threads a flood of names with slow servers would hold; `lookup`
+   * when one is given (tests).
+   */
+  readonly inputLookup?: (host: string) => Promise<{ address: string; family: number }[]>;
   readonly defaultTimeoutMs?: number;
   readonly defaultMaxResponseBytes?: number;
 }
 
 const defaultLookup = (host: string) => dnsLookup(host, { all: true, verbatim: true });
+
+/** A and AAAA records from the DNS, each query bounded; a family without records gives none. */
+function dnsResolverLookup(): (host: string) => Promise<{ address: string; family: number }[]> {
+  const resolver = new Resolver({ timeout: 2000, tries: 1 });
+  return async (host) => {
+    const [v4, v6] = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
+    const found = [
+      ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+      ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+    ];
+    if (found.length === 0) throw new Error(`cannot resolve ${host}`);
+    return found;
+  };
+}
 
 function parseUrl(raw: string): URL {
   let url: URL;
@@ -91,30 +116,68 @@ function parseUrl(raw: string): URL {
 
 const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
+/** `localhost` and its subdomains always name this machine (RFC 6761), whatever a resolver says. */
+const isLocalhostName = (host: string) => /(^|\.)localhost\.?$/i.test(host);
+
+/** How long a host's verdict at input time is kept: the fetch checks the address again anyway. */
+const TARGET_CACHE_MS = 60_000;
+const TARGET_CACHE_MAX = 1_000;
+
+function originOf(raw: string): string {
+  return new URL(raw).origin;
+}
+
 export function createSafeFetch(opts: SafeFetchOptions): HttpClient {
   const lookup = opts.lookup ?? defaultLookup;
+  const inputLookup = opts.inputLookup ?? opts.lookup ?? dnsResolverLookup();
+  const allowed = new Set((opts.allowedOrigins ?? []).map(originOf));
+  /**
+   * URL text → when it was taken at input (clients send the same identityURL with each anchor: no parse
+   * and no lookup for a minute). Input-time checks only; every fetch checks again.
+   */
+  const takenUrls = new Map<string, number>();
+  const exempt = (url: URL) => opts.allowPrivateUrls || allowed.has(url.origin);
 
   function checkUrl(raw: string): URL {
     const url = parseUrl(raw);
+    if (exempt(url)) return url;
     const host = bareHost(url);
-    if (!opts.allowPrivateUrls && isIP(host) !== 0 && isBlockedAddress(host))
+    if (isLocalhostName(host)) throw new OutboundError('FORBIDDEN_URL', `${host} is this machine`);
+    if (isIP(host) !== 0 && isBlockedAddress(host))
       throw new OutboundError('FORBIDDEN_URL', `address ${host} is not public`);
     return url;
   }
 
-  async function resolve(url: URL): Promise<{ address: string; family: number }> {
+  async function checkTarget(raw: string): Promise<void> {
+    const seen = takenUrls.get(raw);
+    if (seen !== undefined && Date.now() - seen < TARGET_CACHE_MS) return;
+    const url = checkUrl(raw);
+    const host = bareHost(url);
+    if (!exempt(url) && isIP(host) === 0) {
+      try {
+        await resolve(url, inputLookup);
+      } catch (err) {
+        // A name that does not resolve now is taken (it may later); the fetch checks it again.
+        if (err instanceof OutboundError && err.reason === 'FORBIDDEN_URL') throw err;
+      }
+    }
+    if (takenUrls.size >= TARGET_CACHE_MAX) takenUrls.clear();
+    takenUrls.set(raw, Date.now());
+  }
+
+  async function resolve(url: URL, find = lookup): Promise<{ address: string; family: number }> {
     const host = bareHost(url);
     const family = isIP(host);
     if (family !== 0) return { address: host, family };
     let addresses: { address: string; family: number }[];
     try {
-      addresses = await lookup(host);
+      addresses = await find(host);
     } catch {
       throw new OutboundError('DNS', `cannot resolve ${host}`);
     }
     if (addresses.length === 0) throw new OutboundError('DNS', `cannot resolve ${host}`);
     const bad = addresses.find((a) => isBlockedAddress(a.address));
-    if (bad && !opts.allowPrivateUrls)
+    if (bad && !exempt(url))
       throw new OutboundError('FORBIDDEN_URL', `${host} resolves to ${bad.address}, which is not public`);
     return addresses[0]!;
   }
@@ -123,6 +186,7 @@ export function createSafeFetch(opts: SafeFetchOptions): HttpClient {
     checkUrl: (raw) => {
       checkUrl(raw);
     },
+    checkTarget,
     async request(req) {
       const url = checkUrl(req.url);
       const pinned = await resolve(url);

@@ -35,8 +35,8 @@ type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'httpClient' | 'signatu
  */
 export async function createAnchor(deps: Deps, input: CreateAnchorInput): Promise<Anchor> {
   const fields = input.hash !== undefined ? dataFields(input) : await signatureFields(deps, input);
-  if (input.identityURL !== undefined) checkUserUrl(undefined, input.identityURL, 'identityURL');
-  if (input.callbackURL !== undefined) checkUserUrl(deps.httpClient, input.callbackURL, 'callbackURL');
+  if (input.identityURL !== undefined) await checkUserUrl(deps.httpClient, input.identityURL, 'identityURL');
+  if (input.callbackURL !== undefined) await checkUserUrl(deps.httpClient, input.callbackURL, 'callbackURL');
   const tags = input.tags ?? [];
   if (tags.some((t) => t.length === 0 || /\s/.test(t)))
     fail('VALIDATION_FAILED', '"tags" must be non-empty strings without spaces');

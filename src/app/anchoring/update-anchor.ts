@@ -20,7 +20,7 @@ export async function updateAnchor(
   const { changes } = input;
   if (changes.tags?.some((t) => t.length === 0 || /\s/.test(t)))
     fail('VALIDATION_FAILED', '"tags" must be non-empty strings without spaces');
-  if (typeof changes.callbackUrl === 'string') checkUserUrl(deps.httpClient, changes.callbackUrl, 'callbackURL');
+  if (typeof changes.callbackUrl === 'string') await checkUserUrl(deps.httpClient, changes.callbackUrl, 'callbackURL');
   const tags = changes.tags === undefined ? undefined : [...new Set(changes.tags)];
   const updated = await deps.store.anchors.update(input.id, input.accountId, { ...changes, tags }, deps.clock.now());
   return updated ?? fail('NOT_FOUND', `no anchor ${input.id}`);

@@ -3,19 +3,33 @@ import { fail } from '../../core/errors.js';
 import { OutboundError, type HttpClient } from './http-client.port.js';
 
 /**
- * Refuses, at the time it is given, a URL the service will later call (callbackURL): not http(s),
- * credentials in it, or a private address literal (the address of a host name is checked on each call).
+ * The one check of every URL a user gives that the service may fetch (callbackURL, identityURL, fileURL,
+ * the branding images): refuses, at the time it is given, what is not http(s), carries credentials, or
+ * points at a private, loopback or link-local address, written as a literal in any spelling
+ * (`http://2130706433/`, `http://0177.0.0.1/`, `[::1]`), as `localhost`, or as a name that resolves to one.
+ * The HTTP client checks the address again when it connects (DNS rebinding); the operator's
+ * `ALLOW_PRIVATE_URLS` and the service's own identity server are the only exceptions (the client's).
+ * Without an HTTP client (nothing is ever fetched) only the form is checked.
  * @throws DomainError INVALID_URL or FORBIDDEN_URL
  */
-export function checkUserUrl(httpClient: HttpClient | undefined, url: string, label: string): void {
-  if (HTTP_URLS.get(url) === undefined) checkHttpUrl(url, label);
+export async function checkUserUrl(httpClient: HttpClient | undefined, url: string, label: string): Promise<void> {
+  checkUrlForm(url, label);
+  if (!httpClient) return;
   try {
-    httpClient?.checkUrl(url);
+    await httpClient.checkTarget(url);
   } catch (err) {
     if (err instanceof OutboundError)
       fail(err.reason === 'FORBIDDEN_URL' ? 'FORBIDDEN_URL' : 'INVALID_URL', `"${label}": ${err.message}`);
     throw err;
   }
+}
+
+/**
+ * Refuses what is not an http(s) URL (no address rule: for URLs the service never fetches itself).
+ * @throws DomainError INVALID_URL
+ */
+export function checkUrlForm(url: string, label: string): void {
+  if (HTTP_URLS.get(url) === undefined) checkHttpUrl(url, label);
 }
 
 /**

@@ -38,4 +38,10 @@ export interface HttpClient {
   request(req: OutboundRequest): Promise<OutboundResponse>;
   /** Throws OutboundError FORBIDDEN_URL / INVALID_URL when the URL could never be fetched (no DNS lookup). */
   checkUrl(url: string): void;
+  /**
+   * The same rule as {@link request} applies to the address, checked when a user gives the URL: the host is
+   * resolved and every address must be public (a name that does not resolve is let through; the fetch
+   * checks again). Rejects with OutboundError FORBIDDEN_URL / INVALID_URL.
+   */
+  checkTarget(url: string): Promise<void>;
 }

@@ -2,7 +2,8 @@
 import { fail } from '../../core/errors.js';
 import { assertHash } from '../../core/hash/hash-check.js';
 import { assertPeople, assertVarsSize, type Vars } from '../../core/signature-requests/limits.js';
-import { checkBrandingVars } from '../../core/mail/branding.js';
+import { normaliseSmsPhone } from '../../core/signature-requests/phone.js';
+import { BRANDING_URL_VARS, checkBrandingVars } from '../../core/mail/branding.js';
 import { checkEmailSwitches } from '../../core/mail/email-types.js';
 import { checkMailVars } from '../mail/render-email.js';
 import { checkUserUrl } from '../shared/check-user-url.js';
@@ -35,14 +36,15 @@ export interface CheckedInput {
 /**
  * Checks what the HTTP schema cannot: the hash, limits, sizes, URLs, dates, OTP contact details, and what
  * the vars say about e-mails (mandatory ones kept on, branding values, custom templates that compile).
- * @throws DomainError INVALID_HASH, TOO_MANY_SIGNEES, TOO_MANY_WATCHERS, DUPLICATE_SIGNEE, VARS_TOO_LARGE,
+ * Phones given with their calling code come back normalised (`normaliseSmsPhone`).
+ * @throws DomainError INVALID_PHONE, INVALID_HASH, TOO_MANY_SIGNEES, TOO_MANY_WATCHERS, DUPLICATE_SIGNEE, VARS_TOO_LARGE,
  *   INVALID_URL, FORBIDDEN_URL, INVALID_DEADLINE, VALIDATION_FAILED, MANDATORY_EMAIL, INVALID_TEMPLATE
  */
-export function checkRequestInput(
+export async function checkRequestInput(
   deps: Pick<AppDeps, 'httpClient' | 'mail'>,
   input: SignatureRequestInput,
   now: number,
-): CheckedInput {
+): Promise<CheckedInput> {
   const hashToSign = assertHash(input.hashToSign, 'hashToSign', { refuseEmpty: true });
   const signees = input.authorizedSignees ?? [];
   const watchers = input.watchers ?? [];
@@ -51,14 +53,38 @@ export function checkRequestInput(
     watchers.length,
   );
   assertVarsSize(input.vars, 'vars');
-  signees.forEach((s, i) => checkSignee(s, i));
+  const normalised = signees.map((s, i) => checkSignee(s, i));
   watchers.forEach((w, i) => assertVarsSize(w.vars, `watchers[${i}].vars`));
   checkDates(input, now);
   checkMail(deps, [input.vars, ...signees.map((s) => s.vars), ...watchers.map((w) => w.vars)]);
-  if (input.callbackURL !== undefined) checkUserUrl(deps.httpClient, input.callbackURL, 'callbackURL');
-  if (input.fileURL !== undefined) checkUserUrl(undefined, input.fileURL, 'fileURL');
-  if (input.identityURL !== undefined) checkUserUrl(undefined, input.identityURL, 'identityURL');
-  return { fields: fieldsOf(input, hashToSign), signees, watchers };
+  await checkUrls(deps, input);
+  return { fields: fieldsOf(input, hashToSign), signees: normalised, watchers };
+}
+
+/**
+ * Every URL of the input, through the one check of user URLs (the address rule too: the service fetches
+ * callbacks, identity servers and branding images, and a link it sends must not point inside either).
+ */
+async function checkUrls(deps: Pick<AppDeps, 'httpClient'>, input: SignatureRequestInput): Promise<void> {
+  const urls: [string, string][] = [];
+  for (const name of ['callbackURL', 'fileURL', 'identityURL'] as const) {
+    const url = input[name];
+    if (url !== undefined) urls.push([url, name]);
+  }
+  const varsOf: [Vars | undefined, string][] = [
+    [input.vars, 'vars'],
+    ...(input.authorizedSignees ?? []).map((s, i): [Vars | undefined, string] => [
+      s.vars,
+      `authorizedSignees[${i}].vars`,
+    ]),
+    ...(input.watchers ?? []).map((w, i): [Vars | undefined, string] => [w.vars, `watchers[${i}].vars`]),
+  ];
+  for (const [vars, where] of varsOf)
+    for (const name of BRANDING_URL_VARS) {
+      const url = vars?.[name];
+      if (typeof url === 'string') urls.push([url, `${where}.${name}`]);
+    }
+  for (const [url, label] of urls) await checkUserUrl(deps.httpClient, url, label);
 }
 
 /** Every vars object's mail switches, branding and templates (templates compile only where an engine is wired). */
@@ -71,12 +97,16 @@ function checkMail(deps: Pick<AppDeps, 'mail'>, varsList: readonly (Vars | undef
   }
 }
 
-function checkSignee(s: SigneeInput, i: number): void {
+/** The signer with its phone normalised (calling code digits, national significant number). */
+function checkSignee(s: SigneeInput, i: number): SigneeInput {
   assertVarsSize(s.vars, `authorizedSignees[${i}].vars`);
   if (s.email === undefined && s.phone === undefined)
     fail('VALIDATION_FAILED', `authorizedSignees[${i}] needs an "email" (or a "phone" for face-to-face signing)`);
   if (s.requiresOTP === true && (s.phone === undefined || s.countryCallingCode === undefined))
     fail('VALIDATION_FAILED', `authorizedSignees[${i}] requires an OTP: give "countryCallingCode" and "phone"`);
+  if (s.phone === undefined || s.countryCallingCode === undefined) return s;
+  const phone = normaliseSmsPhone(s.countryCallingCode, s.phone, `authorizedSignees[${i}].phone`);
+  return { ...s, countryCallingCode: phone.countryCallingCode, phone: phone.nationalNumber };
 }
 
 function checkDates(input: SignatureRequestInput, now: number): void {

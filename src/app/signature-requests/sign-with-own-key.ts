@@ -1,5 +1,6 @@
 import { fail } from '../../core/errors.js';
 import { createAnchor } from '../anchoring/create-anchor.js';
+import { checkUserUrl } from '../shared/check-user-url.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Origin } from './audit.js';
 import { lockForSigning, recordSignature } from './record-signature.js';
@@ -19,13 +20,15 @@ export interface OwnKeySignature {
 /**
  * A signer signs with a key of its own: the signature of `hashToSign` (or of the identity-bound message)
  * is verified exactly as an anchor's, and becomes the signer's anchor of the request.
- * @throws DomainError NOT_FOUND, HASH_MISMATCH, INVALID_SIGNATURE, INVALID_PUBKEY, INVALID_URL, ALREADY_SIGNED,
+ * @throws DomainError NOT_FOUND, HASH_MISMATCH, INVALID_SIGNATURE, INVALID_PUBKEY, INVALID_URL, FORBIDDEN_URL, ALREADY_SIGNED,
  *   SIGNING_CLOSED, DEADLINE_PASSED, NOT_YOUR_TURN, the OTP errors
  */
 export async function signWithOwnKey(
-  deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'mail'>,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'mail' | 'httpClient'>,
   input: OwnKeySignature & { id: string; signeeId: string; otp?: string; origin?: Origin },
 ): Promise<{ anchorId: string; request: SignatureRequest }> {
+  // The identity server a verifier will be sent to: checked (address included) before any transaction.
+  if (input.identityURL !== undefined) await checkUserUrl(deps.httpClient, input.identityURL, 'identityURL');
   const { signee: first, request: current } = await findSignee(deps, { requestId: input.id, signeeId: input.signeeId });
   if (input.signedHash !== undefined && input.signedHash !== current.hashToSign)
     fail('HASH_MISMATCH', '"signedHash" is not the hashToSign of this request');

@@ -3,6 +3,7 @@
  * transaction (so a wrong try is counted even though the signature fails), used up inside it.
  */
 import { fail } from '../../core/errors.js';
+import { normaliseSmsPhone } from '../../core/signature-requests/phone.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
 import { recordEvent, signeeActor, type Origin } from './audit.js';
@@ -38,7 +39,7 @@ export async function sendSigneeOtp(
       { ...deps, store: tx },
       {
         signerKey: signee.id,
-        phone: `+${signee.countryCallingCode.replace(/^\+/, '')}${signee.phone}`,
+        phone: normaliseSmsPhone(signee.countryCallingCode, signee.phone).e164,
         serviceName:
           typeof serviceName === 'string' && serviceName !== ''
             ? serviceName

@@ -9,7 +9,8 @@ import type { Vars } from './email-types.js';
 const COLOUR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,30}|rgba?\(\s*[\d.]+%?\s*(,\s*[\d.]+%?\s*){2,3}\))$/;
 const EMAIL = /^[^\s@<>"',;]+@[^\s@<>"',;]+\.[^\s@<>"',;]+$/;
 const COLOURS = ['brandColor1', 'brandColor2', 'textColor1', 'textColor2'];
-const URLS = ['serviceURL', 'serviceLogoURL', 'serviceIllustrationURL', 'serviceDocumentationURL'];
+/** The branding variables that hold URLs (the logo and illustration are fetched by the service). */
+export const BRANDING_URL_VARS = ['serviceURL', 'serviceLogoURL', 'serviceIllustrationURL', 'serviceDocumentationURL'];
 const EMAILS = ['serviceEmail', 'serviceContactEmail'];
 
 /**
@@ -17,7 +18,7 @@ const EMAILS = ['serviceEmail', 'serviceContactEmail'];
  */
 export function checkBrandingVars(vars: Vars): void {
   for (const name of COLOURS) check(vars, name, (v) => COLOUR.test(v), 'a CSS colour (#1f4e79, rgb(…), a name)');
-  for (const name of URLS) check(vars, name, isHttpUrl, 'an http or https URL');
+  for (const name of BRANDING_URL_VARS) check(vars, name, isHttpUrl, 'an http or https URL');
   for (const name of EMAILS) check(vars, name, (v) => EMAIL.test(v), 'an e-mail address');
   check(
     vars,

@@ -1,13 +1,12 @@
-import { fail } from '../../../core/errors.js';
 import {
   assertOtpMayBeIssued,
   hashOtpCode,
-  isE164,
   newOtpCode,
   OTP_RULES,
   otpLimitWindowStart,
   otpSmsText,
 } from '../../../core/signature-requests/otp.js';
+import { normaliseE164 } from '../../../core/signature-requests/phone.js';
 import type { AppDeps } from '../../shared/deps.js';
 import type { Store } from '../../shared/store.port.js';
 import { queueSms } from '../../sms/queue-sms.js';
@@ -18,24 +17,26 @@ import { queueSms } from '../../sms/queue-sms.js';
  * The code itself is kept only as a keyed hash (and, until delivered, sealed in the SMS outbox).
  * Rules (`OTP_RULES`): valid 10 minutes; a new code no sooner than 60 s after the signer's last one;
  * at most 5 codes per signer and 10 per phone number in any hour. A new code replaces the previous one.
- * @throws DomainError INVALID_PHONE when `phone` is not E.164; OTP_TOO_SOON (Retry-After) within 60 s
+ * The phone is normalised first (libphonenumber-js): the SMS goes to, and every limit counts on, the one
+ * E.164 form of the number, whatever spelling the caller gave.
+ * @throws DomainError INVALID_PHONE when `phone` is not an E.164 number that can receive SMS; OTP_TOO_SOON (Retry-After) within 60 s
  *   of the last code; OTP_LIMIT_REACHED (Retry-After) when an hourly limit is used up.
  */
 export async function issueOtp(
   deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey'>,
   input: { signerKey: string; phone: string; serviceName: string; lang: string },
 ): Promise<{ expiresAt: number }> {
-  if (!isE164(input.phone)) fail('INVALID_PHONE', `"phone" expected an E.164 number like +33612345678`);
+  const phone = normaliseE164(input.phone).e164;
   const { store, clock } = deps;
   await store.otps.lockSigner(input.signerKey);
   const now = clock.now();
-  await assertMayIssue(store, now, input);
+  await assertMayIssue(store, now, { signerKey: input.signerKey, phone });
   const code = newOtpCode((n) => deps.random.bytes(n));
   const expiresAt = now + OTP_RULES.validMs;
   await store.otps.insert({
     id: deps.random.uuid(),
     signerKey: input.signerKey,
-    phone: input.phone,
+    phone,
     codeHash: hashOtpCode(deps.secretKey, input.signerKey, code),
     created: now,
     expires: expiresAt,
@@ -43,7 +44,7 @@ export async function issueOtp(
     consumed: false,
   });
   await queueSms(deps, {
-    to: input.phone,
+    to: phone,
     senderName: input.serviceName,
     body: otpSmsText(input.lang, code, input.serviceName),
     purpose: 'otp',

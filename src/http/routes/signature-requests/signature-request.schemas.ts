@@ -10,7 +10,12 @@ const BodyHash = Type.String({
   description: 'SHA-256, 64 lowercase hex characters',
   examples: [HASH_EXAMPLE],
 });
-const Url = Type.String({ minLength: 1, maxLength: 2048, examples: ['https://files.example.com/contract.pdf'] });
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  examples: ['https://files.example.com/contract.pdf'],
+  description: 'http(s); a private, loopback or link-local target (or a name resolving to one) is FORBIDDEN_URL',
+});
 const Email = Type.String({ format: 'email', maxLength: 254, examples: ['jane@example.com'] });
 const Lang = Type.String({ pattern: '^[a-z]{2}$', description: 'ISO 639-1 language code', examples: ['en'] });
 const Name = Type.String({ minLength: 1, maxLength: 256 });
@@ -44,8 +49,22 @@ export const State = Type.Union(
 const SigneeFields = {
   commonName: Type.String({ minLength: 1, maxLength: 256, examples: ['Jane Doe'] }),
   email: Type.Optional(Email),
-  countryCallingCode: Type.Optional(Type.String({ pattern: '^\\+?[0-9]{1,4}$', examples: ['33'] })),
-  phone: Type.Optional(Type.String({ pattern: '^[0-9]{4,15}$', examples: ['612345678'] })),
+  countryCallingCode: Type.Optional(
+    Type.String({
+      pattern: '^\\+?[0-9]{1,4}$',
+      examples: ['33'],
+      description: 'calling code of the phone; stored and shown as digits without "+"',
+    }),
+  ),
+  phone: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{4,15}$',
+      examples: ['612345678'],
+      description:
+        'with countryCallingCode, a number that can receive SMS (else INVALID_PHONE); a trunk prefix may be ' +
+        'given (0612345678); stored and shown as the national significant number',
+    }),
+  ),
   requiresOTP: Type.Optional(Type.Boolean({ description: 'the signer must give an SMS one-time password to sign' })),
   vars: Type.Optional(Vars),
   lang: Type.Optional(Lang),
