@@ -3,7 +3,7 @@
  * per rule in a scratch tree and expects exactly that rule to fire).
  *
  * Direction: core ← app ← adapters / http / jobs / identity / cli ← composition root (main.ts, runtime.ts,
- * bitcoin-runtime.ts, client-runtime.ts). Only adapters (and the composition root, which builds them) touch I/O.
+ * bitcoin-runtime.ts, client-runtime.ts, operator-runtime.ts). Only adapters (and the composition root, which builds them) touch I/O.
  *
  * Libraries are matched by module name, resolved or not: an installed one resolves to `node_modules/<name>/…`
  * (or its `@types/<name>` for a type-only import), one not installed yet stays the bare name it was imported
@@ -32,7 +32,7 @@ const NODE_IO = '^(node:)?(fs|fs/promises|child_process|net|http|https|http2|dgr
  */
 const BROWSER_PDF_READER = '^src/web/browser/pdf-attachment\\.ts$';
 /** The composition root: it alone builds adapters and wires them into use cases, routes, jobs and commands. */
-const COMPOSITION_ROOT = '^src/(main|runtime|bitcoin-runtime|client-runtime)\\.ts$';
+const COMPOSITION_ROOT = '^src/(main|runtime|bitcoin-runtime|client-runtime|operator-runtime)\\.ts$';
 /**
  * Pure libraries core may use: hashing, curves, encodings, libsecp256k1, and one pure data library,
  * libphonenumber-js (a table of numbering plans and functions over it: no I/O, no clock, no randomness), so
@@ -105,7 +105,7 @@ module.exports = {
       comment: 'adapters implement ports; they never import http, jobs, identity, cli, web or the composition root',
       from: { path: '^src/adapters/' },
       to: {
-        path: '^src/(http|jobs|identity|cli|web)/|^src/(main|runtime|bitcoin-runtime|client-runtime)\\.ts$',
+        path: '^src/(http|jobs|identity|cli|web)/|^src/(main|runtime|bitcoin-runtime|client-runtime|operator-runtime)\\.ts$',
         pathNot: '^src/jobs/job-definition\\.ts$',
       },
     },
