@@ -8,6 +8,7 @@ import {
 import { getReceipt } from '../anchoring/get-receipt.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { TrailReader } from './audit-trail.js';
+import { signedEmailOpening } from './signee-secrets.js';
 import { enqueueRequestCallback, PRODUCE_ATTESTATION } from './lifecycle.js';
 import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import type { SignatureRequest } from './signature-request.port.js';
@@ -23,8 +24,19 @@ export interface ProofBundle {
   readonly auditTrailData?: SealedAuditTrail;
   /** The openings of the trail's commitments the reader may have: all for the owner, their own for a signer. */
   readonly auditTrailOpenings?: AuditOpening[];
+  /**
+   * The openings of the e-mails the delegated signatures' identities commit to (`EMAILADDRESS=sha256:…` =
+   * `sha256:` SHA-256(salt ‖ value)), by signer: all for the owner, their own for a signer.
+   */
+  readonly signatureOpenings?: SignatureOpening[];
   /** True once every receipt is CONFIRMED. */
   readonly complete: boolean;
+}
+
+export interface SignatureOpening {
+  readonly auditTrailId: string;
+  readonly salt: string;
+  readonly value: string;
 }
 
 async function receiptOf(deps: Pick<AppDeps, 'store'>, anchorId: string | null): Promise<ChainpointReceipt | null> {
@@ -65,19 +77,24 @@ export async function getProofBundle(deps: Pick<AppDeps, 'store'>, request: Sign
  * for the owner a format-1 trail as sealed.
  */
 export async function getReaderProofBundle(
-  deps: Pick<AppDeps, 'store'>,
+  deps: Pick<AppDeps, 'store' | 'secretKey'>,
   request: SignatureRequest,
   reader: TrailReader,
 ): Promise<ProofBundle> {
   const bundle = await getProofBundle(deps, request);
+  const mine = (auditTrailId: string | undefined) => reader.kind === 'owner' || auditTrailId === reader.auditTrailId;
+  const signatureOpenings = request.signees.flatMap((s) => {
+    const opening = s.anchorId !== null && mine(s.auditTrailId) ? signedEmailOpening(deps, s) : null;
+    return opening === null ? [] : [{ auditTrailId: s.auditTrailId, salt: opening.salt, value: opening.value }];
+  });
   if (bundle.auditTrailData === undefined) {
     const sealed = reader.kind === 'owner' ? await deps.store.signatureRequests.sealedTrail(request.id) : null;
-    return sealed === null ? bundle : { ...bundle, auditTrailData: JSON.parse(sealed) as SealedAuditTrail };
+    const trail = sealed === null ? {} : { auditTrailData: JSON.parse(sealed) as SealedAuditTrail };
+    return { ...bundle, ...trail, signatureOpenings };
   }
   const kept = await deps.store.signatureRequests.sealedOpenings(request.id);
   const all = kept === null ? [] : (JSON.parse(kept) as AuditOpening[]);
-  const openings = reader.kind === 'owner' ? all : all.filter((o) => o.auditTrailId === reader.auditTrailId);
-  return { ...bundle, auditTrailOpenings: openings };
+  return { ...bundle, auditTrailOpenings: all.filter((o) => mine(o.auditTrailId)), signatureOpenings };
 }
 
 /**

@@ -73,6 +73,11 @@ export function commitmentOf(saltHex: string, value: string): string {
   return sha256Hex(Buffer.concat([salt, Buffer.from(value, 'utf8')]));
 }
 
+/** The e-mail of a delegated signature's identity, committed: `sha256:` and the commitment (EMAILADDRESS=…). */
+export function committedEmail(saltHex: string, email: string): string {
+  return `sha256:${commitmentOf(saltHex, email)}`;
+}
+
 /** Commits every personal value with a fresh salt: the trail to seal and the openings to keep. */
 export function commitTrail(
   context: AuditTrail['auditContext'],

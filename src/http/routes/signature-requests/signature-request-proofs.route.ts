@@ -29,6 +29,11 @@ export const ProofBundleSchema = Type.Object({
   auditTrailReceipt: Type.Optional(Type.Object({}, { additionalProperties: true })),
   auditTrailData: Type.Optional(AuditTrailSchema),
   auditTrailOpenings: Type.Optional(Type.Array(AuditOpeningSchema)),
+  signatureOpenings: Type.Optional(
+    Type.Array(Type.Object({ auditTrailId: Type.String(), salt: Type.String(), value: Type.String() }), {
+      description: "openings of the e-mails the delegated signatures' identities commit to (EMAILADDRESS=sha256:…)",
+    }),
+  ),
   complete: Type.Boolean(),
 });
 
