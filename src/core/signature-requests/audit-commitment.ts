@@ -103,16 +103,6 @@ export function commitTrail(
   return { trail: { format: 2, auditContext: context, auditEvents }, openings };
 }
 
-/** True when the opening opens the commitment it names in the trail. */
-export function opens(trail: CommittedAuditTrail, opening: AuditOpening): boolean {
-  const committed = trail.auditEvents[opening.event]?.[opening.field];
-  return (
-    committed !== undefined &&
-    /^[0-9a-f]*$/.test(opening.salt) &&
-    committed === commitmentOf(opening.salt, opening.value)
-  );
-}
-
 const PLAIN_FIELD: Record<CommittedField, keyof AuditTrailEvent | null> = {
   actorEmail: null,
   ip: 'ip',
