@@ -18,7 +18,7 @@ import { createAnchor } from '../anchoring/create-anchor.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { RequestMailDeps } from './request-mails.js';
 import { PLATFORM_ACTOR, signeeActor } from './audit.js';
-import type { AuditEvent, SignatureRequest, Signee } from './signature-request.port.js';
+import type { AuditEvent, SignatureRequest } from './signature-request.port.js';
 
 /** The audit trail document of a request from its stored events: every value in plain (the owner's form). */
 export function auditTrailOf(request: SignatureRequest, events: readonly AuditEvent[]): AuditTrail {
@@ -74,7 +74,8 @@ export function splitEvents(request: SignatureRequest, events: readonly AuditEve
   const byEmail = new Map(request.signees.flatMap((s) => (s.email === null ? [] : [[s.email, s]])));
   return events.map((e) => {
     const concerned = e.signeeId === null ? undefined : byId.get(e.signeeId);
-    const signer = signerActing(request.signees, concerned, e.actor);
+    // Every signer's own event names that signer (recordEvent's `signee`); any other actor is the account's.
+    const signer = concerned !== undefined && e.actor === signeeActor(concerned) ? concerned : undefined;
     const of = signer?.auditTrailId;
     const personal: PersonalValue[] = [];
     const add = (field: PersonalValue['field'], value: string | null | undefined, owner = of): void => {
@@ -107,25 +108,14 @@ export function splitEvents(request: SignatureRequest, events: readonly AuditEve
   });
 }
 
-/** The signer who acted in an event: the concerned signer first, else any signer whose actor text it is. */
-function signerActing(
-  signees: readonly Signee[],
-  concerned: Signee | undefined,
-  actor: string | null,
-): Signee | undefined {
-  if (actor === null) return undefined;
-  if (concerned !== undefined && signeeActor(concerned) === actor) return concerned;
-  return signees.find((s) => signeeActor(s) === actor);
-}
-
 export type SealOutcome = 'sealed' | 'skipped';
 
 /**
  * Seals the audit trail of a COMPLETED or CLOSED request in format 2: every personal value is replaced by
  * a salted commitment (core/signature-requests/audit-commitment.ts), the canonical JSON is hashed (SHA-256),
  * the platform key signs the hash, and the signature becomes an anchor (`auditTrailAnchorId`). The sealed
- * JSON is kept as sealed with the openings (salts from the Random port), and the attestation mails are queued with the seal. Idempotent: a sealed (or
- * not sealable) request is skipped.
+ * JSON is kept as sealed with the openings (salts from the Random port), and the attestation mails are
+ * queued with the seal. Idempotent: a sealed (or not sealable) request is skipped.
  * @throws DomainError NOT_READY (no platform key), KEY_REVOKED / KEY_EXPIRED
  */
 export async function sealAuditTrail(deps: SealDeps, input: { requestId: string }): Promise<SealOutcome> {
