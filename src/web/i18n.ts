@@ -42,6 +42,9 @@ const en = {
   verdictPending: 'Partly proved: the document and the proof match, but Bitcoin has not confirmed it yet.',
   bundleIncomplete: 'The proof bundle says the request is not complete.',
   receiptN: 'Receipt {n}',
+  trailMatches:
+    'The audit trail of the bundle is the one its receipt seals (names, dates, events; personal data as commitments).',
+  trailDiffers: 'The audit trail of the bundle is NOT the one its receipt seals (its hash is {hash}).',
   noBundleInPdf: 'This PDF carries no proof bundle: it is not an attestation, or its attachment was removed.',
   bundleFromPdf: 'The proof bundle was read from the attestation PDF, in this browser.',
 };
@@ -87,6 +90,9 @@ const fr: Record<MessageKey, string> = {
   verdictPending: 'Prouvé en partie : le document et la preuve concordent, mais Bitcoin ne l’a pas encore confirmé.',
   bundleIncomplete: 'Le dossier de preuves indique que la demande n’est pas terminée.',
   receiptN: 'Reçu {n}',
+  trailMatches:
+    'Le journal d’audit du dossier est bien celui que scelle son reçu (noms, dates, événements ; données personnelles en engagements).',
+  trailDiffers: 'Le journal d’audit du dossier n’est PAS celui que scelle son reçu (son hachage est {hash}).',
   noBundleInPdf:
     'Ce PDF ne porte aucun dossier de preuves : ce n’est pas une attestation, ou sa pièce jointe a été retirée.',
   bundleFromPdf: 'Le dossier de preuves a été lu dans l’attestation PDF, dans ce navigateur.',

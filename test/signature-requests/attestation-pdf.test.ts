@@ -30,7 +30,7 @@ import { sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js'
 import { PRODUCE_ATTESTATION } from '../../src/app/signature-requests/lifecycle.js';
 import { completeProofBundles } from '../../src/app/signature-requests/proof-bundle.js';
 import { signeeIdOf } from '../../src/app/signature-requests/signee-secrets.js';
-import { sharingPath } from '../../src/core/signature-requests/sharing-token.js';
+import { deriveSharingToken, sharingPath } from '../../src/core/signature-requests/sharing-token.js';
 import { startAnchoring, until, type AnchoringFixture } from '../support/anchoring-fixture.js';
 import { testApp, testConfig, testDeps } from '../support/fixtures.js';
 import { verifyReceiptIndependently, type ReceiptLike } from '../support/independent-verifier.js';
@@ -160,12 +160,14 @@ for (const kind of kinds) {
       const again = await attestation(en.id);
       assert.ok(again.rawPayload.equals(res.rawPayload), 'the kept PDF is served again, byte for byte');
 
-      const url = `/v1/signatureRequest/${en.id}/proofbundle`;
-      const served = await app.inject({ method: 'GET', url, headers: auth });
+      // The PDF goes to everyone: it attaches the sharing link's bundle (no openings), byte for byte.
+      const url = `/v1/signatureRequest/${en.id}/shared/${deriveSharingToken(deps.secretKey, en.id)}/proofbundle`;
+      const served = await app.inject({ method: 'GET', url });
       assert.equal(served.statusCode, 200);
       const read = readWithPoppler(res.rawPayload, `attestation-${kind.name}-en`);
       assert.match(read.list, new RegExp(`proof-bundle-${en.id}\\.json`));
-      assert.ok(read.bundle.equals(served.rawPayload), 'the attached bundle is what /proofbundle serves');
+      assert.ok(read.bundle.equals(served.rawPayload), "the attached bundle is what the sharing link's serves");
+      assert.equal(JSON.parse(read.bundle.toString('utf8')).auditTrailData.format, 2, 'the committed trail');
       const bundle = JSON.parse(read.bundle.toString('utf8')) as {
         signatureReceipts: ReceiptLike[];
         auditTrailReceipt: ReceiptLike;
@@ -179,6 +181,8 @@ for (const kind of kinds) {
         assert.ok(read.text.includes(words), `the text shows ${words}`);
       for (const words of ['Élodie Français', 'Zoë Brontë', 'delegated to the platform', PUBLIC_URL])
         assert.ok(read.text.includes(words), `the text shows ${words}`);
+      for (const email of ['elodie@example.com', 'zoe@example.com'])
+        assert.ok(!read.text.includes(email), `the PDF, served through the sharing link, shows no ${email}`);
       assert.equal(read.images, 1, 'the logo is drawn');
       assert.ok(read.text.includes(sharingPath(deps.secretKey, en.id).slice(0, 40)));
     });

@@ -30,7 +30,7 @@ for (const kind of kinds) {
     });
     after(async () => b?.close());
 
-    it("shows a signer its own signeeId and never another signer's secret or phone", async () => {
+    it("shows a signer its own signeeId and never another signer's secret, e-mail or phone", async () => {
       await fc.assert(
         fc.asyncProperty(scenario, async ({ people, reader, signedBefore }) => {
           const authorizedSignees = people.map((p, i) => ({
@@ -54,6 +54,7 @@ for (const kind of kinds) {
           signeeIds.forEach((other, i) => {
             if (i === me) return;
             assert.ok(!res.body.includes(other), 'another signer secret leaked');
+            assert.ok(!res.body.includes(`"signer${i}@example.com"`), "another signer's e-mail leaked");
             const phone = people[i]!.phone;
             if (phone !== undefined && phone !== people[me]!.phone) assert.ok(!res.body.includes(phone));
           });

@@ -1,5 +1,6 @@
 /** Signing by delegation and with one's own key, over HTTP, on both stores. */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { verifySignedMessage } from '../../src/core/bitcoin/signed-message.js';
 import { messageToSign } from '../../src/core/identity/identity-message.js';
@@ -22,7 +23,15 @@ for (const kind of kinds) {
       assert.equal(res.statusCode, 200, res.body);
       const anchorId = res.json().anchorId as string;
       const anchor = (await b.app.inject({ method: 'GET', url: `/v1/anchor/${anchorId}`, headers: b.auth })).json();
-      assert.equal(anchor.signedIdentity, 'CN=Signer 1,EMAILADDRESS=signer1@example.com');
+      const [, committed] = /^CN=Signer 1,EMAILADDRESS=sha256:([0-9a-f]{64})$/.exec(anchor.signedIdentity) ?? [];
+      assert.ok(committed, `the e-mail is committed to: ${anchor.signedIdentity}`);
+      const owner = (
+        await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/proofbundle`, headers: b.auth })
+      ).json();
+      const opening = owner.signatureOpenings[0];
+      assert.equal(opening.value, 'signer1@example.com');
+      const salted = Buffer.concat([Buffer.from(opening.salt, 'hex'), Buffer.from(opening.value)]);
+      assert.equal(createHash('sha256').update(salted).digest('hex'), committed, "the owner's opening opens it");
       assert.equal(anchor.signedIssuerDomain, 'example.com');
       const message = messageToSign({
         signedHash: body.hashToSign as string,
@@ -250,7 +259,13 @@ for (const kind of kinds) {
         trail.auditEvents.map((e: { type: string }) => e.type),
         ['CREATED', 'ACTIVATED', 'FEEDBACK', 'REMINDED', 'REMINDED', 'DEADLINE_UPDATED'],
       );
-      assert.equal(trail.auditEvents[2].comment, 'Typo\n\nPage 2');
+      assert.equal(trail.auditEvents[2].comment, undefined, "another signer's feedback text stays theirs");
+      assert.equal(trail.auditEvents[2].actor, 'Signer 1', 'the name only');
+      const own = (
+        await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/audittrail?signeeId=${signeeIds[0]}` })
+      ).json();
+      assert.equal(own.auditEvents[2].comment, 'Typo\n\nPage 2');
+      assert.equal(own.auditEvents[2].actor, 'Signer 1 <signer1@example.com>');
     });
   });
 }

@@ -17,6 +17,7 @@ import type { ChainPort, RawTransactionInfo } from '../../src/app/anchoring/chai
 import { opReturnScript } from '../../src/core/bitcoin/op-return.js';
 import { buildReceipt, signatureLeaf, type ChainpointReceipt } from '../../src/core/chainpoint/receipt.js';
 import { messageToSign } from '../../src/core/identity/identity-message.js';
+import { canonicalJson } from '../../src/core/signature-requests/audit-trail.js';
 import { buildMerkleTree, merkleRoot, proofPath } from '../../src/core/merkle/index.js';
 import { buildApp } from '../../src/http/app.js';
 import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';
@@ -205,6 +206,30 @@ describe('verification page in chromium', { skip }, () => {
     const r = await verifyWith(page, content, bundle);
     assert.equal(r.state, 'verdict ok', r.text + r.checks);
     assert.equal((r.checks.match(/The signature is valid/g) ?? []).length, 2);
+    await page.close();
+  });
+
+  it('a proof bundle with a sealed trail (format 2): the trail is checked against its receipt, a changed one fails', async () => {
+    const content = randomBytes(700);
+    const trail = {
+      format: 2,
+      auditContext: { id: '00000000-0000-4000-8000-000000000001', name: 'Contract', hashToSign: randomHash() },
+      auditEvents: [{ date: 1, type: 'SIGN', actor: 'Ada', actorEmail: randomHash(), ip: randomHash() }],
+    };
+    const bundle = {
+      signatureReceipts: [signedReceipt(content).receipt],
+      auditTrailReceipt: signedReceipt(Buffer.from(canonicalJson(trail), 'utf8')).receipt,
+      auditTrailData: trail,
+      complete: true,
+    };
+    const page = await open();
+    const r = await verifyWith(page, content, bundle);
+    assert.equal(r.state, 'verdict ok', r.text + r.checks);
+    assert.match(r.checks, /The audit trail of the bundle is the one its receipt seals/);
+    const changed = { ...trail, auditEvents: [{ ...trail.auditEvents[0]!, actor: 'Bob' }] };
+    const bad = await verifyWith(page, content, { ...bundle, auditTrailData: changed });
+    assert.equal(bad.state, 'verdict fail', bad.text + bad.checks);
+    assert.match(bad.checks, /The audit trail of the bundle is NOT the one its receipt seals/);
     await page.close();
   });
 

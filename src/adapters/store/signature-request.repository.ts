@@ -488,11 +488,12 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
            AND audit_trail_anchor_id IS NOT NULL ORDER BY last_modified LIMIT $1`,
         [limit],
       ),
-    async setSealed(id, anchorId, canonicalJson, now) {
+    async setSealed(id, anchorId, canonicalJson, now, openingsJson) {
       const rows = await sql.query(
-        `UPDATE signature_request SET audit_trail_anchor_id = $2, audit_trail_sealed = $3, last_modified = $4
+        `UPDATE signature_request SET audit_trail_anchor_id = $2, audit_trail_sealed = $3, last_modified = $4,
+           audit_trail_openings = $5
          WHERE id = $1 AND audit_trail_anchor_id IS NULL RETURNING id`,
-        [id, anchorId, canonicalJson, now],
+        [id, anchorId, canonicalJson, now, openingsJson],
       );
       return rows.length > 0;
     },
@@ -502,6 +503,13 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
         [id],
       );
       return rows[0]?.t ?? null;
+    },
+    async sealedOpenings(id) {
+      const rows = await sql.query<{ o: string | null }>(
+        'SELECT audit_trail_openings AS o FROM signature_request WHERE id = $1',
+        [id],
+      );
+      return rows[0]?.o ?? null;
     },
     async setProofBundleComplete(id, now) {
       const rows = await sql.query(

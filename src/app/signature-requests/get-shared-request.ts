@@ -1,7 +1,7 @@
 /**
  * A signature request as its sharing link shows it (docs/pages.md, "The sharing page"): anyone holding
- * `/share/{id}/{token}` follows the state, the signers and their proofs. No signer secret, e-mail or
- * phone, no watcher, no callback URL: names, dates and public proof facts only.
+ * `/share/{id}/{token}` follows the state, the signers and their proofs. No signer secret, no e-mail (the
+ * requester's neither), phone, watcher or callback URL: names, dates and public proof facts only.
  */
 import { fail } from '../../core/errors.js';
 import { isSharingToken } from '../../core/signature-requests/sharing-token.js';
@@ -97,12 +97,19 @@ export async function getSharedRequest(
     lastModified: r.lastModified,
     ...(r.fileName !== null && { fileName: r.fileName }),
     ...(r.deadline !== null && { deadline: r.deadline }),
-    requester: await requesterOf(deps, r),
+    requester: await sharedRequester(deps, r),
     signers,
     ...(r.auditTrailAnchorId !== null && { auditTrailAnchorId: r.auditTrailAnchorId }),
     proofBundleComplete: r.proofBundleComplete,
     branding: brandingOf(r),
   };
+}
+
+/** The requester by name only: a link anyone may forward shows no e-mail (nor the account's, as a fallback name). */
+async function sharedRequester(deps: Pick<AppDeps, 'store'>, request: SignatureRequest): Promise<Requester> {
+  const { name, email } = await requesterOf(deps, request);
+  const account = await deps.store.accounts.findById(request.accountId);
+  return { name: name === email || name === account?.email ? '' : name };
 }
 
 async function sharedSigner(

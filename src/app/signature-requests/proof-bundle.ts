@@ -1,8 +1,14 @@
 /** The proof bundle of a request: every signer's receipt, the sealed audit trail and its receipt. */
 import type { ChainpointReceipt } from '../../core/chainpoint/receipt.js';
-import type { AuditTrail } from '../../core/signature-requests/audit-trail.js';
+import {
+  isCommittedTrail,
+  type AuditOpening,
+  type SealedAuditTrail,
+} from '../../core/signature-requests/audit-commitment.js';
 import { getReceipt } from '../anchoring/get-receipt.js';
 import type { AppDeps } from '../shared/deps.js';
+import type { TrailReader } from './audit-trail.js';
+import { signedEmailOpening } from './signee-secrets.js';
 import { enqueueRequestCallback, PRODUCE_ATTESTATION } from './lifecycle.js';
 import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import type { SignatureRequest } from './signature-request.port.js';
@@ -11,10 +17,26 @@ export interface ProofBundle {
   /** The receipts of the signers' anchors that have one (SENT or CONFIRMED), in signer order. */
   readonly signatureReceipts: ChainpointReceipt[];
   readonly auditTrailReceipt?: ChainpointReceipt;
-  /** The audit trail exactly as sealed: its canonical JSON (RFC 8785) hashes to the receipt's signedHash. */
-  readonly auditTrailData?: AuditTrail;
+  /**
+   * The audit trail exactly as sealed: its canonical JSON (RFC 8785) hashes to the receipt's signedHash. Format 2
+   * (commitments, no personal value) for everyone; a format-1 trail (sealed before, in plain) to its owner only.
+   */
+  readonly auditTrailData?: SealedAuditTrail;
+  /** The openings of the trail's commitments the reader may have: all for the owner, their own for a signer. */
+  readonly auditTrailOpenings?: AuditOpening[];
+  /**
+   * The openings of the e-mails the delegated signatures' identities commit to (`EMAILADDRESS=sha256:…` =
+   * `sha256:` SHA-256(salt ‖ value)), by signer: all for the owner, their own for a signer.
+   */
+  readonly signatureOpenings?: SignatureOpening[];
   /** True once every receipt is CONFIRMED. */
   readonly complete: boolean;
+}
+
+export interface SignatureOpening {
+  readonly auditTrailId: string;
+  readonly salt: string;
+  readonly value: string;
 }
 
 async function receiptOf(deps: Pick<AppDeps, 'store'>, anchorId: string | null): Promise<ChainpointReceipt | null> {
@@ -24,24 +46,55 @@ async function receiptOf(deps: Pick<AppDeps, 'store'>, anchorId: string | null):
 }
 
 /**
- * The bundle as JSON text: the one serialisation of a bundle, so that what `GET …/proofbundle` serves and what
- * the attestation PDF carries are the same bytes.
+ * The bundle as JSON text: the one serialisation of a bundle, so that what the sharing link's `…/proofbundle`
+ * serves and what the attestation PDF carries are the same bytes.
  */
 export function proofBundleJson(bundle: ProofBundle): string {
   return JSON.stringify(bundle);
 }
 
-/** The proof bundle of a request as far as it exists now. */
+/**
+ * The public proof bundle of a request as far as it exists now: what the sharing link serves and the attestation
+ * PDF carries. No personal value: the sealed trail in format 2 (commitments), no openings; a format-1 trail
+ * (sealed in plain before format 2) is left out, its receipt stays.
+ */
 export async function getProofBundle(deps: Pick<AppDeps, 'store'>, request: SignatureRequest): Promise<ProofBundle> {
   const receipts = await Promise.all(request.signees.map((s) => receiptOf(deps, s.anchorId)));
   const trailReceipt = await receiptOf(deps, request.auditTrailAnchorId);
   const sealed = await deps.store.signatureRequests.sealedTrail(request.id);
+  const trail = sealed === null ? null : (JSON.parse(sealed) as SealedAuditTrail);
   return {
     signatureReceipts: receipts.filter((r): r is ChainpointReceipt => r !== null),
     ...(trailReceipt !== null && { auditTrailReceipt: trailReceipt }),
-    ...(sealed !== null && { auditTrailData: JSON.parse(sealed) as AuditTrail }),
+    ...(trail !== null && isCommittedTrail(trail) && { auditTrailData: trail }),
     complete: request.proofBundleComplete,
   };
+}
+
+/**
+ * The proof bundle for its owner or one of its signers: the public bundle with the openings that reader may
+ * have (every one for the owner: their export to prove any value; a signer's own values for a signer), and
+ * for the owner a format-1 trail as sealed.
+ */
+export async function getReaderProofBundle(
+  deps: Pick<AppDeps, 'store' | 'secretKey'>,
+  request: SignatureRequest,
+  reader: TrailReader,
+): Promise<ProofBundle> {
+  const bundle = await getProofBundle(deps, request);
+  const mine = (auditTrailId: string | undefined) => reader.kind === 'owner' || auditTrailId === reader.auditTrailId;
+  const signatureOpenings = request.signees.flatMap((s) => {
+    const opening = s.anchorId !== null && mine(s.auditTrailId) ? signedEmailOpening(deps, s) : null;
+    return opening === null ? [] : [{ auditTrailId: s.auditTrailId, salt: opening.salt, value: opening.value }];
+  });
+  if (bundle.auditTrailData === undefined) {
+    const sealed = reader.kind === 'owner' ? await deps.store.signatureRequests.sealedTrail(request.id) : null;
+    const trail = sealed === null ? {} : { auditTrailData: JSON.parse(sealed) as SealedAuditTrail };
+    return { ...bundle, ...trail, signatureOpenings };
+  }
+  const kept = await deps.store.signatureRequests.sealedOpenings(request.id);
+  const all = kept === null ? [] : (JSON.parse(kept) as AuditOpening[]);
+  return { ...bundle, auditTrailOpenings: all.filter((o) => mine(o.auditTrailId)), signatureOpenings };
 }
 
 /**

@@ -10,7 +10,7 @@ import { sharedTransactions, type SharedTransactions } from '../shared/shared-tr
 import type { Origin } from './audit.js';
 import { assertCanSign, lockForSigning, recordSignature } from './record-signature.js';
 import { checkSigneeOtp, consumeSigneeOtp } from './signee-otp.js';
-import { findSignee } from './signee-secrets.js';
+import { findSignee, signedEmailOpening } from './signee-secrets.js';
 import type { Signer } from '../identity/signer.port.js';
 import type { PlatformSigner } from './platform-signer.port.js';
 import type { SignatureRequest, Signee } from './signature-request.port.js';
@@ -36,14 +36,11 @@ export async function signByDelegation(
   const otpId = await checkSigneeOtp(deps, first.signee, input.otp);
   // Signed before the transaction: a remote signer is never called under the request's lock, and a
   // one-time password is checked (a wrong try counted) outside it.
-  const signature = await delegatedSignature(platform, first.request, first.signee);
+  const signature = await delegatedSignature(platform, first.request, identityOf(deps, first.signee));
   return deps.store.transaction(async (tx) => {
     const now = deps.clock.now();
     const { request, signee } = await lockForSigning(tx, deps, { requestId: input.id, signeeId: input.signeeId, now });
-    if (
-      request.hashToSign !== first.request.hashToSign ||
-      signeeIdentity(signee.commonName, signee.email) !== signature.signedIdentity
-    )
+    if (request.hashToSign !== first.request.hashToSign || identityOf(deps, signee) !== signature.signedIdentity)
       fail('CONFLICT', 'the request changed while it was being signed; sign again');
     return writeSignature(tx, deps, { request, signee, signature, otpId, now, origin: input.origin });
   });
@@ -109,7 +106,8 @@ async function signInOneTransaction(
     if (deps.mail) void tx.accounts.findById(found.request.accountId).catch(() => undefined);
     // No code was given: OTP_REQUIRED for a signer who needs one (nothing to count, nothing read).
     const otpId = await checkSigneeOtp(deps, found.signee, undefined);
-    const signature = await delegatedSignature({ ...platform, signer: signerOn(tx) }, found.request, found.signee);
+    const signer = { ...platform, signer: signerOn(tx) };
+    const signature = await delegatedSignature(signer, found.request, identityOf(deps, found.signee));
     const now = deps.clock.now();
     assertCanSign(found, now);
     return writeSignature(tx, deps, { ...found, signature, otpId, now, origin: input.origin });
@@ -140,9 +138,13 @@ async function writeSignature(
   return { anchorId: anchor.id, request: after };
 }
 
+/** The identity a delegated signature binds: the signer's name and committed e-mail (no e-mail in plain). */
+function identityOf(deps: Pick<AppDeps, 'secretKey'>, signee: Signee): string {
+  return signeeIdentity(signee.commonName, signedEmailOpening(deps, signee)?.committed ?? null);
+}
+
 /** The platform's signature of the request's hash bound to the signer's identity and the platform's domain. */
-async function delegatedSignature(platform: PlatformSigner, request: SignatureRequest, signee: Signee) {
-  const signedIdentity = signeeIdentity(signee.commonName, signee.email);
+async function delegatedSignature(platform: PlatformSigner, request: SignatureRequest, signedIdentity: string) {
   const message = identityBoundMessage(request.hashToSign, signedIdentity, platform.issuerDomain);
   const signed = await platform.signer.sign({ hashToSign: message, pubKey: platform.pubKey });
   // The domain bound into the message must be that of the key's identity URL, or verifiers see a mismatch.

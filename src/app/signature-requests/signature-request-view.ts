@@ -48,14 +48,14 @@ function optional<T extends object>(pairs: [keyof T, unknown][]): Partial<T> {
   return Object.fromEntries(pairs.filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
 }
 
-/** A signer as its owner (full) or another signer (`public`: name, e-mail and signature facts only) sees it. */
+/** A signer as its owner (full) or another signer (`public`: name and signature facts only, no contact) sees it. */
 function signeeView(s: Signee, form: 'full' | 'public'): SigneeView {
   const facts = { commonName: s.commonName, auditTrailId: s.auditTrailId };
   const signed = optional<SigneeView>([
     ['signedOn', s.signedOn],
     ['anchorId', s.anchorId],
   ]);
-  if (form === 'public') return { ...facts, ...optional<SigneeView>([['email', s.email]]), ...signed };
+  if (form === 'public') return { ...facts, ...signed };
   return {
     ...facts,
     ...optional<SigneeView>([
@@ -107,7 +107,7 @@ export function ownerView(r: SignatureRequest): SignatureRequestView {
 
 /**
  * One signer's view: that signer first, with its own signeeId and contact details; the others with
- * name, e-mail and whether they signed only. No watchers, no callbackURL, no other signer's secret or phone.
+ * name and whether they signed only. No watchers, no callbackURL, no other signer's secret, e-mail or phone.
  */
 export function signeeViewOf(deps: Pick<AppDeps, 'secretKey'>, r: SignatureRequest, me: Signee): SignatureRequestView {
   const own: SigneeView = { ...signeeView(me, 'full'), signeeId: signeeIdOf(deps, me) };

@@ -160,10 +160,12 @@ export interface SignatureRequestRepository {
   awaitingSeal(limit: number): Promise<string[]>;
   /** Ids of sealed requests whose proof bundle is not complete yet. */
   awaitingBundle(limit: number): Promise<string[]>;
-  /** Records the sealed trail and its anchor once; false when it was sealed already. */
-  setSealed(id: string, anchorId: string, canonicalJson: string, now: number): Promise<boolean>;
+  /** Records the sealed trail (with the JSON of its openings) and its anchor once; false when it was sealed already. */
+  setSealed(id: string, anchorId: string, canonicalJson: string, now: number, openingsJson: string): Promise<boolean>;
   /** The canonical JSON that was sealed; null before the seal. */
   sealedTrail(id: string): Promise<string | null>;
+  /** The JSON of the sealed trail's openings (salt and value of each commitment); null before the seal or for a format-1 trail. */
+  sealedOpenings(id: string): Promise<string | null>;
   /** Marks the proof bundle complete once; false when it was already. */
   setProofBundleComplete(id: string, now: number): Promise<boolean>;
 }

@@ -5,8 +5,10 @@ import {
   deriveSigneeId,
   looksLikeSigneeId,
   sameLookupHash,
+  signedEmailSalt,
   signeeLookupHash,
 } from '../../core/signature-requests/signee-secret.js';
+import { committedEmail } from '../../core/signature-requests/audit-commitment.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
 import type { NewSignee, SignatureRequest, Signee, SigneeInput } from './signature-request.port.js';
@@ -66,4 +68,14 @@ export async function findSignee(
   const again = signeeLookupHash(deps.secretKey, signeeIdOf(deps, signee));
   if (!sameLookupHash(again, hash)) fail('NOT_FOUND', UNKNOWN_SIGNEE_MESSAGE);
   return { request, signee };
+}
+
+/** The opening of a signer's e-mail as a delegated signature's identity commits to it; null without an e-mail. */
+export function signedEmailOpening(
+  deps: Pick<AppDeps, 'secretKey'>,
+  signee: Signee,
+): { salt: string; value: string; committed: string } | null {
+  if (signee.email === null) return null;
+  const salt = signedEmailSalt(deps.secretKey, signee.secretSalt);
+  return { salt, value: signee.email, committed: committedEmail(salt, signee.email) };
 }

@@ -46,7 +46,11 @@ export function assertPeople(signeeEmails: readonly (string | undefined)[], watc
   }
 }
 
-/** The identity a delegated signature binds to the signer: `CN=<name>,EMAILADDRESS=<email>` (X.500, escaped). */
+/**
+ * The identity a delegated signature binds to the signer: `CN=<name>,EMAILADDRESS=<email>` (X.500, escaped). The
+ * service passes the e-mail committed (`sha256:<SHA-256(salt ‖ e-mail)>`, committedEmail), so that a receipt
+ * anyone may hold names the signer and proves the e-mail only to whom the owner gives the opening.
+ */
 export function signeeIdentity(commonName: string, email: string | null): string {
   return formatIdentity({ commonName, ...(email !== null && { emailAddress: email }) }, 'ALL');
 }

@@ -26,6 +26,15 @@ export function deriveSigneeId(secretKey: string, salt: Uint8Array): string {
   return createHmac('sha256', subKey(secretKey, 'signee-id')).update(salt).digest('base64url');
 }
 
+/**
+ * The salt (hex, 16 bytes) of the commitment to a signer's e-mail in the identity a delegated signature binds
+ * (core/signature-requests/audit-commitment.ts): derived from the signer's stored random salt under its own key,
+ * so it needs no storage of its own, and giving it out (an opening) tells nothing of the signeeId.
+ */
+export function signedEmailSalt(secretKey: string, salt: Uint8Array): string {
+  return createHmac('sha256', subKey(secretKey, 'signed-email')).update(salt).digest().subarray(0, 16).toString('hex');
+}
+
 /** True when the text has the form of a signeeId (anything else is unknown without a lookup). */
 export function looksLikeSigneeId(value: string): boolean {
   return SIGNEE_ID.test(value);

@@ -7,7 +7,7 @@ import type { ChainpointReceipt } from '../../core/chainpoint/index.js';
 import { t, type MessageKey } from '../i18n.js';
 import { isSigningKey, st, type SigningKey } from '../i18n-signing.js';
 import { api, applyBranding, byId, formatDate, pageLang, requesterText, show, showLogo } from './page-kit.js';
-import { chainChecks, localChecks, receiptsOf, type ChainAnswer, type Check } from './verify-checks.js';
+import { chainChecks, localChecks, receiptsOf, trailCheck, type ChainAnswer, type Check } from './verify-checks.js';
 
 const lang = pageLang();
 const m = (key: SigningKey, params?: Record<string, string | number>) => st(lang, key, params);
@@ -122,6 +122,11 @@ async function checkAll(bundle: unknown, hashToSign: string): Promise<{ items: H
       checks.push(...chainChecks(receipt, await askChain(receipt), (ms) => formatDate(lang, ms)));
     all.push(...checks);
     items.push(...checks.map((c) => item(c, label)));
+  }
+  const trail = trailCheck(bundle);
+  if (trail !== null) {
+    all.push(trail);
+    items.push(item(trail, t(lang, 'receiptN', { n: set.receipts.length })));
   }
   return { items, checks: all };
 }

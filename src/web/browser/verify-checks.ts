@@ -10,7 +10,9 @@ import {
   validateReceipt,
   type ChainpointReceipt,
 } from '../../core/chainpoint/index.js';
+import { sha256Hex } from '../../core/hash/sha256.js';
 import { messageToSign } from '../../core/identity/identity-message.js';
+import { canonicalJson } from '../../core/signature-requests/audit-trail.js';
 
 /** One line of the result: passed, failed, or waiting on Bitcoin. */
 export type CheckState = 'ok' | 'fail' | 'pending';
@@ -49,6 +51,28 @@ export function receiptsOf(json: unknown): ReceiptSet {
     aboutDocument: [...bundle.signatureReceipts.map(() => true), ...audit.map(() => false)],
     incompleteBundle: bundle.complete === false,
   };
+}
+
+/**
+ * The link of a bundle's audit trail to its receipt: the SHA-256 of the trail's canonical JSON (RFC 8785) is
+ * the hash the audit-trail receipt signs. Null when the JSON is no bundle, or holds no trail or no such receipt.
+ */
+export function trailCheck(json: unknown): Check | null {
+  const bundle = json as { auditTrailData?: unknown; auditTrailReceipt?: { signature?: { signedHash?: unknown } } };
+  if (bundle === null || typeof bundle !== 'object' || bundle.auditTrailData == null) return null;
+  const signed = bundle.auditTrailReceipt?.signature?.signedHash;
+  if (typeof signed !== 'string') return null;
+  let hash: string;
+  try {
+    const data = bundle.auditTrailData;
+    const text = typeof data === 'string' ? data : canonicalJson(data as Parameters<typeof canonicalJson>[0]);
+    hash = sha256Hex(new TextEncoder().encode(text));
+  } catch (err) {
+    return { state: 'fail', key: 'trailDiffers', params: { hash: messageOf(err) } };
+  }
+  return hash === signed
+    ? { state: 'ok', key: 'trailMatches' }
+    : { state: 'fail', key: 'trailDiffers', params: { hash } };
 }
 
 /** The local checks of one receipt; `receipt` is null when its shape is invalid (then nothing else is checked). */

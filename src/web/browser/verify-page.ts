@@ -5,7 +5,7 @@
 import { sha256Hex } from '../../core/hash/sha256.js';
 import { isLang, t, type Lang, type MessageKey } from '../i18n.js';
 import { bundleInPdf, looksLikePdf } from './pdf-attachment.js';
-import { chainChecks, localChecks, receiptsOf, type ChainAnswer, type Check } from './verify-checks.js';
+import { chainChecks, localChecks, receiptsOf, trailCheck, type ChainAnswer, type Check } from './verify-checks.js';
 import type { ChainpointReceipt } from '../../core/chainpoint/index.js';
 
 const htmlLang = document.documentElement.lang;
@@ -137,6 +137,8 @@ async function verify(file: File, receiptFile: File): Promise<void> {
   const outcome: Outcome = { checks: [], times: [], signers: [] };
   for (const [i, receipt] of set.receipts.entries())
     await checkOne(receipt, set.aboutDocument[i] ? fileHash : null, outcome);
+  const trail = trailCheck(read.json);
+  if (trail !== null) outcome.checks.push(trail);
   show(fileHash, outcome, set.incompleteBundle, read.fromPdf);
 }
 

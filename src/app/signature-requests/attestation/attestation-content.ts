@@ -53,11 +53,16 @@ async function requesterOf(deps: ContentDeps, request: SignatureRequest): Promis
   return { name: textVar(request.vars, 'requesterName') ?? (fullName || email), email };
 }
 
+/**
+ * The PDF is kept once and served to the owner, every signer and the sharing link alike, so it shows what the
+ * sharing link may: names, dates, kinds of events, the requester's contact; no signer's e-mail, phone, IP
+ * address, user agent or free text (the sealed trail commits to those: docs/attestation.md).
+ */
 function signersOf(request: SignatureRequest, bundle: ProofBundle): AttestationSigner[] {
   const events = bundle.auditTrailData?.auditEvents ?? [];
   return request.signees.map((s) => ({
     name: s.commonName,
-    email: s.email,
+    email: null,
     signedOn: s.signedOn,
     method: s.method,
     otpUsed: events.some((e) => e.type === 'OTP_AUTH' && e.auditTrailId === s.auditTrailId),
@@ -65,11 +70,12 @@ function signersOf(request: SignatureRequest, bundle: ProofBundle): AttestationS
   }));
 }
 
-function eventsOf(bundle: ProofBundle): AttestationEvent[] {
+/** The sealed events (format 2: plain comments only); an event without a plain actor is the requester's. */
+function eventsOf(bundle: ProofBundle, requester: AttestationModel['requester']): AttestationEvent[] {
   return (bundle.auditTrailData?.auditEvents ?? []).map((e) => ({
     date: e.date,
     type: e.type,
-    actor: e.actor ?? null,
+    actor: e.actor ?? ('actorEmail' in e ? requester.name : null),
     comment: e.comment ?? null,
   }));
 }
@@ -131,15 +137,16 @@ export async function attestationContent(
   bundle: ProofBundle,
   bundleJson: string,
 ): Promise<AttestationModel> {
+  const requester = await requesterOf(deps, request);
   return {
     lang: attestationLang(textVar(request.vars, 'lang') ?? request.lang),
     requestId: request.id,
     state: request.state,
     producedAt: deps.clock.now(),
     document: { name: request.name, hash: request.hashToSign, fileName: request.fileName, fileUrl: request.fileUrl },
-    requester: await requesterOf(deps, request),
+    requester,
     signers: signersOf(request, bundle),
-    events: eventsOf(bundle),
+    events: eventsOf(bundle, requester),
     proofs: await proofsOf(deps, request, bundle),
     branding: await brandingOf(deps, request.vars),
     sharingUrl: `${deps.attestation.publicUrl.replace(/\/+$/, '')}${sharingPath(deps.secretKey, request.id)}`,

@@ -12,7 +12,7 @@ import {
   findSharedRequest,
   getSharedRequest,
 } from '../../../app/signature-requests/get-shared-request.js';
-import { getProofBundle } from '../../../app/signature-requests/proof-bundle.js';
+import { getProofBundle, proofBundleJson } from '../../../app/signature-requests/proof-bundle.js';
 import type { Config } from '../../../config.js';
 import type { HttpDeps } from '../../app.js';
 import { errors, Hash, Timestamp, Uuid } from '../../schemas.js';
@@ -80,7 +80,7 @@ export function sharedRequestRoutes(base: FastifyInstance, deps: HttpDeps, confi
       config: { rateLimit },
       schema: {
         tags,
-        summary: 'The proof bundle: 200 when complete (all CONFIRMED), 202 with what exists so far',
+        summary: 'The proof bundle, no personal value (the trail commits to them): 200 when complete, 202 before',
         params: SharedParams,
         response: { 200: ProofBundleSchema, 202: ProofBundleSchema, ...errors(400, 404, 429) },
       },
@@ -90,6 +90,7 @@ export function sharedRequestRoutes(base: FastifyInstance, deps: HttpDeps, confi
       return reply
         .status(bundle.complete ? 200 : 202)
         .header('content-disposition', `attachment; filename="proof-bundle-${req.params.id}.json"`)
+        .serializer(() => proofBundleJson(bundle)) // the bytes the attestation PDF attaches
         .send(bundle);
     },
   );

@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { readAuditTrail } from '../../../app/signature-requests/audit-trail.js';
+import { readAuditTrail, type TrailReader } from '../../../app/signature-requests/audit-trail.js';
 import { getSignatureRequest } from '../../../app/signature-requests/get-signature-request.js';
 import { remindSignees, updateDeadline } from '../../../app/signature-requests/owner-actions.js';
-import { getProofBundle, proofBundleJson } from '../../../app/signature-requests/proof-bundle.js';
+import { getReaderProofBundle, proofBundleJson } from '../../../app/signature-requests/proof-bundle.js';
 import { findSignee } from '../../../app/signature-requests/signee-secrets.js';
 import type { SignatureRequest } from '../../../app/signature-requests/signature-request.port.js';
 import type { HttpDeps } from '../../app.js';
@@ -13,6 +13,7 @@ import { accountSecurity as security, errors } from '../../schemas.js';
 import type { Config } from '../../../config.js';
 import { originOf, ownerViewWithLink } from './signature-request.route.js';
 import {
+  AuditOpeningSchema,
   AuditTrailSchema,
   DeadlineBody,
   IdParams,
@@ -27,18 +28,26 @@ export const ProofBundleSchema = Type.Object({
   signatureReceipts: Type.Array(Type.Object({}, { additionalProperties: true })),
   auditTrailReceipt: Type.Optional(Type.Object({}, { additionalProperties: true })),
   auditTrailData: Type.Optional(AuditTrailSchema),
+  auditTrailOpenings: Type.Optional(Type.Array(AuditOpeningSchema)),
+  signatureOpenings: Type.Optional(
+    Type.Array(Type.Object({ auditTrailId: Type.String(), salt: Type.String(), value: Type.String() }), {
+      description: "openings of the e-mails the delegated signatures' identities commit to (EMAILADDRESS=sha256:…)",
+    }),
+  ),
   complete: Type.Boolean(),
 });
 
-/** The request, for its owner (credentials) or one of its signers (?signeeId=). */
+/** The request and who reads it: its owner (credentials) or one of its signers (?signeeId=). */
 async function readerRequest(
   deps: HttpDeps,
   req: FastifyRequest,
   id: string,
   signeeId: string | undefined,
-): Promise<SignatureRequest> {
-  if (signeeId === undefined) return getSignatureRequest(deps, { accountId: accountOf(req).id, id });
-  return (await findSignee(deps, { requestId: id, signeeId })).request;
+): Promise<[SignatureRequest, TrailReader]> {
+  if (signeeId === undefined)
+    return [await getSignatureRequest(deps, { accountId: accountOf(req).id, id }), { kind: 'owner' }];
+  const { request, signee } = await findSignee(deps, { requestId: id, signeeId });
+  return [request, { kind: 'signee', auditTrailId: signee.auditTrailId }];
 }
 
 /** Reminders, deadline, audit trail and proof bundle. */
@@ -93,14 +102,14 @@ export function signatureRequestProofRoutes(base: FastifyInstance, deps: HttpDep
       config: { auth: 'optional' },
       schema: {
         tags,
-        summary: 'The audit trail as it is now (owner, or a signer with ?signeeId=)',
+        summary: "The audit trail as it is now (owner; or a signer with ?signeeId=: others' personal values left out)",
         security: readerSecurity,
         params: IdParams,
         querystring: SigneeQuery,
         response: { 200: AuditTrailSchema, ...errors(400, 401, 404, 429) },
       },
     },
-    async (req) => readAuditTrail(deps, await readerRequest(deps, req, req.params.id, req.query.signeeId)),
+    async (req) => readAuditTrail(deps, ...(await readerRequest(deps, req, req.params.id, req.query.signeeId))),
   );
 
   app.get(
@@ -109,7 +118,8 @@ export function signatureRequestProofRoutes(base: FastifyInstance, deps: HttpDep
       config: { auth: 'optional' },
       schema: {
         tags,
-        summary: 'Every proof: 200 when complete (all CONFIRMED), 202 with what exists so far',
+        summary:
+          'Every proof and the openings of the reader (owner: all; signer: their own): 200 when complete, 202 before',
         security: readerSecurity,
         params: IdParams,
         querystring: SigneeQuery,
@@ -117,8 +127,9 @@ export function signatureRequestProofRoutes(base: FastifyInstance, deps: HttpDep
       },
     },
     async (req, reply) => {
-      const bundle = await getProofBundle(deps, await readerRequest(deps, req, req.params.id, req.query.signeeId));
-      // Serialised by the one bundle serialiser, not the schema's: the attestation PDF attaches these very bytes.
+      const [request, reader] = await readerRequest(deps, req, req.params.id, req.query.signeeId);
+      const bundle = await getReaderProofBundle(deps, request, reader);
+      // Serialised by the one bundle serialiser, not the schema's (which would drop what it does not list).
       return reply
         .status(bundle.complete ? 200 : 202)
         .serializer(() => proofBundleJson(bundle))

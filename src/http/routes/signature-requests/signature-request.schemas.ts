@@ -222,7 +222,11 @@ export const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const Commitment = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256(salt ‖ value), hex' });
+
+/** The audit trail: the live one, or as sealed (format 2 commits to personal values; format 1 has them in plain). */
 export const AuditTrailSchema = Type.Object({
+  format: Type.Optional(Type.Literal(2, { description: 'present once sealed in format 2 (commitments)' })),
   auditContext: Type.Object({ id: Uuid, name: Type.String(), hashToSign: Hash }),
   auditEvents: Type.Array(
     Type.Object({
@@ -233,6 +237,18 @@ export const AuditTrailSchema = Type.Object({
       comment: Type.Optional(Type.String()),
       ip: Type.Optional(Type.String()),
       userAgent: Type.Optional(Type.String()),
+      actorEmail: Type.Optional(Commitment),
+      recipient: Type.Optional(Commitment),
+      message: Type.Optional(Commitment),
     }),
   ),
+});
+
+/** The opening of one commitment of a sealed trail: SHA-256(salt ‖ value) = auditEvents[event][field]. */
+export const AuditOpeningSchema = Type.Object({
+  event: Type.Integer({ minimum: 0 }),
+  field: Type.String(),
+  salt: Type.String({ description: 'hex' }),
+  value: Type.String(),
+  auditTrailId: Type.Optional(Type.String({ description: 'the signer whose value it is; absent: the owner' })),
 });
