@@ -80,7 +80,7 @@ export function signeeRoutes(base: FastifyInstance, deps: HttpDeps, config: Conf
         summary: "A signer's message to the requester, recorded in the audit trail",
         params: IdParams,
         body: FeedbackBody,
-        response: { 200: Type.Object({ recorded: Type.Boolean() }), ...errors(400, 404, 429) },
+        response: { 200: Type.Object({ recorded: Type.Boolean() }), ...errors(400, 403, 404, 429) },
       },
     },
     async (req) => {
