@@ -5,6 +5,7 @@ import { assertPeople, assertVarsSize, type Vars } from '../../core/signature-re
 import { checkBrandingVars } from '../../core/mail/branding.js';
 import { checkEmailSwitches } from '../../core/mail/email-types.js';
 import { checkMailVars } from '../mail/render-email.js';
+import { checkSenderVars } from '../mail/sender.js';
 import { checkUserUrl } from '../shared/check-user-url.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { RequestFields, SigneeInput, Watcher } from './signature-request.port.js';
@@ -36,7 +37,7 @@ export interface CheckedInput {
  * Checks what the HTTP schema cannot: the hash, limits, sizes, URLs, dates, OTP contact details, and what
  * the vars say about e-mails (mandatory ones kept on, branding values, custom templates that compile).
  * @throws DomainError INVALID_HASH, TOO_MANY_SIGNEES, TOO_MANY_WATCHERS, DUPLICATE_SIGNEE, VARS_TOO_LARGE,
- *   INVALID_URL, FORBIDDEN_URL, INVALID_DEADLINE, VALIDATION_FAILED, MANDATORY_EMAIL, INVALID_TEMPLATE
+ *   INVALID_URL, FORBIDDEN_URL, INVALID_DEADLINE, VALIDATION_FAILED, MANDATORY_EMAIL, INVALID_TEMPLATE, FORBIDDEN_SENDER
  */
 export function checkRequestInput(
   deps: Pick<AppDeps, 'httpClient' | 'mail'>,
@@ -64,6 +65,7 @@ export function checkRequestInput(
 /** Every vars object's mail switches, branding and templates (templates compile only where an engine is wired). */
 function checkMail(deps: Pick<AppDeps, 'mail'>, varsList: readonly (Vars | undefined)[]): void {
   const given = varsList.filter((v): v is Vars => v !== undefined);
+  if (deps.mail) given.forEach((v) => checkSenderVars(deps.mail!, v));
   if (deps.mail) return checkMailVars(deps.mail.engine, given);
   for (const vars of given) {
     checkEmailSwitches(vars);

@@ -10,6 +10,7 @@ import type { Account } from '../accounts/account.port.js';
 import type { MailSettings } from '../mail/mail-settings.port.js';
 import { queueEmails, type QueueEmailInput } from '../mail/queue-email.js';
 import { renderEmail } from '../mail/render-email.js';
+import { senderOf } from '../mail/sender.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
 import { planRequestMails, type MailTarget, type PlannedMail, type RequestMailEvent } from './request-mail-plan.js';
@@ -67,7 +68,7 @@ function mailOf(
     accountId: request.accountId,
     requestId: request.id,
     type: planned.type,
-    from: { name: String(context.serviceName), address: String(context.serviceEmail) },
+    from: senderOf(deps.settings, { name: context.serviceName, address: context.serviceEmail }),
     to: addressOf(planned.to, input.requester, context),
     rendered: renderEmail(deps.settings.engine, { type: planned.type, context }),
     attachments: planned.attachments,
