@@ -31,7 +31,7 @@ export async function queueEmail(
 }
 
 /** An account's backlog is counted up to this many mails: beyond, its mails keep the lowest priority. */
-export const BACKLOG_CAP = 10_000;
+export const BACKLOG_CAP = 1_000;
 
 /**
  * Several mails (those of one event) as {@link queueEmail}: written in one statement, their deliveries
@@ -43,9 +43,10 @@ export const BACKLOG_CAP = 10_000;
 export async function queueEmails(
   deps: Pick<AppDeps, 'store' | 'clock' | 'random'>,
   inputs: readonly QueueEmailInput[],
+  counted: ReadonlyMap<string, number> = new Map(),
 ): Promise<Email[]> {
   const emails = inputs.map((input) => outboxEmail(deps, input));
-  const backlog = await backlogsOf(deps, emails);
+  const backlog = await backlogsOf(deps, emails, counted);
   if (emails.length === 1) await deps.store.emails.insert(emails[0]!);
   else await deps.store.emails.insertMany(emails);
   for (const { id, accountId } of emails) {
@@ -57,9 +58,16 @@ export async function queueEmails(
   return emails;
 }
 
-/** The queued mails of each account of `emails`, before these (mails of no account are not counted). */
-async function backlogsOf(deps: Pick<AppDeps, 'store'>, emails: readonly Email[]): Promise<Map<string, number>> {
-  const backlog = new Map<string, number>();
+/**
+ * The queued mails of each account of `emails`, before these (mails of no account are not counted); those
+ * `counted` by the caller (read with its other reads, in the same round trip) are not read again.
+ */
+async function backlogsOf(
+  deps: Pick<AppDeps, 'store'>,
+  emails: readonly Email[],
+  counted: ReadonlyMap<string, number>,
+): Promise<Map<string, number>> {
+  const backlog = new Map(counted);
   for (const { accountId } of emails)
     if (accountId !== null && !backlog.has(accountId))
       backlog.set(accountId, await deps.store.emails.countQueued(accountId, BACKLOG_CAP));
