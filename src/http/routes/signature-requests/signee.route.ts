@@ -77,7 +77,8 @@ export function signeeRoutes(base: FastifyInstance, deps: HttpDeps, config: Conf
       config: { rateLimit },
       schema: {
         tags,
-        summary: "A signer's message to the requester, recorded in the audit trail",
+        summary:
+          "A signer's message to the requester, recorded in the audit trail (3 an hour per signer, 10 per request)",
         params: IdParams,
         body: FeedbackBody,
         response: { 200: Type.Object({ recorded: Type.Boolean() }), ...errors(400, 403, 404, 429) },
