@@ -1,7 +1,7 @@
 /**
  * E-mails: (1) mails rendered per second from a requester's custom Velocity template (compiled with each
  * mail, as the workflow does) and from the default template, with the full context of a signer's
- * invitation; (2) mails delivered per second through the SMTP mailer (nodemailer, one connection per mail,
+ * invitation; (2) mails delivered per second through the SMTP mailer (nodemailer, at most four pooled connections,
  * as in production) to an SMTP server in this process (`smtp-server`, reading each message whole).
  * Printed beside references measured in the same run: libsecp256k1 recoveries/s on one core and a bare
  * node:http server's requests/s, and the load average. Figures are printed, never asserted.
@@ -153,7 +153,7 @@ console.log(
   `  rendered from the default template: ${Math.round(standard.perSecond)} mails/s (${standard.bytes} B of HTML)`,
 );
 console.log(
-  `  delivered to the local SMTP server, ${concurrency} at a time, one connection each: ${Math.round(delivered.perSecond)} mails/s (${delivered.received}/${mails} received)`,
+  `  delivered to the local SMTP server, ${concurrency} at a time over at most 4 pooled connections: ${Math.round(delivered.perSecond)} mails/s (${delivered.received}/${mails} received)`,
 );
 console.log(`  reference, bare node:http, ${concurrency} keep-alive clients: ${Math.round(bare)} requests/s`);
 console.log(`  reference, secp256k1 (${recover.backend}) recoveries on one core: ${Math.round(recover.perSecond)}/s`);

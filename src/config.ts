@@ -44,6 +44,8 @@ export interface Config {
   readonly serviceName: string;
   /** Sender address of e-mails when a request's vars give no `serviceEmail` (SERVICE_EMAIL). */
   readonly serviceEmail: string;
+  /** Domains a request's `serviceEmail` var may use besides SERVICE_EMAIL's (MAIL_SENDER_DOMAINS, comma list). */
+  readonly mailSenderDomains: readonly string[];
   /** SMS provider (Twilio's Messages API): `https://<AccountSid>:<AuthToken>@api.twilio.com?from=<number>`. */
   readonly smsUrl: string | undefined;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -89,6 +91,13 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** The lowercased, trimmed, non-empty items of a comma list. */
+const commaList = (raw: string): string[] =>
+  raw
+    .split(',')
+    .map((d) => d.trim().toLowerCase())
+    .filter((d) => d !== '');
 
 class Reader {
   readonly problems: string[] = [];
@@ -215,6 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: r.url('SMTP_URL', ['smtp:', 'smtps:']),
     serviceName: r.str('SERVICE_NAME', 'proofseal'),
     serviceEmail: r.str('SERVICE_EMAIL', `no-reply@${new URL(publicUrl).hostname}`),
+    mailSenderDomains: commaList(r.str('MAIL_SENDER_DOMAINS', '')),
     smsUrl: r.url('SMS_URL', ['http:', 'https:']),
     logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
@@ -237,6 +247,8 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (/[\r\n<>"]/.test(config.serviceName)) r.problems.push('SERVICE_NAME must not contain line breaks, <, > or "');
   if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(config.serviceEmail)) r.problems.push('SERVICE_EMAIL must be an e-mail address');
+  if (config.mailSenderDomains.some((d) => !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(d)))
+    r.problems.push('MAIL_SENDER_DOMAINS must be a comma list of domain names (e.g. acme.example,mail.acme.example)');
   if (config.platformIdentityUrl !== undefined && config.platformIdentityToken === undefined)
     r.problems.push('PLATFORM_IDENTITY_TOKEN is required when PLATFORM_IDENTITY_URL is set');
   if (config.bitcoinRpcUrl === undefined && network !== 'regtest') {

@@ -131,6 +131,7 @@ function mailSettingsOf(config: Config): MailSettings {
     publicUrl: config.publicUrl.replace(/\/+$/, ''),
     serviceName: config.serviceName,
     serviceEmail: config.serviceEmail,
+    senderDomains: config.mailSenderDomains,
   };
 }
 

@@ -21,6 +21,8 @@ export interface JobDefinition<S extends TSchema = TSchema> {
   /** Exponential backoff between retries. */
   readonly retryBackoff: boolean;
   readonly expireInSeconds: number;
+  /** How many jobs of this queue one worker process runs at once (default 1). */
+  readonly concurrency?: number;
   /** When set, a worker enqueues this job every so many seconds (one per slot across all workers). */
   readonly everySeconds?: number;
   handle(data: Static<S>): Promise<void>;

@@ -48,6 +48,7 @@ function toInsert(j: JobToSend): PgBoss.JobInsert {
     ...(o.singletonKey !== undefined && { singletonKey: o.singletonKey }),
     ...(o.singletonSeconds !== undefined && { singletonSeconds: o.singletonSeconds }),
     ...(o.startAfterSeconds !== undefined && { startAfter: String(o.startAfterSeconds) }),
+    ...(o.priority !== undefined && { priority: o.priority }),
   };
 }
 
@@ -108,6 +109,7 @@ export function createJobEngine(
     singletonKey: o.singletonKey,
     singletonSeconds: o.singletonSeconds,
     startAfter: o.startAfterSeconds,
+    ...(o.priority !== undefined && { priority: o.priority }),
   });
   const send = (name: string, data: object, o: SendOptions = {}) => boss.send(name, data, options(o));
 
@@ -140,13 +142,7 @@ export function createJobEngine(
     async work(defs) {
       for (const d of defs) {
         const run = checkedHandler(d);
-        await boss.work(
-          d.name,
-          { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1, batchSize: 1 },
-          async (jobs) => {
-            for (const job of jobs) await run(job);
-          },
-        );
+        for (let i = 0; i < (d.concurrency ?? 1); i++) await workOne(d.name, run);
         if (d.everySeconds !== undefined) schedule(d, d.everySeconds);
       }
     },
@@ -155,6 +151,26 @@ export function createJobEngine(
       await boss.stop({ graceful: true, wait: true, close: false, timeout: 10_000 });
     },
   };
+
+  /**
+   * One pg-boss worker of a queue, one job at a time. pg-boss waits its polling interval after every fetch,
+   * one that found a job too, which held a queue to one job per interval (the mail backlog drained at 1/s):
+   * a worker that found a job is notified at once, so it looks again without waiting while there is work.
+   */
+  async function workOne(name: string, run: (job: PgBoss.Job<unknown>) => Promise<void>): Promise<void> {
+    let id = '';
+    id = await boss.work(
+      name,
+      { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1, batchSize: 1 },
+      async (jobs) => {
+        try {
+          for (const job of jobs) await run(job);
+        } finally {
+          if (jobs.length > 0 && id !== '') boss.notifyWorker(id);
+        }
+      },
+    );
+  }
 
   /**
    * The definition's handler behind its payload check. Data that does not match the schema would fail

@@ -30,6 +30,10 @@ export function smtpMailer(smtpUrl: string, opts: { timeoutMs?: number } = {}): 
   const url = new URL(smtpUrl);
   const secure = url.protocol === 'smtps:';
   const transport = nodemailer.createTransport({
+    // Connections kept open and reused (one per mail a worker sends at once: MAIL_CONCURRENCY), instead of a
+    // connection, greeting and QUIT per mail.
+    pool: true,
+    maxConnections: 4,
     host: url.hostname,
     port: url.port ? Number(url.port) : secure ? 465 : 587,
     secure,

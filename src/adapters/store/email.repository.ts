@@ -86,6 +86,13 @@ export function emailRepository(sql: Sql): EmailRepository {
       const [row] = await sql.query<EmailRow>('SELECT * FROM email WHERE id = $1', [id]);
       return row ? toEmail(row) : null;
     },
+    async countQueued(accountId, cap) {
+      const [row] = await sql.query<{ n: number | string }>(
+        `SELECT count(*) AS n FROM (SELECT 1 FROM email WHERE account_id = $1 AND status = 'queued' LIMIT $2) AS q`,
+        [accountId, cap],
+      );
+      return Number(row?.n ?? 0);
+    },
     async list({ limit, requestId }) {
       const rows = requestId
         ? await sql.query<EmailRow>('SELECT * FROM email WHERE request_id = $1 ORDER BY created DESC, id LIMIT $2', [

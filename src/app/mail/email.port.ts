@@ -32,6 +32,8 @@ export interface EmailRepository {
   /** Several mails in one statement (the mails of one event). */
   insertMany(emails: readonly Email[]): Promise<void>;
   findById(id: string): Promise<Email | null>;
+  /** How many of the account's mails are still queued, counted up to `cap` (the account's backlog). */
+  countQueued(accountId: string, cap: number): Promise<number>;
   /** Newest first. */
   list(opts: { readonly limit: number; readonly requestId?: string }): Promise<Email[]>;
   markDelivered(id: string, status: 'sent' | 'stored', at: number): Promise<void>;

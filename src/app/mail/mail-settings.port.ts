@@ -8,4 +8,6 @@ export interface MailSettings {
   /** The default sender name (`serviceName`) and address (`serviceEmail`); a request's vars override them. */
   readonly serviceName: string;
   readonly serviceEmail: string;
+  /** Domains a request's `serviceEmail` may be in besides SERVICE_EMAIL's (MAIL_SENDER_DOMAINS): see sender.ts. */
+  readonly senderDomains?: readonly string[];
 }

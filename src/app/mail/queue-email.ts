@@ -30,17 +30,48 @@ export async function queueEmail(
   return (await queueEmails(deps, [input]))[0]!;
 }
 
-/** Several mails (those of one event) as {@link queueEmail}: written in one statement, their deliveries enqueued. */
+/** An account's backlog is counted up to this many mails: beyond, its mails keep the lowest priority. */
+export const BACKLOG_CAP = 1_000;
+
+/**
+ * Several mails (those of one event) as {@link queueEmail}: written in one statement, their deliveries
+ * enqueued. Fair between accounts: a delivery's priority is minus the number of its account's mails queued
+ * before it (its backlog, then its place in the event), and workers take the highest priority first. An
+ * account's first mail (priority 0) thus goes before the 100th of another account's backlog (−99), whichever
+ * was queued first, on both stores and with any number of workers (the order is the store's, not a process's).
+ */
 export async function queueEmails(
   deps: Pick<AppDeps, 'store' | 'clock' | 'random'>,
   inputs: readonly QueueEmailInput[],
+  counted: ReadonlyMap<string, number> = new Map(),
 ): Promise<Email[]> {
   const emails = inputs.map((input) => outboxEmail(deps, input));
+  const backlog = await backlogsOf(deps, emails, counted);
   if (emails.length === 1) await deps.store.emails.insert(emails[0]!);
   else await deps.store.emails.insertMany(emails);
-  for (const { id } of emails)
-    await deps.store.jobs.enqueue(DELIVER_EMAIL, { emailId: id } satisfies DeliverEmailJob, { singletonKey: id });
+  for (const { id, accountId } of emails) {
+    const ahead = accountId === null ? 0 : backlog.get(accountId)!;
+    if (accountId !== null) backlog.set(accountId, ahead + 1);
+    const options = { singletonKey: id, priority: -Math.min(ahead, BACKLOG_CAP) };
+    await deps.store.jobs.enqueue(DELIVER_EMAIL, { emailId: id } satisfies DeliverEmailJob, options);
+  }
   return emails;
+}
+
+/**
+ * The queued mails of each account of `emails`, before these (mails of no account are not counted); those
+ * `counted` by the caller (read with its other reads, in the same round trip) are not read again.
+ */
+async function backlogsOf(
+  deps: Pick<AppDeps, 'store'>,
+  emails: readonly Email[],
+  counted: ReadonlyMap<string, number>,
+): Promise<Map<string, number>> {
+  const backlog = new Map(counted);
+  for (const { accountId } of emails)
+    if (accountId !== null && !backlog.has(accountId))
+      backlog.set(accountId, await deps.store.emails.countQueued(accountId, BACKLOG_CAP));
+  return backlog;
 }
 
 function outboxEmail(deps: Pick<AppDeps, 'clock' | 'random'>, input: QueueEmailInput): Email {

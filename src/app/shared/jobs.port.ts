@@ -5,6 +5,8 @@ export interface SendOptions {
   /** At most one job per time slot of this many seconds (per queue and key). */
   readonly singletonSeconds?: number;
   readonly startAfterSeconds?: number;
+  /** Workers take higher priorities first (default 0), then the oldest. */
+  readonly priority?: number;
 }
 
 /** One job of {@link JobQueue.sendMany}. */

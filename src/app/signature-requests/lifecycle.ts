@@ -27,7 +27,8 @@ export type CallbackReason = 'state' | 'signature' | 'proofBundle';
 
 /**
  * Queues a callback carrying the request as it is now (owner's view), when it has a callbackURL.
- * Keyed by request, reason and lastModified, so the same change never queues two messages.
+ * Keyed by request, reason, state, signatures so far and lastModified, so the same change never queues two
+ * messages, and two signatures in the same millisecond are still two messages (two webhook-ids).
  */
 export async function enqueueRequestCallback(
   tx: Store,
@@ -35,7 +36,8 @@ export async function enqueueRequestCallback(
   reason: CallbackReason,
 ): Promise<void> {
   if (request.callbackUrl === null) return;
-  const key = `${request.id}_${reason}_${request.state}_${request.lastModified}`;
+  const signed = request.signees.filter((s) => s.signedOn !== null).length;
+  const key = `${request.id}_${reason}_${request.state}_${signed}_${request.lastModified}`;
   const data: CallbackJobData = {
     messageId: `msg_sr_${key}`,
     accountId: request.accountId,

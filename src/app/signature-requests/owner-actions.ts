@@ -1,10 +1,12 @@
 /** The owner's other operations: reminding signers and changing the deadline, each with its mails. */
-import { fail } from '../../core/errors.js';
+import { RateLimitedError, fail } from '../../core/errors.js';
 import { FINAL_STATES } from '../../core/signature-requests/states.js';
 import type { AppDeps } from '../shared/deps.js';
 import { recordEvent, type Origin } from './audit.js';
+import { remindWaitMs, retryAfterSeconds } from './mail-limits.js';
 import { invitedSignees, queueRequestMails, type RequestMailDeps } from './request-mails.js';
-import type { SignatureRequest } from './signature-request.port.js';
+import type { SignatureRequest, Signee } from './signature-request.port.js';
+import type { Store } from '../shared/store.port.js';
 
 type Deps = Pick<AppDeps, 'store'> & RequestMailDeps;
 
@@ -17,9 +19,12 @@ interface OwnerInput {
 
 /**
  * Reminds the signers with these e-mails (all who have not signed when the list is empty): one
- * REMINDED event and one reminder mail each.
+ * REMINDED event and one reminder mail each. A signer is reminded at most once an hour (by the owner or
+ * the platform): a list that names one reminded within the hour reminds nobody (429, Retry-After: when every
+ * signer named may be reminded); the empty list reminds those who may be, and is refused only when none may
+ * (Retry-After: when the first may).
  * @throws DomainError NOT_FOUND, SIGNING_CLOSED (not IN_PROGRESS), VALIDATION_FAILED (an e-mail that is no
- *   unsigned signer's)
+ *   unsigned signer's); RateLimitedError (RATE_LIMITED)
  * @returns the e-mails reminded
  */
 export async function remindSignees(deps: Deps, input: OwnerInput & { emails: readonly string[] }): Promise<string[]> {
@@ -32,12 +37,29 @@ export async function remindSignees(deps: Deps, input: OwnerInput & { emails: re
     const targets = wanted.size === 0 ? unsigned : unsigned.filter((s) => wanted.has(s.email!.toLowerCase()));
     if (targets.length < wanted.size)
       fail('VALIDATION_FAILED', 'every e-mail must be that of a signer who has not signed');
+    if (targets.length === 0) return [];
     const date = deps.clock.now();
-    for (const signee of targets)
-      await recordEvent(tx, request.id, { type: 'REMINDED', date, actor: input.actor, signee, origin: input.origin });
-    await queueRequestMails(tx, deps, request, { kind: 'reminder', signees: targets });
-    return targets.map((s) => s.email!);
+    const events = await tx.signatureRequests.events(request.id);
+    const waits = targets.map((s) => remindWaitMs(events, s.id, date));
+    const due = targets.filter((_, i) => waits[i] === 0);
+    if (due.length === 0 || (wanted.size > 0 && due.length < targets.length)) {
+      const wait = retryAfterSeconds(wanted.size > 0 ? Math.max(...waits) : Math.min(...waits));
+      throw new RateLimitedError(`a signer is reminded at most once an hour; retry in ${wait} s`, wait);
+    }
+    return remind(tx, deps, { request, signees: due, date, actor: input.actor, origin: input.origin });
   });
+}
+
+async function remind(
+  tx: Store,
+  deps: Deps,
+  input: { request: SignatureRequest; signees: readonly Signee[]; date: number; actor: string; origin?: Origin },
+): Promise<string[]> {
+  const { request, signees, date } = input;
+  for (const signee of signees)
+    await recordEvent(tx, request.id, { type: 'REMINDED', date, actor: input.actor, signee, origin: input.origin });
+  await queueRequestMails(tx, deps, request, { kind: 'reminder', signees });
+  return signees.map((s) => s.email!);
 }
 
 /**

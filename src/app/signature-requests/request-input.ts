@@ -6,6 +6,7 @@ import { normaliseSmsPhone } from '../../core/signature-requests/phone.js';
 import { BRANDING_URL_VARS, checkBrandingVars } from '../../core/mail/branding.js';
 import { checkEmailSwitches } from '../../core/mail/email-types.js';
 import { checkMailVars } from '../mail/render-email.js';
+import { checkSenderVars } from '../mail/sender.js';
 import { checkUserUrl } from '../shared/check-user-url.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { RequestFields, SigneeInput, Watcher } from './signature-request.port.js';
@@ -38,7 +39,7 @@ export interface CheckedInput {
  * the vars say about e-mails (mandatory ones kept on, branding values, custom templates that compile).
  * Phones given with their calling code come back normalised (`normaliseSmsPhone`).
  * @throws DomainError INVALID_PHONE, INVALID_HASH, TOO_MANY_SIGNEES, TOO_MANY_WATCHERS, DUPLICATE_SIGNEE, VARS_TOO_LARGE,
- *   INVALID_URL, FORBIDDEN_URL, INVALID_DEADLINE, VALIDATION_FAILED, MANDATORY_EMAIL, INVALID_TEMPLATE
+ *   INVALID_URL, FORBIDDEN_URL, INVALID_DEADLINE, VALIDATION_FAILED, MANDATORY_EMAIL, INVALID_TEMPLATE, FORBIDDEN_SENDER
  */
 export async function checkRequestInput(
   deps: Pick<AppDeps, 'httpClient' | 'mail'>,
@@ -90,6 +91,7 @@ async function checkUrls(deps: Pick<AppDeps, 'httpClient'>, input: SignatureRequ
 /** Every vars object's mail switches, branding and templates (templates compile only where an engine is wired). */
 function checkMail(deps: Pick<AppDeps, 'mail'>, varsList: readonly (Vars | undefined)[]): void {
   const given = varsList.filter((v): v is Vars => v !== undefined);
+  if (deps.mail) given.forEach((v) => checkSenderVars(deps.mail!, v));
   if (deps.mail) return checkMailVars(deps.mail.engine, given);
   for (const vars of given) {
     checkEmailSwitches(vars);

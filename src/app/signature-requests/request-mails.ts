@@ -8,8 +8,9 @@ import { mailContext, type MailContextInput } from '../../core/mail/mail-context
 import { sharingPath } from '../../core/signature-requests/sharing-token.js';
 import type { Account } from '../accounts/account.port.js';
 import type { MailSettings } from '../mail/mail-settings.port.js';
-import { queueEmails, type QueueEmailInput } from '../mail/queue-email.js';
+import { BACKLOG_CAP, queueEmails, type QueueEmailInput } from '../mail/queue-email.js';
 import { renderEmail } from '../mail/render-email.js';
+import { senderOf } from '../mail/sender.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
 import { planRequestMails, type MailTarget, type PlannedMail, type RequestMailEvent } from './request-mail-plan.js';
@@ -34,7 +35,11 @@ export async function queueRequestMails(
 ): Promise<number> {
   const settings = deps.mail;
   if (!settings) return 0;
-  const requester = await tx.accounts.findById(request.accountId);
+  // The account's mail backlog (the deliveries' priority) is read with the account: one round trip.
+  const [requester, backlog] = await Promise.all([
+    tx.accounts.findById(request.accountId),
+    tx.emails.countQueued(request.accountId, BACKLOG_CAP),
+  ]);
   if (!requester) throw new Error(`signature request ${request.id} has no account`);
   const mails: QueueEmailInput[] = [];
   for (const planned of planRequestMails(request, event, requester.email)) {
@@ -45,7 +50,7 @@ export async function queueRequestMails(
     const mail = mailOf({ ...deps, settings }, { request, requester, planned });
     if (mail) mails.push(mail);
   }
-  if (mails.length > 0) await queueEmails({ ...deps, store: tx }, mails);
+  if (mails.length > 0) await queueEmails({ ...deps, store: tx }, mails, new Map([[request.accountId, backlog]]));
   return mails.length;
 }
 
@@ -67,7 +72,7 @@ function mailOf(
     accountId: request.accountId,
     requestId: request.id,
     type: planned.type,
-    from: { name: String(context.serviceName), address: String(context.serviceEmail) },
+    from: senderOf(deps.settings, { name: context.serviceName, address: context.serviceEmail }),
     to: addressOf(planned.to, input.requester, context),
     rendered: renderEmail(deps.settings.engine, { type: planned.type, context }),
     attachments: planned.attachments,

@@ -14,6 +14,7 @@ import { findSignee, signedEmailOpening } from './signee-secrets.js';
 import type { Signer } from '../identity/signer.port.js';
 import type { PlatformSigner } from './platform-signer.port.js';
 import type { SignatureRequest, Signee } from './signature-request.port.js';
+import { BACKLOG_CAP } from '../mail/queue-email.js';
 
 type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'platformSigner' | 'mail'>;
 
@@ -64,20 +65,27 @@ function sharedSigning(store: Store): SharedTransactions {
 const readOnce = new WeakMap<Store, Store>();
 
 /**
- * The shared transaction's store with each account read once for all the signatures it holds (the
- * requester of the mails; nothing in a signature changes an account).
+ * The shared transaction's store with each account and its mail backlog read once for all the signatures
+ * it holds (the requester of the mails and its deliveries' priority; nothing in a signature changes an
+ * account, and the mails of the signatures sharing the transaction share the backlog counted before them).
  */
 function withAccountsReadOnce(tx: Store): Store {
   let store = readOnce.get(tx);
   if (!store) {
-    const accounts = tx.accounts;
+    const { accounts, emails } = tx;
     const read = new Map<string, Promise<Account | null>>();
     const findById = (id: string) => {
       const known = read.get(id) ?? accounts.findById(id);
       read.set(id, known);
       return known;
     };
-    store = { ...tx, accounts: { ...accounts, findById } };
+    const counted = new Map<string, Promise<number>>();
+    const countQueued = (id: string, cap: number) => {
+      const known = counted.get(`${id}|${cap}`) ?? emails.countQueued(id, cap);
+      counted.set(`${id}|${cap}`, known);
+      return known;
+    };
+    store = { ...tx, accounts: { ...accounts, findById }, emails: { ...emails, countQueued } };
     readOnce.set(tx, store);
   }
   return store;
@@ -101,9 +109,12 @@ async function signInOneTransaction(
       { store: tx, secretKey: deps.secretKey },
       { requestId: input.id, signeeId: input.signeeId, lock: true },
     );
-    // The requester of the mails, read now (once for all the signatures of the shared transaction), so
-    // that the writes that follow are not split by its read.
-    if (deps.mail) void tx.accounts.findById(found.request.accountId).catch(() => undefined);
+    // The requester of the mails and its mail backlog, read now (once for all the signatures of the shared
+    // transaction), so that the writes that follow are not split by their reads.
+    if (deps.mail) {
+      void tx.accounts.findById(found.request.accountId).catch(() => undefined);
+      void tx.emails.countQueued(found.request.accountId, BACKLOG_CAP).catch(() => undefined);
+    }
     // No code was given: OTP_REQUIRED for a signer who needs one (nothing to count, nothing read).
     const otpId = await checkSigneeOtp(deps, found.signee, undefined);
     const signer = { ...platform, signer: signerOn(tx) };

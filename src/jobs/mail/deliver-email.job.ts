@@ -7,6 +7,12 @@ import type { JobDefinition } from '../job-definition.js';
 const DELIVER_EMAIL_JOB = Type.Object({ emailId: Type.String({ minLength: 1 }) }, { additionalProperties: false });
 
 /**
+ * Mails one worker process sends at once: while one waits on the SMTP server's answers, others are sent (the
+ * SMTP mailer keeps as many pooled connections). The order between accounts is the jobs' priority (queueEmails).
+ */
+export const MAIL_CONCURRENCY = 4;
+
+/**
  * Delivers one queued mail; a failed attempt is retried with exponential backoff: from d = 30 s, 12 retries
  * span at least 30·(2^12 − 1) s ≈ 34 hours, so an SMTP outage of a day loses nothing.
  */
@@ -22,6 +28,7 @@ export function deliverEmailJob(
     retryDelaySeconds: retry.delaySeconds,
     retryBackoff: true,
     expireInSeconds: 120,
+    concurrency: MAIL_CONCURRENCY,
     handle: async (data: DeliverEmailJob) => {
       await deliverEmail(deps, data);
     },

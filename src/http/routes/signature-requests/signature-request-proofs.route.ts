@@ -62,7 +62,8 @@ export function signatureRequestProofRoutes(base: FastifyInstance, deps: HttpDep
       config: { auth: 'account' },
       schema: {
         tags,
-        summary: 'Remind signers who have not signed (these e-mails, or all when the list is empty)',
+        summary:
+          'Remind signers who have not signed (these e-mails, or all when the list is empty), each at most once an hour',
         security,
         params: IdParams,
         body: RemindBody,

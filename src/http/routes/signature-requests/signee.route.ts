@@ -77,10 +77,11 @@ export function signeeRoutes(base: FastifyInstance, deps: HttpDeps, config: Conf
       config: { rateLimit },
       schema: {
         tags,
-        summary: "A signer's message to the requester, recorded in the audit trail",
+        summary:
+          "A signer's message to the requester, recorded in the audit trail (3 an hour per signer, 10 per request)",
         params: IdParams,
         body: FeedbackBody,
-        response: { 200: Type.Object({ recorded: Type.Boolean() }), ...errors(400, 404, 429) },
+        response: { 200: Type.Object({ recorded: Type.Boolean() }), ...errors(400, 403, 404, 429) },
       },
     },
     async (req) => {

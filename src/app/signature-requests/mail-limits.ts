@@ -1,0 +1,43 @@
+/**
+ * The limits on the mails people other than the platform make the service send: a manual reminder, a
+ * signer's feedback. Counted on the request's audit events, read under the request's row lock, so every
+ * process agrees and two calls at once cannot both pass; the windows slide (no burst at an hour's edge).
+ */
+import type { AuditEvent } from './signature-request.port.js';
+
+export const HOUR_MS = 3_600_000;
+/** A signer is reminded (by the owner or the platform) at most once an hour. */
+export const REMIND_EVERY_MS = HOUR_MS;
+/** Feedback from one signer of a request per hour. */
+export const FEEDBACK_PER_SIGNER_PER_HOUR = 3;
+/** Feedback from all the signers of a request together per hour (the requester's inbox). */
+export const FEEDBACK_PER_REQUEST_PER_HOUR = 10;
+
+/** Milliseconds before this signer may be reminded again; 0 when now. */
+export function remindWaitMs(events: readonly AuditEvent[], signeeId: string, now: number): number {
+  let last = -Infinity;
+  for (const e of events) if (e.type === 'REMINDED' && e.signeeId === signeeId && e.date > last) last = e.date;
+  return Math.max(0, last + REMIND_EVERY_MS - now);
+}
+
+/** Milliseconds before this signer may give feedback again (either limit); 0 when now. */
+export function feedbackWaitMs(events: readonly AuditEvent[], signeeId: string, now: number): number {
+  const recent = events.filter((e) => e.type === 'FEEDBACK' && e.date > now - HOUR_MS).map((e) => e.date);
+  const mine = events
+    .filter((e) => e.type === 'FEEDBACK' && e.signeeId === signeeId && e.date > now - HOUR_MS)
+    .map((e) => e.date);
+  return Math.max(
+    waitUnderLimit(mine, FEEDBACK_PER_SIGNER_PER_HOUR, now),
+    waitUnderLimit(recent, FEEDBACK_PER_REQUEST_PER_HOUR, now),
+  );
+}
+
+/** With `dates` in the last hour, the wait until fewer than `max` are left in it. */
+function waitUnderLimit(dates: number[], max: number, now: number): number {
+  if (dates.length < max) return 0;
+  const sorted = [...dates].sort((x, y) => y - x);
+  return Math.max(0, sorted[max - 1]! + HOUR_MS - now);
+}
+
+/** A wait in milliseconds as the whole seconds of `Retry-After` (at least 1). */
+export const retryAfterSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
