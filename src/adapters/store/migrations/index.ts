@@ -20,6 +20,7 @@ import { sql as m018 } from './018-attestations.js';
 import { sql as m020 } from './020-vouched-identity.js';
 import { sql as m021 } from './021-batch-ranges.js';
 import { sql as m022 } from './022-batch-tree-parts.js';
+import { sql as m024 } from './024-documents.js';
 
 export interface Migration {
   readonly id: string;
@@ -45,4 +46,5 @@ export const migrations: readonly Migration[] = [
   { id: '020-vouched-identity', sql: m020 },
   { id: '021-batch-ranges', sql: m021 },
   { id: '022-batch-tree-parts', sql: m022 },
+  { id: '024-documents', sql: m024 },
 ];

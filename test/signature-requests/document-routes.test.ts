@@ -1,0 +1,215 @@
+/** Uploading and downloading the file to sign over HTTP, hostile uploads included, on both stores. */
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { storeDocumentObjects } from '../../src/adapters/store/document.repository.js';
+import { createAccount } from '../../src/app/accounts/create-account.js';
+import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
+import type { DocumentObjectStore } from '../../src/app/signature-requests/document/document.port.js';
+import { deriveSharingToken } from '../../src/core/signature-requests/sharing-token.js';
+import { testConfig } from '../support/fixtures.js';
+import { storeKinds } from '../support/stores.js';
+import { createRequest, openBench, requestBody, type Bench } from './fixture.js';
+
+const kinds = await storeKinds();
+const LIMIT = 600 * 1024;
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n<</JS (app.alert(1))>>\n'), randomBytes(300 * 1024)]);
+
+function multipart(name: string, fileName: string, type: string, content: Buffer) {
+  const boundary = '----proofseal' + randomBytes(8).toString('hex');
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${fileName}"\r\nContent-Type: ${type}\r\n\r\n`;
+  const payload = Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+for (const kind of kinds) {
+  describe(`the file to sign on ${kind.name}`, { skip: kind.skip }, () => {
+    let b: Bench;
+    before(async () => {
+      // The bench opens its store itself: the object store on that database is plugged in once it is open.
+      let objects: DocumentObjectStore | undefined;
+      const on = () => objects ?? assert.fail('no object store yet');
+      const lazy: DocumentObjectStore = {
+        begin: (now) => on().begin(now),
+        header: (name) => on().header(name),
+        chunks: (name, first, last) => on().chunks(name, first, last),
+        remove: (name, touchedBefore) => on().remove(name, touchedBefore),
+        sweepAbandoned: (before) => on().sweepAbandoned(before),
+      };
+      const config = testConfig({ DOCUMENT_MAX_BYTES: String(LIMIT) });
+      b = await openBench(kind, { documents: { objects: lazy, retentionMs: 86_400_000 } }, { config });
+      objects = storeDocumentObjects(b.s.db);
+    });
+    after(async () => b?.close());
+
+    const draft = (content: Buffer, extra: Record<string, unknown> = {}) =>
+      createRequest(b, requestBody({ state: 'DRAFT', hashToSign: sha256(content), ...extra }));
+    const upload = (id: string, content: Buffer, type = 'application/pdf', query = '', auth = b.auth) =>
+      b.app.inject({
+        method: 'POST',
+        url: `/v1/signatureRequest/${id}/file${query}`,
+        headers: { ...auth, 'content-type': type },
+        payload: content,
+      });
+    const chunkRows = async () =>
+      (await b.s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM document_chunk'))[0]!.n;
+
+    it('takes a multipart upload whose hash is hashToSign, and serves it back to the owner with safe headers', async () => {
+      const { id } = await draft(PDF);
+      const form = multipart('file', 'Contrat été.pdf', 'application/pdf', PDF);
+      const res = await b.app.inject({
+        method: 'POST',
+        url: `/v1/signatureRequest/${id}/file`,
+        headers: { ...b.auth, ...form.headers },
+        payload: form.payload,
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const view = res.json();
+      assert.equal(view.isUploaded, true);
+      assert.equal(view.fileName, 'Contrat été.pdf');
+      assert.equal(view.fileURL, `http://localhost:3000/v1/signatureRequest/${id}/file`);
+      const got = await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/file`, headers: b.auth });
+      assert.equal(got.statusCode, 200);
+      assert.ok(got.rawPayload.equals(PDF));
+      assert.equal(got.headers['content-type'], 'application/pdf');
+      assert.equal(got.headers.etag, `"${sha256(PDF)}"`);
+      assert.equal(got.headers['x-content-type-options'], 'nosniff');
+      assert.match(String(got.headers['content-security-policy']), /^sandbox; default-src 'none'/);
+      assert.equal(
+        got.headers['content-disposition'],
+        `inline; filename="Contrat _t_.pdf"; filename*=UTF-8''Contrat%20%C3%A9t%C3%A9.pdf`,
+      );
+      const stored = await b.s.db.query<{ data: Uint8Array }>('SELECT data FROM document_chunk LIMIT 1');
+      assert.ok(!Buffer.from(stored[0]!.data).includes(Buffer.from('%PDF')), 'chunks are stored sealed');
+    });
+
+    it('serves a raw upload of another type as an attachment, with a hostile name made harmless', async () => {
+      const html = Buffer.from('<html><script>alert(document.cookie)</script></html>');
+      const { id, signeeIds } = await draft(html);
+      const name = encodeURIComponent('../x"; filename=evil.pdf\r\nX: y.html');
+      const res = await upload(id, html, 'text/html; charset=utf-8', `?fileName=${name}`);
+      assert.equal(res.statusCode, 200, res.body);
+      await b.app.inject({
+        method: 'POST',
+        url: `/v1/signatureRequest/${id}/transition`,
+        headers: { ...b.auth, 'content-type': 'application/json' },
+        payload: '"PENDING"',
+      });
+      const got = await b.app.inject({
+        method: 'GET',
+        url: `/v1/signatureRequest/${id}/file?signeeId=${signeeIds[0]}`,
+      });
+      assert.equal(got.statusCode, 200, got.body);
+      assert.equal(got.headers['content-type'], 'text/html');
+      // The quote and semicolon become `_`, the line break is dropped: one filename, one filename*, nothing else.
+      assert.equal(
+        got.headers['content-disposition'],
+        `attachment; filename="x__ filename=evil.pdfX: y.html"; filename*=UTF-8''x%22%3B%20filename%3Devil.pdfX%3A%20y.html`,
+      );
+    });
+
+    it('answers ranges with 206 and an unsatisfiable one with 416', async () => {
+      const { id } = await draft(PDF);
+      assert.equal((await upload(id, PDF)).statusCode, 200);
+      const get = (range: string) =>
+        b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/file`, headers: { ...b.auth, range } });
+      const mid = await get('bytes=262000-262999');
+      assert.equal(mid.statusCode, 206);
+      assert.equal(mid.headers['content-range'], `bytes 262000-262999/${PDF.length}`);
+      assert.ok(mid.rawPayload.equals(PDF.subarray(262000, 263000)), 'a range across two chunks');
+      const tail = await get('bytes=-10');
+      assert.ok(tail.rawPayload.equals(PDF.subarray(PDF.length - 10)));
+      const past = await get(`bytes=${PDF.length}-`);
+      assert.equal(past.statusCode, 416);
+      assert.equal(past.headers['content-range'], `bytes */${PDF.length}`);
+    });
+
+    it('refuses an upload over the limit with 413 and keeps nothing', async () => {
+      const big = randomBytes(LIMIT + 1);
+      const { id } = await draft(big);
+      const before = await chunkRows();
+      const raw = await upload(id, big, 'application/octet-stream');
+      assert.equal(raw.statusCode, 413, raw.body);
+      assert.equal(raw.json().code, 'PAYLOAD_TOO_LARGE');
+      const form = multipart('file', 'big.bin', 'application/octet-stream', big);
+      const res = await b.app.inject({
+        method: 'POST',
+        url: `/v1/signatureRequest/${id}/file`,
+        headers: { ...b.auth, ...form.headers, 'transfer-encoding': 'chunked' },
+        payload: form.payload,
+      });
+      assert.equal(res.statusCode, 413, res.body);
+      assert.equal(await chunkRows(), before);
+      assert.equal((await b.deps.store.signatureRequests.findById(id))?.uploaded, false);
+    });
+
+    it('refuses a file of another hash (naming both) and an empty file, keeping nothing', async () => {
+      const { id } = await draft(PDF);
+      const before = await chunkRows();
+      const other = Buffer.concat([PDF, Buffer.from('x')]);
+      const res = await upload(id, other);
+      assert.equal(res.statusCode, 400);
+      assert.equal(res.json().code, 'HASH_MISMATCH');
+      assert.ok(res.json().message.includes(sha256(other)) && res.json().message.includes(sha256(PDF)));
+      const empty = await upload(id, Buffer.alloc(0));
+      assert.equal(empty.statusCode, 400);
+      assert.equal(empty.json().code, 'EMPTY_DOCUMENT');
+      assert.equal(await chunkRows(), before);
+    });
+
+    it('takes a first upload on a request activated at creation, refuses a replacement and any upload once closed', async () => {
+      const content = randomBytes(1000);
+      const { id } = await createRequest(b, requestBody({ hashToSign: sha256(content) }));
+      assert.equal((await upload(id, content)).statusCode, 200);
+      const again = await upload(id, content);
+      assert.equal(again.statusCode, 403);
+      assert.equal(again.json().code, 'NOT_EDITABLE');
+      const other = randomBytes(10);
+      const closed = await createRequest(b, requestBody({ hashToSign: sha256(other) }));
+      await b.app.inject({
+        method: 'POST',
+        url: `/v1/signatureRequest/${closed.id}/transition`,
+        headers: { ...b.auth, 'content-type': 'application/json' },
+        payload: '"CANCELED"',
+      });
+      assert.equal((await upload(closed.id, other)).statusCode, 403);
+    });
+
+    it('hides a request from another account (404) and from a wrong signeeId (404)', async () => {
+      const { id, signeeIds } = await draft(PDF);
+      assert.equal((await upload(id, PDF)).statusCode, 200);
+      const account = await createAccount(b.deps, { email: 'stranger@example.com', password: 'correct horse battery' });
+      const stranger = { authorization: `Bearer ${(await createApiToken(b.deps, { accountId: account.id })).token}` };
+      const foreign = await upload(id, PDF, 'application/pdf', '', stranger);
+      assert.equal(foreign.statusCode, 404);
+      const read = await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/file`, headers: stranger });
+      assert.equal(read.statusCode, 404);
+      const wrong = await b.app.inject({
+        method: 'GET',
+        url: `/v1/signatureRequest/${id}/file?signeeId=${signeeIds[0]!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`,
+      });
+      assert.equal(wrong.statusCode, 404);
+      assert.equal(wrong.json().code, 'NOT_FOUND');
+    });
+
+    it('serves the sharing link once the request left DRAFT, and answers amended=true with 409', async () => {
+      const content = randomBytes(5000);
+      const { id } = await createRequest(b, requestBody({ hashToSign: sha256(content) }));
+      assert.equal((await upload(id, content, 'application/pdf')).statusCode, 200);
+      const token = deriveSharingToken('test-secret-key-of-at-least-32-characters', id);
+      const shared = await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/shared/${token}/file` });
+      assert.equal(shared.statusCode, 200);
+      assert.ok(shared.rawPayload.equals(content));
+      const badToken = await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/shared/x${token}/file` });
+      assert.equal(badToken.statusCode, 404);
+      const amended = await b.app.inject({
+        method: 'GET',
+        url: `/v1/signatureRequest/${id}/file?amended=true`,
+        headers: b.auth,
+      });
+      assert.equal(amended.statusCode, 409);
+      assert.equal(amended.json().code, 'SIGNED_COPY_NOT_AVAILABLE');
+    });
+  });
+}
