@@ -7,7 +7,12 @@ import { createAccount } from '../../src/app/accounts/create-account.js';
 import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
 import type { DocumentObjectStore } from '../../src/app/signature-requests/document/document.port.js';
 import { deriveSharingToken } from '../../src/core/signature-requests/sharing-token.js';
-import { testConfig } from '../support/fixtures.js';
+import {
+  deleteExpiredDocuments,
+  REMOVE_GRACE_MS,
+} from '../../src/app/signature-requests/document/delete-expired-documents.js';
+import { objectNameOf } from '../../src/core/crypto/chunk-box.js';
+import { TEST_SECRET_KEY, testConfig } from '../support/fixtures.js';
 import { storeKinds } from '../support/stores.js';
 import { createRequest, openBench, requestBody, type Bench } from './fixture.js';
 
@@ -210,6 +215,42 @@ for (const kind of kinds) {
       });
       assert.equal(amended.statusCode, 409);
       assert.equal(amended.json().code, 'SIGNED_COPY_NOT_AVAILABLE');
+    });
+
+    it('retention: deletes files of canceled and long-completed requests, keeps an object a live request uses', async () => {
+      const content = randomBytes(3000);
+      const canceled = await createRequest(b, requestBody({ hashToSign: sha256(content) }));
+      const live = await createRequest(b, requestBody({ hashToSign: sha256(content) }));
+      const done = await createRequest(b, requestBody({ hashToSign: sha256(PDF) }));
+      for (const [id, file] of [
+        [canceled.id, content],
+        [live.id, content],
+        [done.id, PDF],
+      ] as const)
+        assert.equal((await upload(id, file)).statusCode, 200);
+      const json = { ...b.auth, 'content-type': 'application/json' };
+      const cancel = `/v1/signatureRequest/${canceled.id}/transition`;
+      assert.equal(
+        (await b.app.inject({ method: 'POST', url: cancel, headers: json, payload: '"CANCELED"' })).statusCode,
+        200,
+      );
+      // Completed two days ago (the workflow's own path to COMPLETED is tested elsewhere).
+      await b.s.db.query(`UPDATE signature_request SET state = 'COMPLETED', last_modified = $2 WHERE id = $1`, [
+        done.id,
+        b.clock.now() - 2 * 86_400_000,
+      ]);
+      const file = (id: string) =>
+        b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/file`, headers: b.auth });
+      b.clock.advance(2 * REMOVE_GRACE_MS);
+      assert.ok((await deleteExpiredDocuments(b.deps, { limit: 100 })) >= 2);
+      assert.equal((await file(canceled.id)).json().code, 'NO_DOCUMENT');
+      assert.equal((await file(done.id)).json().code, 'NO_DOCUMENT');
+      assert.ok((await file(live.id)).rawPayload.equals(content), 'the shared object stays for the live request');
+      const pdfObject = objectNameOf(TEST_SECRET_KEY, sha256(PDF));
+      const left = await b.s.db.query('SELECT 1 FROM document_object WHERE name = $1', [pdfObject]);
+      const stillUsed = await b.deps.store.requestDocuments.isReferenced(pdfObject);
+      assert.equal(left.length, stillUsed ? 1 : 0, 'the PDF object is gone unless another request keeps it');
+      assert.equal(await deleteExpiredDocuments(b.deps, { limit: 100 }), 0, 'a second run finds nothing');
     });
   });
 }
