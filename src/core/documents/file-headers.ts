@@ -16,7 +16,10 @@ export function cleanFileName(name: string | undefined | null): string | null {
   if (typeof name !== 'string') return null;
   const base = name.split(/[\\/]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '').trim();
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+    .trim();
   const kept = truncateGraphemes(clean, MAX_FILE_NAME);
   return kept === '' || kept === '.' || kept === '..' ? null : kept;
 }
