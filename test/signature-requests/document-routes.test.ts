@@ -2,19 +2,18 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { storeDocumentObjects } from '../../src/adapters/store/document.repository.js';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
-import type { DocumentObjectStore } from '../../src/app/signature-requests/document/document.port.js';
 import { deriveSharingToken } from '../../src/core/signature-requests/sharing-token.js';
 import {
   deleteExpiredDocuments,
   REMOVE_GRACE_MS,
 } from '../../src/app/signature-requests/document/delete-expired-documents.js';
 import { objectNameOf } from '../../src/core/crypto/chunk-box.js';
-import { TEST_SECRET_KEY, testConfig } from '../support/fixtures.js';
+import { openDocumentBench } from '../support/document-bench.js';
+import { TEST_SECRET_KEY } from '../support/fixtures.js';
 import { storeKinds } from '../support/stores.js';
-import { createRequest, openBench, requestBody, type Bench } from './fixture.js';
+import { createRequest, requestBody, type Bench } from './fixture.js';
 
 const kinds = await storeKinds();
 const LIMIT = 600 * 1024;
@@ -32,19 +31,7 @@ for (const kind of kinds) {
   describe(`the file to sign on ${kind.name}`, { skip: kind.skip }, () => {
     let b: Bench;
     before(async () => {
-      // The bench opens its store itself: the object store on that database is plugged in once it is open.
-      let objects: DocumentObjectStore | undefined;
-      const on = () => objects ?? assert.fail('no object store yet');
-      const lazy: DocumentObjectStore = {
-        begin: (now) => on().begin(now),
-        header: (name) => on().header(name),
-        chunks: (name, first, last) => on().chunks(name, first, last),
-        remove: (name, touchedBefore) => on().remove(name, touchedBefore),
-        sweepAbandoned: (before) => on().sweepAbandoned(before),
-      };
-      const config = testConfig({ DOCUMENT_MAX_BYTES: String(LIMIT) });
-      b = await openBench(kind, { documents: { objects: lazy, retentionMs: 86_400_000 } }, { config });
-      objects = storeDocumentObjects(b.s.db);
+      b = await openDocumentBench(kind, { DOCUMENT_MAX_BYTES: String(LIMIT) });
     });
     after(async () => b?.close());
 
