@@ -1,6 +1,8 @@
 /** Uploading and downloading the file to sign over HTTP, hostile uploads included, on both stores. */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
@@ -238,6 +240,45 @@ for (const kind of kinds) {
       const stillUsed = await b.deps.store.requestDocuments.isReferenced(pdfObject);
       assert.equal(left.length, stillUsed ? 1 : 0, 'the PDF object is gone unless another request keeps it');
       assert.equal(await deleteExpiredDocuments(b.deps, { limit: 100 }), 0, 'a second run finds nothing');
+    });
+
+    it('stops a streamed body of unknown length at the limit on a real socket: 413, connection closed, nothing kept', async () => {
+      const big = randomBytes(3 * LIMIT);
+      const { id } = await draft(big);
+      const before = await chunkRows();
+      await b.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = b.app.server.address() as AddressInfo;
+      const answer = await new Promise<{ status: number; sent: number; connection: string | undefined }>(
+        (resolve, reject) => {
+          let sent = 0;
+          const req = http.request(
+            {
+              host: '127.0.0.1',
+              port,
+              method: 'POST',
+              path: `/v1/signatureRequest/${id}/file`,
+              headers: { ...b.auth, 'content-type': 'application/octet-stream' },
+            },
+            (res) => {
+              res.resume();
+              resolve({ status: res.statusCode!, sent, connection: res.headers.connection });
+            },
+          );
+          req.on('error', reject);
+          const pump = () => {
+            while (sent < big.length) {
+              const piece = big.subarray(sent, sent + 16_384);
+              sent += piece.length;
+              if (!req.write(piece)) return void req.once('drain', pump);
+            }
+            req.end();
+          };
+          pump();
+        },
+      );
+      assert.equal(answer.status, 413);
+      assert.equal(answer.connection, 'close');
+      assert.equal(await chunkRows(), before);
     });
   });
 }
