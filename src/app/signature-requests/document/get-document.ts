@@ -39,8 +39,8 @@ export async function getDocument(
   deps: Deps,
   input: { id: string; reader: DocumentReader },
 ): Promise<DocumentDownload> {
-  const documents = deps.documents ?? fail('NOT_READY', 'no document store is configured');
   const request = await requestFor(deps, input.id, input.reader);
+  const documents = deps.documents ?? fail('NOT_READY', 'no document store is configured');
   const document = await deps.store.requestDocuments.find(request.id);
   if (!document || document.sha256 !== request.hashToSign.toLowerCase())
     fail('NO_DOCUMENT', `no file was uploaded for signature request ${request.id}`);

@@ -55,8 +55,8 @@ async function checkUploadable(store: Store, accountId: string, id: string, lock
  *   file or a signature already), PAYLOAD_TOO_LARGE, EMPTY_DOCUMENT, HASH_MISMATCH, NOT_READY (no document store)
  */
 export async function uploadDocument(deps: Deps, input: UploadDocumentInput): Promise<SignatureRequest> {
-  const documents = deps.documents ?? fail('NOT_READY', 'no document store is configured');
   const request = await checkUploadable(deps.store, input.accountId, input.id, false);
+  const documents = deps.documents ?? fail('NOT_READY', 'no document store is configured');
   const writer = await documents.objects.begin(deps.clock.now());
   let committed = false;
   try {
