@@ -92,6 +92,7 @@ function contextInput(
       deadline: request.deadline,
       fileName: request.fileName,
       fileURL: request.fileUrl,
+      isUploaded: request.uploaded === true,
       lang: request.lang,
       vars: request.vars ?? {},
     },
