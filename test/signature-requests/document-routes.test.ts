@@ -138,6 +138,26 @@ for (const kind of kinds) {
       assert.equal((await b.deps.store.signatureRequests.findById(id))?.uploaded, false);
     });
 
+    it('refuses a multipart form whose file is not in a part named "file", or that has no file', async () => {
+      const { id } = await draft(PDF);
+      for (const form of [
+        multipart('document', 'a.pdf', 'application/pdf', PDF),
+        {
+          payload: Buffer.from('--b\r\nContent-Disposition: form-data; name="x"\r\n\r\ny\r\n--b--\r\n'),
+          headers: { 'content-type': 'multipart/form-data; boundary=b' },
+        },
+      ]) {
+        const res = await b.app.inject({
+          method: 'POST',
+          url: `/v1/signatureRequest/${id}/file`,
+          headers: { ...b.auth, ...form.headers },
+          payload: form.payload,
+        });
+        assert.equal(res.statusCode, 400, res.body);
+        assert.equal(res.json().code, 'VALIDATION_FAILED');
+      }
+    });
+
     it('refuses a file of another hash (naming both) and an empty file, keeping nothing', async () => {
       const { id } = await draft(PDF);
       const before = await chunkRows();
