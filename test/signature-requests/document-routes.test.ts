@@ -158,6 +158,29 @@ for (const kind of kinds) {
       }
     });
 
+    it('keeps the file across a PUT of the same hash, and detaches it when the PUT changes hashToSign', async () => {
+      const { id, body: created } = await draft(PDF);
+      const body = Object.fromEntries(Object.entries(created).filter(([k]) => k !== 'state')); // not a PUT field
+      assert.equal((await upload(id, PDF)).statusCode, 200);
+      const put = (hashToSign: string) =>
+        b.app.inject({
+          method: 'PUT',
+          url: `/v1/signatureRequest/${id}`,
+          headers: b.auth,
+          payload: { ...body, hashToSign },
+        });
+      const sameRes = await put(sha256(PDF));
+      assert.equal(sameRes.statusCode, 200, sameRes.body);
+      const same = sameRes.json();
+      assert.equal(same.isUploaded, true);
+      assert.equal(same.fileURL, `http://localhost:3000/v1/signatureRequest/${id}/file`);
+      const other = (await put(sha256(Buffer.from('another document')))).json();
+      assert.equal(other.isUploaded, false);
+      assert.equal(other.fileURL, undefined);
+      const got = await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/file`, headers: b.auth });
+      assert.equal(got.json().code, 'NO_DOCUMENT');
+    });
+
     it('refuses a file of another hash (naming both) and an empty file, keeping nothing', async () => {
       const { id } = await draft(PDF);
       const before = await chunkRows();
