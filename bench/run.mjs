@@ -15,6 +15,7 @@ const benches = [
   ['--import', 'tsx', 'bench/mail.bench.ts'],
   ['--import', 'tsx', 'bench/mail-queue.bench.ts'],
   ['--import', 'tsx', 'bench/attestation.bench.ts'],
+  ['--expose-gc', '--import', 'tsx', 'bench/documents.bench.ts'],
 ];
 for (const args of benches) {
   console.log(`\n== ${args.at(-1)}`);

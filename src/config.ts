@@ -81,6 +81,9 @@ export interface Config {
   readonly platformIdentityToken: string | undefined;
   /** The platform key's address (PLATFORM_KEY_PUBKEY); unset, the newest live identity key. */
   readonly platformKeyPubKey: string | undefined;
+  /** Largest file to sign accepted by an upload (DOCUMENT_MAX_BYTES) and days a finished request's file is kept (DOCUMENT_RETENTION_DAYS). */
+  readonly documentMaxBytes: number;
+  readonly documentRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -244,6 +247,8 @@ export function loadConfig(env: Env = process.env): Config {
     platformIdentityUrl: r.url('PLATFORM_IDENTITY_URL', ['http:', 'https:']),
     platformIdentityToken: r.optional('PLATFORM_IDENTITY_TOKEN'),
     platformKeyPubKey: r.optional('PLATFORM_KEY_PUBKEY'),
+    documentMaxBytes: r.int('DOCUMENT_MAX_BYTES', 25 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+    documentRetentionDays: r.int('DOCUMENT_RETENTION_DAYS', 90, 1, 36_500),
   };
   if (/[\r\n<>"]/.test(config.serviceName)) r.problems.push('SERVICE_NAME must not contain line breaks, <, > or "');
   if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(config.serviceEmail)) r.problems.push('SERVICE_EMAIL must be an e-mail address');

@@ -11,6 +11,7 @@ import { lazyAttestationRenderer } from './adapters/pdf/lazy-attestation-rendere
 import { cachedBrandImages } from './adapters/pdf/brand-images.js';
 import { parseSmsUrl, twilioSms } from './adapters/sms/twilio-sms.js';
 import { openStore, type OpenedStore } from './adapters/store/create-store.js';
+import { storeDocumentObjects } from './adapters/store/document.repository.js';
 import { isConnectionFailure, StoreUnreachableError } from './adapters/store/store-unreachable.js';
 import { resolveSecretKey, systemClock, systemRandom } from './adapters/system/system.js';
 import type { IdentityDeps } from './app/identity/identity-deps.js';
@@ -104,6 +105,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       publicUrl: config.publicUrl,
       serviceName: 'proofseal',
     },
+    documents: { objects: storeDocumentObjects(opened.db), retentionMs: config.documentRetentionDays * 86_400_000 },
   };
   const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl) : null;
   const mailer = smtp ?? fileMailer(path.join(config.dataDir, 'mail'));

@@ -16,12 +16,16 @@ import { canonicalJson } from '../core/signature-requests/audit-trail.js';
 import { parse, UsageError } from './args.js';
 import { CLIENT_OPTIONS, resolveClientSettings, type Flags } from './client-settings.js';
 import { sha256File } from './file-hash.js';
+import { downloadAttestation, downloadRequestFile, requestPath, uploadRequestFile } from './document-commands.js';
 import type { ClientContext } from './client-context.js';
 import { apiClient } from './seal-command.js';
 import { receiptChecks, type Check } from './verify-command.js';
 
-export const REQUEST_USAGE = `  request create <file> --signer "Name <email>" [--signer …] [--otp +33612345678 …] [--draft] [--name N] [--lang en|fr]
-                                  a signature request of the file's hash (the i-th --otp: phone of the i-th signer, who must then give an SMS code)
+export const REQUEST_USAGE = `  request create <file> --signer "Name <email>" [--signer …] [--otp +33612345678 …] [--draft] [--hash-only] [--name N] [--lang en|fr]
+                                  a signature request of the file, uploaded so signers can read it (--hash-only: its hash
+                                  alone); the i-th --otp: phone of the i-th signer, who must then give an SMS code
+  request download <id> [-o FILE]    save the file to sign (checked against hashToSign)
+  request attestation <id> [-o FILE] save the attestation PDF (once every proof is confirmed)
   request show <id> | request list [--state S] [--name N] [--page P] [--size S]
   request transition <id> PENDING|DRAFT|CLOSED|CANCELED
   request delegate <link from the invitation> [--otp CODE] | request delegate <id> --signee-id ID [--otp CODE]
@@ -62,9 +66,11 @@ const SUBCOMMANDS: Record<string, (args: string[], ctx: ClientContext) => Promis
   transition: transitionRequest,
   delegate: delegateSignature,
   proofs: requestProofs,
+  download: downloadFile,
+  attestation: saveAttestation,
 };
 
-/** `proofseal request <create|show|list|transition|delegate|proofs> …`. */
+/** `proofseal request <create|show|list|transition|delegate|proofs|download|attestation> …`. */
 export async function requestCommand(args: string[], ctx: ClientContext): Promise<void> {
   const [sub, ...rest] = args;
   const run = sub === undefined ? undefined : SUBCOMMANDS[sub];
@@ -79,8 +85,6 @@ function flagsOf(values: Record<string, unknown>): Flags {
 async function client(values: Record<string, unknown>, ctx: ClientContext): Promise<ServiceApi> {
   return apiClient(ctx.adapters, await resolveClientSettings(flagsOf(values), ctx), true);
 }
-
-const requestPath = (id: string) => `/v1/signatureRequest/${encodeURIComponent(id)}`;
 
 /**
  * "+33612345678" (spaces allowed) → the API's signer fields `{countryCallingCode: "33", phone: "612345678"}`,
@@ -118,6 +122,7 @@ async function createRequest(args: string[], ctx: ClientContext): Promise<void> 
     signer: { type: 'string', multiple: true },
     otp: { type: 'string', multiple: true },
     draft: { type: 'boolean' },
+    'hash-only': { type: 'boolean' },
     name: { type: 'string' },
     lang: { type: 'string' },
   });
@@ -126,16 +131,19 @@ async function createRequest(args: string[], ctx: ClientContext): Promise<void> 
   const authorizedSignees = signeesOf(list(values.signer), list(values.otp));
   const hashToSign = await sha256File(file);
   if (hashToSign === EMPTY_SHA256) throw new DomainError('INVALID_HASH', `${file} is empty: there is nothing to sign`);
+  const upload = values['hash-only'] !== true;
   const body = {
     name: str(values.name) ?? path.basename(file),
     hashToSign,
     fileName: path.basename(file),
     authorizedSignees,
-    ...(values.draft === true && { state: 'DRAFT' }),
+    // With the file, a DRAFT first: the invitations leave (on PENDING) once the file is there to read.
+    ...((values.draft === true || upload) && { state: 'DRAFT' }),
     ...(str(values.lang) !== undefined && { lang: str(values.lang) }),
   };
   const api = await client(values, ctx);
-  const created = (await api.request<SignatureRequestView>('POST', '/v1/signatureRequest', { body })).body;
+  let created = (await api.request<SignatureRequestView>('POST', '/v1/signatureRequest', { body })).body;
+  if (upload) created = await uploadThenActivate(api, created.id, file, values.draft !== true);
   if (values.json) return ctx.out(JSON.stringify(created));
   ctx.out(describe(created).join('\n'));
   ctx.out(
@@ -143,6 +151,47 @@ async function createRequest(args: string[], ctx: ClientContext): Promise<void> 
       ? `  a draft: send the invitations with: proofseal request transition ${created.id} PENDING`
       : `  invitations sent; follow it with: proofseal request show ${created.id}`,
   );
+}
+
+/** Uploads the file to a new DRAFT and, unless it stays a draft, activates it; a failure says the draft is left. */
+async function uploadThenActivate(
+  api: ServiceApi,
+  id: string,
+  file: string,
+  activate: boolean,
+): Promise<SignatureRequestView> {
+  try {
+    const uploaded = await uploadRequestFile<SignatureRequestView>(api, id, file);
+    if (!activate) return uploaded;
+    return (await api.request<SignatureRequestView>('POST', `${requestPath(id)}/transition`, { body: 'PENDING' })).body;
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    throw new DomainError(err.code, `${err.message} (request ${id} was left a DRAFT)`);
+  }
+}
+
+async function downloadFile(args: string[], ctx: ClientContext): Promise<void> {
+  const { values, positionals } = parse(args, { ...CLIENT_OPTIONS, output: { type: 'string', short: 'o' } });
+  if (positionals.length !== 1) throw new UsageError('usage: proofseal request download <id> [-o FILE]');
+  const api = await client(values, ctx);
+  const got = await downloadRequestFile(api, positionals[0]!, str(values.output));
+  const same = got.sha256 === got.hashToSign;
+  if (values.json) ctx.out(JSON.stringify({ ...got, matches: same }));
+  else ctx.out(`saved ${got.file}: SHA-256 ${got.sha256} ${same ? 'equals' : 'DIFFERS FROM'} the request's hashToSign`);
+  if (!same) process.exitCode = 1;
+}
+
+async function saveAttestation(args: string[], ctx: ClientContext): Promise<void> {
+  const { values, positionals } = parse(args, { ...CLIENT_OPTIONS, output: { type: 'string', short: 'o' } });
+  if (positionals.length !== 1) throw new UsageError('usage: proofseal request attestation <id> [-o FILE]');
+  const api = await client(values, ctx);
+  const file = await downloadAttestation(api, positionals[0]!, str(values.output));
+  if (file === null) {
+    ctx.out(values.json ? JSON.stringify({ ready: false }) : 'the proofs are not all confirmed yet: try again later');
+    process.exitCode = 1;
+    return;
+  }
+  ctx.out(values.json ? JSON.stringify({ ready: true, file }) : `saved ${file}`);
 }
 
 async function showRequest(args: string[], ctx: ClientContext): Promise<void> {

@@ -53,7 +53,10 @@ export type ErrorCode =
   | 'DUPLICATE_SIGNEE'
   | 'VARS_TOO_LARGE'
   | 'INVALID_DEADLINE'
-  | 'HASH_MISMATCH';
+  | 'HASH_MISMATCH'
+  | 'EMPTY_DOCUMENT'
+  | 'NO_DOCUMENT'
+  | 'SIGNED_COPY_NOT_AVAILABLE';
 
 export class DomainError extends Error {
   readonly code: ErrorCode;

@@ -23,6 +23,7 @@ import { logoRoutes } from './routes/signature-requests/logo.route.js';
 import { sharedRequestRoutes } from './routes/signature-requests/shared.route.js';
 import { signeeRoutes } from './routes/signature-requests/signee.route.js';
 import { attestationRoutes } from './routes/signature-requests/attestation.route.js';
+import { documentRoutes } from './routes/signature-requests/document.route.js';
 import { webRoutes, type WebAssets } from './routes/web/web.route.js';
 import { ErrorSchema } from './schemas.js';
 import { registerTextGuard, typed, validatorOptions, type TypedFastify } from './validation.js';
@@ -115,6 +116,7 @@ export async function buildApp(
       signatureRequestRoutes,
       signatureRequestProofRoutes,
       attestationRoutes,
+      documentRoutes,
       signeeRoutes,
       sharedRequestRoutes,
       logoRoutes,
@@ -134,7 +136,7 @@ export async function buildApp(
  */
 const SIGNER_ACTION =
   /^\/v1\/signatureRequest\/[^/?#]+\/(?:delegate|sign|feedback|otp\/[^/?#]+|shared\/[^?#]+)(?:\?|$)/;
-const SIGNER_READ = /^\/v1\/signatureRequest\/[^/?#]+(?:\/audittrail|\/proofbundle)?\?(?:[^#]*&)?signeeId=/;
+const SIGNER_READ = /^\/v1\/signatureRequest\/[^/?#]+(?:\/audittrail|\/proofbundle|\/file)?\?(?:[^#]*&)?signeeId=/;
 
 function signerCors(req: FastifyRequest, done: (err: Error | null, options?: FastifyCorsOptions) => void): void {
   const url = req.raw.url ?? '';

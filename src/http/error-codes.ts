@@ -53,6 +53,9 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   VARS_TOO_LARGE: 400,
   INVALID_DEADLINE: 400,
   HASH_MISMATCH: 400,
+  EMPTY_DOCUMENT: 400,
+  NO_DOCUMENT: 404,
+  SIGNED_COPY_NOT_AVAILABLE: 409,
 };
 
 const REASON: Record<number, string> = {

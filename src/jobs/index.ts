@@ -12,6 +12,7 @@ import {
   signatureRequestsTickJob,
 } from './signature-requests/signature-requests.jobs.js';
 import { deliverSmsJob } from './sms/deliver-sms.job.js';
+import { documentRetentionJob } from './signature-requests/document-retention.job.js';
 
 /**
  * Every job this service runs (attestation PDFs attached to mails come from `attestationPdf` unless `io` gives
@@ -32,5 +33,6 @@ export function jobDefinitions(
     sealAuditTrailJob(deps),
     produceAttestationJob(deps),
     signatureRequestsTickJob(deps),
+    documentRetentionJob(deps),
   ];
 }

@@ -52,7 +52,8 @@ async function stubApi(): Promise<Api> {
     let text = '';
     req.on('data', (d: Buffer) => (text += d.toString()));
     req.on('end', () => {
-      const body: unknown = text ? JSON.parse(text) : null;
+      const json = /json/.test(req.headers['content-type'] ?? '');
+      const body: unknown = text && json ? JSON.parse(text) : text || null;
       api.requests.push({ method: req.method!, url: req.url!, body, auth: req.headers.authorization });
       const send = (status: number, json: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
@@ -100,6 +101,7 @@ async function stubApi(): Promise<Api> {
         return send(200, known);
       }
       if (action === 'proofbundle') return send(api.bundle.status, api.bundle.body);
+      if (req.method === 'POST' && action === 'file') return send(200, { ...known, isUploaded: true });
       return send(404, { statusCode: 404, code: 'NOT_FOUND', error: 'Not Found', message: 'no route' });
     });
   });

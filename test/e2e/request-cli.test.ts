@@ -101,6 +101,12 @@ describe('proofseal request against the default run', () => {
 
     const after = JSON.parse((await cli(['request', 'show', requestId, '--json'], env)).stdout);
     assert.equal(after.state, 'COMPLETED');
+    assert.equal(after.isUploaded, true, 'create uploaded the file');
+    const copy = path.join(dataDir, 'lease-copy.txt');
+    const downloaded = await cli(['request', 'download', requestId, '-o', copy], env);
+    assert.equal(downloaded.code, 0, downloaded.stderr);
+    assert.match(downloaded.stdout, /equals the request's hashToSign/);
+    assert.ok(readFileSync(copy).equals(readFileSync(doc)));
     assert.ok(after.authorizedSignees[0].signedOn > 0);
   });
 });

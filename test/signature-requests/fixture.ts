@@ -1,5 +1,6 @@
 /** A signature-request test bench: a store, an app, an account with a token, and a clock tests can move. */
 import type { FastifyInstance } from 'fastify';
+import { storeDocumentObjects } from '../../src/adapters/store/document.repository.js';
 import type { Config } from '../../src/config.js';
 import type { WebAssets } from '../../src/http/routes/web/web.route.js';
 import { createAccount } from '../../src/app/accounts/create-account.js';
@@ -53,7 +54,9 @@ export async function openBench(
   const jobs = recordingJobs();
   const store = s.withJobs(() => jobs);
   const platformSigner = await platformSignerIn(store, clock);
-  const deps = testDeps(store, { clock, jobs, platformSigner, ...extra });
+  // The files to sign in the bench's own store, as src/runtime.ts wires them.
+  const documents = { objects: storeDocumentObjects(s.db), retentionMs: 90 * 86_400_000 };
+  const deps = testDeps(store, { clock, jobs, platformSigner, documents, ...extra });
   const app = await testApp(store, { deps, ...appOptions });
   const { auth, accountId } = await createOwner(deps);
   return {

@@ -42,7 +42,16 @@ const REMOTE_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   'OTP_TOO_MANY_TRIES',
   'OTP_TOO_SOON',
   'OTP_LIMIT_REACHED',
+  'NOT_EDITABLE',
+  'HASH_MISMATCH',
+  'EMPTY_DOCUMENT',
+  'NO_DOCUMENT',
+  'SIGNED_COPY_NOT_AVAILABLE',
+  'ATTESTATION_NOT_AVAILABLE',
 ]);
+
+/** Time allowed to send or fetch a file (25 MB over a slow line). */
+const UPLOAD_TIMEOUT_MS = 10 * 60_000;
 
 function codeOf(status: number, remote: unknown): ErrorCode {
   if (typeof remote === 'string' && REMOTE_CODES.has(remote)) return remote as ErrorCode;
@@ -69,28 +78,64 @@ export class ServiceClient implements ServiceApi {
     path: string,
     options: { query?: Record<string, string | undefined>; body?: unknown; accept?: number[] } = {},
   ): Promise<ServiceResponse<T>> {
-    const url = new URL(this.opts.baseUrl.replace(/\/+$/, '') + path);
-    for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers = this.headers();
     if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const res = await this.fetch(method, this.url(path, options.query), { headers, body }, this.opts.timeoutMs);
+    return this.json<T>(res, options.accept ?? [200, 201]);
+  }
+
+  async upload<T>(
+    path: string,
+    file: { body: AsyncIterable<Uint8Array>; size: number; contentType: string },
+    options: { query?: Record<string, string | undefined>; accept?: number[] } = {},
+  ): Promise<ServiceResponse<T>> {
+    const headers = { ...this.headers(), 'content-type': file.contentType, 'content-length': String(file.size) };
+    // A stream body: fetch sends it as it is read (undici takes an async iterable with duplex 'half').
+    const init = { headers, body: file.body, duplex: 'half' } as unknown as RequestInit;
+    const res = await this.fetch('POST', this.url(path, options.query), init, this.opts.timeoutMs ?? UPLOAD_TIMEOUT_MS);
+    return this.json<T>(res, options.accept ?? [200, 201]);
+  }
+
+  async download(
+    path: string,
+    options: { query?: Record<string, string | undefined>; accept?: number[] } = {},
+  ): Promise<{ status: number; headers: Headers; body: AsyncIterable<Uint8Array> }> {
+    const headers = { ...this.headers(), accept: '*/*' };
+    const url = this.url(path, options.query);
+    const res = await this.fetch('GET', url, { headers }, this.opts.timeoutMs ?? UPLOAD_TIMEOUT_MS);
+    if (!(options.accept ?? [200]).includes(res.status) || res.body === null) await this.json(res, []);
+    return { status: res.status, headers: res.headers, body: res.body as unknown as AsyncIterable<Uint8Array> };
+  }
+
+  private url(path: string, query: Record<string, string | undefined> = {}): URL {
+    const url = new URL(this.opts.baseUrl.replace(/\/+$/, '') + path);
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, v);
+    return url;
+  }
+
+  private headers(): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json' };
     const auth = this.opts.auth;
     if (auth?.kind === 'bearer') headers.authorization = `Bearer ${auth.token}`;
     if (auth?.kind === 'basic')
       headers.authorization = `Basic ${Buffer.from(`${auth.login}:${auth.password}`).toString('base64')}`;
-    let res: Response;
+    return headers;
+  }
+
+  private async fetch(method: string, url: URL, init: RequestInit, timeoutMs = 30_000): Promise<Response> {
     try {
-      res = await (this.opts.fetch ?? fetch)(url, {
-        method,
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
-      });
+      return await (this.opts.fetch ?? fetch)(url, { ...init, method, signal: AbortSignal.timeout(timeoutMs) });
     } catch (err) {
       throw this.unreachable(err);
     }
+  }
+
+  /** The JSON body of an accepted status; any other status throws the service's error. */
+  private async json<T>(res: Response, accept: number[]): Promise<ServiceResponse<T>> {
     const text = await res.text();
     const body = parseJson(text);
-    if ((options.accept ?? [200, 201]).includes(res.status)) return { status: res.status, body: body as T };
+    if (accept.includes(res.status)) return { status: res.status, body: body as T };
     const remote = (body ?? {}) as { code?: unknown; message?: unknown };
     const message = typeof remote.message === 'string' ? remote.message : `HTTP ${res.status}`;
     throw new DomainError(

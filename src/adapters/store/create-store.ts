@@ -8,6 +8,7 @@ import { attemptCounterRepository } from './attempt-counter.repository.js';
 import { batchRepository } from './batch.repository.js';
 import { btcTxRepository } from './btc-tx.repository.js';
 import { callbackRepository } from './callback.repository.js';
+import { requestDocumentRepository } from './document.repository.js';
 import { emailRepository } from './email.repository.js';
 import { openEmbedded } from './embedded-database.js';
 import { identityKeyRepository, identityTokenRepository } from './identity.repository.js';
@@ -59,6 +60,7 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, pending?: JobToS
     signatureRequests: signatureRequestRepository(sql),
     requestMailMarks: requestMailMarkRepository(sql),
     attestations: attestationRepository(sql),
+    requestDocuments: requestDocumentRepository(sql),
     jobs: storeJobs(jobsOn(sql), pending),
     // The jobs enqueued in the transaction are written in one statement before it commits.
     transaction: (fn) =>

@@ -33,6 +33,7 @@ interface RequestRow {
   proof_bundle_complete: boolean;
   created: number;
   last_modified: number;
+  uploaded: boolean;
 }
 
 interface SigneeRow {
@@ -75,7 +76,7 @@ interface EventRow {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const REQUEST_COLUMNS = `id, account_id, name, hash_to_sign, state, file_name, file_url, deadline, activation, lang, ordered,
-  public, callback_url, identity_url, vars, audit_trail_anchor_id, proof_bundle_complete, created, last_modified`;
+  public, callback_url, identity_url, vars, audit_trail_anchor_id, proof_bundle_complete, created, last_modified, uploaded`;
 const SIGNEE_COLUMNS = `id, request_id, position, common_name, email, country_calling_code, phone, requires_otp, vars, lang,
   secret_salt, audit_trail_id, viewed_on, signed_on, anchor_id, method`;
 
@@ -209,6 +210,7 @@ function toRequest(r: RequestRow, signees: Signee[], watchers: Watcher[]): Signa
     vars: r.vars,
     auditTrailAnchorId: r.audit_trail_anchor_id,
     proofBundleComplete: r.proof_bundle_complete,
+    uploaded: r.uploaded,
     created: r.created,
     lastModified: r.last_modified,
     signees,
@@ -386,7 +388,10 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
     async replaceDraft(id, fields, signees, watchers, now) {
       return sql.transaction(async (tx) => {
         const updated = await tx.query(
-          `UPDATE signature_request SET name = $2, hash_to_sign = $3, file_name = $4, file_url = $5, deadline = $6,
+          // An uploaded file stays the request's while the hash is unchanged (and keeps its fileURL when none is given).
+          `UPDATE signature_request SET name = $2, hash_to_sign = $3, file_name = $4, deadline = $6,
+             file_url = CASE WHEN uploaded AND hash_to_sign = $3 THEN coalesce($5, file_url) ELSE $5 END,
+             uploaded = (uploaded AND hash_to_sign = $3),
              activation = $7, lang = $8, ordered = $9, public = $10, callback_url = $11, identity_url = $12,
              vars = $13::jsonb, last_modified = $14
            WHERE id = $1 AND state = 'DRAFT' RETURNING id`,

@@ -8,6 +8,7 @@ import type { SmsProvider } from '../sms/sms.port.js';
 import type { MailSettings } from '../mail/mail-settings.port.js';
 import type { AttestationService } from '../signature-requests/attestation/attestation.port.js';
 import type { SignatureVerifier } from '../anchoring/signature-verifier.port.js';
+import type { DocumentDeps } from '../signature-requests/document/document.port.js';
 
 /** What every use case may be given. Use cases take the parts they need, in one options object. */
 export interface AppDeps {
@@ -31,4 +32,6 @@ export interface AppDeps {
   readonly attestation?: AttestationService;
   /** Signature anchors' signatures verified off the event loop (VERIFY_THREADS); absent, verified inline. */
   readonly signatureVerifier?: SignatureVerifier;
+  /** The files to sign (object store, retention); absent, uploads and downloads fail with NOT_READY. */
+  readonly documents?: DocumentDeps;
 }

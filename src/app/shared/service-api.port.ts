@@ -29,4 +29,21 @@ export interface ServiceApi {
     path: string,
     options?: { query?: Record<string, string | undefined>; body?: unknown; accept?: number[] },
   ): Promise<ServiceResponse<T>>;
+  /**
+   * Sends a file as a raw body (streamed, never read whole) and reads the JSON answer; as {@link request}.
+   * @throws DomainError with the service's code; NOT_READY when the service cannot be reached
+   */
+  upload<T>(
+    path: string,
+    file: { body: AsyncIterable<Uint8Array>; size: number; contentType: string },
+    options?: { query?: Record<string, string | undefined>; accept?: number[] },
+  ): Promise<ServiceResponse<T>>;
+  /**
+   * A binary answer (a file, a PDF), streamed. Statuses in `accept` (default: 200) resolve; a JSON error throws.
+   * @throws DomainError with the service's code; NOT_READY when the service cannot be reached
+   */
+  download(
+    path: string,
+    options?: { query?: Record<string, string | undefined>; accept?: number[] },
+  ): Promise<{ status: number; headers: Headers; body: AsyncIterable<Uint8Array> }>;
 }

@@ -12,6 +12,7 @@ import type { SmsRepository } from '../sms/sms-outbox.port.js';
 import type { RequestMailMarkRepository } from '../signature-requests/request-mail.port.js';
 import type { SignatureRequestRepository } from '../signature-requests/signature-request.port.js';
 import type { AttestationRepository } from '../signature-requests/attestation/attestation.port.js';
+import type { RequestDocumentRepository } from '../signature-requests/document/document.port.js';
 
 /**
  * The Store: every repository the use cases need, on PostgreSQL or on the embedded PostgreSQL.
@@ -41,6 +42,8 @@ export interface Store {
   readonly requestMailMarks: RequestMailMarkRepository;
   /** Attestation PDFs of COMPLETED/CLOSED requests, kept once made. */
   readonly attestations: AttestationRepository;
+  /** Requests' references to their uploaded files (the bytes are in the DocumentObjectStore). */
+  readonly requestDocuments: RequestDocumentRepository;
   /** The job queue, on this store's connection: inside `transaction`, a job is sent only if the transaction commits. */
   readonly jobs: StoreJobQueue;
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;

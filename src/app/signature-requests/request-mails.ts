@@ -97,6 +97,7 @@ function contextInput(
       deadline: request.deadline,
       fileName: request.fileName,
       fileURL: request.fileUrl,
+      isUploaded: request.uploaded === true,
       lang: request.lang,
       vars: request.vars ?? {},
     },

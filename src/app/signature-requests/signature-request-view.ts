@@ -42,6 +42,8 @@ export interface SignatureRequestView {
   anchors: string[];
   auditTrailAnchorId?: string;
   proofBundleComplete: boolean;
+  /** The file to sign was uploaded (served at fileURL). */
+  isUploaded: boolean;
 }
 
 function optional<T extends object>(pairs: [keyof T, unknown][]): Partial<T> {
@@ -92,6 +94,7 @@ function baseView(r: SignatureRequest): Omit<SignatureRequestView, 'authorizedSi
     public: r.public,
     anchors: r.signees.flatMap((s) => (s.anchorId === null ? [] : [s.anchorId])),
     proofBundleComplete: r.proofBundleComplete,
+    isUploaded: r.uploaded === true,
   };
 }
 

@@ -72,6 +72,8 @@ export interface SignatureRequest extends RequestFields {
   readonly state: SignatureRequestState;
   readonly auditTrailAnchorId: string | null;
   readonly proofBundleComplete: boolean;
+  /** The file to sign was uploaded (the spec's `isUploaded`); absent on requests made outside the store. */
+  readonly uploaded?: boolean;
   readonly created: number;
   readonly lastModified: number;
   readonly signees: readonly Signee[];

@@ -23,6 +23,8 @@ export interface MailContextInput {
     readonly deadline: number | null;
     readonly fileName: string | null;
     readonly fileURL: string | null;
+    /** The file to sign was uploaded (absent: false). */
+    readonly isUploaded?: boolean;
     readonly lang: string | null;
     readonly vars: Vars;
   };
@@ -112,7 +114,7 @@ function requestVariables(input: MailContextInput): Record<string, string | bool
     documentName: request.fileName ?? request.name,
     fileName: request.fileName ?? '',
     fileURL: request.fileURL ?? '',
-    isUploaded: false,
+    isUploaded: request.isUploaded === true,
     signingURL: input.defaultSigningUrl,
     redirectURL: '',
   };

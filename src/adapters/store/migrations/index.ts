@@ -21,6 +21,7 @@ import { sql as m020 } from './020-vouched-identity.js';
 import { sql as m021 } from './021-batch-ranges.js';
 import { sql as m022 } from './022-batch-tree-parts.js';
 import { sql as m023 } from './023-audit-trail-openings.js';
+import { sql as m024 } from './024-documents.js';
 import { sql as m025 } from './025-email-backlog.js';
 
 export interface Migration {
@@ -48,5 +49,6 @@ export const migrations: readonly Migration[] = [
   { id: '021-batch-ranges', sql: m021 },
   { id: '022-batch-tree-parts', sql: m022 },
   { id: '023-audit-trail-openings', sql: m023 },
+  { id: '024-documents', sql: m024 },
   { id: '025-email-backlog', sql: m025 },
 ];

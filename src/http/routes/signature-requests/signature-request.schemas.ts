@@ -145,6 +145,7 @@ export const RequestSchema = Type.Object({
   anchors: Type.Array(Uuid, { description: "the signers' signature anchors" }),
   auditTrailAnchorId: Type.Optional(Uuid),
   proofBundleComplete: Type.Boolean(),
+  isUploaded: Type.Optional(Type.Boolean({ description: 'the file to sign was uploaded (downloaded at fileURL)' })),
   signatureRequestSharingURL: Type.Optional(
     Type.String({ description: "in the owner's view: the sharing page's URL (works once the request left DRAFT)" }),
   ),
