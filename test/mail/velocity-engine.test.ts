@@ -2,13 +2,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createVelocityEngine } from '../../src/adapters/templates/velocity-engine.js';
+import { BODY_MAX_LENGTH } from '../../src/app/mail/template.port.js';
 import { DomainError } from '../../src/core/errors.js';
 
 const engine = createVelocityEngine();
 const html = (source: string, vars: Record<string, unknown> = VARS) =>
-  engine.compile(source, { html: true, label: 'test' }).render(vars as never);
+  engine.compile(source, { html: true, label: 'test', maxLength: BODY_MAX_LENGTH }).render(vars as never);
 const text = (source: string, vars: Record<string, unknown> = VARS) =>
-  engine.compile(source, { html: false, label: 'test' }).render(vars as never);
+  engine.compile(source, { html: false, label: 'test', maxLength: BODY_MAX_LENGTH }).render(vars as never);
 
 const VARS = {
   signeeName: 'Zoé <b>Durand</b> & Co',
@@ -72,7 +73,12 @@ describe('velocity templates', () => {
   for (const [source, message] of refused)
     it(`refuses ${JSON.stringify(source)} at compile time`, () => {
       assert.throws(
-        () => engine.compile(source, { html: true, label: 'signatureRequestSigneeEmailContentTemplate' }),
+        () =>
+          engine.compile(source, {
+            html: true,
+            label: 'signatureRequestSigneeEmailContentTemplate',
+            maxLength: BODY_MAX_LENGTH,
+          }),
         (err: unknown) =>
           err instanceof DomainError &&
           err.code === 'INVALID_TEMPLATE' &&
