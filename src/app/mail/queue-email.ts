@@ -17,6 +17,8 @@ export interface QueueEmailInput {
   readonly to: Email['to'];
   readonly rendered: RenderedEmail;
   readonly attachments?: readonly AttachmentRef[];
+  /** Why the mail could not be rendered: it is written as failed, with this reason, and never delivered. */
+  readonly failure?: string;
 }
 
 /**
@@ -38,8 +40,9 @@ export async function queueEmails(
   const emails = inputs.map((input) => outboxEmail(deps, input));
   if (emails.length === 1) await deps.store.emails.insert(emails[0]!);
   else await deps.store.emails.insertMany(emails);
-  for (const { id } of emails)
-    await deps.store.jobs.enqueue(DELIVER_EMAIL, { emailId: id } satisfies DeliverEmailJob, { singletonKey: id });
+  for (const { id, status } of emails)
+    if (status === 'queued')
+      await deps.store.jobs.enqueue(DELIVER_EMAIL, { emailId: id } satisfies DeliverEmailJob, { singletonKey: id });
   return emails;
 }
 
@@ -55,9 +58,9 @@ function outboxEmail(deps: Pick<AppDeps, 'clock' | 'random'>, input: QueueEmailI
     to: input.to,
     ...input.rendered,
     attachments: input.attachments ?? [],
-    status: 'queued',
+    status: input.failure === undefined ? 'queued' : 'failed',
     attempts: 0,
-    lastError: null,
+    lastError: input.failure ?? null,
     created: deps.clock.now(),
     sentAt: null,
   };

@@ -1,3 +1,4 @@
+import { DomainError } from '../../core/errors.js';
 import { checkBrandingVars } from '../../core/mail/branding.js';
 import { defaultHtml, defaultSubject, defaultText } from '../../core/mail/default-templates.js';
 import { checkEmailSwitches, customTemplatesOf, type EmailTypeId, type Vars } from '../../core/mail/email-types.js';
@@ -60,6 +61,24 @@ export function renderEmail(
       ? textOfHtml(renderedHtml)
       : compiled(engine, undefined, `${type}Text`, false, lang, () => defaultText(type, lang)).render(context, meter);
   return { subject: oneLine(subject.render(context, meter)), html: renderedHtml, text };
+}
+
+/**
+ * {@link renderEmail}, or why it could not be rendered: a template over its budget, or one stored before
+ * the template language was narrowed. The mail is then queued as failed with that reason (outbox, audit
+ * trail) instead of failing the action that caused it (a signature, a state change).
+ */
+export function renderEmailOrFailure(
+  engine: TemplateEngine,
+  input: Parameters<typeof renderEmail>[1],
+): { readonly rendered: RenderedEmail; readonly failure?: string } {
+  try {
+    return { rendered: renderEmail(engine, input) };
+  } catch (err) {
+    if (!(err instanceof DomainError) || (err.code !== 'TEMPLATE_TOO_COSTLY' && err.code !== 'INVALID_TEMPLATE'))
+      throw err;
+    return { rendered: { subject: '', html: '', text: '' }, failure: `${err.code}: ${err.message}` };
+  }
 }
 
 /** The default templates compiled, by engine, then by label and language (their source is built once). */

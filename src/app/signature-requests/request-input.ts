@@ -8,6 +8,7 @@ import { checkMailVars } from '../mail/render-email.js';
 import { checkUserUrl } from '../shared/check-user-url.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { RequestFields, SigneeInput, Watcher } from './signature-request.port.js';
+import { trialRenderMails } from './trial-render-mails.js';
 
 export interface SignatureRequestInput {
   readonly name: string;
@@ -34,14 +35,17 @@ export interface CheckedInput {
 
 /**
  * Checks what the HTTP schema cannot: the hash, limits, sizes, URLs, dates, OTP contact details, and what
- * the vars say about e-mails (mandatory ones kept on, branding values, custom templates that compile).
+ * the vars say about e-mails (mandatory ones kept on, branding values, custom templates that compile and
+ * render within their budget for this request's own recipients; `requesterEmail` is the owner's address).
  * @throws DomainError INVALID_HASH, TOO_MANY_SIGNEES, TOO_MANY_WATCHERS, DUPLICATE_SIGNEE, VARS_TOO_LARGE,
- *   INVALID_URL, FORBIDDEN_URL, INVALID_DEADLINE, VALIDATION_FAILED, MANDATORY_EMAIL, INVALID_TEMPLATE
+ *   INVALID_URL, FORBIDDEN_URL, INVALID_DEADLINE, VALIDATION_FAILED, MANDATORY_EMAIL, INVALID_TEMPLATE,
+ *   TEMPLATE_TOO_COSTLY
  */
 export function checkRequestInput(
   deps: Pick<AppDeps, 'httpClient' | 'mail'>,
   input: SignatureRequestInput,
   now: number,
+  requesterEmail: string,
 ): CheckedInput {
   const hashToSign = assertHash(input.hashToSign, 'hashToSign', { refuseEmpty: true });
   const signees = input.authorizedSignees ?? [];
@@ -55,6 +59,7 @@ export function checkRequestInput(
   watchers.forEach((w, i) => assertVarsSize(w.vars, `watchers[${i}].vars`));
   checkDates(input, now);
   checkMail(deps, [input.vars, ...signees.map((s) => s.vars), ...watchers.map((w) => w.vars)]);
+  if (deps.mail) trialRenderMails(deps.mail, input, { email: requesterEmail });
   if (input.callbackURL !== undefined) checkUserUrl(deps.httpClient, input.callbackURL, 'callbackURL');
   if (input.fileURL !== undefined) checkUserUrl(undefined, input.fileURL, 'fileURL');
   if (input.identityURL !== undefined) checkUserUrl(undefined, input.identityURL, 'identityURL');
