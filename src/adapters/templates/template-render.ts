@@ -20,8 +20,8 @@ export const BUDGET = Object.freeze({
   macroDepth: 20,
   /** UTF-16 units of any one string a template builds (output included). */
   stringLength: 262_144,
-  /** UTF-16 units of all the strings a render builds, output included. */
-  charsBuilt: 2_097_152,
+  /** UTF-16 units of all the strings a render builds or gives a tool, output included. */
+  charsBuilt: 1_048_576,
 });
 
 export interface RenderInput {
@@ -43,13 +43,19 @@ interface Sink {
   readonly what: string;
 }
 
+/** A loop's or a macro's names; a loop's position, read as `$foreach.…` and `$velocityCount`. */
+interface Frame {
+  readonly vars: Map<string, Value>;
+  readonly loop?: { index: number; readonly length: number };
+}
+
 interface State {
   readonly program: Program;
   readonly input: RenderInput;
   /** Names set by `#set` outside any loop or macro: the render's own, dropped with it. */
   readonly globals: Map<string, Value>;
   /** Loop and macro scopes, innermost last. */
-  readonly frames: Map<string, Value>[];
+  readonly frames: Frame[];
   steps: number;
   chars: number;
   depth: number;
@@ -101,28 +107,29 @@ function renderNode(node: Node, state: State, sink: Sink): void {
 
 function renderLoop(node: Extract<Node, { kind: 'foreach' }>, state: State, sink: Sink): void {
   const items = iterable(evaluate(node.items, state));
-  const frame = new Map<string, Value>();
+  const frame: Frame = { vars: new Map(), loop: { index: 0, length: items.length } };
   state.frames.push(frame);
   try {
-    items.forEach((item, i) => {
+    for (let i = 0; i < items.length; i++) {
       step(state, 1);
-      frame.set(node.name, item);
-      frame.set('foreach', loopInfo(i, items.length));
-      frame.set('velocityCount', i + 1);
+      frame.vars.set(node.name, items[i]!);
+      frame.loop!.index = i;
       renderNodes(node.body, state, sink);
-    });
+    }
   } finally {
     state.frames.pop();
   }
 }
 
-function loopInfo(i: number, length: number): DataMap {
+/** `$foreach`, made only when a template reads it. */
+function loopInfo(loop: { index: number; length: number }): DataMap {
+  const i = loop.index;
   return dataMap([
     ['count', i + 1],
     ['index', i],
-    ['hasNext', i + 1 < length],
+    ['hasNext', i + 1 < loop.length],
     ['first', i === 0],
-    ['last', i + 1 === length],
+    ['last', i + 1 === loop.length],
   ]);
 }
 
@@ -136,10 +143,10 @@ function renderCall(node: Extract<Node, { kind: 'call' }>, state: State, sink: S
   const macro = state.program.macros.get(node.macro);
   if (!macro) return;
   if (state.depth >= BUDGET.macroDepth) tooCostly(state, `macros nested more than ${BUDGET.macroDepth} deep`);
-  const frame = new Map<string, Value>(
+  const vars = new Map<string, Value>(
     macro.params.map((p, i) => [p, i < node.args.length ? evaluate(node.args[i]!, state) : null]),
   );
-  state.frames.push(frame);
+  state.frames.push({ vars });
   state.depth += 1;
   try {
     renderNodes(macro.body, state, sink);
@@ -153,8 +160,8 @@ function renderCall(node: Extract<Node, { kind: 'call' }>, state: State, sink: S
 /** `#set`: into the innermost loop or macro scope that has the name, else into the render's own names. */
 function assign(state: State, name: string, value: Value): void {
   for (let i = state.frames.length - 1; i >= 0; i--)
-    if (state.frames[i]!.has(name)) {
-      state.frames[i]!.set(name, value);
+    if (state.frames[i]!.vars.has(name)) {
+      state.frames[i]!.vars.set(name, value);
       return;
     }
   state.globals.set(name, value);
@@ -162,8 +169,10 @@ function assign(state: State, name: string, value: Value): void {
 
 function lookup(state: State, name: string): Value {
   for (let i = state.frames.length - 1; i >= 0; i--) {
-    const frame = state.frames[i]!;
-    if (frame.has(name)) return frame.get(name)!;
+    const { vars, loop } = state.frames[i]!;
+    if (vars.has(name)) return vars.get(name)!;
+    if (loop && name === 'foreach') return loopInfo(loop);
+    if (loop && name === 'velocityCount') return loop.index + 1;
   }
   if (state.globals.has(name)) return state.globals.get(name)!;
   return hasKey(state.input.data, name) ? state.input.data[name]! : null;
@@ -217,6 +226,11 @@ function callTool(expr: Extract<Expr, { kind: 'tool' }>, state: State): Value {
   const tool = TOOLS.get(expr.name);
   if (!tool) return null;
   const args = expr.args.map((a) => show(evaluate(a, state), state) ?? '');
+  built(
+    state,
+    args.reduce((sum, arg) => sum + arg.length, 0),
+    'the arguments of a tool',
+  );
   const result = tool(args);
   built(state, result.length, 'a string');
   return result;
@@ -229,7 +243,9 @@ function range(from: Value, to: Value, state: State): Value {
   if (size > BUDGET.rangeSize) tooCostly(state, `a range of ${size} elements (at most ${BUDGET.rangeSize})`);
   step(state, size);
   const sign = to >= from ? 1 : -1;
-  return Object.freeze(Array.from({ length: size }, (_, i) => from + sign * i));
+  const values: number[] = [];
+  for (let i = 0; i < size; i++) values.push(from + sign * i);
+  return Object.freeze(values);
 }
 
 function binary(op: BinaryOp, leftExpr: Expr, rightExpr: Expr, state: State): Value {
