@@ -13,6 +13,7 @@ const benches = [
   ['--import', 'tsx', 'bench/chain-memory.bench.ts'],
   ['--import', 'tsx', 'bench/signature-requests.bench.ts'],
   ['--import', 'tsx', 'bench/mail.bench.ts'],
+  ['--import', 'tsx', 'bench/templates.bench.ts'],
   ['--import', 'tsx', 'bench/attestation.bench.ts'],
 ];
 for (const args of benches) {
