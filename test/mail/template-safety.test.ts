@@ -204,6 +204,13 @@ describe('issue 21 item 4: a bounded amount of work and size per render', () => 
     );
   });
 
+  it('blocks or expressions nested more than 64 deep are refused at compile time (the interpreter stays shallow)', () => {
+    const deepIf = `${'#if(true)'.repeat(65)}x${'#end'.repeat(65)}`;
+    assert.throws(() => compileBody(deepIf), isCode('INVALID_TEMPLATE', /nested more than 64 deep/));
+    assert.throws(() => compileBody(`#set($x = ${'['.repeat(5000)}${']'.repeat(5000)})`), isCode('INVALID_TEMPLATE'));
+    assert.equal(compileBody(`${'#if(true)'.repeat(60)}x${'#end'.repeat(60)}`).render({}), 'x');
+  });
+
   it('the budget names the line where it was passed', () => {
     assert.throws(
       () => compileBody('a\nb\n#foreach($i in [1..20000])#end').render({}),

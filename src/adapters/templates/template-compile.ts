@@ -28,6 +28,8 @@ const BINARY: ReadonlySet<string> = new Set<BinaryOp>([
   '||',
 ]);
 const SENTINEL = 'proofsealEndOfTemplate';
+/** Blocks and expressions nested deeper than this are refused: the interpreter's recursion stays shallow. */
+const MAX_NESTING = 64;
 
 type Raw = Record<string, unknown> & { pos?: { first_line?: number } };
 
@@ -41,6 +43,8 @@ interface Context {
   /** The line of the template where this text starts (a string's own lines count from there). */
   readonly base: number;
   line: number;
+  /** How deep the current block or expression is nested. */
+  depth: number;
 }
 
 /**
@@ -51,7 +55,7 @@ export function compileProgram(source: string, label: string): Program {
   const ast = parseOrFail(source, label, 1);
   const macroNames = new Set<string>();
   collectMacroNames(ast, macroNames);
-  const ctx: Context = { label, macroNames, macros: new Map(), inString: false, base: 0, line: 1 };
+  const ctx: Context = { label, macroNames, macros: new Map(), inString: false, base: 0, line: 1, depth: 0 };
   const body = compileNodes(ast, ctx);
   return Object.freeze({ label, body, macros: ctx.macros });
 }
@@ -141,6 +145,10 @@ function compileNode(node: unknown, ctx: Context): Node | null {
 }
 
 function compileBlock(block: readonly unknown[], ctx: Context): Node | null {
+  return nested(ctx, () => compileBlockAt(block, ctx));
+}
+
+function compileBlockAt(block: readonly unknown[], ctx: Context): Node | null {
   const head = block[0];
   if (!isRaw(head)) return refuse(ctx, 'an unknown block');
   setLine(head, ctx);
@@ -209,6 +217,20 @@ function localName(id: unknown, ctx: Context, what: string): string {
 }
 
 function compileExpr(node: unknown, ctx: Context): Expr {
+  return nested(ctx, () => compileExprAt(node, ctx));
+}
+
+function nested<T>(ctx: Context, compile: () => T): T {
+  if (ctx.depth >= MAX_NESTING) refuse(ctx, `blocks or expressions nested more than ${MAX_NESTING} deep`);
+  ctx.depth += 1;
+  try {
+    return compile();
+  } finally {
+    ctx.depth -= 1;
+  }
+}
+
+function compileExprAt(node: unknown, ctx: Context): Expr {
   if (!isRaw(node)) return refuse(ctx, 'an unknown expression');
   switch (node.type) {
     case 'string':
