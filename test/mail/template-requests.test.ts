@@ -71,6 +71,17 @@ for (const kind of kinds) {
       assert.match(res.json().message, /output longer than 1000 characters/);
     });
 
+    it('all the trial renders of one request share one step limit (many signers × a heavy template)', async () => {
+      const vars = { signatureRequestSigneeEmailSubjectTemplate: '#foreach($i in [1..9000])#set($x = $i + 1)#end' };
+      const few = await create(requestBody({ vars }));
+      assert.equal(few.statusCode, 200, few.body);
+      const many = Array.from({ length: 20 }, (_, i) => signer(i + 1));
+      const res = await create(requestBody({ vars, authorizedSignees: many }));
+      assert.equal(res.statusCode, 400, res.body);
+      assert.equal(res.json().code, 'TEMPLATE_TOO_COSTLY');
+      assert.match(res.json().message, /more than 1000000 evaluation steps for all the mails of this request/);
+    });
+
     it("a template that fails only when its mail is due: the mail is recorded failed, the signer's action succeeds", async () => {
       const vars = {
         signatureConfirmedRequesterEmailSubjectTemplate:
