@@ -72,6 +72,14 @@ describe('velocity templates', () => {
     assert.equal(text('To $signeeName'), 'To Zoé <b>Durand</b> & Co');
   });
 
+  it('urlEncode takes any text, a lone surrogate included (U+FFFD, never a URIError)', () => {
+    assert.equal(text('$tools.urlEncode($x)', { x: 'a\ud800b 😀' }), 'a%EF%BF%BDb%20%F0%9F%98%80');
+  });
+
+  it('$raw in a plain template is the value as given too', () => {
+    assert.equal(text('$raw.signeeName|$signeeName'), 'Zoé <b>Durand</b> & Co|Zoé <b>Durand</b> & Co');
+  });
+
   it('custom variables given by the request are usable', () => {
     assert.equal(html('Ref. $contractRef', { contractRef: 'C-42 <x>' }), 'Ref. C-42 &lt;x&gt;');
   });

@@ -45,6 +45,8 @@ interface Context {
   line: number;
   /** How deep the current block or expression is nested. */
   depth: number;
+  /** Whether the template reads `$raw` (shared with the contexts of its strings). */
+  readonly uses: { raw: boolean };
 }
 
 /**
@@ -55,9 +57,18 @@ export function compileProgram(source: string, label: string): Program {
   const ast = parseOrFail(source, label, 1);
   const macroNames = new Set<string>();
   collectMacroNames(ast, macroNames);
-  const ctx: Context = { label, macroNames, macros: new Map(), inString: false, base: 0, line: 1, depth: 0 };
+  const ctx: Context = {
+    label,
+    macroNames,
+    macros: new Map(),
+    inString: false,
+    base: 0,
+    line: 1,
+    depth: 0,
+    uses: { raw: false },
+  };
   const body = compileNodes(ast, ctx);
-  return Object.freeze({ label, body, macros: ctx.macros });
+  return Object.freeze({ label, body, macros: ctx.macros, usesRaw: ctx.uses.raw });
 }
 
 function parseOrFail(source: string, label: string, line: number): unknown[] {
@@ -310,6 +321,7 @@ function compileReference(node: Raw, ctx: Context): Expr {
   if (id !== 'raw') return { kind: 'lookup', name: id, path };
   const [first, ...rest] = path;
   if (typeof first !== 'string') return refuse(ctx, '$raw is read by key only: $raw.name');
+  ctx.uses.raw = true;
   return { kind: 'raw', path: [first, ...rest] };
 }
 

@@ -19,21 +19,27 @@ const REVERSE: Readonly<Record<string, string>> = {
   '&quot;': '"',
   '&#39;': "'",
 };
+const MARKUP = /[&<>"']/;
 /** Deeper nesting than this in a render's variables is cut to null (the vars of a request are flat). */
 const MAX_DEPTH = 16;
 
 export function escapeHtml(text: string): string {
+  if (!MARKUP.test(text)) return text;
   return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 }
 
 export function unescapeHtml(text: string): string {
+  if (!text.includes('&')) return text;
   return text.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => REVERSE[entity]!);
 }
 
-/** A null-prototype, frozen map of these entries. */
+/**
+ * A null-prototype, frozen map of these entries. Plain assignment is safe on it: with no prototype there
+ * is no setter to call, and even `__proto__` becomes an ordinary own key.
+ */
 export function dataMap(entries: Iterable<readonly [string, Value]>): DataMap {
   const map = Object.create(null) as Record<string, Value>;
-  for (const [key, value] of entries) Object.defineProperty(map, key, { value, enumerable: true });
+  for (const [key, value] of entries) map[key] = value;
   return Object.freeze(map);
 }
 
@@ -46,7 +52,9 @@ export function toData(value: unknown, escape: boolean, depth = 0): Value {
   if (Array.isArray(value)) return Object.freeze(value.map((v: unknown) => toData(v, escape, depth + 1)));
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return null;
-  return dataMap(Object.keys(value).map((k) => [k, toData((value as Record<string, unknown>)[k], escape, depth + 1)]));
+  const map = Object.create(null) as Record<string, Value>;
+  for (const key of Object.keys(value)) map[key] = toData((value as Record<string, unknown>)[key], escape, depth + 1);
+  return Object.freeze(map);
 }
 
 /** True when `map` has `key` as its own property (never through a prototype). */

@@ -7,9 +7,11 @@
  */
 import type { CompiledTemplate, RenderMeter, TemplateEngine, TemplateVars } from '../../app/mail/template.port.js';
 import { compileProgram } from './template-compile.js';
-import { toData } from './template-data.js';
+import { dataMap, toData } from './template-data.js';
 import type { DataMap, Program } from './template-ir.js';
 import { renderProgram } from './template-render.js';
+
+const EMPTY = dataMap([]);
 
 export function createVelocityEngine(): TemplateEngine {
   return {
@@ -33,7 +35,7 @@ function render(
   opts: { html: boolean; maxLength: number },
   meter: RenderMeter | undefined,
 ): string {
-  const raw = toData(vars, false) as DataMap;
-  const data = opts.html ? (toData(vars, true) as DataMap) : raw;
+  const data = toData(vars, opts.html) as DataMap;
+  const raw = !opts.html ? data : program.usesRaw ? (toData(vars, false) as DataMap) : EMPTY;
   return renderProgram(program, { data, raw, maxLength: opts.maxLength, meter });
 }
