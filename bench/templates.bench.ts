@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { createVelocityEngine } from '../src/adapters/templates/velocity-engine.js';
 import { renderEmail } from '../src/app/mail/render-email.js';
 import { BODY_MAX_LENGTH } from '../src/app/mail/template.port.js';
+import { trialRenderMails } from '../src/app/signature-requests/trial-render-mails.js';
 import { DomainError } from '../src/core/errors.js';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '200' } } });
@@ -22,6 +23,8 @@ const CASES: [string, string][] = [
     'loop with arithmetic and tests, just under budget',
     '#foreach($i in [1..9000])#if($i % 7 == 0)#set($x = $i * 2 + 1)#end#end$x',
   ],
+  ['#set of an arithmetic result in a loop (54,000 steps)', '#foreach($i in [1..9000])#set($x = $i + 1)#end$x'],
+  ['#set of an interpolated string in a loop (stopped)', '#foreach($i in [1..10000])#set($x = "$i-$i")#end$x'],
   ['loop writing output up to 256 Ki', '#foreach($i in [1..9000])$signeeName abcdefghijklmnop#end'],
   ['doubling string (stopped at 256 Ki)', '#set($s="xxxxxxxxxx")#foreach($i in [1..20])#set($s="$s$s")#end$s'],
   [
@@ -63,4 +66,18 @@ const context = {
 const { median, worst } = time(() => renderEmail(engine, { type: 'signatureRequestSigneeEmail', context }));
 console.log(
   `${'default invitation (subject, HTML, text)'.padEnd(58)} ${'rendered'.padEnd(20)} median ${median.toFixed(3)} ms, worst ${worst.toFixed(3)} ms`,
+);
+
+const settings = { engine, publicUrl: 'https://x', serviceName: 'p', serviceEmail: 'p@x.example' };
+const heavy = '#foreach($i in [1..9000])#set($x = $i + 1)#end';
+const request = {
+  name: 'Contract',
+  hashToSign: '0'.repeat(64),
+  vars: { signatureRequestSigneeEmailSubjectTemplate: heavy },
+  authorizedSignees: Array.from({ length: 50 }, (_, i) => ({ commonName: `S ${i}`, email: `s${i}@x.example` })),
+};
+const trial = time(() => trialRenderMails(settings, request, { email: 'o@x.example' }));
+const trialFigures = `median ${trial.median.toFixed(2)} ms, p99 ${trial.p99.toFixed(2)} ms`;
+console.log(
+  `${'trial of a 50-signer request, stopped at 300,000 steps'.padEnd(58)} ${trial.outcome.padEnd(20)} ${trialFigures}`,
 );

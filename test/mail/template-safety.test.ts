@@ -211,6 +211,26 @@ describe('issue 21 item 4: a bounded amount of work and size per render', () => 
     assert.equal(compileBody(`${'#if(true)'.repeat(60)}x${'#end'.repeat(60)}`).render({}), 'x');
   });
 
+  it('a template too long or too dense for the parser is refused before it is parsed', () => {
+    assert.throws(() => compileBody('x'.repeat(16_385)), isCode('TEMPLATE_TOO_COSTLY', /longer than 16384 characters/));
+    assert.throws(
+      () => compileBody('$a'.repeat(2_001)),
+      isCode('TEMPLATE_TOO_COSTLY', /more than 2000 "\$", "#" and ","/),
+    );
+    assert.equal(
+      compileBody(`${'<p>text</p>'.repeat(1_400)}$a`)
+        .render({ a: 'A' })
+        .slice(-5),
+      '</p>A',
+    );
+  });
+
+  it('a template is parsed once: compiling the same source again gives the same compiled template', () => {
+    const source = '#foreach($i in [1..3])$i#end';
+    assert.equal(compileBody(source), compileBody(source));
+    assert.notEqual(compileBody(source), compileBody(source, false));
+  });
+
   it('the budget names the line where it was passed', () => {
     assert.throws(
       () => compileBody('a\nb\n#foreach($i in [1..20000])#end').render({}),

@@ -12,16 +12,38 @@ import type { DataMap, Program } from './template-ir.js';
 import { renderProgram } from './template-render.js';
 
 const EMPTY = dataMap([]);
+/** Compiled templates kept per engine, so a request's templates are parsed once, not for every mail. */
+const CACHE_SIZE = 512;
 
 export function createVelocityEngine(): TemplateEngine {
+  const cache = new Map<string, CompiledTemplate>();
   return {
     compile(source, opts) {
-      const program = compileProgram(source, opts.label);
-      return Object.freeze({
-        render: (vars: TemplateVars, meter?: RenderMeter) => render(program, vars, opts, meter),
-      }) satisfies CompiledTemplate;
+      const key = `${opts.html ? 'h' : 't'}|${opts.maxLength}|${opts.label}|${source}`;
+      const known = cache.get(key);
+      if (known) {
+        cache.delete(key);
+        cache.set(key, known);
+        return known;
+      }
+      const compiled = compileTemplate(source, opts);
+      cache.set(key, compiled);
+      if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      return compiled;
     },
   };
+}
+
+/**
+ * A compiled template holds no state of a render (its tree is frozen, a render's scope is its own), so
+ * the same one serves every render of the same source, whichever the account.
+ */
+function compileTemplate(source: string, opts: { html: boolean; label: string; maxLength: number }): CompiledTemplate {
+  const program = compileProgram(source, opts.label);
+  const options = { html: opts.html, maxLength: opts.maxLength };
+  return Object.freeze({
+    render: (vars: TemplateVars, meter?: RenderMeter) => render(program, vars, options, meter),
+  }) satisfies CompiledTemplate;
 }
 
 /**

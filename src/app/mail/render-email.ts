@@ -1,4 +1,4 @@
-import { DomainError } from '../../core/errors.js';
+import { DomainError, fail } from '../../core/errors.js';
 import { checkBrandingVars } from '../../core/mail/branding.js';
 import { defaultHtml, defaultSubject, defaultText } from '../../core/mail/default-templates.js';
 import { checkEmailSwitches, customTemplatesOf, type EmailTypeId, type Vars } from '../../core/mail/email-types.js';
@@ -7,6 +7,7 @@ import { truncateGraphemes } from '../../core/text/graphemes.js';
 import {
   BODY_MAX_LENGTH,
   SUBJECT_MAX_LENGTH,
+  TEMPLATES_MAX_SOURCE,
   type CompiledTemplate,
   type RenderMeter,
   type TemplateEngine,
@@ -24,15 +25,31 @@ export interface RenderedEmail {
 /**
  * Checks, when a request is created or changed, everything its vars (and its signers' vars) say about
  * e-mails: mandatory e-mails stay on, branding values are what they claim, and every custom template compiles.
- * @throws DomainError MANDATORY_EMAIL, VALIDATION_FAILED or INVALID_TEMPLATE (naming the template and line)
+ * @throws DomainError MANDATORY_EMAIL, VALIDATION_FAILED, INVALID_TEMPLATE (naming the template and line), or
+ *   TEMPLATE_TOO_COSTLY (a template, or the request's templates together, too long to parse)
  */
 export function checkMailVars(engine: TemplateEngine, varsList: readonly Vars[]): void {
+  const sources = new Set<string>();
   for (const vars of varsList) {
     checkEmailSwitches(vars);
     checkBrandingVars(vars);
-    for (const t of customTemplatesOf(vars))
+    for (const t of customTemplatesOf(vars)) {
+      sources.add(t.source);
+      checkTotalSource(sources);
       engine.compile(t.source, { html: t.html, label: t.name, maxLength: maxLengthOf(t.html ? 'content' : 'subject') });
+    }
   }
+}
+
+/** The distinct custom templates of one request, together, stay under {@link TEMPLATES_MAX_SOURCE}. */
+function checkTotalSource(sources: ReadonlySet<string>): void {
+  let total = 0;
+  for (const source of sources) total += source.length;
+  if (total > TEMPLATES_MAX_SOURCE)
+    fail(
+      'TEMPLATE_TOO_COSTLY',
+      `the distinct custom templates of this request are longer than ${TEMPLATES_MAX_SOURCE} characters together`,
+    );
 }
 
 /**

@@ -4,6 +4,13 @@ export type TemplateValue =
 
 export type TemplateVars = { readonly [key: string]: TemplateValue };
 
+/** The most UTF-16 units one template's source may have (velocityjs's parser is slow on long templates). */
+export const TEMPLATE_MAX_SOURCE = 16_384;
+/** The most `$`, `#` and `,` one template may have (what makes velocityjs's parser slow is many tokens). */
+export const TEMPLATE_MAX_TOKENS = 2_000;
+/** The most UTF-16 units the distinct custom templates of one request may have together. */
+export const TEMPLATES_MAX_SOURCE = 32_768;
+
 /** The most UTF-16 units a rendered subject may have (before it is cut to one line of 250). */
 export const SUBJECT_MAX_LENGTH = 1_000;
 /** The most UTF-16 units a rendered body (HTML or text part) may have: 256 Ki. */
@@ -30,8 +37,10 @@ export interface TemplateEngine {
   /**
    * Parses and checks a template once, when it is given (at request creation), not when a mail is due.
    * `html` templates escape every value; plain ones (subjects, text parts) do not. `maxLength` bounds the
-   * output of every render.
-   * @throws DomainError INVALID_TEMPLATE naming the template and the line at fault
+   * output of every render. A template compiled before (same source and options) is not parsed again.
+   * @throws DomainError INVALID_TEMPLATE naming the template and the line at fault; TEMPLATE_TOO_COSTLY
+   *   when the source is longer than {@link TEMPLATE_MAX_SOURCE} or has more than {@link TEMPLATE_MAX_TOKENS}
+   *   `$`, `#` and `,`
    */
   compile(
     source: string,

@@ -12,8 +12,8 @@ import { renderEmail } from '../mail/render-email.js';
 import type { RenderMeter } from '../mail/template.port.js';
 import type { SignatureRequestInput } from './request-input.js';
 
-/** The steps all the trial renders of one request may take together (ten renders at their own limit). */
-export const TRIAL_MAX_STEPS = 1_000_000;
+/** The steps all the trial renders of one request may take together (three renders at their own limit). */
+export const TRIAL_MAX_STEPS = 300_000;
 /** Stand-ins of the values a request gets only when it is stored, as long as the real ones. */
 const PLACEHOLDER_ID = '00000000-0000-4000-8000-000000000000';
 const PLACEHOLDER_SECRET = 'x'.repeat(43);
