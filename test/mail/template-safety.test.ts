@@ -195,6 +195,12 @@ describe('issue 21 item 4: a bounded amount of work and size per render', () => 
     assert.equal(compileSubject('#foreach($i in [1..100])0123456789#end').render({}).length, 1000);
   });
 
+  it('comparing long strings in a loop counts their length: stopped by the characters budget', () => {
+    const big = 'x'.repeat(60_000);
+    const t = compileBody('#foreach($i in [1..9000])#if($a == $b)#end#end');
+    assert.throws(() => t.render({ a: big, b: `${big}` }), isCode('TEMPLATE_TOO_COSTLY', /built in all/));
+  });
+
   it('a value built by concatenation or a tool is bounded too, and so is the total built', () => {
     const big = 'x'.repeat(200_000);
     assert.throws(() => compileBody('#set($t = $s + $s)').render({ s: big }), isCode('TEMPLATE_TOO_COSTLY'));

@@ -20,7 +20,7 @@ export const BUDGET = Object.freeze({
   macroDepth: 20,
   /** UTF-16 units of any one string a template builds (output included). */
   stringLength: 262_144,
-  /** UTF-16 units of all the strings a render builds or gives a tool, output included. */
+  /** UTF-16 units of all the strings a render builds, gives a tool or compares, output included. */
   charsBuilt: 1_048_576,
 });
 
@@ -35,10 +35,9 @@ export interface RenderInput {
   readonly meter?: RenderMeter | undefined;
 }
 
-/** A string being built: its pieces, its length and the most it may have. */
+/** A string being built, and the most it may have. */
 interface Sink {
-  readonly parts: string[];
-  length: number;
+  text: string;
   readonly max: number;
   readonly what: string;
 }
@@ -73,9 +72,9 @@ export function renderProgram(program: Program, input: RenderInput): string {
     depth: 0,
     line: 1,
   };
-  const sink: Sink = { parts: [], length: 0, max: input.maxLength, what: 'the output' };
+  const sink: Sink = { text: '', max: input.maxLength, what: 'the output' };
   renderNodes(program.body, state, sink);
-  return sink.parts.join('');
+  return sink.text;
 }
 
 function renderNodes(nodes: readonly Node[], state: State, sink: Sink): void {
@@ -195,9 +194,9 @@ function evaluate(expr: Expr, state: State): Value {
     case 'literal':
       return expr.value;
     case 'interpolated': {
-      const sink: Sink = { parts: [], length: 0, max: BUDGET.stringLength, what: 'a string' };
+      const sink: Sink = { text: '', max: BUDGET.stringLength, what: 'a string' };
       renderNodes(expr.parts, state, sink);
-      return sink.parts.join('');
+      return sink.text;
     }
     case 'list':
       return Object.freeze(expr.items.map((item) => evaluate(item, state)));
@@ -262,6 +261,8 @@ function binary(op: BinaryOp, leftExpr: Expr, rightExpr: Expr, state: State): Va
     case '>':
     case '<=':
     case '>=':
+      if (typeof left === 'string' && typeof right === 'string')
+        built(state, Math.min(left.length, right.length), 'the strings compared');
       return compare(op, left, right);
     case '+':
       return add(left, right, state);
@@ -270,9 +271,16 @@ function binary(op: BinaryOp, leftExpr: Expr, rightExpr: Expr, state: State): Va
   }
 }
 
-/** Velocity's `==`: numbers by value, values of one type as they are, others by their text. */
+/**
+ * Velocity's `==`: numbers by value, values of one type as they are, others by their text. Comparing two
+ * strings reads them: their length counts in the characters of the render's budget.
+ */
 function equal(left: Value, right: Value, state: State): boolean {
   if (left === null || right === null) return left === right;
+  if (typeof left === 'string' && typeof right === 'string') {
+    built(state, Math.min(left.length, right.length), 'the strings compared');
+    return left === right;
+  }
   if (typeof left === 'number' && typeof right === 'number') return left === right;
   if (typeof left === typeof right && typeof left !== 'object') return left === right;
   return show(left, state) === show(right, state);
@@ -338,10 +346,9 @@ function show(value: Value, state: State): string | null {
 
 function write(state: State, sink: Sink, text: string): void {
   if (text.length === 0) return;
-  sink.length += text.length;
-  if (sink.length > sink.max) tooCostly(state, `${sink.what} longer than ${sink.max} characters`);
+  if (sink.text.length + text.length > sink.max) tooCostly(state, `${sink.what} longer than ${sink.max} characters`);
   built(state, text.length, sink.what);
-  sink.parts.push(text);
+  sink.text += text;
 }
 
 function built(state: State, length: number, what: string): void {
