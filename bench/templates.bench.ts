@@ -25,6 +25,10 @@ const CASES: [string, string][] = [
   ],
   ['#set of an arithmetic result in a loop (54,000 steps)', '#foreach($i in [1..9000])#set($x = $i + 1)#end$x'],
   ['#set of an interpolated string in a loop (stopped)', '#foreach($i in [1..10000])#set($x = "$i-$i")#end$x'],
+  [
+    'names looked up through 32 open scopes (stopped)',
+    `${'#foreach($w in [1])'.repeat(31)}#foreach($i in [1..10000])$!nope#end${'#end'.repeat(31)}`,
+  ],
   ['loop writing output up to 256 Ki', '#foreach($i in [1..9000])$signeeName abcdefghijklmnop#end'],
   ['doubling string (stopped at 256 Ki)', '#set($s="xxxxxxxxxx")#foreach($i in [1..20])#set($s="$s$s")#end$s'],
   [

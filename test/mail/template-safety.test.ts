@@ -179,6 +179,20 @@ describe('issue 21 item 4: a bounded amount of work and size per render', () => 
     );
   });
 
+  it('more than 32 loops and macro calls open at once are stopped (each is a scope names are looked up in)', () => {
+    const nest = (n: number) => `${'#foreach($i in [1])'.repeat(n)}$i${'#end'.repeat(n)}`;
+    assert.equal(compileBody(nest(32)).render({}), '1');
+    assert.throws(
+      () => compileBody(nest(33)).render({}),
+      isCode('TEMPLATE_TOO_COSTLY', /more than 32 loops and macro calls/),
+    );
+    const viaMacros = '#macro(m $n)#foreach($a in [1])#foreach($b in [1])#m($n)#end#end#end#m(1)';
+    assert.throws(
+      () => compileBody(viaMacros).render({}),
+      isCode('TEMPLATE_TOO_COSTLY', /more than 32 loops and macro calls/),
+    );
+  });
+
   it('a range of more than 10,000 elements, macros nested more than 20 deep, an output too long', () => {
     assert.throws(
       () => compileBody('#foreach($i in [0..10000])#end').render({}),

@@ -18,6 +18,8 @@ export const BUDGET = Object.freeze({
   rangeSize: 10_000,
   /** Macro calls inside macro calls. */
   macroDepth: 20,
+  /** Loops and macro calls open at once (each a scope a name is looked up in). */
+  scopes: 32,
   /** UTF-16 units of any one string a template builds (output included). */
   stringLength: 262_144,
   /** UTF-16 units of all the strings a render builds, gives a tool or compares, output included. */
@@ -107,7 +109,7 @@ function renderNode(node: Node, state: State, sink: Sink): void {
 function renderLoop(node: Extract<Node, { kind: 'foreach' }>, state: State, sink: Sink): void {
   const items = iterable(evaluate(node.items, state));
   const frame: Frame = { vars: new Map(), loop: { index: 0, length: items.length } };
-  state.frames.push(frame);
+  openScope(state, frame);
   try {
     for (let i = 0; i < items.length; i++) {
       step(state, 1);
@@ -145,7 +147,7 @@ function renderCall(node: Extract<Node, { kind: 'call' }>, state: State, sink: S
   const vars = new Map<string, Value>(
     macro.params.map((p, i) => [p, i < node.args.length ? evaluate(node.args[i]!, state) : null]),
   );
-  state.frames.push({ vars });
+  openScope(state, { vars });
   state.depth += 1;
   try {
     renderNodes(macro.body, state, sink);
@@ -156,8 +158,15 @@ function renderCall(node: Extract<Node, { kind: 'call' }>, state: State, sink: S
   }
 }
 
+function openScope(state: State, frame: Frame): void {
+  if (state.frames.length >= BUDGET.scopes)
+    tooCostly(state, `more than ${BUDGET.scopes} loops and macro calls open at once`);
+  state.frames.push(frame);
+}
+
 /** `#set`: into the innermost loop or macro scope that has the name, else into the render's own names. */
 function assign(state: State, name: string, value: Value): void {
+  step(state, state.frames.length >> 1);
   for (let i = state.frames.length - 1; i >= 0; i--)
     if (state.frames[i]!.vars.has(name)) {
       state.frames[i]!.vars.set(name, value);
@@ -166,7 +175,9 @@ function assign(state: State, name: string, value: Value): void {
   state.globals.set(name, value);
 }
 
+/** A name is looked up from the innermost scope out: a deep stack of scopes costs steps. */
 function lookup(state: State, name: string): Value {
+  step(state, state.frames.length >> 1);
   for (let i = state.frames.length - 1; i >= 0; i--) {
     const { vars, loop } = state.frames[i]!;
     if (vars.has(name)) return vars.get(name)!;
