@@ -58,6 +58,7 @@ const CASES: [string, string][] = [
   ['#if($lang == "fr" and $requiresOTP == false)both#end', 'both'],
   ['#if("")a#elseif(0)b#elseif([])c#else d#end', ' d'],
   ['#if($missing)a#else b#end', ' b'],
+  ['#set($e = {})#set($f = {"k": 1})#if($e)a#end#if($f)b#end', 'b'],
   ['#set($x = $missing)[$!x]', '[]'],
   ['#macro(item $t)<li>$t</li>#end#foreach($s in $signers)#item($s)#end', '<li>Ann</li><li>Bob</li><li>Cy</li>'],
   ['#hello()#macro(hello)hi#end', 'hi'],

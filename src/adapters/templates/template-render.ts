@@ -338,7 +338,13 @@ function truthy(value: Value): boolean {
   if (typeof value === 'string') return value.length > 0;
   if (typeof value === 'number') return value !== 0;
   if (Array.isArray(value)) return value.length > 0;
-  return Object.keys(value).length > 0;
+  return hasAnyKey(value as DataMap);
+}
+
+/** Whether a map has a key, without listing them all (a map may be large). */
+function hasAnyKey(map: DataMap): boolean {
+  for (const key in map) if (hasKey(map, key)) return true;
+  return false;
 }
 
 /** A value as text (`[a, b]` for a list, `{k=v}` for a map), or null when it has none. */
