@@ -14,6 +14,7 @@ const benches = [
   ['--import', 'tsx', 'bench/signature-requests.bench.ts'],
   ['--import', 'tsx', 'bench/mail.bench.ts'],
   ['--import', 'tsx', 'bench/mail-queue.bench.ts'],
+  ['--import', 'tsx', 'bench/templates.bench.ts'],
   ['--import', 'tsx', 'bench/attestation.bench.ts'],
   ['--expose-gc', '--import', 'tsx', 'bench/documents.bench.ts'],
 ];

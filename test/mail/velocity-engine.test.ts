@@ -2,13 +2,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createVelocityEngine } from '../../src/adapters/templates/velocity-engine.js';
+import { BODY_MAX_LENGTH } from '../../src/app/mail/template.port.js';
 import { DomainError } from '../../src/core/errors.js';
 
 const engine = createVelocityEngine();
 const html = (source: string, vars: Record<string, unknown> = VARS) =>
-  engine.compile(source, { html: true, label: 'test' }).render(vars as never);
+  engine.compile(source, { html: true, label: 'test', maxLength: BODY_MAX_LENGTH }).render(vars as never);
 const text = (source: string, vars: Record<string, unknown> = VARS) =>
-  engine.compile(source, { html: false, label: 'test' }).render(vars as never);
+  engine.compile(source, { html: false, label: 'test', maxLength: BODY_MAX_LENGTH }).render(vars as never);
 
 const VARS = {
   signeeName: 'Zoé <b>Durand</b> & Co',
@@ -38,6 +39,30 @@ const CASES: [string, string][] = [
   ['$raw.signeeName', 'Zoé <b>Durand</b> & Co'],
   ['#set($n = 2)#if($n > 1)many#end', 'many'],
   ['## a comment\nline', 'line'],
+  ['a#* block\ncomment *#b', 'ab'],
+  ['#[[$not #parsed]]#', '$not #parsed'],
+  ['$!{missing}|${lang}|$!lang', '|fr|fr'],
+  ["#set($s = 'single $lang')$s", 'single $lang'],
+  ['#set($s = "double $lang")$s', 'double fr'],
+  ['#foreach($i in [1..3])$foreach.count/$velocityCount/$i#if($foreach.hasNext),#end#end', '1/1/1,2/2/2,3/3/3'],
+  ['#foreach($i in [3..1])$i#end', '321'],
+  ['#set($n = 3)#foreach($i in [1..$n])$i#end', '123'],
+  ['#foreach($x in ["a", 2, true])$x;#end', 'a;2;true;'],
+  ['$signers[1]|$!signers[9]', 'Bob|'],
+  ['#set($l = [1, "b"])$l', '[1, b]'],
+  ['#set($m = {"k": "v"})$m.k', 'v'],
+  ['#set($x = 7 / 2)#set($y = 7 % 4)#set($z = -1 + 2 * 3)$x $y $z', '3 3 5'],
+  ['#set($d = 1.5 * 2)$d', '3'],
+  ['#set($c = "a" + 1)$c', 'a1'],
+  ['#if(1 < 2 && !(2 <= 1) || false)yes#end', 'yes'],
+  ['#if($lang == "fr" and $requiresOTP == false)both#end', 'both'],
+  ['#if("")a#elseif(0)b#elseif([])c#else d#end', ' d'],
+  ['#if($missing)a#else b#end', ' b'],
+  ['#set($e = {})#set($f = {"k": 1})#if($e)a#end#if($f)b#end', 'b'],
+  ['#set($x = $missing)[$!x]', '[]'],
+  ['#macro(item $t)<li>$t</li>#end#foreach($s in $signers)#item($s)#end', '<li>Ann</li><li>Bob</li><li>Cy</li>'],
+  ['#hello()#macro(hello)hi#end', 'hi'],
+  ['#foreach($s in $signers)#set($last = $s)#end$last', 'Cy'],
 ];
 
 describe('velocity templates', () => {
@@ -46,6 +71,14 @@ describe('velocity templates', () => {
 
   it('plain templates (subjects, text parts) do not escape', () => {
     assert.equal(text('To $signeeName'), 'To Zoé <b>Durand</b> & Co');
+  });
+
+  it('urlEncode takes any text, a lone surrogate included (U+FFFD, never a URIError)', () => {
+    assert.equal(text('$tools.urlEncode($x)', { x: 'a\ud800b 😀' }), 'a%EF%BF%BDb%20%F0%9F%98%80');
+  });
+
+  it('$raw in a plain template is the value as given too', () => {
+    assert.equal(text('$raw.signeeName|$signeeName'), 'Zoé <b>Durand</b> & Co|Zoé <b>Durand</b> & Co');
   });
 
   it('custom variables given by the request are usable', () => {
@@ -72,7 +105,12 @@ describe('velocity templates', () => {
   for (const [source, message] of refused)
     it(`refuses ${JSON.stringify(source)} at compile time`, () => {
       assert.throws(
-        () => engine.compile(source, { html: true, label: 'signatureRequestSigneeEmailContentTemplate' }),
+        () =>
+          engine.compile(source, {
+            html: true,
+            label: 'signatureRequestSigneeEmailContentTemplate',
+            maxLength: BODY_MAX_LENGTH,
+          }),
         (err: unknown) =>
           err instanceof DomainError &&
           err.code === 'INVALID_TEMPLATE' &&

@@ -17,6 +17,8 @@ export interface QueueEmailInput {
   readonly to: Email['to'];
   readonly rendered: RenderedEmail;
   readonly attachments?: readonly AttachmentRef[];
+  /** Why the mail could not be rendered: it is written as failed, with this reason, and never delivered. */
+  readonly failure?: string;
 }
 
 /**
@@ -49,7 +51,8 @@ export async function queueEmails(
   const backlog = await backlogsOf(deps, emails, counted);
   if (emails.length === 1) await deps.store.emails.insert(emails[0]!);
   else await deps.store.emails.insertMany(emails);
-  for (const { id, accountId } of emails) {
+  for (const { id, accountId, status } of emails) {
+    if (status !== 'queued') continue;
     const ahead = accountId === null ? 0 : backlog.get(accountId)!;
     if (accountId !== null) backlog.set(accountId, ahead + 1);
     const options = { singletonKey: id, priority: -Math.min(ahead, BACKLOG_CAP) };
@@ -86,9 +89,9 @@ function outboxEmail(deps: Pick<AppDeps, 'clock' | 'random'>, input: QueueEmailI
     to: input.to,
     ...input.rendered,
     attachments: input.attachments ?? [],
-    status: 'queued',
+    status: input.failure === undefined ? 'queued' : 'failed',
     attempts: 0,
-    lastError: null,
+    lastError: input.failure ?? null,
     created: deps.clock.now(),
     sentAt: null,
   };

@@ -1,8 +1,20 @@
+import { DomainError, fail } from '../../core/errors.js';
 import { checkBrandingVars } from '../../core/mail/branding.js';
 import { defaultHtml, defaultSubject, defaultText } from '../../core/mail/default-templates.js';
 import { checkEmailSwitches, customTemplatesOf, type EmailTypeId, type Vars } from '../../core/mail/email-types.js';
 import { templateLang } from '../../core/mail/mail-context.js';
-import type { CompiledTemplate, TemplateEngine } from './template.port.js';
+import { truncateGraphemes } from '../../core/text/graphemes.js';
+import {
+  BODY_MAX_LENGTH,
+  SUBJECT_MAX_LENGTH,
+  TEMPLATES_MAX_SOURCE,
+  type CompiledTemplate,
+  type RenderMeter,
+  type TemplateEngine,
+} from './template.port.js';
+
+/** The most UTF-16 units of a subject as sent (cut on a grapheme boundary). */
+export const SUBJECT_LENGTH = 250;
 
 export interface RenderedEmail {
   readonly subject: string;
@@ -13,24 +25,44 @@ export interface RenderedEmail {
 /**
  * Checks, when a request is created or changed, everything its vars (and its signers' vars) say about
  * e-mails: mandatory e-mails stay on, branding values are what they claim, and every custom template compiles.
- * @throws DomainError MANDATORY_EMAIL, VALIDATION_FAILED or INVALID_TEMPLATE (naming the template and line)
+ * @throws DomainError MANDATORY_EMAIL, VALIDATION_FAILED, INVALID_TEMPLATE (naming the template and line), or
+ *   TEMPLATE_TOO_COSTLY (a template, or the request's templates together, too long to parse)
  */
 export function checkMailVars(engine: TemplateEngine, varsList: readonly Vars[]): void {
+  const sources = new Set<string>();
   for (const vars of varsList) {
     checkEmailSwitches(vars);
     checkBrandingVars(vars);
-    for (const t of customTemplatesOf(vars)) engine.compile(t.source, { html: t.html, label: t.name });
+    for (const t of customTemplatesOf(vars)) {
+      sources.add(t.source);
+      checkTotalSource(sources);
+      engine.compile(t.source, { html: t.html, label: t.name, maxLength: maxLengthOf(t.html ? 'content' : 'subject') });
+    }
   }
+}
+
+/** The distinct custom templates of one request, together, stay under {@link TEMPLATES_MAX_SOURCE}. */
+function checkTotalSource(sources: ReadonlySet<string>): void {
+  let total = 0;
+  for (const source of sources) total += source.length;
+  if (total > TEMPLATES_MAX_SOURCE)
+    fail(
+      'TEMPLATE_TOO_COSTLY',
+      `the distinct custom templates of this request are longer than ${TEMPLATES_MAX_SOURCE} characters together`,
+    );
 }
 
 /**
  * Renders one e-mail: the custom subject/content templates found in the context (the request's or the
  * signer's vars), else the defaults in the context's `lang` (en or fr, English otherwise). A subject is one
  * line: line breaks from a template or a value become spaces, so no header can be injected through it.
+ * `meter`, when given, counts the steps of these renders with others' (the trial renders of a request).
+ * @throws DomainError TEMPLATE_TOO_COSTLY when a template passes its budget (or the meter's)
  */
 export function renderEmail(
   engine: TemplateEngine,
   input: { readonly type: EmailTypeId; readonly context: Readonly<Record<string, string | boolean>> },
+  meter?: RenderMeter,
 ): RenderedEmail {
   const { type, context } = input;
   const lang = templateLang(typeof context.lang === 'string' ? context.lang : 'en');
@@ -40,12 +72,30 @@ export function renderEmail(
     defaultSubject(type, lang),
   );
   const html = compiled(engine, customContent, `${type}ContentTemplate`, true, lang, () => defaultHtml(type, lang));
-  const renderedHtml = html.render(context);
+  const renderedHtml = html.render(context, meter);
   const text =
     typeof customContent === 'string'
       ? textOfHtml(renderedHtml)
-      : compiled(engine, undefined, `${type}Text`, false, lang, () => defaultText(type, lang)).render(context);
-  return { subject: oneLine(subject.render(context)), html: renderedHtml, text };
+      : compiled(engine, undefined, `${type}Text`, false, lang, () => defaultText(type, lang)).render(context, meter);
+  return { subject: oneLine(subject.render(context, meter)), html: renderedHtml, text };
+}
+
+/**
+ * {@link renderEmail}, or why it could not be rendered: a template over its budget, or one stored before
+ * the template language was narrowed. The mail is then queued as failed with that reason (outbox, audit
+ * trail) instead of failing the action that caused it (a signature, a state change).
+ */
+export function renderEmailOrFailure(
+  engine: TemplateEngine,
+  input: Parameters<typeof renderEmail>[1],
+): { readonly rendered: RenderedEmail; readonly failure?: string } {
+  try {
+    return { rendered: renderEmail(engine, input) };
+  } catch (err) {
+    if (!(err instanceof DomainError) || (err.code !== 'TEMPLATE_TOO_COSTLY' && err.code !== 'INVALID_TEMPLATE'))
+      throw err;
+    return { rendered: { subject: '', html: '', text: '' }, failure: `${err.code}: ${err.message}` };
+  }
 }
 
 /** The default templates compiled, by engine, then by label and language (their source is built once). */
@@ -59,20 +109,23 @@ function compiled(
   lang: string,
   fallback: () => string,
 ): CompiledTemplate {
-  if (typeof custom === 'string') return engine.compile(custom, { html, label });
+  const maxLength = maxLengthOf(label.endsWith('SubjectTemplate') ? 'subject' : 'content');
+  if (typeof custom === 'string') return engine.compile(custom, { html, label, maxLength });
   let ofEngine = defaults.get(engine);
   if (!ofEngine) defaults.set(engine, (ofEngine = new Map()));
   const key = `${label}/${lang}`;
   let template = ofEngine.get(key);
-  if (!template) ofEngine.set(key, (template = engine.compile(fallback(), { html, label })));
+  if (!template) ofEngine.set(key, (template = engine.compile(fallback(), { html, label, maxLength })));
   return template;
 }
 
+function maxLengthOf(part: 'subject' | 'content'): number {
+  return part === 'subject' ? SUBJECT_MAX_LENGTH : BODY_MAX_LENGTH;
+}
+
+/** One line of at most {@link SUBJECT_LENGTH} units, never cut inside a character (issue 21 item 5). */
 function oneLine(subject: string): string {
-  return subject
-    .replace(/[\r\n\t\u2028\u2029]+/g, ' ')
-    .trim()
-    .slice(0, 250);
+  return truncateGraphemes(subject.replace(/[\r\n\t\u2028\u2029]+/g, ' ').trim(), SUBJECT_LENGTH);
 }
 
 /** A readable text part for a custom HTML template: tags dropped, entities decoded, blank runs folded. */

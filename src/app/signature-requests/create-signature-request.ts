@@ -29,7 +29,7 @@ export async function createSignatureRequest(
   input: CreateSignatureRequestInput,
 ): Promise<SignatureRequest> {
   const now = deps.clock.now();
-  const checked = await checkRequestInput(deps, input, now);
+  const checked = await checkRequestInput(deps, input, now, input.actor);
   const draft = input.state === 'DRAFT';
   if (!draft && checked.signees.length === 0)
     fail('VALIDATION_FAILED', 'a request activated at once needs "authorizedSignees" (or create it with state DRAFT)');

@@ -10,6 +10,7 @@ import { checkSenderVars } from '../mail/sender.js';
 import { checkUserUrl } from '../shared/check-user-url.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { RequestFields, SigneeInput, Watcher } from './signature-request.port.js';
+import { trialRenderMails } from './trial-render-mails.js';
 
 export interface SignatureRequestInput {
   readonly name: string;
@@ -36,15 +37,18 @@ export interface CheckedInput {
 
 /**
  * Checks what the HTTP schema cannot: the hash, limits, sizes, URLs, dates, OTP contact details, and what
- * the vars say about e-mails (mandatory ones kept on, branding values, custom templates that compile).
+ * the vars say about e-mails (mandatory ones kept on, branding values, custom templates that compile and
+ * render within their budget for this request's own recipients; `requesterEmail` is the owner's address).
  * Phones given with their calling code come back normalised (`normaliseSmsPhone`).
  * @throws DomainError INVALID_PHONE, INVALID_HASH, TOO_MANY_SIGNEES, TOO_MANY_WATCHERS, DUPLICATE_SIGNEE, VARS_TOO_LARGE,
- *   INVALID_URL, FORBIDDEN_URL, INVALID_DEADLINE, VALIDATION_FAILED, MANDATORY_EMAIL, INVALID_TEMPLATE, FORBIDDEN_SENDER
+ *   INVALID_URL, FORBIDDEN_URL, INVALID_DEADLINE, VALIDATION_FAILED, MANDATORY_EMAIL, INVALID_TEMPLATE,
+ *   TEMPLATE_TOO_COSTLY, FORBIDDEN_SENDER
  */
 export async function checkRequestInput(
   deps: Pick<AppDeps, 'httpClient' | 'mail'>,
   input: SignatureRequestInput,
   now: number,
+  requesterEmail: string,
 ): Promise<CheckedInput> {
   const hashToSign = assertHash(input.hashToSign, 'hashToSign', { refuseEmpty: true });
   const signees = input.authorizedSignees ?? [];
@@ -58,6 +62,7 @@ export async function checkRequestInput(
   watchers.forEach((w, i) => assertVarsSize(w.vars, `watchers[${i}].vars`));
   checkDates(input, now);
   checkMail(deps, [input.vars, ...signees.map((s) => s.vars), ...watchers.map((w) => w.vars)]);
+  if (deps.mail) trialRenderMails(deps.mail, input, { email: requesterEmail });
   await checkUrls(deps, input);
   return { fields: fieldsOf(input, hashToSign), signees: normalised, watchers };
 }

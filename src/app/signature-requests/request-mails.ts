@@ -7,9 +7,10 @@ import { EMAIL_TYPES } from '../../core/mail/email-types.js';
 import { mailContext, type MailContextInput } from '../../core/mail/mail-context.js';
 import { sharingPath } from '../../core/signature-requests/sharing-token.js';
 import type { Account } from '../accounts/account.port.js';
+import { PLATFORM_ACTOR, recordEvent } from './audit.js';
 import type { MailSettings } from '../mail/mail-settings.port.js';
 import { BACKLOG_CAP, queueEmails, type QueueEmailInput } from '../mail/queue-email.js';
-import { renderEmail } from '../mail/render-email.js';
+import { renderEmailOrFailure } from '../mail/render-email.js';
 import { senderOf } from '../mail/sender.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
@@ -51,6 +52,14 @@ export async function queueRequestMails(
     if (mail) mails.push(mail);
   }
   if (mails.length > 0) await queueEmails({ ...deps, store: tx }, mails, new Map([[request.accountId, backlog]]));
+  for (const mail of mails)
+    if (mail.failure !== undefined)
+      await recordEvent(tx, request.id, {
+        type: 'EMAIL_FAILED',
+        date: deps.clock.now(),
+        actor: PLATFORM_ACTOR,
+        comment: `${mail.type} to ${mail.to.address}: ${mail.failure}`,
+      });
   return mails.length;
 }
 
@@ -74,7 +83,7 @@ function mailOf(
     type: planned.type,
     from: senderOf(deps.settings, { name: context.serviceName, address: context.serviceEmail }),
     to: addressOf(planned.to, input.requester, context),
-    rendered: renderEmail(deps.settings.engine, { type: planned.type, context }),
+    ...renderEmailOrFailure(deps.settings.engine, { type: planned.type, context }),
     attachments: planned.attachments,
   };
 }

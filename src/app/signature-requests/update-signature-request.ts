@@ -22,7 +22,7 @@ export async function updateSignatureRequest(
   input: UpdateSignatureRequestInput,
 ): Promise<SignatureRequest> {
   const now = deps.clock.now();
-  const checked = await checkRequestInput(deps, input, now);
+  const checked = await checkRequestInput(deps, input, now, input.actor);
   return deps.store.transaction(async (tx) => {
     const current = await tx.signatureRequests.lockById(input.id, input.accountId);
     if (!current) fail('NOT_FOUND', `no signature request ${input.id}`);

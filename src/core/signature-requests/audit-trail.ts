@@ -5,7 +5,8 @@
 
 /**
  * Every type of audit event: the api-decisions.md list, plus UPDATED (a DRAFT changed), PENDING and
- * DRAFTED (the owner's moves to those states) and VIEWED (a signer opened the request, first time).
+ * DRAFTED (the owner's moves to those states), VIEWED (a signer opened the request, first time) and
+ * EMAIL_FAILED (a mail of the request could not be rendered: its template passed its budget).
  */
 export const AUDIT_EVENT_TYPES = [
   'CREATED',
@@ -14,6 +15,7 @@ export const AUDIT_EVENT_TYPES = [
   'PENDING',
   'DRAFTED',
   'EMAIL_SENT',
+  'EMAIL_FAILED',
   'VIEWED',
   'SIGNEE_AUTH',
   'OTP_SENT',

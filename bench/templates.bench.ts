@@ -1,0 +1,87 @@
+/**
+ * The worst a template can cost one render (docs/templates.md): loop-heavy, string-heavy and macro-heavy
+ * templates that run right up to the budget (or are stopped by it), each rendered many times; prints the
+ * median and the worst time per render, and the time of a default invitation for comparison.
+ *   node --import tsx bench/templates.bench.ts [--runs 200]
+ */
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { createVelocityEngine } from '../src/adapters/templates/velocity-engine.js';
+import { renderEmail } from '../src/app/mail/render-email.js';
+import { BODY_MAX_LENGTH } from '../src/app/mail/template.port.js';
+import { trialRenderMails } from '../src/app/signature-requests/trial-render-mails.js';
+import { DomainError } from '../src/core/errors.js';
+
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '200' } } });
+const runs = Number(args.runs);
+const engine = createVelocityEngine();
+const VARS = { signeeName: 'Zoé <Durand>', lang: 'en', s: 'x'.repeat(100_000) };
+
+const CASES: [string, string][] = [
+  ['nested loops (stopped at 100,000 steps)', '#foreach($i in [1..10000])#foreach($j in [1..10000])#end#end'],
+  [
+    'loop with arithmetic and tests, just under budget',
+    '#foreach($i in [1..9000])#if($i % 7 == 0)#set($x = $i * 2 + 1)#end#end$x',
+  ],
+  ['#set of an arithmetic result in a loop (54,000 steps)', '#foreach($i in [1..9000])#set($x = $i + 1)#end$x'],
+  ['#set of an interpolated string in a loop (stopped)', '#foreach($i in [1..10000])#set($x = "$i-$i")#end$x'],
+  [
+    'names looked up through 32 open scopes (stopped)',
+    `${'#foreach($w in [1])'.repeat(31)}#foreach($i in [1..10000])$!nope#end${'#end'.repeat(31)}`,
+  ],
+  ['loop writing output up to 256 Ki', '#foreach($i in [1..9000])$signeeName abcdefghijklmnop#end'],
+  ['doubling string (stopped at 256 Ki)', '#set($s="xxxxxxxxxx")#foreach($i in [1..20])#set($s="$s$s")#end$s'],
+  [
+    'urlEncode of 100 kB in a loop (stopped at 1 Mi built)',
+    '#foreach($i in [1..100])#set($t = $tools.urlEncode($s))#end',
+  ],
+  ['macro recursion (stopped at depth 20)', '#macro(r $n)#foreach($i in [1..200])#end#r($n)#end#r(1)'],
+];
+
+function time(render: () => unknown): { median: number; p99: number; worst: number; outcome: string } {
+  const times: number[] = [];
+  let outcome = 'rendered';
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    try {
+      render();
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      outcome = err.code;
+    }
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(times.length * q))]!;
+  return { median: at(0.5), p99: at(0.99), worst: times[times.length - 1]!, outcome };
+}
+
+for (const [name, source] of CASES) {
+  const template = engine.compile(source, { html: true, label: 'bench', maxLength: BODY_MAX_LENGTH });
+  const { median, p99, worst, outcome } = time(() => template.render(VARS));
+  const figures = `median ${median.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, worst ${worst.toFixed(2)} ms`;
+  console.log(`${name.padEnd(58)} ${outcome.padEnd(20)} ${figures}`);
+}
+const context = {
+  ...VARS,
+  signatureRequestURL: 'https://x/v1/signatureRequest/1?signeeId=2',
+  signingURL: 'https://x/sign',
+};
+const { median, worst } = time(() => renderEmail(engine, { type: 'signatureRequestSigneeEmail', context }));
+console.log(
+  `${'default invitation (subject, HTML, text)'.padEnd(58)} ${'rendered'.padEnd(20)} median ${median.toFixed(3)} ms, worst ${worst.toFixed(3)} ms`,
+);
+
+const settings = { engine, publicUrl: 'https://x', serviceName: 'p', serviceEmail: 'p@x.example' };
+const heavy = '#foreach($i in [1..9000])#set($x = $i + 1)#end';
+const request = {
+  name: 'Contract',
+  hashToSign: '0'.repeat(64),
+  vars: { signatureRequestSigneeEmailSubjectTemplate: heavy },
+  authorizedSignees: Array.from({ length: 50 }, (_, i) => ({ commonName: `S ${i}`, email: `s${i}@x.example` })),
+};
+const trial = time(() => trialRenderMails(settings, request, { email: 'o@x.example' }));
+const trialFigures = `median ${trial.median.toFixed(2)} ms, p99 ${trial.p99.toFixed(2)} ms`;
+console.log(
+  `${'trial of a 50-signer request, stopped at 300,000 steps'.padEnd(58)} ${trial.outcome.padEnd(20)} ${trialFigures}`,
+);
