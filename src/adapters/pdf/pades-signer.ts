@@ -1,0 +1,190 @@
+/**
+ * PAdES signatures (ETSI EN 319 142-1) on PDFs this service produces: an incremental update appends a
+ * signature field and its `/Sig` dictionary (SubFilter `ETSI.CAdES.detached`), then a detached CMS
+ * SignedData over the byte ranges fills `/Contents`. The bytes given are never rewritten: they stay the
+ * exact prefix of the result, so any signature they already carry stays valid.
+ *
+ * Libraries: @cantoo/pdf-lib (a maintained pdf-lib fork) writes the incremental update, also over PDFs with
+ * cross-reference streams, which pdf-lib itself cannot append to; @signpdf/signpdf computes `/ByteRange`
+ * and places the CMS; PKI.js builds the CMS, its attributes and the RFC 3161 request (docs/attestation.md).
+ *
+ * Signed attributes: content-type, message-digest (SHA-256) and signing-certificate-v2 (ESS, RFC 5035), as
+ * the PAdES baseline B-B requires; no signing-time (PAdES puts the claimed time in the dictionary's `/M`).
+ * With a time-stamping authority, the signature-time-stamp unsigned attribute makes it B-T.
+ */
+import { createHash } from 'node:crypto';
+import { PDFArray, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString, type PDFRef } from '@cantoo/pdf-lib';
+import { SignPdf } from '@signpdf/signpdf';
+import { Signer } from '@signpdf/utils';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import type { PdfSigner } from '../../app/signature-requests/attestation/pdf-signer.port.js';
+import type { SigningIdentity } from './signing-identity.js';
+import type { TimestampAuthority } from './tsa-client.js';
+
+const OID = {
+  data: '1.2.840.113549.1.7.1',
+  signedData: '1.2.840.113549.1.7.2',
+  contentType: '1.2.840.113549.1.9.3',
+  messageDigest: '1.2.840.113549.1.9.4',
+  signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
+  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
+} as const;
+/** @signpdf's placeholder for each `/ByteRange` number, replaced in place once the offsets are known. */
+const BYTE_RANGE_PLACEHOLDER = '**********';
+/** Room in `/Contents` for the CMS beyond its certificates, and for a time-stamp token with its chain. */
+const CMS_ROOM = 4096;
+const TOKEN_ROOM = 16384;
+
+export interface PadesSignerOptions {
+  /** The key and certificates (the service's own, or the operator's PKCS#12), asked once per signature. */
+  readonly identity: () => Promise<SigningIdentity>;
+  /** With one, signatures are time-stamped (B-T); without, B-B. */
+  readonly tsa?: TimestampAuthority;
+  /** Milliseconds since the epoch: the `/M` of the signature dictionary. */
+  readonly now: () => number;
+  /** Shown by PDF readers as the signature's reason. */
+  readonly reason?: string;
+}
+
+export function padesSigner(opts: PadesSignerOptions): PdfSigner {
+  return {
+    async sign(pdf) {
+      const identity = await opts.identity();
+      const room = CMS_ROOM + (opts.tsa ? TOKEN_ROOM : 0) + certificatesSize(identity);
+      const prepared = await withSignatureField(pdf, new Date(opts.now()), room, opts.reason);
+      const signed = await new SignPdf().sign(Buffer.from(prepared), new CadesSigner(identity, opts.tsa));
+      // The update must only append: a change of one original byte would break the document's own signatures.
+      if (!Buffer.from(signed.subarray(0, pdf.length)).equals(Buffer.from(pdf)))
+        throw new Error('PAdES signing altered the original bytes');
+      return new Uint8Array(signed);
+    },
+  };
+}
+
+function certificatesSize(identity: SigningIdentity): number {
+  return identity.certificates.reduce((n, c) => n + c.toSchema().toBER().byteLength, 0);
+}
+
+/**
+ * `pdf` plus an incremental update: an invisible signature widget on the first page, listed in the
+ * AcroForm (SigFlags 3: signatures exist, append only), whose value is a `/Sig` dictionary with
+ * placeholders for `/ByteRange` and `/Contents` (`room` bytes).
+ */
+async function withSignatureField(pdf: Uint8Array, when: Date, room: number, reason?: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(pdf, { forIncrementalUpdate: true, updateMetadata: false });
+  const ctx = doc.context;
+  const byteRange = PDFArray.withContext(ctx);
+  byteRange.push(PDFNumber.of(0));
+  for (let i = 0; i < 3; i += 1) byteRange.push(PDFName.of(BYTE_RANGE_PLACEHOLDER));
+  const sig = ctx.register(
+    ctx.obj({
+      Type: 'Sig',
+      Filter: 'Adobe.PPKLite',
+      SubFilter: 'ETSI.CAdES.detached',
+      ByteRange: byteRange,
+      Contents: PDFHexString.of('0'.repeat(room * 2)),
+      M: PDFString.fromDate(when),
+      ...(reason !== undefined && { Reason: PDFString.of(reason) }),
+    }),
+  );
+  const page = doc.getPage(0);
+  const fieldName = `Signature${existingFields(doc).length + 1}`;
+  const widget = ctx.register(
+    ctx.obj({
+      Type: 'Annot',
+      Subtype: 'Widget',
+      FT: 'Sig',
+      Rect: [0, 0, 0, 0],
+      V: sig,
+      T: PDFString.of(fieldName),
+      F: 132, // Print | Locked
+      P: page.ref,
+    }),
+  );
+  page.node.addAnnot(widget);
+  const form = doc.catalog.getOrCreateAcroForm();
+  form.addField(widget);
+  form.dict.set(PDFName.of('SigFlags'), PDFNumber.of(3));
+  return doc.commit({ useObjectStreams: false });
+}
+
+function existingFields(doc: PDFDocument): PDFRef[] {
+  const fields = doc.catalog.getAcroForm()?.Fields();
+  const refs: PDFRef[] = [];
+  for (let i = 0; fields && i < fields.size(); i += 1) refs.push(fields.get(i) as PDFRef);
+  return refs;
+}
+
+/** @signpdf's signer: the CAdES-detached CMS over the bytes outside `/Contents`. */
+class CadesSigner extends Signer {
+  constructor(
+    private readonly identity: SigningIdentity,
+    private readonly tsa: TimestampAuthority | undefined,
+  ) {
+    super();
+  }
+
+  override async sign(signedBytes: Buffer): Promise<Buffer> {
+    return Buffer.from(await cadesDetached(this.identity, sha256(signedBytes), this.tsa));
+  }
+}
+
+/** The DER ContentInfo of a detached SignedData over the SHA-256 `digest`, time-stamped when `tsa` is given. */
+export async function cadesDetached(
+  identity: SigningIdentity,
+  digest: Uint8Array,
+  tsa?: TimestampAuthority,
+): Promise<Uint8Array> {
+  const cert = identity.certificates[0]!;
+  const signerInfo = new pkijs.SignerInfo({
+    version: 1,
+    sid: new pkijs.IssuerAndSerialNumber({ issuer: cert.issuer, serialNumber: cert.serialNumber }),
+    signedAttrs: new pkijs.SignedAndUnsignedAttributes({
+      type: 0,
+      attributes: [
+        attribute(OID.contentType, new asn1js.ObjectIdentifier({ value: OID.data })),
+        attribute(OID.messageDigest, new asn1js.OctetString({ valueHex: digest })),
+        attribute(OID.signingCertificateV2, signingCertificateV2(cert)),
+      ],
+    }),
+  });
+  const signedData = new pkijs.SignedData({
+    version: 1,
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
+    signerInfos: [signerInfo],
+    certificates: [...identity.certificates],
+  });
+  await signedData.sign(identity.privateKey as unknown as CryptoKeyOfPkijs, 0, 'SHA-256');
+  if (tsa) {
+    const token = await tsa.timestamp(sha256(signerInfo.signature.valueBlock.valueHexView));
+    signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
+      type: 1,
+      attributes: [attribute(OID.signatureTimeStampToken, asn1js.fromBER(token).result)],
+    });
+  }
+  const contentInfo = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
+  return new Uint8Array(contentInfo.toSchema().toBER());
+}
+
+type CryptoKeyOfPkijs = Parameters<pkijs.SignedData['sign']>[0];
+
+function attribute(type: string, value: asn1js.AsnType): pkijs.Attribute {
+  return new pkijs.Attribute({ type, values: [value] });
+}
+
+/**
+ * SigningCertificateV2 ::= SEQUENCE { certs SEQUENCE OF ESSCertIDv2 } with one ESSCertIDv2: the SHA-256
+ * of the signer's certificate (the default hash, so no AlgorithmIdentifier) and its issuer and serial.
+ */
+function signingCertificateV2(cert: pkijs.Certificate): asn1js.Sequence {
+  const issuer = new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 4, value: cert.issuer })] });
+  const issuerSerial = new asn1js.Sequence({ value: [issuer.toSchema(), cert.serialNumber] });
+  const certHash = new asn1js.OctetString({ valueHex: sha256(new Uint8Array(cert.toSchema().toBER())) });
+  const essCertIdV2 = new asn1js.Sequence({ value: [certHash, issuerSerial] });
+  return new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertIdV2] })] });
+}
+
+function sha256(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(createHash('sha256').update(bytes).digest());
+}
