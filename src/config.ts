@@ -79,6 +79,8 @@ export interface Config {
   readonly platformIdentityToken: string | undefined;
   /** The platform key's address (PLATFORM_KEY_PUBKEY); unset, the newest live identity key. */
   readonly platformKeyPubKey: string | undefined;
+  /** PAdES signing of produced PDFs (docs/attestation.md): PDF_SIGNING_P12 (+ _PASSWORD), TSA_URLS (comma list). */
+  readonly pdfSigning: { readonly p12Path?: string; readonly p12Password?: string; readonly tsaUrls: string[] };
 }
 
 export class ConfigError extends Error {
@@ -234,6 +236,7 @@ export function loadConfig(env: Env = process.env): Config {
     platformIdentityUrl: r.url('PLATFORM_IDENTITY_URL', ['http:', 'https:']),
     platformIdentityToken: r.optional('PLATFORM_IDENTITY_TOKEN'),
     platformKeyPubKey: r.optional('PLATFORM_KEY_PUBKEY'),
+    pdfSigning: pdfSigningOf(r),
   };
   if (/[\r\n<>"]/.test(config.serviceName)) r.problems.push('SERVICE_NAME must not contain line breaks, <, > or "');
   if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(config.serviceEmail)) r.problems.push('SERVICE_EMAIL must be an e-mail address');
@@ -249,6 +252,24 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.feeCapSatVb < config.feeRateSatVb) r.problems.push('FEE_CAP_SAT_VB must be at least FEE_RATE_SAT_VB');
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return Object.freeze(config);
+}
+
+/** PDF_SIGNING_P12 (a path, made absolute) and its password; TSA_URLS: http(s) URLs without credentials, in order. */
+function pdfSigningOf(r: Reader): Config['pdfSigning'] {
+  const p12 = r.optional('PDF_SIGNING_P12');
+  const password = r.optional('PDF_SIGNING_P12_PASSWORD');
+  if (password !== undefined && p12 === undefined)
+    r.problems.push('PDF_SIGNING_P12_PASSWORD is set without PDF_SIGNING_P12');
+  const tsaUrls = (r.optional('TSA_URLS') ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
+  const bad = tsaUrls.filter(
+    (u) => !URL.canParse(u) || !/^https?:$/.test(new URL(u).protocol) || new URL(u).username !== '',
+  );
+  if (bad.length > 0)
+    r.problems.push(`TSA_URLS must be http(s) URLs without credentials, got "${bad.map(redact).join(', ')}"`);
+  return { ...(p12 && { p12Path: path.resolve(p12) }), ...(password && { p12Password: password }), tsaUrls };
 }
 
 /** SMS_URL names the account (SID and token) and a sender number (`+` may be left unencoded). */

@@ -157,7 +157,7 @@ export async function cadesDetached(
   });
   await signedData.sign(identity.privateKey as unknown as CryptoKeyOfPkijs, 0, 'SHA-256');
   if (tsa) {
-    const token = await tsa.timestamp(sha256(signerInfo.signature.valueBlock.valueHexView));
+    const token = await tsa.timestamp(signerInfo.signature.valueBlock.valueHexView);
     signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
       type: 1,
       attributes: [attribute(OID.signatureTimeStampToken, asn1js.fromBER(token).result)],

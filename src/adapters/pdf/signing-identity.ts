@@ -77,7 +77,7 @@ export async function serviceSigningIdentity(secretKey: string, serviceName: str
 function selfSignedCertificate(d: Uint8Array, point: Uint8Array, serviceName: string): pkijs.Certificate {
   const keyId = createHash('sha256').update(point).digest();
   const serial = Buffer.from(keyId.subarray(0, 16));
-  serial[0] = serial[0]! & 0x7f; // a positive INTEGER
+  serial[0] = (serial[0]! & 0x7f) | 0x40; // a positive INTEGER, minimal in DER
   const cert = new pkijs.Certificate();
   cert.version = 2;
   cert.serialNumber = new asn1js.Integer({ valueHex: serial });

@@ -7,7 +7,7 @@
  * private addresses (a TSA inside the operator's network), unlike the client that fetches users' URLs.
  * It still pins the resolved address, follows no redirect and bounds time and size.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { HttpClient } from '../../app/shared/http-client.port.js';
@@ -19,8 +19,8 @@ const MAX_REPLY_BYTES = 256 * 1024;
 const TIMEOUT_MS = 15_000;
 
 export interface TimestampAuthority {
-  /** The DER TimeStampToken (a CMS ContentInfo) over the SHA-256 `digest`. @throws TimestampError */
-  timestamp(digest: Uint8Array): Promise<Uint8Array>;
+  /** The DER TimeStampToken (a CMS ContentInfo) over the SHA-256 of `message`. @throws TimestampError */
+  timestamp(message: Uint8Array): Promise<Uint8Array>;
 }
 
 /** No configured authority gave a usable token; the message lists each one's reason. */
@@ -33,11 +33,11 @@ export class TimestampError extends Error {
 
 export function rfc3161Client(http: HttpClient, urls: readonly string[]): TimestampAuthority {
   return {
-    async timestamp(digest) {
+    async timestamp(message) {
       const reasons: string[] = [];
       for (const url of urls) {
         try {
-          return await requestToken(http, url, digest);
+          return await requestToken(http, url, message);
         } catch (err) {
           reasons.push(`${url}: ${(err as Error).message}`);
         }
@@ -47,9 +47,10 @@ export function rfc3161Client(http: HttpClient, urls: readonly string[]): Timest
   };
 }
 
-async function requestToken(http: HttpClient, url: string, digest: Uint8Array): Promise<Uint8Array> {
+async function requestToken(http: HttpClient, url: string, message: Uint8Array): Promise<Uint8Array> {
+  const digest = createHash('sha256').update(message).digest();
   const nonce = randomBytes(8);
-  nonce[0] = nonce[0]! & 0x7f; // a positive INTEGER
+  nonce[0] = (nonce[0]! & 0x7f) | 0x01; // a positive INTEGER, minimal in DER (no leading zero byte)
   const request = new pkijs.TimeStampReq({
     version: 1,
     messageImprint: new pkijs.MessageImprint({
@@ -68,11 +69,11 @@ async function requestToken(http: HttpClient, url: string, digest: Uint8Array): 
     maxResponseBytes: MAX_REPLY_BYTES,
   });
   if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-  return checkedToken(res.body, digest, nonce);
+  return checkedToken(res.body, message, nonce);
 }
 
 /** The token of a reply, once it is granted, about our imprint and nonce, and signed by the cert it carries. */
-async function checkedToken(reply: Uint8Array, digest: Uint8Array, nonce: Buffer): Promise<Uint8Array> {
+async function checkedToken(reply: Uint8Array, message: Uint8Array, nonce: Buffer): Promise<Uint8Array> {
   const resp = pkijs.TimeStampResp.fromBER(reply);
   const status = resp.status.status;
   if (status !== 0 && status !== 1) throw new Error(`the request was refused (PKIStatus ${status})`);
@@ -81,24 +82,14 @@ async function checkedToken(reply: Uint8Array, digest: Uint8Array, nonce: Buffer
   const signed = new pkijs.SignedData({ schema: token.content });
   const eContent = signed.encapContentInfo.eContent ?? fail('the token has no TSTInfo');
   const info = pkijs.TSTInfo.fromBER(eContent.getValue());
-  const imprint = info.messageImprint;
-  if (
-    imprint.hashAlgorithm.algorithmId !== SHA256 ||
-    !Buffer.from(imprint.hashedMessage.getValue()).equals(Buffer.from(digest))
-  )
-    throw new Error('the token is about another message imprint');
-  if (!info.nonce || !Buffer.from(info.nonce.valueBlock.valueHexView).equals(stripZeros(nonce)))
+  if (info.messageImprint.hashAlgorithm.algorithmId !== SHA256) throw new Error('the token imprint is not SHA-256');
+  if (!info.nonce || !Buffer.from(info.nonce.valueBlock.valueHexView).equals(nonce))
     throw new Error('the token does not echo our nonce');
-  const verified = await signed.verify({ signer: 0, checkChain: false, extendedMode: false });
-  if (!verified) throw new Error('the token signature does not verify');
+  // PKI.js checks the imprint against `message` and the token's signature with the certificate it carries.
+  const data = new Uint8Array(message).buffer;
+  const verified = await signed.verify({ signer: 0, data, checkChain: false, extendedMode: false }).catch(() => false);
+  if (!verified) throw new Error('the token does not verify (another imprint or a bad signature)');
   return new Uint8Array(token.toSchema().toBER());
-}
-
-/** DER integers drop leading zero bytes (but keep one before a high bit). */
-function stripZeros(bytes: Buffer): Buffer {
-  let i = 0;
-  while (i < bytes.length - 1 && bytes[i] === 0 && bytes[i + 1]! < 0x80) i += 1;
-  return bytes.subarray(i);
 }
 
 function fail(message: string): never {

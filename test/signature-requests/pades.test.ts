@@ -1,0 +1,316 @@
+/**
+ * PAdES on the attestation PDF, checked by tools we did not write: poppler's pdfsig (valid, covers the whole
+ * document), `openssl cms -verify` on the CMS taken out over its signed byte ranges, `openssl ts -verify` on
+ * the time-stamp token, `qpdf --check`. The TSA is real: `openssl ts -reply` behind a loopback listener
+ * (test/support/openssl-tsa.ts). One byte changed in a signed range and both pdfsig and openssl reject.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import * as pkijs from 'pkijs';
+import { PDFDocument } from 'pdf-lib';
+import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
+import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';
+import { lazyPadesSigner } from '../../src/adapters/pdf/lazy-pades-signer.js';
+import { padesSigner } from '../../src/adapters/pdf/pades-signer.js';
+import {
+  p12SigningIdentity,
+  serviceSigningIdentity,
+  SigningIdentityError,
+  type SigningIdentity,
+} from '../../src/adapters/pdf/signing-identity.js';
+import { rfc3161Client, TimestampError } from '../../src/adapters/pdf/tsa-client.js';
+import { DomainError } from '../../src/core/errors.js';
+import { sampleAttestationModel } from '../support/attestation-model.js';
+import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
+
+const SECRET = 's'.repeat(40);
+const dir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-pades-'));
+let seq = 0;
+
+function file(name: string, bytes: Uint8Array | string): string {
+  const p = path.join(dir, `${(seq += 1)}-${name}`);
+  writeFileSync(p, bytes);
+  return p;
+}
+
+/** Runs a tool; its exit status and everything it printed. */
+function tool(cmd: string, args: string[]): { status: number | null; out: string } {
+  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+/** The last signature of a PDF as its `/ByteRange` says: the CMS (DER, padding cut) and the bytes it signs. */
+function lastSignature(pdf: Buffer): { cms: Buffer; signed: Buffer; range: number[] } {
+  const ranges = [...pdf.toString('latin1').matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)];
+  const range = ranges.at(-1)!.slice(1, 5).map(Number);
+  const [a, b, c, d] = range as [number, number, number, number];
+  const hex = Buffer.from(pdf.subarray(a + b + 1, c - 1).toString('latin1'), 'hex');
+  assert.equal(hex[0], 0x30, 'the CMS is a DER SEQUENCE');
+  assert.equal(hex[1], 0x82, 'with a two-byte length');
+  const cms = hex.subarray(0, 4 + hex.readUInt16BE(2));
+  return { cms, signed: Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]), range };
+}
+
+function certificatePem(identity: SigningIdentity, name: string): string {
+  const der = file(`${name}.der`, new Uint8Array(identity.certificates[0]!.toSchema().toBER()));
+  const pem = path.join(dir, `${name}.pem`);
+  execFileSync('openssl', ['x509', '-inform', 'DER', '-in', der, '-out', pem]);
+  return pem;
+}
+
+function pdfsig(pdf: Buffer): string {
+  return tool('pdfsig', [file('sig.pdf', pdf)]).out;
+}
+
+function cmsVerify(pdf: Buffer, caFile: string): { status: number | null; out: string } {
+  const { cms, signed } = lastSignature(pdf);
+  const args = ['cms', '-verify', '-binary', '-inform', 'DER', '-in', file('cms.der', cms)];
+  return tool('openssl', [
+    ...args,
+    '-content',
+    file('signed.bin', signed),
+    '-CAfile',
+    caFile,
+    '-purpose',
+    'any',
+    '-out',
+    '/dev/null',
+  ]);
+}
+
+/** The signature-time-stamp token (unsigned attribute) of a CMS, and the signature value it stamps. */
+function timestampOf(cms: Buffer): { token: Buffer; signatureValue: Buffer } {
+  const info = pkijs.ContentInfo.fromBER(cms);
+  const signer = new pkijs.SignedData({ schema: info.content }).signerInfos[0]!;
+  const attr = signer.unsignedAttrs?.attributes.find((a) => a.type === '1.2.840.113549.1.9.16.2.14');
+  assert.ok(attr, 'a signature-time-stamp attribute');
+  return {
+    token: Buffer.from(attr.values[0]!.toBER()),
+    signatureValue: Buffer.from(signer.signature.valueBlock.valueHexView),
+  };
+}
+
+/** A port nothing listens on. */
+async function deadUrl(): Promise<string> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/tsa`;
+}
+
+describe('PAdES signatures on the attestation PDF', () => {
+  let tsa: OpensslTsa;
+  let attestation: Buffer;
+  let identity: SigningIdentity;
+  let certFile: string;
+  const operatorHttp = createSafeFetch({ allowPrivateUrls: true });
+  const sign = (pdf: Uint8Array, withTsa: boolean) =>
+    padesSigner({
+      identity: async () => identity,
+      now: Date.now,
+      ...(withTsa && { tsa: rfc3161Client(operatorHttp, [tsa.url]) }),
+    }).sign(pdf);
+
+  before(async () => {
+    tsa = await startOpensslTsa();
+    const bundle = JSON.stringify({ signatureReceipts: [], complete: true });
+    attestation = Buffer.from(await pdfAttestationRenderer().render(sampleAttestationModel(bundle)));
+    identity = await serviceSigningIdentity(SECRET, 'proofseal test');
+    certFile = certificatePem(identity, 'service');
+  });
+  after(async () => {
+    await tsa?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('B-B by default: pdfsig and openssl verify it, it covers the whole file, the original bytes are untouched', async () => {
+    const signed = Buffer.from(await sign(attestation, false));
+    assert.ok(signed.subarray(0, attestation.length).equals(attestation), 'an incremental update');
+    const report = pdfsig(signed);
+    assert.match(report, /Signature Validation: Signature is Valid\./);
+    assert.match(report, /Signature Type: ETSI\.CAdES\.detached/);
+    assert.match(report, /Signing Hash Algorithm: SHA-256/);
+    assert.match(report, /Signer Certificate Common Name: proofseal test/);
+    assert.match(report, /Total document signed/);
+    const verified = cmsVerify(signed, certFile);
+    assert.equal(verified.status, 0, verified.out);
+    assert.match(verified.out, /CMS Verification successful/);
+    const qpdf = tool('qpdf', ['--check', file('signed.pdf', signed)]);
+    assert.equal(qpdf.status, 0, qpdf.out);
+    assert.match(qpdf.out, /No syntax or stream encoding errors found/);
+    // The proof bundle the attestation carries still comes out.
+    const out = path.join(dir, `detach-${(seq += 1)}`);
+    mkdirSync(out);
+    execFileSync('pdfdetach', ['-saveall', '-o', out, file('signed.pdf', signed)]);
+    assert.equal(readdirSync(out).length, 1);
+  });
+
+  it('signs content-type, message-digest and signing-certificate-v2 (our certificate), no signing-time', async () => {
+    const signed = Buffer.from(await sign(attestation, false));
+    const { cms } = lastSignature(signed);
+    const printed = tool('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', file('cms.der', cms)]).out;
+    assert.match(printed, /object: contentType \(1\.2\.840\.113549\.1\.9\.3\)/);
+    assert.match(printed, /object: messageDigest \(1\.2\.840\.113549\.1\.9\.4\)/);
+    assert.match(printed, /signingCertificateV2 \(1\.2\.840\.113549\.1\.9\.16\.2\.47\)/);
+    assert.doesNotMatch(printed, /signingTime/);
+    const certHash = createHash('sha256').update(new Uint8Array(identity.certificates[0]!.toSchema().toBER())).digest();
+    assert.ok(cms.includes(certHash), 'signing-certificate-v2 holds the SHA-256 of the signer certificate');
+  });
+
+  it('B-T with a TSA: the token verifies with openssl ts -verify over the signature value', async () => {
+    const before = tsa.answered();
+    const signed = Buffer.from(await sign(attestation, true));
+    assert.equal(tsa.answered(), before + 1);
+    assert.match(pdfsig(signed), /Signature is Valid\./);
+    assert.equal(cmsVerify(signed, certFile).status, 0);
+    const { token, signatureValue } = timestampOf(lastSignature(signed).cms);
+    const digest = createHash('sha256').update(signatureValue).digest('hex');
+    const args = ['ts', '-verify', '-digest', digest, '-in', file('token.der', token), '-token_in'];
+    const verified = tool('openssl', [...args, '-CAfile', tsa.caFile, '-untrusted', tsa.tsaCertFile]);
+    assert.equal(verified.status, 0, verified.out);
+    assert.match(verified.out, /Verification: OK/);
+    const other = createHash('sha256').update('another signature').digest('hex');
+    const wrong = tool('openssl', [
+      'ts',
+      '-verify',
+      '-digest',
+      other,
+      '-in',
+      file('token.der', token),
+      '-token_in',
+      '-CAfile',
+      tsa.caFile,
+    ]);
+    assert.notEqual(wrong.status, 0, 'the token is bound to this signature value');
+  });
+
+  it('several TSAs: a dead one is skipped for the next; none answering is NOT_READY and nothing is signed', async () => {
+    const dead = await deadUrl();
+    const fallback = padesSigner({
+      identity: async () => identity,
+      now: Date.now,
+      tsa: rfc3161Client(operatorHttp, [dead, tsa.url]),
+    });
+    const signed = Buffer.from(await fallback.sign(attestation));
+    assert.ok(timestampOf(lastSignature(signed).cms).token.length > 0);
+    await assert.rejects(rfc3161Client(operatorHttp, [dead]).timestamp(new Uint8Array(32)), TimestampError);
+    const settings = {
+      secretKey: SECRET,
+      serviceName: 'proofseal test',
+      tsaUrls: [dead],
+      tsaHttp: operatorHttp,
+      now: Date.now,
+    };
+    await assert.rejects(lazyPadesSigner(settings).sign(attestation), (err: unknown) => {
+      assert.ok(err instanceof DomainError && err.code === 'NOT_READY', String(err));
+      assert.doesNotMatch(err.message, /127\.0\.0\.1/, 'the operator URL stays out of the answer');
+      return true;
+    });
+  });
+
+  it('the TSA URL is an operator setting: its client may reach the loopback, the guarded one for user URLs may not', async () => {
+    const guarded = createSafeFetch({ allowPrivateUrls: false });
+    await assert.rejects(rfc3161Client(guarded, [tsa.url]).timestamp(new Uint8Array(32)), /not public/);
+    assert.equal((await rfc3161Client(operatorHttp, [tsa.url]).timestamp(new Uint8Array(32)))[0], 0x30);
+  });
+
+  it('one byte changed in a signed range: pdfsig and openssl cms both reject', async () => {
+    const signed = Buffer.from(await sign(attestation, true));
+    const tampered = Buffer.from(signed);
+    const at = Math.floor(attestation.length / 2);
+    tampered[at] = tampered[at]! ^ 0x01;
+    assert.match(pdfsig(tampered), /Signature Validation: Digest Mismatch\./);
+    const verified = cmsVerify(tampered, certFile);
+    assert.notEqual(verified.status, 0);
+    assert.match(verified.out, /digest failure|content verify error/);
+  });
+
+  it('signing a signed PDF again keeps the first signature valid (xref-stream PDFs too)', async () => {
+    const doc = await PDFDocument.create();
+    doc.addPage().drawText('already signed');
+    const plain = Buffer.from(await doc.save({ useObjectStreams: true }));
+    const once = Buffer.from(await sign(plain, false));
+    const twice = Buffer.from(await sign(once, true));
+    assert.ok(twice.subarray(0, once.length).equals(once));
+    const report = pdfsig(twice);
+    assert.equal(report.match(/Signature is Valid\./g)?.length, 2, report);
+    assert.match(report, /Signature #1:[\s\S]*Signature Field Name: Signature1[\s\S]*Signature #2:[\s\S]*Signature2/);
+    assert.equal(report.match(/Total document signed/g)?.length, 1, 'only the last one covers the whole file');
+    assert.equal(tool('qpdf', ['--check', file('twice.pdf', twice)]).status, 0);
+  });
+
+  it("the service's certificate: P-256, subject the service name, self-signed, the same bytes from the same SECRET_KEY", async () => {
+    const again = await serviceSigningIdentity(SECRET, 'proofseal test');
+    const der = (i: SigningIdentity) => Buffer.from(i.certificates[0]!.toSchema().toBER());
+    assert.ok(der(again).equals(der(identity)), 'deterministic: every process rebuilds the same certificate');
+    const other = await serviceSigningIdentity('t'.repeat(40), 'proofseal test');
+    assert.notEqual(
+      Buffer.from(other.certificates[0]!.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView).toString('hex'),
+      Buffer.from(identity.certificates[0]!.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView).toString(
+        'hex',
+      ),
+    );
+    const text = tool('openssl', ['x509', '-in', certFile, '-noout', '-text']).out;
+    assert.match(text, /Subject: CN = proofseal test/);
+    assert.match(text, /NIST CURVE: P-256/);
+    assert.match(text, /Digital Signature, Non Repudiation/);
+    const selfSigned = tool('openssl', ['verify', '-CAfile', certFile, certFile]);
+    assert.equal(selfSigned.status, 0, selfSigned.out);
+  });
+
+  it("an operator's PKCS#12 (RSA, OpenSSL 3 defaults) signs with its certificate; a wrong password is refused", async () => {
+    const key = path.join(dir, 'op.key');
+    const pem = path.join(dir, 'op.pem');
+    const p12 = path.join(dir, 'op.p12');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        pem,
+        '-subj',
+        '/CN=Operator Signing/O=Example',
+        '-days',
+        '2',
+      ],
+      { stdio: 'pipe' },
+    );
+    execFileSync('openssl', ['pkcs12', '-export', '-inkey', key, '-in', pem, '-out', p12, '-passout', 'pass:s3cret'], {
+      stdio: 'pipe',
+    });
+    const operator = await p12SigningIdentity(readFileSync(p12), 's3cret');
+    const signed = Buffer.from(await padesSigner({ identity: async () => operator, now: Date.now }).sign(attestation));
+    const report = pdfsig(signed);
+    assert.match(report, /Signer Certificate Common Name: Operator Signing/);
+    assert.match(report, /Signature is Valid\./);
+    assert.equal(cmsVerify(signed, pem).status, 0);
+    await assert.rejects(p12SigningIdentity(readFileSync(p12), 'wrong'), SigningIdentityError);
+    const settings = {
+      secretKey: SECRET,
+      serviceName: 'x',
+      p12Path: p12,
+      p12Password: 'wrong',
+      tsaUrls: [],
+      tsaHttp: operatorHttp,
+      now: Date.now,
+    };
+    await assert.rejects(
+      lazyPadesSigner(settings).sign(attestation),
+      (err: unknown) => err instanceof DomainError && err.code === 'NOT_READY',
+    );
+  });
+});
