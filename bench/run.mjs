@@ -14,6 +14,7 @@ const benches = [
   ['--import', 'tsx', 'bench/signature-requests.bench.ts'],
   ['--import', 'tsx', 'bench/mail.bench.ts'],
   ['--import', 'tsx', 'bench/attestation.bench.ts'],
+  ['--import', 'tsx', 'bench/pades.bench.ts'],
 ];
 for (const args of benches) {
   console.log(`\n== ${args.at(-1)}`);

@@ -79,8 +79,11 @@ export interface Config {
   readonly platformIdentityToken: string | undefined;
   /** The platform key's address (PLATFORM_KEY_PUBKEY); unset, the newest live identity key. */
   readonly platformKeyPubKey: string | undefined;
-  /** PAdES signing of produced PDFs (docs/attestation.md): PDF_SIGNING_P12 (+ _PASSWORD), TSA_URLS (comma list). */
-  readonly pdfSigning: { readonly p12Path?: string; readonly p12Password?: string; readonly tsaUrls: string[] };
+  /** PAdES (docs/attestation.md): the operator's PKCS#12 file and its password; unset, the service's own certificate. */
+  readonly pdfSigningP12: string | undefined;
+  readonly pdfSigningP12Password: string | undefined;
+  /** RFC 3161 time-stamping authorities, tried in order (TSA_URLS, comma list); empty, no time-stamp (B-B). */
+  readonly tsaUrls: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -236,7 +239,9 @@ export function loadConfig(env: Env = process.env): Config {
     platformIdentityUrl: r.url('PLATFORM_IDENTITY_URL', ['http:', 'https:']),
     platformIdentityToken: r.optional('PLATFORM_IDENTITY_TOKEN'),
     platformKeyPubKey: r.optional('PLATFORM_KEY_PUBKEY'),
-    pdfSigning: pdfSigningOf(r),
+    pdfSigningP12: r.optional('PDF_SIGNING_P12'),
+    pdfSigningP12Password: r.optional('PDF_SIGNING_P12_PASSWORD'),
+    tsaUrls: tsaUrlsOf(r, r.optional('TSA_URLS')),
   };
   if (/[\r\n<>"]/.test(config.serviceName)) r.problems.push('SERVICE_NAME must not contain line breaks, <, > or "');
   if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(config.serviceEmail)) r.problems.push('SERVICE_EMAIL must be an e-mail address');
@@ -249,27 +254,23 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.smsUrl !== undefined && !smsUrlComplete(config.smsUrl))
     r.problems.push('SMS_URL must be https://<AccountSid>:<AuthToken>@<host>?from=<E.164 sender number>');
+  if (config.pdfSigningP12Password !== undefined && config.pdfSigningP12 === undefined)
+    r.problems.push('PDF_SIGNING_P12_PASSWORD is set without PDF_SIGNING_P12');
   if (config.feeCapSatVb < config.feeRateSatVb) r.problems.push('FEE_CAP_SAT_VB must be at least FEE_RATE_SAT_VB');
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return Object.freeze(config);
 }
 
-/** PDF_SIGNING_P12 (a path, made absolute) and its password; TSA_URLS: http(s) URLs without credentials, in order. */
-function pdfSigningOf(r: Reader): Config['pdfSigning'] {
-  const p12 = r.optional('PDF_SIGNING_P12');
-  const password = r.optional('PDF_SIGNING_P12_PASSWORD');
-  if (password !== undefined && p12 === undefined)
-    r.problems.push('PDF_SIGNING_P12_PASSWORD is set without PDF_SIGNING_P12');
-  const tsaUrls = (r.optional('TSA_URLS') ?? '')
+/** TSA_URLS: a comma list of http(s) URLs without credentials (the safe fetch refuses those). */
+function tsaUrlsOf(r: Reader, raw: string | undefined): string[] {
+  const urls = (raw ?? '')
     .split(',')
     .map((u) => u.trim())
     .filter((u) => u !== '');
-  const bad = tsaUrls.filter(
-    (u) => !URL.canParse(u) || !/^https?:$/.test(new URL(u).protocol) || new URL(u).username !== '',
-  );
+  const bad = urls.filter((u) => !URL.canParse(u) || !/^https?:$/.test(new URL(u).protocol) || new URL(u).username);
   if (bad.length > 0)
     r.problems.push(`TSA_URLS must be http(s) URLs without credentials, got "${bad.map(redact).join(', ')}"`);
-  return { ...(p12 && { p12Path: path.resolve(p12) }), ...(password && { p12Password: password }), tsaUrls };
+  return urls;
 }
 
 /** SMS_URL names the account (SID and token) and a sender number (`+` may be left unencoded). */

@@ -129,7 +129,9 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
  */
 function padesSignerOf(config: Config, secretKey: string) {
   return lazyPadesSigner({
-    ...config.pdfSigning,
+    p12Path: config.pdfSigningP12,
+    p12Password: config.pdfSigningP12Password,
+    tsaUrls: config.tsaUrls,
     secretKey,
     serviceName: config.serviceName,
     tsaHttp: createSafeFetch({ allowPrivateUrls: true }),

@@ -26,6 +26,7 @@ import {
   type SigningIdentity,
 } from '../../src/adapters/pdf/signing-identity.js';
 import { rfc3161Client, TimestampError } from '../../src/adapters/pdf/tsa-client.js';
+import { loadConfig } from '../../src/config.js';
 import { DomainError } from '../../src/core/errors.js';
 import { sampleAttestationModel } from '../support/attestation-model.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
@@ -312,5 +313,23 @@ describe('PAdES signatures on the attestation PDF', () => {
       lazyPadesSigner(settings).sign(attestation),
       (err: unknown) => err instanceof DomainError && err.code === 'NOT_READY',
     );
+  });
+
+  it('settings: TSA_URLS is a comma list kept in order; a non-http(s) URL or one with credentials stops the start', () => {
+    assert.deepEqual(loadConfig({}).tsaUrls, []);
+    const urls = 'https://tsa.example.com/tsr, http://10.0.0.5:318/';
+    assert.deepEqual(loadConfig({ TSA_URLS: urls }).tsaUrls, ['https://tsa.example.com/tsr', 'http://10.0.0.5:318/']);
+    assert.throws(() => loadConfig({ TSA_URLS: 'ftp://tsa.example.com' }), /TSA_URLS must be http\(s\) URLs/);
+    assert.throws(
+      () => loadConfig({ TSA_URLS: 'https://u:secret@tsa.example.com' }),
+      (err: Error) => {
+        assert.match(err.message, /TSA_URLS/);
+        assert.doesNotMatch(err.message, /secret/, 'the password is not printed');
+        return true;
+      },
+    );
+    assert.throws(() => loadConfig({ PDF_SIGNING_P12_PASSWORD: 'x' }), /without PDF_SIGNING_P12/);
+    const p12 = loadConfig({ PDF_SIGNING_P12: '/etc/proofseal/sign.p12', PDF_SIGNING_P12_PASSWORD: 'pw' });
+    assert.equal(p12.pdfSigningP12, '/etc/proofseal/sign.p12');
   });
 });
