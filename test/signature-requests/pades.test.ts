@@ -28,6 +28,7 @@ import {
 import { rfc3161Client, TimestampError } from '../../src/adapters/pdf/tsa-client.js';
 import { loadConfig } from '../../src/config.js';
 import { DomainError } from '../../src/core/errors.js';
+import { bundleInPdf } from '../../src/web/browser/pdf-attachment.js';
 import { sampleAttestationModel } from '../support/attestation-model.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
 
@@ -113,6 +114,7 @@ describe('PAdES signatures on the attestation PDF', () => {
   let identity: SigningIdentity;
   let certFile: string;
   const operatorHttp = createSafeFetch({ allowPrivateUrls: true });
+  const bundle = JSON.stringify({ signatureReceipts: [], complete: true });
   const sign = (pdf: Uint8Array, withTsa: boolean) =>
     padesSigner({
       identity: async () => identity,
@@ -122,7 +124,6 @@ describe('PAdES signatures on the attestation PDF', () => {
 
   before(async () => {
     tsa = await startOpensslTsa();
-    const bundle = JSON.stringify({ signatureReceipts: [], complete: true });
     attestation = Buffer.from(await pdfAttestationRenderer().render(sampleAttestationModel(bundle)));
     identity = await serviceSigningIdentity(SECRET, 'proofseal test');
     certFile = certificatePem(identity, 'service');
@@ -152,6 +153,8 @@ describe('PAdES signatures on the attestation PDF', () => {
     mkdirSync(out);
     execFileSync('pdfdetach', ['-saveall', '-o', out, file('signed.pdf', signed)]);
     assert.equal(readdirSync(out).length, 1);
+    // And the verification page's reader (pdf-lib, in the browser) still finds it after the update.
+    assert.deepEqual(await bundleInPdf(signed), JSON.parse(bundle));
   });
 
   it('signs content-type, message-digest and signing-certificate-v2 (our certificate), no signing-time', async () => {
