@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as pkijs from 'pkijs';
-import { PDFDocument } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
 import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';
 import { lazyPadesSigner } from '../../src/adapters/pdf/lazy-pades-signer.js';
@@ -48,10 +48,13 @@ function tool(cmd: string, args: string[]): { status: number | null; out: string
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
-/** The last signature of a PDF as its `/ByteRange` says: the CMS (DER, padding cut) and the bytes it signs. */
-function lastSignature(pdf: Buffer): { cms: Buffer; signed: Buffer; range: number[] } {
+/**
+ * The `index`th signature of a PDF (negative: from the end) as its `/ByteRange` says: the CMS (DER, padding
+ * cut; a time-stamp token for a document time-stamp) and the bytes it signs.
+ */
+function signatureAt(pdf: Buffer, index: number): { cms: Buffer; signed: Buffer; range: number[] } {
   const ranges = [...pdf.toString('latin1').matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)];
-  const range = ranges.at(-1)!.slice(1, 5).map(Number);
+  const range = ranges.at(index)!.slice(1, 5).map(Number);
   const [a, b, c, d] = range as [number, number, number, number];
   const hex = Buffer.from(pdf.subarray(a + b + 1, c - 1).toString('latin1'), 'hex');
   assert.equal(hex[0], 0x30, 'the CMS is a DER SEQUENCE');
@@ -71,8 +74,9 @@ function pdfsig(pdf: Buffer): string {
   return tool('pdfsig', [file('sig.pdf', pdf)]).out;
 }
 
-function cmsVerify(pdf: Buffer, caFile: string): { status: number | null; out: string } {
-  const { cms, signed } = lastSignature(pdf);
+/** `openssl cms -verify` of the `index`th signature (the CAdES one: the first of a freshly signed PDF). */
+function cmsVerify(pdf: Buffer, caFile: string, index = 0): { status: number | null; out: string } {
+  const { cms, signed } = signatureAt(pdf, index);
   const args = ['cms', '-verify', '-binary', '-inform', 'DER', '-in', file('cms.der', cms)];
   return tool('openssl', [
     ...args,
@@ -159,7 +163,7 @@ describe('PAdES signatures on the attestation PDF', () => {
 
   it('signs content-type, message-digest and signing-certificate-v2 (our certificate), no signing-time', async () => {
     const signed = Buffer.from(await sign(attestation, false));
-    const { cms } = lastSignature(signed);
+    const { cms } = signatureAt(signed, 0);
     const printed = tool('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', file('cms.der', cms)]).out;
     assert.match(printed, /object: contentType \(1\.2\.840\.113549\.1\.9\.3\)/);
     assert.match(printed, /object: messageDigest \(1\.2\.840\.113549\.1\.9\.4\)/);
@@ -172,10 +176,10 @@ describe('PAdES signatures on the attestation PDF', () => {
   it('B-T with a TSA: the token verifies with openssl ts -verify over the signature value', async () => {
     const before = tsa.answered();
     const signed = Buffer.from(await sign(attestation, true));
-    assert.equal(tsa.answered(), before + 1);
-    assert.match(pdfsig(signed), /Signature is Valid\./);
+    assert.equal(tsa.answered(), before + 2, 'the signature time-stamp, then the document time-stamp');
+    assert.match(pdfsig(signed), /Signature #1:[\s\S]*Signature is Valid\./);
     assert.equal(cmsVerify(signed, certFile).status, 0);
-    const { token, signatureValue } = timestampOf(lastSignature(signed).cms);
+    const { token, signatureValue } = timestampOf(signatureAt(signed, 0).cms);
     const digest = createHash('sha256').update(signatureValue).digest('hex');
     const args = ['ts', '-verify', '-digest', digest, '-in', file('token.der', token), '-token_in'];
     const verified = tool('openssl', [...args, '-CAfile', tsa.caFile, '-untrusted', tsa.tsaCertFile]);
@@ -196,6 +200,39 @@ describe('PAdES signatures on the attestation PDF', () => {
     assert.notEqual(wrong.status, 0, 'the token is bound to this signature value');
   });
 
+  it('with a TSA, a last revision: the certificates in the DSS and a document time-stamp over the whole file', async () => {
+    const signed = Buffer.from(await sign(attestation, true));
+    const report = pdfsig(signed);
+    assert.match(
+      report,
+      /Signature #1:[\s\S]*Not total document signed[\s\S]*Signature #2:[\s\S]*Total document signed/,
+    );
+    assert.match(report, /Signature #2:[\s\S]*Signer Certificate Common Name: Test TSA/);
+    const docTs = signatureAt(signed, -1);
+    assert.equal(docTs.range[2]! + docTs.range[3]!, signed.length, 'it covers the file to its last byte');
+    const args = ['ts', '-verify', '-data', file('ranges.bin', docTs.signed), '-in', file('dts.der', docTs.cms)];
+    const verified = tool('openssl', [...args, '-token_in', '-CAfile', tsa.caFile, '-untrusted', tsa.tsaCertFile]);
+    assert.equal(verified.status, 0, verified.out);
+    assert.match(verified.out, /Verification: OK/);
+    const text = signed.toString('latin1');
+    assert.match(text, /\/Type \/DocTimeStamp/);
+    assert.match(text, /\/SubFilter \/ETSI\.RFC3161/);
+    // The DSS, read with pdf-lib: our certificate and the TSA's, DER as they are.
+    const doc = await PDFDocument.load(signed, { updateMetadata: false });
+    const dss = doc.catalog.lookup(PDFName.of('DSS'), PDFDict);
+    const certs = dss
+      .lookup(PDFName.of('Certs'), PDFArray)
+      .asArray()
+      .map((ref) => {
+        const stream = doc.context.lookup(ref);
+        assert.ok(stream instanceof PDFRawStream);
+        return Buffer.from(stream.contents);
+      });
+    const tsaDer = execFileSync('openssl', ['x509', '-in', tsa.tsaCertFile, '-outform', 'DER']);
+    assert.deepEqual(certs, [Buffer.from(identity.certificates[0]!.toSchema().toBER()), tsaDer]);
+    assert.equal(tool('qpdf', ['--check', file('lta.pdf', signed)]).status, 0);
+  });
+
   it('several TSAs: a dead one is skipped for the next; none answering is NOT_READY and nothing is signed', async () => {
     const dead = await deadUrl();
     const fallback = padesSigner({
@@ -204,7 +241,7 @@ describe('PAdES signatures on the attestation PDF', () => {
       tsa: rfc3161Client(operatorHttp, [dead, tsa.url]),
     });
     const signed = Buffer.from(await fallback.sign(attestation));
-    assert.ok(timestampOf(lastSignature(signed).cms).token.length > 0);
+    assert.ok(timestampOf(signatureAt(signed, 0).cms).token.length > 0);
     await assert.rejects(rfc3161Client(operatorHttp, [dead]).timestamp(new Uint8Array(32)), TimestampError);
     const settings = {
       secretKey: SECRET,
@@ -235,6 +272,11 @@ describe('PAdES signatures on the attestation PDF', () => {
     const verified = cmsVerify(tampered, certFile);
     assert.notEqual(verified.status, 0);
     assert.match(verified.out, /digest failure|content verify error/);
+    const docTs = signatureAt(tampered, -1);
+    const args = ['ts', '-verify', '-data', file('ranges.bin', docTs.signed), '-in', file('dts.der', docTs.cms)];
+    const stamped = tool('openssl', [...args, '-token_in', '-CAfile', tsa.caFile, '-untrusted', tsa.tsaCertFile]);
+    assert.notEqual(stamped.status, 0, 'the document time-stamp rejects it too');
+    assert.match(stamped.out, /message imprint mismatch/);
   });
 
   it('signing a signed PDF again keeps the first signature valid (xref-stream PDFs too)', async () => {

@@ -13,7 +13,16 @@
  * With a time-stamping authority, the signature-time-stamp unsigned attribute makes it B-T.
  */
 import { createHash } from 'node:crypto';
-import { PDFArray, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString, type PDFRef } from '@cantoo/pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFString,
+  type PDFRef,
+} from '@cantoo/pdf-lib';
 import { SignPdf } from '@signpdf/signpdf';
 import { Signer } from '@signpdf/utils';
 import * as asn1js from 'asn1js';
@@ -52,14 +61,55 @@ export function padesSigner(opts: PadesSignerOptions): PdfSigner {
     async sign(pdf) {
       const identity = await opts.identity();
       const room = CMS_ROOM + (opts.tsa ? TOKEN_ROOM : 0) + certificatesSize(identity);
-      const prepared = await withSignatureField(pdf, new Date(opts.now()), room, opts.reason);
-      const signed = await new SignPdf().sign(Buffer.from(prepared), new CadesSigner(identity, opts.tsa));
-      // The update must only append: a change of one original byte would break the document's own signatures.
+      const sig = {
+        Type: 'Sig',
+        SubFilter: 'ETSI.CAdES.detached',
+        M: PDFString.fromDate(new Date(opts.now())),
+        ...(opts.reason !== undefined && { Reason: PDFString.of(opts.reason) }),
+      };
+      const cades = new CadesSigner(identity, opts.tsa);
+      let signed = await signField(pdf, sig, room, cades);
+      if (opts.tsa)
+        signed = await withDocumentTimestamp(signed, opts.tsa, [...identity.certificates, ...cades.tsaCerts]);
+      // The updates must only append: a change of one original byte would break the document's own signatures.
       if (!Buffer.from(signed.subarray(0, pdf.length)).equals(Buffer.from(pdf)))
         throw new Error('PAdES signing altered the original bytes');
-      return new Uint8Array(signed);
+      return signed;
     },
   };
+}
+
+/**
+ * With a TSA, the last revision (B-LTA style): the certificates of the signature and of its time-stamp in the
+ * document security store (`/DSS /Certs`), so a validator years later needs nothing from us, then a
+ * document time-stamp (`/Type /DocTimeStamp`, SubFilter `ETSI.RFC3161`) over the whole file, DSS included.
+ */
+async function withDocumentTimestamp(
+  pdf: Uint8Array,
+  tsa: TimestampAuthority,
+  certificates: readonly pkijs.Certificate[],
+): Promise<Uint8Array> {
+  const stamp = new (class extends Signer {
+    override async sign(signedBytes: Buffer): Promise<Buffer> {
+      return Buffer.from(await tsa.timestamp(signedBytes));
+    }
+  })();
+  // Each certificate once (a TSA may send its own twice: as signer and in its chain).
+  const ders = new Map(certificates.map((c) => new Uint8Array(c.toSchema().toBER())).map((d) => [hex(d), d]));
+  const dss = [...ders.values()];
+  return signField(pdf, { Type: 'DocTimeStamp', SubFilter: 'ETSI.RFC3161' }, TOKEN_ROOM, stamp, dss);
+}
+
+/** `pdf` with a signature field whose `/Contents` is what `signer` makes over the byte ranges. */
+async function signField(
+  pdf: Uint8Array,
+  sig: Record<string, unknown>,
+  room: number,
+  signer: Signer,
+  dss: Uint8Array[] = [],
+): Promise<Uint8Array> {
+  const prepared = await withSignatureField(pdf, sig, room, dss);
+  return new Uint8Array(await new SignPdf().sign(Buffer.from(prepared), signer));
 }
 
 function certificatesSize(identity: SigningIdentity): number {
@@ -68,25 +118,28 @@ function certificatesSize(identity: SigningIdentity): number {
 
 /**
  * `pdf` plus an incremental update: an invisible signature widget on the first page, listed in the
- * AcroForm (SigFlags 3: signatures exist, append only), whose value is a `/Sig` dictionary with
- * placeholders for `/ByteRange` and `/Contents` (`room` bytes).
+ * AcroForm (SigFlags 3: signatures exist, append only), whose value is the signature dictionary `sig` with
+ * placeholders for `/ByteRange` and `/Contents` (`room` bytes); the `dss` certificates (DER) are added to the
+ * document security store.
  */
-async function withSignatureField(pdf: Uint8Array, when: Date, room: number, reason?: string): Promise<Uint8Array> {
+async function withSignatureField(
+  pdf: Uint8Array,
+  sig: Record<string, unknown>,
+  room: number,
+  dss: Uint8Array[],
+): Promise<Uint8Array> {
   const doc = await PDFDocument.load(pdf, { forIncrementalUpdate: true, updateMetadata: false });
   const ctx = doc.context;
   const byteRange = PDFArray.withContext(ctx);
   byteRange.push(PDFNumber.of(0));
   for (let i = 0; i < 3; i += 1) byteRange.push(PDFName.of(BYTE_RANGE_PLACEHOLDER));
-  const sig = ctx.register(
+  const sigRef = ctx.register(
     ctx.obj({
-      Type: 'Sig',
+      ...sig,
       Filter: 'Adobe.PPKLite',
-      SubFilter: 'ETSI.CAdES.detached',
       ByteRange: byteRange,
       Contents: PDFHexString.of('0'.repeat(room * 2)),
-      M: PDFString.fromDate(when),
-      ...(reason !== undefined && { Reason: PDFString.of(reason) }),
-    }),
+    } as Parameters<typeof ctx.obj>[0]),
   );
   const page = doc.getPage(0);
   const fieldName = `Signature${existingFields(doc).length + 1}`;
@@ -96,7 +149,7 @@ async function withSignatureField(pdf: Uint8Array, when: Date, room: number, rea
       Subtype: 'Widget',
       FT: 'Sig',
       Rect: [0, 0, 0, 0],
-      V: sig,
+      V: sigRef,
       T: PDFString.of(fieldName),
       F: 132, // Print | Locked
       P: page.ref,
@@ -106,7 +159,20 @@ async function withSignatureField(pdf: Uint8Array, when: Date, room: number, rea
   const form = doc.catalog.getOrCreateAcroForm();
   form.addField(widget);
   form.dict.set(PDFName.of('SigFlags'), PDFNumber.of(3));
+  if (dss.length > 0) addToDss(doc, dss);
   return doc.commit({ useObjectStreams: false });
+}
+
+/** Appends certificate streams to `/DSS /Certs` (a DSS made here, or the document's own, extended). */
+function addToDss(doc: PDFDocument, certificates: Uint8Array[]): void {
+  const ctx = doc.context;
+  const refs = certificates.map((der) => ctx.register(ctx.stream(der)));
+  const existing = doc.catalog.lookupMaybe(PDFName.of('DSS'), PDFDict);
+  const dss = existing ?? ctx.obj({});
+  const certs = dss.lookupMaybe(PDFName.of('Certs'), PDFArray) ?? ctx.obj([]);
+  for (const ref of refs) certs.push(ref);
+  dss.set(PDFName.of('Certs'), certs);
+  if (!existing) doc.catalog.set(PDFName.of('DSS'), ctx.register(dss));
 }
 
 function existingFields(doc: PDFDocument): PDFRef[] {
@@ -125,9 +191,24 @@ class CadesSigner extends Signer {
     super();
   }
 
+  /** The certificates the signature's time-stamp token carries (for the DSS). */
+  tsaCerts: pkijs.Certificate[] = [];
+
   override async sign(signedBytes: Buffer): Promise<Buffer> {
-    return Buffer.from(await cadesDetached(this.identity, sha256(signedBytes), this.tsa));
+    const tsa = this.tsa && {
+      timestamp: async (message: Uint8Array) => {
+        const token = await this.tsa!.timestamp(message);
+        this.tsaCerts = certificatesOf(token);
+        return token;
+      },
+    };
+    return Buffer.from(await cadesDetached(this.identity, sha256(signedBytes), tsa));
   }
+}
+
+function certificatesOf(token: Uint8Array): pkijs.Certificate[] {
+  const signed = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(token).content });
+  return (signed.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
 }
 
 /** The DER ContentInfo of a detached SignedData over the SHA-256 `digest`, time-stamped when `tsa` is given. */
@@ -184,6 +265,8 @@ function signingCertificateV2(cert: pkijs.Certificate): asn1js.Sequence {
   const essCertIdV2 = new asn1js.Sequence({ value: [certHash, issuerSerial] });
   return new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertIdV2] })] });
 }
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 function sha256(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(createHash('sha256').update(bytes).digest());
