@@ -1,7 +1,7 @@
 /**
  * CPU to make one signed attestation: the renderer, then the PAdES signer (incremental update, CMS with the
- * service's P-256 key), without a TSA (B-B) and with a real one on the loopback (B-T: `openssl ts -reply`
- * behind node:http, test/support/openssl-tsa.ts). CPU is this process's (process.cpuUsage, user + system):
+ * service's P-256 key), without a TSA (B-B) and with a real one on the loopback (B-T, then the DSS and the
+ * document time-stamp: two tokens from `openssl ts -reply` behind node:http, test/support/openssl-tsa.ts). CPU is this process's (process.cpuUsage, user + system):
  * the HTTP listener of the TSA runs here and is counted, the openssl child that answers is not; wall time
  * beside it. `--signers` signers (default 10), `--runs` times each (default 40) after a warm-up.
  *   node --import tsx bench/pades.bench.ts [--signers 10] [--runs 40]
@@ -65,12 +65,12 @@ const signedBt = await measure(bt);
 await tsa.close();
 const line = (name: string, m: { cpu: number; wall: number; bytes: number }) =>
   console.log(
-    `  ${name.padEnd(34)} ${m.cpu.toFixed(1)} ms CPU, p50 ${m.wall.toFixed(1)} ms wall, ${Math.round(m.bytes / 1024)} KiB`,
+    `  ${name.padEnd(36)} ${m.cpu.toFixed(1)} ms CPU, p50 ${m.wall.toFixed(1)} ms wall, ${Math.round(m.bytes / 1024)} KiB`,
   );
 console.log(`signed attestation, ${signers} signers, ${runs} runs each (after 5 warm-up)`);
 line('render only', render);
 line('render + PAdES B-B', signedBb);
-line('render + PAdES B-T (loopback TSA)', signedBt);
+line('render + PAdES B-T + doc time-stamp', signedBt);
 console.log(
   `  signing adds ${(signedBb.cpu - render.cpu).toFixed(1)} ms CPU (B-B), ${(signedBt.cpu - render.cpu).toFixed(1)} ms (B-T)`,
 );
