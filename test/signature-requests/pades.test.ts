@@ -161,6 +161,19 @@ describe('PAdES signatures on the attestation PDF', () => {
     assert.deepEqual(await bundleInPdf(signed), JSON.parse(bundle));
   });
 
+  it('the update changes no page content: only /Annots of page 1 differs, as qpdf shows both revisions', async () => {
+    const signed = Buffer.from(await sign(attestation, false));
+    const before = file('before.pdf', attestation);
+    const after = file('after.pdf', signed);
+    const pageRef = /page 1: (\d+) 0 R/.exec(tool('qpdf', ['--show-pages', before]).out)![1]!;
+    const page = (f: string) =>
+      tool('qpdf', [`--show-object=${pageRef}`, f]).out.replace(/\/Annots \[[^\]]*\]/, '/Annots []');
+    assert.match(tool('qpdf', [`--show-object=${pageRef}`, after]).out, /\/Annots \[ \d+ 0 R \]/);
+    assert.equal(page(after), page(before));
+    const update = signed.subarray(attestation.length).toString('latin1');
+    assert.doesNotMatch(update, /\bstream\r?\n/, 'no content stream is added');
+  });
+
   it('signs content-type, message-digest and signing-certificate-v2 (our certificate), no signing-time', async () => {
     const signed = Buffer.from(await sign(attestation, false));
     const { cms } = signatureAt(signed, 0);

@@ -20,6 +20,7 @@ import {
   PDFHexString,
   PDFName,
   PDFNumber,
+  PDFPageLeaf,
   PDFString,
   type PDFRef,
 } from '@cantoo/pdf-lib';
@@ -141,7 +142,7 @@ async function withSignatureField(
       Contents: PDFHexString.of('0'.repeat(room * 2)),
     } as Parameters<typeof ctx.obj>[0]),
   );
-  const page = doc.getPage(0);
+  const page = firstPage(doc);
   const fieldName = `Signature${existingFields(doc).length + 1}`;
   const widget = ctx.register(
     ctx.obj({
@@ -155,7 +156,9 @@ async function withSignatureField(
       P: page.ref,
     }),
   );
-  page.node.addAnnot(widget);
+  // Not `addAnnot`: it normalises the page first, wrapping its content streams in q/Q (new streams in the update).
+  const annots = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray)?.asArray() ?? [];
+  page.node.set(PDFName.of('Annots'), ctx.obj([...annots, widget]));
   const form = doc.catalog.getOrCreateAcroForm();
   form.addField(widget);
   form.dict.set(PDFName.of('SigFlags'), PDFNumber.of(3));
@@ -173,6 +176,16 @@ function addToDss(doc: PDFDocument, certificates: Uint8Array[]): void {
   for (const ref of refs) certs.push(ref);
   dss.set(PDFName.of('Certs'), certs);
   if (!existing) doc.catalog.set(PDFName.of('DSS'), ctx.register(dss));
+}
+
+/** The first page's leaf and reference, read from the page tree (no `PDFPage`, which normalises the page). */
+function firstPage(doc: PDFDocument): { ref: PDFRef; node: PDFPageLeaf } {
+  let first: { ref: PDFRef; node: PDFPageLeaf } | undefined;
+  doc.catalog.Pages().traverse((node, ref) => {
+    if (!first && node instanceof PDFPageLeaf) first = { ref, node };
+  });
+  if (!first) throw new Error('the PDF has no page to carry the signature field');
+  return first;
 }
 
 function existingFields(doc: PDFDocument): PDFRef[] {
