@@ -306,6 +306,16 @@ describe('PAdES signatures on the attestation PDF', () => {
     assert.equal(tool('qpdf', ['--check', file('twice.pdf', twice)]).status, 0);
   });
 
+  it("the new field's name is free: a form that already has a Signature2 text field gets Signature3", async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage();
+    doc.getForm().createTextField('Signature2').addToPage(page);
+    const signed = Buffer.from(await sign(await doc.save(), false));
+    const report = pdfsig(signed);
+    assert.match(report, /Signature Field Name: Signature3/);
+    assert.match(report, /Signature is Valid\./);
+  });
+
   it("the service's certificate: P-256, subject the service name, self-signed, the same bytes from the same SECRET_KEY", async () => {
     const again = await serviceSigningIdentity(SECRET, 'proofseal test');
     const der = (i: SigningIdentity) => Buffer.from(i.certificates[0]!.toSchema().toBER());

@@ -143,7 +143,7 @@ async function withSignatureField(
     } as Parameters<typeof ctx.obj>[0]),
   );
   const page = firstPage(doc);
-  const fieldName = `Signature${existingFields(doc).length + 1}`;
+  const fieldName = freeFieldName(doc);
   const widget = ctx.register(
     ctx.obj({
       Type: 'Annot',
@@ -188,11 +188,19 @@ function firstPage(doc: PDFDocument): { ref: PDFRef; node: PDFPageLeaf } {
   return first;
 }
 
-function existingFields(doc: PDFDocument): PDFRef[] {
-  const fields = doc.catalog.getAcroForm()?.Fields();
-  const refs: PDFRef[] = [];
-  for (let i = 0; fields && i < fields.size(); i += 1) refs.push(fields.get(i) as PDFRef);
-  return refs;
+/** `SignatureN`, N one more than the form's top-level fields and free among their names (`/T`). */
+function freeFieldName(doc: PDFDocument): string {
+  const fields = doc.catalog.getAcroForm()?.Fields()?.asArray() ?? [];
+  const taken = new Set(
+    fields.map((f) => {
+      const field = doc.context.lookup(f);
+      const name = field instanceof PDFDict ? field.lookup(PDFName.of('T')) : undefined;
+      return name instanceof PDFString || name instanceof PDFHexString ? name.decodeText() : '';
+    }),
+  );
+  let n = fields.length + 1;
+  while (taken.has(`Signature${n}`)) n += 1;
+  return `Signature${n}`;
 }
 
 /** @signpdf's signer: the CAdES-detached CMS over the bytes outside `/Contents`. */
