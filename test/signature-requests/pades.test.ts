@@ -306,6 +306,22 @@ describe('PAdES signatures on the attestation PDF', () => {
     assert.equal(tool('qpdf', ['--check', file('twice.pdf', twice)]).status, 0);
   });
 
+  it('the default run (no PKCS#12, no TSA): the lazy signer signs B-B with the certificate under SECRET_KEY', async () => {
+    const settings = {
+      secretKey: SECRET,
+      serviceName: 'proofseal test',
+      tsaUrls: [],
+      tsaHttp: operatorHttp,
+      now: Date.now,
+    };
+    const signed = Buffer.from(await lazyPadesSigner(settings).sign(attestation));
+    const report = pdfsig(signed);
+    assert.match(report, /Signature is Valid\./);
+    assert.match(report, /Total document signed/);
+    assert.equal(report.match(/Signature #/g)?.length, 1, 'B-B: no document time-stamp without a TSA');
+    assert.equal(cmsVerify(signed, certFile).status, 0, 'signed by the same certificate as serviceSigningIdentity');
+  });
+
   it("the new field's name is free: a form that already has a Signature2 text field gets Signature3", async () => {
     const doc = await PDFDocument.create();
     const page = doc.addPage();
