@@ -19,6 +19,7 @@ const IO_LIBS = moduleNamed([
   'bcoin',
   'nodemailer',
   'pdf-lib',
+  '@cantoo/pdf-lib',
   'velocityjs',
   'undici',
   'playwright-core',

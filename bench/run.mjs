@@ -17,6 +17,7 @@ const benches = [
   ['--import', 'tsx', 'bench/templates.bench.ts'],
   ['--import', 'tsx', 'bench/attestation.bench.ts'],
   ['--expose-gc', '--import', 'tsx', 'bench/documents.bench.ts'],
+  ['--import', 'tsx', 'bench/pades.bench.ts'],
 ];
 for (const args of benches) {
   console.log(`\n== ${args.at(-1)}`);

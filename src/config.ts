@@ -84,6 +84,11 @@ export interface Config {
   /** Largest file to sign accepted by an upload (DOCUMENT_MAX_BYTES) and days a finished request's file is kept (DOCUMENT_RETENTION_DAYS). */
   readonly documentMaxBytes: number;
   readonly documentRetentionDays: number;
+  /** PAdES (docs/attestation.md): the operator's PKCS#12 file and its password; unset, the service's own certificate. */
+  readonly pdfSigningP12: string | undefined;
+  readonly pdfSigningP12Password: string | undefined;
+  /** RFC 3161 time-stamping authorities, tried in order (TSA_URLS, comma list); empty, no time-stamp (B-B). */
+  readonly tsaUrls: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -249,6 +254,9 @@ export function loadConfig(env: Env = process.env): Config {
     platformKeyPubKey: r.optional('PLATFORM_KEY_PUBKEY'),
     documentMaxBytes: r.int('DOCUMENT_MAX_BYTES', 25 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     documentRetentionDays: r.int('DOCUMENT_RETENTION_DAYS', 90, 1, 36_500),
+    pdfSigningP12: r.optional('PDF_SIGNING_P12'),
+    pdfSigningP12Password: r.optional('PDF_SIGNING_P12_PASSWORD'),
+    tsaUrls: tsaUrlsOf(r, r.optional('TSA_URLS')),
   };
   if (/[\r\n<>"]/.test(config.serviceName)) r.problems.push('SERVICE_NAME must not contain line breaks, <, > or "');
   if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(config.serviceEmail)) r.problems.push('SERVICE_EMAIL must be an e-mail address');
@@ -263,9 +271,23 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.smsUrl !== undefined && !smsUrlComplete(config.smsUrl))
     r.problems.push('SMS_URL must be https://<AccountSid>:<AuthToken>@<host>?from=<E.164 sender number>');
+  if (config.pdfSigningP12Password !== undefined && config.pdfSigningP12 === undefined)
+    r.problems.push('PDF_SIGNING_P12_PASSWORD is set without PDF_SIGNING_P12');
   if (config.feeCapSatVb < config.feeRateSatVb) r.problems.push('FEE_CAP_SAT_VB must be at least FEE_RATE_SAT_VB');
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return Object.freeze(config);
+}
+
+/** TSA_URLS: a comma list of http(s) URLs without credentials (the safe fetch refuses those). */
+function tsaUrlsOf(r: Reader, raw: string | undefined): string[] {
+  const urls = (raw ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
+  const bad = urls.filter((u) => !URL.canParse(u) || !/^https?:$/.test(new URL(u).protocol) || new URL(u).username);
+  if (bad.length > 0)
+    r.problems.push(`TSA_URLS must be http(s) URLs without credentials, got "${bad.map(redact).join(', ')}"`);
+  return urls;
 }
 
 /** SMS_URL names the account (SID and token) and a sender number (`+` may be left unencoded). */

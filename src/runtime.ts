@@ -8,6 +8,7 @@ import { createJobEngine, type JobEngine } from './adapters/jobs/job-engine.js';
 import { fileMailer, smtpMailer } from './adapters/mail/nodemailer-mailer.js';
 import { createSafeFetch } from './adapters/net/safe-fetch.js';
 import { lazyAttestationRenderer } from './adapters/pdf/lazy-attestation-renderer.js';
+import { lazyPadesSigner } from './adapters/pdf/lazy-pades-signer.js';
 import { cachedBrandImages } from './adapters/pdf/brand-images.js';
 import { parseSmsUrl, twilioSms } from './adapters/sms/twilio-sms.js';
 import { openStore, type OpenedStore } from './adapters/store/create-store.js';
@@ -104,6 +105,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       images: cachedBrandImages(httpClient),
       publicUrl: config.publicUrl,
       serviceName: 'proofseal',
+      signer: padesSignerOf(config, secretKey),
     },
     documents: { objects: storeDocumentObjects(opened.db), retentionMs: config.documentRetentionDays * 86_400_000 },
   };
@@ -124,6 +126,23 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       await opened.close();
     },
   };
+}
+
+/**
+ * PAdES signing of attestations: the operator's PKCS#12 or the service's own certificate under SECRET_KEY.
+ * TSA_URLS are the operator's own choice, so their client may reach private addresses (a TSA inside the
+ * operator's network); the URLs users give keep going through the guarded client above.
+ */
+function padesSignerOf(config: Config, secretKey: string) {
+  return lazyPadesSigner({
+    p12Path: config.pdfSigningP12,
+    p12Password: config.pdfSigningP12Password,
+    tsaUrls: config.tsaUrls,
+    secretKey,
+    serviceName: config.serviceName,
+    tsaHttp: createSafeFetch({ allowPrivateUrls: true }),
+    now: () => systemClock.now(),
+  });
 }
 
 /** The workflow's mail settings: Velocity templates, links under PUBLIC_URL, the configured sender. */

@@ -215,7 +215,12 @@ function send(
     else cb(null, pinned.address, pinned.family);
   };
   const lib = url.protocol === 'https:' ? https : http;
-  const body = req.body === undefined ? undefined : Buffer.from(req.body, 'utf8');
+  const body =
+    req.body === undefined
+      ? undefined
+      : typeof req.body === 'string'
+        ? Buffer.from(req.body, 'utf8')
+        : Buffer.from(req.body);
   return new Promise<OutboundResponse>((resolve, reject) => {
     const fail = (err: OutboundError) => {
       clearTimeout(timer);

@@ -7,7 +7,8 @@ export interface OutboundRequest {
   readonly method: 'GET' | 'POST';
   readonly url: string;
   readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: string;
+  /** A string is sent as UTF-8; bytes as they are (an RFC 3161 query). */
+  readonly body?: string | Uint8Array;
   /** Default 10 s. */
   readonly timeoutMs?: number;
   /** Largest response body read; default 1 MiB. */

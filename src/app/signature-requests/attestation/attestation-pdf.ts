@@ -46,7 +46,8 @@ async function attestationOf(deps: AttestationDeps, request: SignatureRequest): 
   const service = deps.attestation ?? fail('NOT_READY', 'this server makes no attestations');
   const bundle = await getProofBundle(deps, request);
   const model = await attestationContent({ ...deps, attestation: service }, request, bundle, proofBundleJson(bundle));
-  const pdf = await service.renderer.render(model);
+  const rendered = await service.renderer.render(model);
+  const pdf = service.signer ? await service.signer.sign(rendered) : rendered;
   await deps.store.attestations.save(request.id, pdf, deps.clock.now());
   return (await deps.store.attestations.find(request.id)) ?? pdf;
 }

@@ -3,6 +3,7 @@
  * branding images (fetched through the SSRF-guarded HTTP client, cached).
  */
 import type { AttestationModel, BrandImage } from './attestation-model.js';
+import type { PdfSigner } from './pdf-signer.port.js';
 
 /** Kept attestation PDFs, one per request, written once. */
 export interface AttestationRepository {
@@ -30,4 +31,6 @@ export interface AttestationService {
   readonly publicUrl: string;
   /** `serviceName` when the request's vars give none. */
   readonly serviceName: string;
+  /** Signs each rendered PDF (PAdES) before it is kept; absent, attestations are kept unsigned. */
+  readonly signer?: PdfSigner;
 }
