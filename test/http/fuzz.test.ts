@@ -15,7 +15,7 @@ import { createAccount } from '../../src/app/accounts/create-account.js';
 import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
 import type { RouteModule } from '../../src/http/app.js';
 import { STATUS_OF } from '../../src/http/error-codes.js';
-import { basic, testApp, testConfig, testDeps } from '../support/fixtures.js';
+import { basic, recordingJobs, testApp, testConfig, testDeps } from '../support/fixtures.js';
 import {
   countRouteHits,
   fuzzRequest,
@@ -45,7 +45,9 @@ const probeRoutes: RouteModule = (app) => {
 
 const [embedded] = await storeKinds();
 const s = await embedded!.open();
-const app = await testApp(s.store, {
+// Jobs recorded, not run: a created request queues its mails' delivery in its transaction.
+const store = s.withJobs(() => recordingJobs());
+const app = await testApp(store, {
   config: testConfig({ RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000' }),
   routes: [probeRoutes],
   // With mail settings, a request created by the fuzz renders its mails (subjects cut, templates run).

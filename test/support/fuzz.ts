@@ -95,7 +95,7 @@ export const templateVars = fc
   .tuple(
     fc.dictionary(
       fc.constantFrom(...TEMPLATE_FIELDS),
-      fc.oneof({ arbitrary: fc.constantFrom(...TEMPLATE_PAYLOADS), weight: 3 }, hostileText(300)),
+      fc.oneof(fc.constantFrom(...TEMPLATE_PAYLOADS), hostileText(300)),
       { maxKeys: 2 },
     ),
     fc.dictionary(fc.constantFrom('serviceName', 'requesterName', 'contractRef'), hostileText(100), { maxKeys: 2 }),
