@@ -5,7 +5,7 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** The package's `bin`, what `npx proofseal` runs. */
-export const PROOFSEAL_BIN = path.join(ROOT, 'bin', 'proofseal.js');
+const PROOFSEAL_BIN = path.join(ROOT, 'bin', 'proofseal.js');
 
 /**
  * The node arguments that run `proofseal <args>` as users do, through bin/proofseal.js, with the shim's
