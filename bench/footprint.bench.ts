@@ -46,11 +46,11 @@ function rssSampler(pid: () => number | undefined) {
   };
 }
 
-/** The service process is `node … dist/main.js start`; the shell npm runs it through is `sh -c node … dist/main.js start`. */
-const isService = (command: string) => command.includes('dist/main.js') && !/^(\S*\/)?sh /.test(command);
+/** The service process is `node … bin/proofseal.js start`; npm runs it through `sh -c node … bin/proofseal.js start`. */
+const isService = (command: string) => command.includes('bin/proofseal.js') && !/^(\S*\/)?sh /.test(command);
 
 const label = (command: string) =>
-  isService(command) ? 'service (node dist/main.js start)' : command.split(' ')[0]!.split('/').pop()!;
+  isService(command) ? 'service (node bin/proofseal.js start)' : command.split(' ')[0]!.split('/').pop()!;
 
 function describeRss(what: string, total: number, byProcess: Map<string, number>): string {
   const parts = [...byProcess].map(([name, mb]) => `${name} ${Math.round(mb)}`).join(', ');
@@ -69,7 +69,7 @@ function describeIdle(what: string, pid: number): void {
   console.log(`${describeRss(what, now.total, now.byProcess)}; PSS of the tree ${Math.round(now.pss)} MB`);
 }
 
-/** The service process of the tree (`node … dist/main.js start`), whose CPU time the ingest figure divides. */
+/** The service process of the tree (`node … bin/proofseal.js start`), whose CPU time the ingest figure divides. */
 const servicePid = (root: number) => service.treeRss(root).find((p) => isService(p.command))?.pid;
 
 async function startTimed(env: Record<string, string>, port: number, what: string) {

@@ -160,7 +160,8 @@ function report(t: Tally, bare: { perSecond: number }, recoveries: number): void
   );
   console.log(`  per route (answers < 400 / errors):`);
   for (const [route, r] of [...t.byRoute].sort()) console.log(`    ${route}: ${r.below400} / ${r.errors}`);
-  for (const f of t.failures.slice(0, 20))
+  const fivexxFirst = [...t.failures].sort((a, b) => Number(b.answer.status >= 500) - Number(a.answer.status >= 500));
+  for (const f of fivexxFirst.slice(0, 20))
     console.log(
       `  FAIL ${f.problem}: ${JSON.stringify(f.request)} → ${f.answer.status} ${f.answer.body.slice(0, 300)}`,
     );

@@ -1,7 +1,8 @@
-/** The service as the benchmarks run it: `proofseal start --role …` from source, in a child process. */
+/** The service as the benchmarks run it: `proofseal start --role …` through bin/proofseal.js, from source. */
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { once } from 'node:events';
 import { writeSync } from 'node:fs';
+import { proofsealArgs } from '../test/support/processes.js';
 
 /** Environment of a benchmark's service on `port` of 127.0.0.1: warnings only, no rate limit in the way. */
 export function benchEnv(port: number): Record<string, string> {
@@ -20,7 +21,7 @@ export function benchEnv(port: number): Record<string, string> {
  * where `stdio` says (at LOG_LEVEL=info an API writes a line per request: keep the level at warn).
  */
 export function spawnRole(role: 'api' | 'worker', env: Record<string, string>, stdio: StdioOptions): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start', '--role', role], {
+  return spawn(process.execPath, proofsealArgs(['start', '--role', role]), {
     env: { ...process.env, ...env },
     stdio,
   });

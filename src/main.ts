@@ -1,10 +1,9 @@
-#!/usr/bin/env node
 /**
- * The composition root and the one binary: `proofseal start --role api|worker|all`, `migrate`, and the
- * operator commands. Wires config → adapters → use cases → HTTP and jobs; nothing else builds adapters.
+ * The composition root and the one entry of the binary (bin/proofseal.js only calls {@link main}):
+ * `proofseal start --role api|worker|all`, `migrate`, and the operator commands. Wires config → adapters →
+ * use cases → HTTP and jobs; nothing else builds adapters.
  */
 import type { FastifyInstance } from 'fastify';
-import { pathToFileURL } from 'node:url';
 import { parse, UsageError } from './cli/args.js';
 import { openBitcoin, startEmbeddedNode, stopStarted } from './bitcoin-runtime.js';
 import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
@@ -211,11 +210,24 @@ const ONE_LINE_ERRORS = [
   OperatorSocketError,
 ];
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/**
+ * The one entry of the `proofseal` binary, whichever way it starts (`npx proofseal`, `npm start`, the
+ * package's `bin` installed elsewhere): bin/proofseal.js only calls this with its arguments. Never rejects:
+ * a failure is printed (one line for what the operator can act on, the stack otherwise) and ends the process
+ * with its exit code.
+ */
+export async function main(argv: string[]): Promise<void> {
   // DATA_DIR and everything written in it (the embedded store, keys, the operator socket): owner only.
   process.umask(0o077);
-  run(process.argv.slice(2)).catch((err: unknown) => {
-    console.error(ONE_LINE_ERRORS.some((kind) => err instanceof kind) ? `proofseal: ${(err as Error).message}` : err);
+  try {
+    await run(argv);
+  } catch (err: unknown) {
+    console.error(ONE_LINE_ERRORS.some((kind) => err instanceof kind) ? `proofseal: ${messageOf(err as Error)}` : err);
     process.exit(exitCodeOf(err));
-  });
+  }
+}
+
+/** What the operator reads: a bad configuration as one line naming every bad setting. */
+function messageOf(err: Error): string {
+  return err instanceof ConfigError ? `invalid configuration: ${err.problems.join('; ')}` : err.message;
 }

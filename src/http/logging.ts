@@ -1,14 +1,93 @@
 import type { FastifyRequest } from 'fastify';
 import { stdSerializers, type LoggerOptions } from 'pino';
 
-/** Query parameters that carry secrets; their values never reach the logs. */
-const SECRET_PARAMS = /([?&](?:token|signeeId|otp|password|apiKey)=)[^&]*/gi;
+/** Query parameter names (lower-cased, `-`/`_` dropped) whose values are secrets. */
+const SECRET_PARAM = /^(?:.*(?:token|secret|password|passwd|apikey|signeeid|signerid)|otp|code|key)$/;
 
-/** Path segments that carry secrets: the signeeId of `GET /v1/signatureRequest/{id}/otp/{signeeId}`. */
-const SECRET_SEGMENTS = /(\/otp\/)[^/?#]*/gi;
+/**
+ * Path segments followed by secrets: the signeeId of `…/otp/{signeeId}`, the sharing token of
+ * `…/shared/{token}` (API) and of `/share/{id}/{token}` (the sharing page): how many segments on is the secret.
+ */
+const SECRET_AFTER_SEGMENT: Readonly<Record<string, number>> = { otp: 1, shared: 1, share: 2 };
 
+/** How deep a value is opened (each level: percent-decoded once, read as a URL or a query). */
+const MAX_NESTING = 6;
+
+const REDACTED = '[redacted]';
+
+/**
+ * The URL as it goes into the logs: the secrets of the query and of the path replaced by `[redacted]`, at
+ * any nesting. The URL is parsed, not searched: each parameter named as a secret is masked, and every
+ * other parameter's value, whatever its name (`signatureRequestURL=`, a custom page's `srURL=`), is
+ * percent-decoded and redacted as a URL in its own right, down to {@link MAX_NESTING} levels of encoding.
+ * A value that held a secret is written back encoded as it came; the others are kept byte for byte.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, '$1[redacted]').replace(SECRET_SEGMENTS, '$1[redacted]');
+  return redactAt(url, 0);
+}
+
+function redactAt(url: string, depth: number): string {
+  const hashAt = url.indexOf('#');
+  const beforeHash = hashAt < 0 ? url : url.slice(0, hashAt);
+  const fragment = hashAt < 0 ? '' : `#${redactValue(url.slice(hashAt + 1), depth)}`;
+  const queryAt = beforeHash.indexOf('?');
+  if (queryAt < 0 && depth > 0 && !beforeHash.includes('/') && beforeHash.includes('='))
+    return redactQuery(beforeHash, depth) + fragment;
+  const path = queryAt < 0 ? beforeHash : beforeHash.slice(0, queryAt);
+  const query = queryAt < 0 ? '' : `?${redactQuery(beforeHash.slice(queryAt + 1), depth)}`;
+  return redactPath(path, depth) + query + fragment;
+}
+
+/** The path with its secret segments masked; a segment that is itself encoded is opened like a value. */
+function redactPath(path: string, depth: number): string {
+  const segments = path.split('/');
+  const secret = new Set<number>();
+  segments.forEach((segment, i) => {
+    const ahead = SECRET_AFTER_SEGMENT[safeDecode(segment).toLowerCase()];
+    if (ahead !== undefined) secret.add(i + ahead);
+  });
+  return segments
+    .map((segment, i) => (secret.has(i) ? REDACTED : isEncoded(segment) ? redactValue(segment, depth) : segment))
+    .join('/');
+}
+
+function redactQuery(query: string, depth: number): string {
+  return query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      const name = pair.slice(0, eq);
+      const secret = SECRET_PARAM.test(safeDecode(name).toLowerCase().replace(/[-_]/g, ''));
+      return `${name}=${secret ? REDACTED : redactValue(pair.slice(eq + 1), depth)}`;
+    })
+    .join('&');
+}
+
+/** A parameter's raw value, decoded and redacted as a URL of its own; unchanged when it held no secret. */
+function redactValue(raw: string, depth: number): string {
+  if (depth >= MAX_NESTING) return isEncoded(raw) || /[/?=&]/.test(raw) ? REDACTED : raw;
+  const decoded = safeDecode(raw.replace(/\+/g, ' '));
+  const redacted = redactAt(decoded, depth + 1);
+  return redacted === decoded ? raw : encodeURIComponent(redacted);
+}
+
+function isEncoded(text: string): boolean {
+  return safeDecode(text) !== text;
+}
+
+/**
+ * Percent-decoding that never throws: a run of escapes that is not UTF-8 has its ASCII escapes decoded
+ * one by one (so `%3D`, `%26`, `%2F` still open the structure around a stray byte) and the rest left as is.
+ */
+function safeDecode(text: string): string {
+  return text.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run.replace(/%[0-7][0-9a-f]/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+    }
+  });
 }
 
 /**

@@ -11,6 +11,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import { DomainError } from '../core/errors.js';
+import { truncateGraphemes } from '../core/text/graphemes.js';
 
 type ValidatorFactory = NonNullable<
   NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']
@@ -91,7 +92,7 @@ export function findMalformedText(value: unknown, root: string): string | undefi
     } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v)) {
       for (const [k, e] of Object.entries(v)) {
         if (MALFORMED_TEXT.test(k)) return `${path} (a key)`;
-        pending.push([e, `${path}.${k.slice(0, 64)}`]);
+        pending.push([e, `${path}.${truncateGraphemes(k, 64)}`]);
       }
     }
   }

@@ -17,7 +17,7 @@ import { createAccount } from '../../src/app/accounts/create-account.js';
 import { txidsCarrying, until } from '../support/anchoring-fixture.js';
 import { insertDataAnchors, randomLeaves } from '../support/anchors.js';
 import { testDeps } from '../support/fixtures.js';
-import { startProofseal, type Proc } from '../support/processes.js';
+import { proofsealArgs, startProofseal, type Proc } from '../support/processes.js';
 import { dropSchema, newSchemaName, schemaUrl, storeKinds } from '../support/stores.js';
 
 const [, postgres] = await storeKinds();
@@ -29,7 +29,7 @@ function runWorkerUntilExit(
   timeoutMs: number,
 ): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start', '--role', 'worker'], {
+    const child = spawn(process.execPath, proofsealArgs(['start', '--role', 'worker']), {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,7 +1,8 @@
 /**
  * Property: whatever is thrown at any route — random JSON or bytes, text with U+0000 or lone
- * surrogates, content types, query strings, path parameters and credentials — the answer is never a
- * 5xx, and every error has the one error shape with a code of the catalogue.
+ * surrogates, emoji and combining marks (long runs too), valid signature requests with template payloads
+ * in their vars (their mails rendered), content types, query strings, path parameters and credentials —
+ * the answer is never a 5xx, and every error has the one error shape with a code of the catalogue.
  *
  * The routes come from the OpenAPI document, so a new route module is fuzzed without a line here
  * (the probe module below proves it), and every route must have been reached by the requests sent.
@@ -14,9 +15,17 @@ import { createAccount } from '../../src/app/accounts/create-account.js';
 import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
 import type { RouteModule } from '../../src/http/app.js';
 import { STATUS_OF } from '../../src/http/error-codes.js';
-import { basic, testApp, testConfig, testDeps } from '../support/fixtures.js';
-import { countRouteHits, fuzzRequest, jsonObjectBody, openApiRoutes, routeKey } from '../support/fuzz.js';
+import { basic, recordingJobs, testApp, testConfig, testDeps } from '../support/fixtures.js';
+import {
+  countRouteHits,
+  fuzzRequest,
+  jsonObjectBody,
+  openApiRoutes,
+  routeKey,
+  signatureRequestBody,
+} from '../support/fuzz.js';
 import { storeKinds } from '../support/stores.js';
+import { MAIL } from '../support/workflow-mail.js';
 
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 40);
 
@@ -36,9 +45,13 @@ const probeRoutes: RouteModule = (app) => {
 
 const [embedded] = await storeKinds();
 const s = await embedded!.open();
-const app = await testApp(s.store, {
+// Jobs recorded, not run: a created request queues its mails' delivery in its transaction.
+const store = s.withJobs(() => recordingJobs());
+const app = await testApp(store, {
   config: testConfig({ RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000' }),
   routes: [probeRoutes],
+  // With mail settings, a request created by the fuzz renders its mails (subjects cut, templates run).
+  deps: { mail: MAIL },
 });
 const hits = countRouteHits(app);
 const account = await createAccount(testDeps(s.store), { email: 'fuzz@example.com', password: 'fuzzing password' });
@@ -97,6 +110,7 @@ describe('no route answers 5xx to random input', () => {
           fc.oneof(
             fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
             jsonObjectBody,
+            signatureRequestBody,
           ),
           async (v) => {
             const res = await app.inject({

@@ -1,10 +1,12 @@
 /** Logs never contain passwords, tokens or signer secrets, whatever route carries them. */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { createApiToken } from '../../src/app/accounts/manage-api-tokens.js';
 import { buildApp } from '../../src/http/app.js';
+import type { WebAssets } from '../../src/http/routes/web/web.route.js';
 import { basic, testConfig, testDeps } from '../support/fixtures.js';
 import { storeKinds } from '../support/stores.js';
 
@@ -63,6 +65,66 @@ describe('log secrecy', () => {
       assert.ok(!all.includes(secret), `a secret leaked into the logs: ${secret.slice(0, 6)}…`);
     }
   });
+});
+
+/** Pages without a built bundle: enough for `/sign` and `/share/{id}/{token}` to be routes that answer. */
+const PAGES: WebAssets = {
+  script: '/assets/page.js',
+  style: '/assets/page.css',
+  scripts: new Map([
+    ['sign-page.js', '/assets/sign.js'],
+    ['share-page.js', '/assets/share.js'],
+  ]),
+  files: new Map(),
+};
+
+/** A signer's link as invitations carry it, its secret `secret`. */
+const signerLink = (secret: string) => `https://proofseal.example/v1/signatureRequest/0f0e0d?signeeId=${secret}`;
+const once = encodeURIComponent;
+const twice = (text: string) => once(once(text));
+
+/** Each form a signer secret takes in a request URL, with the path the log must still show. */
+const SECRET_FORMS: [form: string, url: (secret: string) => string, logged: string][] = [
+  ['plain query', (s) => `/v1/signatureRequest/0f0e0d?signeeId=${s}`, '/v1/signatureRequest/0f0e0d?signeeId='],
+  ['encoded link', (s) => `/sign?signatureRequestURL=${once(signerLink(s))}`, '/sign?signatureRequestURL=https%3A'],
+  ['double-encoded link', (s) => `/sign?signatureRequestURL=${twice(signerLink(s))}`, '/sign?signatureRequestURL='],
+  ['custom parameter', (s) => `/sign?lang=en&srURL=${once(signerLink(s))}`, '/sign?lang=en&srURL=https%3A'],
+  [
+    'custom parameter, sharing link',
+    (s) => `/sign?srURL=${once(`https://proofseal.example/v1/signatureRequest/0f0e0d/shared/${s}`)}`,
+    '/sign?srURL=https%3A',
+  ],
+  ['OTP path', (s) => `/v1/signatureRequest/0f0e0d/otp/${s}`, '/v1/signatureRequest/0f0e0d/otp/'],
+  ['sharing path', (s) => `/v1/signatureRequest/0f0e0d/shared/${s}/file`, '/v1/signatureRequest/0f0e0d/shared/'],
+  ['sharing page', (s) => `/share/0f0e0d/${s}`, '/share/0f0e0d/'],
+];
+
+describe('log secrecy of signer secrets inside URLs, in every form', () => {
+  for (const level of ['info', 'trace']) {
+    it(`at ${level} level (info is the default) no form of a signer secret reaches the logs`, async () => {
+      const s = await embedded!.open();
+      const lines: string[] = [];
+      const app = await buildApp({ ...testDeps(s.store), readiness: {} }, testConfig({ LOG_LEVEL: level }), [], {
+        logStream: { write: (l) => void lines.push(l) },
+        webAssets: PAGES,
+      });
+      try {
+        for (const [form, url, logged] of SECRET_FORMS) {
+          const secret = randomBytes(16).toString('hex');
+          const before = lines.length;
+          await app.inject({ method: 'GET', url: url(secret) });
+          const written = lines.slice(before).join('');
+          assert.ok(written.includes(`"url":"${logged}`), `${form}: the route is logged (${written.slice(0, 300)})`);
+          assert.ok(written.includes('redacted'), `${form}: the secret is shown masked`);
+          for (const leak of [secret, secret.slice(0, 12), secret.slice(-12)])
+            assert.ok(!written.includes(leak), `${form}: the secret leaked into the logs: ${written}`);
+        }
+      } finally {
+        await app.close();
+        await s.destroy();
+      }
+    });
+  }
 });
 
 /** Writes a raw HTTP request to the server and resolves with the first line of its answer. */

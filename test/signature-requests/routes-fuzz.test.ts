@@ -8,9 +8,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { truncateGraphemes } from '../../src/core/text/graphemes.js';
 import { STATUS_OF } from '../../src/http/error-codes.js';
-import { anyText, encodeAnyText, malformedText } from '../support/fuzz.js';
+import {
+  anyText,
+  encodeAnyText,
+  graphemeText,
+  malformedText,
+  signatureRequestBody,
+  templateVars,
+} from '../support/fuzz.js';
 import { storeKinds } from '../support/stores.js';
+import { MAIL } from '../support/workflow-mail.js';
 import { createRequest, openBench, requestBody, signer, type Bench } from './fixture.js';
 
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 40);
@@ -71,6 +80,7 @@ describe('signature-request routes: random input with real ids', () => {
       fc.record({ signeeId: signeeId(), otp: fc.oneof(anyText(8), fc.integer()) }, { requiredKeys: ['signeeId'] }),
       fc.jsonValue({ maxDepth: 3 }),
       fc.constantFrom('"CLOSED"', '"CANCELED"', '"IN_PROGRESS"', '"DRAFT"', '"PENDING"'),
+      fc.record({ name: graphemeText(256), fileName: graphemeText(256), vars: templateVars }, { requiredKeys: [] }),
     );
 
   it('finds the routes of signature requests in the OpenAPI document', () => {
@@ -109,6 +119,32 @@ describe('signature-request routes: random input with real ids', () => {
       ['DELEGATE', 'SIGN'].includes(e.type),
     );
     assert.equal(new Set(signatures.map((e) => e.auditTrailId)).size, signatures.length, 'a signer signed twice');
+  });
+});
+
+describe('signature-request creation: hostile names, file names, signer names and template vars', () => {
+  let b: Bench;
+  before(async () => {
+    b = await openBench(embedded!, { mail: MAIL });
+  });
+  after(async () => b?.close());
+
+  it('never answers 5xx (each mail rendered, each subject and audit text cut on a character boundary)', async () => {
+    let created = 0;
+    await fc.assert(
+      fc.asyncProperty(signatureRequestBody, async (payload) => {
+        const res = await b.app.inject({
+          method: 'POST',
+          url: '/v1/signatureRequest',
+          headers: { ...b.auth, 'content-type': 'application/json' },
+          payload,
+        });
+        if (res.statusCode === 200) created += 1;
+        assertAnswer(res, `POST /v1/signatureRequest ${truncateGraphemes(payload, 300)}`);
+      }),
+      { numRuns: RUNS_PER_ROUTE },
+    );
+    assert.ok(created > 0, 'no request was created: the bodies do not reach the mails');
   });
 });
 

@@ -6,9 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './processes.js';
+import { freePort, proofsealArgs } from './processes.js';
 
-const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');
 /** Settings of the developer's shell that would point a child elsewhere than the test's default run. */
 const NOT_INHERITED = ['DATABASE_URL', 'BITCOIN_RPC_URL', 'SECRET_KEY', 'SMS_URL'];
 
@@ -46,7 +45,7 @@ export async function startDefaultRun(extra: Record<string, string> = {}, timeou
   const env = { ...inheritedEnv(), LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...ports, ...extra };
   let out = '';
   const spawnServer = () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start'], {
+    const child = spawn(process.execPath, proofsealArgs(['start']), {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -81,7 +80,7 @@ export async function startDefaultRun(extra: Record<string, string> = {}, timeou
 /** Runs `proofseal <args>` to its end. @throws Error when it runs longer than `timeoutMs` (it is killed) */
 export function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 180_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    const child = spawn(process.execPath, proofsealArgs(args), {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -14,9 +14,120 @@ export const malformedText = fc
   .tuple(fc.string({ maxLength: 20 }), malformedChar, fc.string({ maxLength: 20 }))
   .map(([a, c, b]) => a + c + b);
 
-/** Any text: printable ASCII, any code point, or malformed. */
+/**
+ * Characters of more than one UTF-16 unit or code point, where a cut by `.slice` goes wrong: astral
+ * emoji and letters (surrogate pairs), ZWJ sequences, flags, skin tones, letters with combining marks,
+ * lone combining marks and joiners, a Thai cluster.
+ */
+export const GRAPHEME_PIECES = [
+  '😀',
+  '🎉',
+  '𝒜',
+  '𠀀',
+  '👩‍👩‍👧‍👦',
+  '🏳️‍🌈',
+  '👨🏽‍💻',
+  '🇫🇷',
+  '👍🏿',
+  'x\u0301',
+  'e\u0301\u0323',
+  '\u0301',
+  '\u0308',
+  '\u20dd',
+  '\u200d',
+  '\ufe0f',
+  'ก\u0e31\u0e49',
+] as const;
+
+const graphemePiece = fc.constantFrom(...GRAPHEME_PIECES);
+
+/**
+ * Well-formed text whose cuts are traps: pieces of {@link GRAPHEME_PIECES} among ASCII, or a run of one
+ * piece (a lone combining mark repeated, a row of emoji) after 0–3 ASCII characters, so a cut at any fixed
+ * length lands inside a pair or a sequence. At most `maxLength` code points (what the schemas count; the
+ * last sequence may be cut short), so a URL built from it stays under the 16 KB the HTTP parser allows.
+ */
+export const graphemeText = (maxLength = 80) =>
+  fc
+    .oneof(
+      fc
+        .array(fc.oneof(graphemePiece, fc.string({ maxLength: 3 })), { maxLength: Math.max(1, maxLength >> 1) })
+        .map((parts) => parts.join('')),
+      fc
+        .tuple(fc.string({ maxLength: 3 }), graphemePiece, fc.integer({ min: 1, max: Math.max(1, maxLength) }))
+        .map(([prefix, piece, n]) => prefix + piece.repeat(n)),
+    )
+    .map((text) => Array.from(text).slice(0, maxLength).join(''));
+
+/** Any text: printable ASCII, any code point, emoji and combining marks (long runs too), or malformed. */
 export const anyText = (maxLength = 80) =>
-  fc.oneof(fc.string({ maxLength }), fc.string({ unit: 'binary', maxLength }), malformedText);
+  fc.oneof(fc.string({ maxLength }), fc.string({ unit: 'binary', maxLength }), graphemeText(maxLength), malformedText);
+
+/**
+ * The template payloads of issue 21, items 1–4, verbatim: code execution through `$tools.eval`, another
+ * tenant's signing link, a shared tool overwritten, and unbounded work and size.
+ */
+export const TEMPLATE_PAYLOADS = [
+  '$tools.urlEncode("x")<p>$tools.eval(\'#set($g = $raw.__lookupGetter__("__proto__"))#set($fp = $g.call($tools.urlEncode))#set($F = $fp.constructor($raw.code))$F.call()\')</p>',
+  "$tools.eval('$signatureRequestURL')",
+  '#set($tools.urlEncode = "PWNED")',
+  '#foreach($i in [1..10000])#foreach($j in [1..10000])#end#end',
+  '#set($s="xxxxxxxxxx")#foreach($i in [1..20])#set($s="$s$s")#end$s',
+] as const;
+
+/** The `vars` fields that hold templates (subject and content of the mails sent first and most). */
+const TEMPLATE_FIELDS = [
+  'signatureRequestSigneeEmailSubjectTemplate',
+  'signatureRequestSigneeEmailContentTemplate',
+  'signatureRequestWatcherEmailSubjectTemplate',
+  'signatureConfirmedSigneeEmailContentTemplate',
+  'signatureReminderSigneeEmailSubjectTemplate',
+] as const;
+
+/** Well-formed hostile text of 1–`max` code points (what the schemas count). */
+const hostileText = (max: number) =>
+  fc
+    .oneof({ arbitrary: graphemeText(max), weight: 3 }, fc.string({ unit: 'grapheme', minLength: 1, maxLength: max }))
+    .map((text) => Array.from(text).slice(0, max).join('') || 'x');
+
+/**
+ * A `vars` object: template fields holding the payloads above or hostile text, with the `code` variable
+ * payload 1 reads, and other variables (the service name, a requester name) of hostile text.
+ */
+export const templateVars = fc
+  .tuple(
+    fc.dictionary(
+      fc.constantFrom(...TEMPLATE_FIELDS),
+      fc.oneof(fc.constantFrom(...TEMPLATE_PAYLOADS), hostileText(300)),
+      { maxKeys: 2 },
+    ),
+    fc.dictionary(fc.constantFrom('serviceName', 'requesterName', 'contractRef'), hostileText(100), { maxKeys: 2 }),
+  )
+  .map(([templates, others]) => ({ code: 'return process.pid', ...others, ...templates }));
+
+/**
+ * A signature request the create route accepts (so its mails are rendered, and subjects, PDF cells and
+ * audit events cut): names, file name and signer names of emoji and combining marks up to the schemas'
+ * 256 code points, and `vars` with the template payloads.
+ */
+export const signatureRequestBody = fc
+  .record(
+    {
+      name: hostileText(256),
+      hashToSign: fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 64, maxLength: 64 }),
+      fileName: hostileText(256),
+      vars: templateVars,
+      authorizedSignees: fc.uniqueArray(
+        fc.record(
+          { commonName: hostileText(256), email: fc.nat(999).map((n) => `signer${n}@example.com`), vars: templateVars },
+          { requiredKeys: ['commonName', 'email'] },
+        ),
+        { minLength: 1, maxLength: 3, selector: (signer) => signer.email },
+      ),
+    },
+    { requiredKeys: ['name', 'hashToSign', 'authorizedSignees'] },
+  )
+  .map((b) => JSON.stringify(b));
 
 /**
  * Percent-encoded bytes for URLs (URLSearchParams would turn a lone surrogate into U+FFFD): NUL,
@@ -95,6 +206,9 @@ export const fieldNames = fc.constantFrom(
   'code',
   'redirectURL',
   'deadline',
+  'vars',
+  'fileName',
+  'commonName',
 );
 
 /** Numbers a JSON parser or a database column may choke on, written as JSON text. */
@@ -109,12 +223,13 @@ const hugeNumber = fc.constantFrom(
   '123456789012345678901234567890',
 );
 
-/** A field value: any JSON, any text, a list of texts, or a huge number (kept as JSON text). */
+/** A field value: any JSON, any text, a list of texts, a huge number (kept as JSON text), or template vars. */
 const fieldValue = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
   anyText().map((s) => JSON.stringify(s)),
   fc.array(anyText(20), { maxLength: 3 }).map((v) => JSON.stringify(v)),
   hugeNumber,
+  templateVars.map((v) => JSON.stringify(v)),
 );
 
 /** JSON text of an object with the given fields (values already JSON text). */
@@ -135,9 +250,10 @@ export const jsonObjectBody = fc.oneof(
     .map(([k, fields, v]) => objectText([...fields, [k, v]])),
 );
 
-/** Any body: JSON of any shape, objects as above, malformed keys, plain text, nothing. */
+/** Any body: JSON of any shape, objects as above, a valid signature request, malformed keys, plain text, nothing. */
 export const body = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+  signatureRequestBody,
   jsonObjectBody,
   fc.dictionary(malformedText, fc.string()).map((v) => JSON.stringify(v)),
   hugeNumber,
@@ -222,8 +338,11 @@ export function fuzzRequest(
   costlyAuthPercent?: number,
 ): fc.Arbitrary<FuzzRequest> {
   const auth = authHeader(credentials, costlyAuthPercent);
+  // The create route gets mostly bodies it accepts, so the mails of hostile requests are rendered.
+  const creates = route.method === 'POST' && route.url === '/v1/signatureRequest';
+  const payloads = creates ? fc.oneof({ arbitrary: signatureRequestBody, weight: 3 }, body) : body;
   return fc
-    .record({ seg: segment, payload: body, auth, q: query, ct: contentType })
+    .record({ seg: segment, payload: payloads, auth, q: query, ct: contentType })
     .map(({ seg, payload, auth, q, ct }) => {
       const headers: Record<string, string> = {};
       if (auth !== undefined) headers.authorization = auth;

@@ -1,6 +1,26 @@
-/** Spawning the real binary (from source through tsx) for multi-process tests. */
+/** Spawning the real binary for multi-process tests: bin/proofseal.js, its `main` run from source. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+/** The package's `bin`, what `npx proofseal` runs. */
+const PROOFSEAL_BIN = path.join(ROOT, 'bin', 'proofseal.js');
+
+/**
+ * The node arguments that run `proofseal <args>` as users do, through bin/proofseal.js, with the shim's
+ * dist/main.js served from src/main.ts (./bin-from-source.ts): no build needed, the checkout's sources run.
+ */
+export function proofsealArgs(args: readonly string[]): string[] {
+  return [
+    '--import',
+    'tsx',
+    '--import',
+    path.join(ROOT, 'test', 'support', 'bin-from-source.ts'),
+    PROOFSEAL_BIN,
+    ...args,
+  ];
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -26,7 +46,7 @@ export async function startProofseal(
   readyLine: RegExp,
   timeoutMs = 60_000,
 ): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  const child = spawn(process.execPath, proofsealArgs(args), {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -70,7 +90,7 @@ export function runProofseal(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    const child = spawn(process.execPath, proofsealArgs(args), {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

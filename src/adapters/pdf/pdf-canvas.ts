@@ -3,6 +3,7 @@
  * needed. Text is written with WinAnsi fonts; a character they lack is drawn as `?` (never an error).
  */
 import { PDFDocument, PDFFont, PDFPage, rgb, StandardFonts, type RGB } from 'pdf-lib';
+import { truncateGraphemes } from '../../core/text/graphemes.js';
 
 export const PAGE = { width: 595.28, height: 841.89, margin: 48 } as const;
 
@@ -81,15 +82,34 @@ export class PdfCanvas {
     return lines;
   }
 
+  /** Cuts a word wider than the line into lines, each ended on a character (grapheme) boundary. */
   private cut(word: string, font: PDFFont, size: number, width: number, lines: string[]): string {
     let rest = word;
-    while (font.widthOfTextAtSize(rest, size) > width && rest.length > 1) {
-      let n = rest.length - 1;
-      while (n > 1 && font.widthOfTextAtSize(rest.slice(0, n), size) > width) n -= 1;
-      lines.push(rest.slice(0, n));
-      rest = rest.slice(n);
+    while (font.widthOfTextAtSize(rest, size) > width) {
+      const head = this.fitting(rest, font, size, width);
+      if (head.length === rest.length) break;
+      lines.push(head);
+      rest = rest.slice(head.length);
     }
     return rest;
+  }
+
+  /**
+   * The longest prefix of `text` made of whole graphemes that fits `width` (a binary search on its
+   * length); the first grapheme alone when none fits, so each line holds at least one.
+   */
+  private fitting(text: string, font: PDFFont, size: number, width: number): string {
+    let [fits, over] = [0, text.length];
+    while (over - fits > 1) {
+      const mid = (fits + over) >> 1;
+      if (font.widthOfTextAtSize(truncateGraphemes(text, mid), size) <= width) fits = mid;
+      else over = mid;
+    }
+    const head = truncateGraphemes(text, fits);
+    if (head !== '') return head;
+    let units = 2;
+    while (truncateGraphemes(text, units) === '') units *= 2;
+    return truncateGraphemes(text, units);
   }
 
   /** Starts a new page when less than `height` is left on this one. */

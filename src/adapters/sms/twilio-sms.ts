@@ -9,6 +9,7 @@
  * through the user-URL guard.
  */
 import { SmsSendError, type SmsMessage, type SmsProvider } from '../../app/sms/sms.port.js';
+import { truncateGraphemes } from '../../core/text/graphemes.js';
 
 export interface TwilioSettings {
   readonly baseUrl: string;
@@ -88,7 +89,7 @@ function providerIdOf(text: string): string {
 function twilioError(text: string): string {
   try {
     const e = JSON.parse(text) as { code?: unknown; message?: unknown };
-    return `: ${String(e.code ?? '')} ${String(e.message ?? '').slice(0, 200)}`.trimEnd();
+    return `: ${String(e.code ?? '')} ${truncateGraphemes(String(e.message ?? ''), 200)}`.trimEnd();
   } catch {
     return '';
   }

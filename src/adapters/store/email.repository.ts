@@ -1,5 +1,6 @@
 import type { Email, EmailRepository } from '../../app/mail/email.port.js';
 import type { Sql } from './sql.js';
+import { truncateGraphemes } from '../../core/text/graphemes.js';
 
 interface EmailRow {
   id: string;
@@ -111,7 +112,7 @@ export function emailRepository(sql: Sql): EmailRepository {
     async recordFailure(id, error) {
       await sql.query('UPDATE email SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [
         id,
-        error.slice(0, 1000),
+        truncateGraphemes(error, 1000),
       ]);
     },
   };

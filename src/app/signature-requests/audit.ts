@@ -2,6 +2,7 @@
 import type { AuditEventType } from '../../core/signature-requests/audit-trail.js';
 import type { Store } from '../shared/store.port.js';
 import type { AuditEvent, Signee } from './signature-request.port.js';
+import { truncateGraphemes } from '../../core/text/graphemes.js';
 
 /** Where a request came from, when it came over HTTP. */
 export interface Origin {
@@ -32,7 +33,7 @@ export async function recordEvent(tx: Store, requestId: string, event: EventInpu
   await tx.signatureRequests.addEvent(requestId, auditEvent(event));
 }
 
-/** The stored form of an audit event (the user agent cut to 512 characters). */
+/** The stored form of an audit event (the user agent cut to 512 UTF-16 units, on a character boundary). */
 export function auditEvent(event: EventInput): AuditEvent {
   return {
     date: event.date,
@@ -40,7 +41,7 @@ export function auditEvent(event: EventInput): AuditEvent {
     actor: event.actor,
     signeeId: event.signee?.id ?? null,
     ip: event.origin?.ip ?? null,
-    userAgent: event.origin?.userAgent?.slice(0, 512) ?? null,
+    userAgent: event.origin?.userAgent === undefined ? null : truncateGraphemes(event.origin.userAgent, 512),
     comment: event.comment ?? null,
   };
 }

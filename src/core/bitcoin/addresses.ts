@@ -9,6 +9,7 @@ import { bech32, createBase58check } from '@scure/base';
 import { DomainError } from '../errors.js';
 import { sha256 } from '../hash/sha256.js';
 import { hash160, p2shP2wpkhScriptHash } from './hash160.js';
+import { truncateGraphemes } from '../text/graphemes.js';
 
 export type Network = 'mainnet' | 'testnet' | 'signet' | 'regtest';
 export type AddressType = 'p2pkh' | 'p2sh-p2wpkh' | 'p2wpkh';
@@ -102,5 +103,5 @@ function decodeBase58(address: string): DecodedAddress | undefined {
 
 function describe(value: unknown): string {
   if (typeof value !== 'string') return typeof value;
-  return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);
+  return JSON.stringify(truncateGraphemes(value, 101, '…'));
 }

@@ -7,6 +7,7 @@
  * Known limit: other multi-label public suffixes (e.g. `github.io`, `s3.amazonaws.com`) are not known.
  */
 import { DomainError } from '../errors.js';
+import { truncateGraphemes } from '../text/graphemes.js';
 
 /** Two-label public suffixes under which registrations happen at the third level. */
 export const SECOND_LEVEL_SUFFIXES: ReadonlySet<string> = new Set([
@@ -91,7 +92,7 @@ export function issuerDomain(identityURL: string): string {
   } catch {
     throw new DomainError(
       'INVALID_URL',
-      `"identityURL" is not a URL: ${JSON.stringify(String(identityURL).slice(0, 200))}`,
+      `"identityURL" is not a URL: ${JSON.stringify(truncateGraphemes(String(identityURL), 200))}`,
     );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
