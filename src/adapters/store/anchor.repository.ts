@@ -9,10 +9,11 @@ import type {
   MetadataValue,
   NewAnchor,
 } from '../../app/anchoring/anchor.port.js';
+import type { ResidentLevels } from '../../core/cache/resident-levels.js';
 import { PART_NODES } from '../../core/merkle/batch-tree.js';
 import { blindingSiblings } from '../../core/merkle/blinding.js';
 import { HEADER_SIZE } from '../../core/merkle/serialize.js';
-import { NODE_SIZE } from '../../core/merkle/tree.js';
+import { levelCounts, NODE_SIZE } from '../../core/merkle/tree.js';
 import { groupCommit } from './group-commit.js';
 import type { Sql } from './sql.js';
 
@@ -148,6 +149,39 @@ const toAnchor = (r: AnchorRow): Anchor => ({
   timestamp: r.status === 'WAIT' || r.block_time === null ? null : r.block_time,
 });
 
+/**
+ * Many anchors' receipt data at once (`$1` the ids): each anchor with its batch's root, size, position and key;
+ * the path's nodes only for batches closed before migration 022 (a whole serialised tree). The nodes of a
+ * batch stored in parts are taken from its resident levels or read by {@link PART_NODES_AT}.
+ */
+const PROOF_ROWS = `SELECT ${SELECT_ANCHOR}, b.root, b.leaf_count, b.settled, ${LEAF_INDEX} AS leaf_index,
+    CASE WHEN ${HAS_TX} AND b.tree_key IS NULL THEN ${SERIALIZED_PATH_NODES} END AS nodes,
+    CASE WHEN ${HAS_TX} THEN b.tree_key END AS tree_key
+  FROM anchor a ${BATCH_OF_ANCHOR} WHERE a.id = ANY($1::uuid[])`;
+
+/** Stored nodes by (batch `$1[k]`, node number `$2[k]`): one 32-byte substring of a part each, with its k. */
+const PART_NODES_AT = `SELECT q.k::int AS k, substring(t.nodes FROM (q.g % ${PART_NODES})::int * ${NODE_SIZE} + 1 FOR ${NODE_SIZE}) AS node
+  FROM unnest($1::uuid[], $2::bigint[]) WITH ORDINALITY AS q(b, g, k)
+  JOIN batch_tree_part t ON t.batch_id = q.b AND t.part = (q.g / ${PART_NODES})::int`;
+
+/** One stored part of a batch (`$1`, part `$2`) from byte `$3` (1-based) on. */
+const PART_FROM = `SELECT substring(nodes FROM $3::int) AS nodes FROM batch_tree_part WHERE batch_id = $1 AND part = $2`;
+
+/** Node numbers, in the stored form, of the path's siblings from level 1 up (see {@link PART_PATH_NODES}). */
+function storedPathNodes(span: number, offset: number): number[] {
+  const counts = levelCounts(span);
+  const out: number[] = [];
+  for (let k = 0, below = 0; k < counts.length; below += counts[k]!, k++) {
+    const sib = (offset >> k) ^ 1;
+    if (counts[k]! > 1 && sib < counts[k]!) out.push(below + sib);
+  }
+  return out;
+}
+
+/** Whether a row's path is read from the parts of its batch (batch with a transaction and a key). */
+const inParts = (r: ProofRow): r is ProofRow & { batch_id: string; leaf_count: number; leaf_index: number } =>
+  r.tree_key !== null && r.batch_id !== null && r.leaf_count !== null && r.leaf_index !== null;
+
 const INSERT_MANY = `
 INSERT INTO anchor (id, account_id, name, kind, hash, signature, pub_key, identity_url, signed_identity, signed_issuer_domain,
                     leaf, public, tags, metadata, callback_url, created, last_modified)
@@ -220,6 +254,20 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
   const insert = opts.groupCommit
     ? groupCommit(writeRows, { maxRows: 1000, maxInFlight: opts.maxInFlight })
     : (a: NewAnchor) => writeRows([a]);
+
+  /** Reads a batch's stored levels as `levels` plans them (one part a statement) and keeps them. */
+  async function readLevels(levels: ResidentLevels, batchId: string, span: number): Promise<void> {
+    const plan = levels.plan(span);
+    if (plan === null) return;
+    const chunks: Buffer[] = [];
+    const end = plan.fromNode + plan.nodes;
+    for (let part = Math.floor(plan.fromNode / PART_NODES); part * PART_NODES < end; part++) {
+      const from = part === Math.floor(plan.fromNode / PART_NODES) ? (plan.fromNode % PART_NODES) * NODE_SIZE + 1 : 1;
+      const rows = await sql.query<{ nodes: Uint8Array }>(PART_FROM, [batchId, part, from]);
+      if (rows[0]) chunks.push(Buffer.from(rows[0].nodes));
+    }
+    levels.keep(batchId, span, plan.fromLevel, Buffer.concat(chunks));
+  }
 
   return {
     insert,
@@ -299,6 +347,37 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
       );
       const r = rows[0];
       return r ? toProofData(r) : null;
+    },
+    async findProofDataMany(ids, levels) {
+      const valid = ids.filter((id) => UUID.test(id));
+      const found = new Map<string, AnchorProofData>();
+      if (valid.length === 0) return found;
+      const rows = await sql.query<ProofRow>(PROOF_ROWS, [valid]);
+      const spans = new Map(rows.filter(inParts).map((r) => [r.batch_id, r.leaf_count / 2]));
+      await Promise.all(
+        [...spans].filter(([b]) => !levels.has(b)).map(([b, span]) => levels.loadOnce(b, () => readLevels(levels, b, span))),
+      );
+      const missing: { b: string; g: number; into: Buffer[]; at: number }[] = [];
+      const stored = new Map<ProofRow, Buffer[]>();
+      for (const r of rows.filter(inParts)) {
+        const nodes: Buffer[] = [];
+        for (const g of storedPathNodes(r.leaf_count / 2, r.leaf_index / 2)) {
+          const kept = levels.node(r.batch_id, g);
+          if (kept === undefined) missing.push({ b: r.batch_id, g, into: nodes, at: nodes.length });
+          nodes.push(kept ?? Buffer.alloc(0));
+        }
+        levels.touch(r.batch_id);
+        stored.set(r, nodes);
+      }
+      if (missing.length > 0) {
+        const read = await sql.query<{ k: number; node: Uint8Array }>(PART_NODES_AT, [
+          missing.map((m) => m.b),
+          missing.map((m) => m.g),
+        ]);
+        for (const { k, node } of read) missing[k - 1]!.into[missing[k - 1]!.at] = Buffer.from(node);
+      }
+      for (const r of rows) found.set(r.id, toProofData(stored.has(r) ? { ...r, nodes: stored.get(r)! } : r));
+      return found;
     },
     async withCallbackInBatch(batchId) {
       const rows = await sql.query<AnchorRow>(
