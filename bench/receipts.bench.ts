@@ -358,7 +358,12 @@ async function randomCase(store: 'pglite' | 'postgres', n: number, variants: Api
       const label =
         phase === 'settled' ? 'every batch settled' : `the last ${plan.unsettled} of ${batches} batches unsettled`;
       const bare = await randomBare(1500);
-      console.log(`  ${label}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+      console.log(
+        `  ${label}; load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
+      );
       console.log(`    ${'bare node:http'.padEnd(22)} ${rawLine(bare)}`);
       for (const v of variants) await randomApiRun(v, plan, bare);
     }
@@ -379,7 +384,8 @@ async function randomMode(): Promise<void> {
   ];
   const stores = (args.store === 'both' ? ['pglite', 'postgres'] : [args.store!]) as ('pglite' | 'postgres')[];
   console.log(`receipts, random: GET /v1/receipt/{id}, ${args.concurrency} keep-alive connections`);
-  for (const store of stores) for (const n of args.anchors!.split(',').map(Number)) await randomCase(store, n, variants);
+  for (const store of stores)
+    for (const n of args.anchors!.split(',').map(Number)) await randomCase(store, n, variants);
 }
 
 // ---------------------------------------------------------------- entry
@@ -392,7 +398,11 @@ else if (args.serve === 'seed-random') {
   await settleAll(JSON.parse(args.plan!) as SeedPlan);
   process.send!({ settled: true });
 } else if (args.serve === 'random') {
-  await serveRandomStore(args.root!, JSON.parse(args.plan!) as SeedPlan, JSON.parse(args.env!) as Record<string, string>);
+  await serveRandomStore(
+    args.root!,
+    JSON.parse(args.plan!) as SeedPlan,
+    JSON.parse(args.env!) as Record<string, string>,
+  );
 } else if (args.serve) await serveApi(args.serve, Number(args.anchors));
 else if (args.mode === 'random') await randomMode();
 else {

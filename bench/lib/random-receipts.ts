@@ -33,7 +33,9 @@ export interface SeedPlan {
 
 /** Where a store lives, for `openStore` of the tree at `root`. */
 async function storeOptions(root: string, plan: SeedPlan) {
-  const { schemaUrl } = (await import(path.join(root, 'test/support/stores.ts'))) as typeof import('../../test/support/stores.js');
+  const { schemaUrl } = (await import(
+    path.join(root, 'test/support/stores.ts')
+  )) as typeof import('../../test/support/stores.js');
   return {
     databaseUrl: plan.store === 'postgres' ? schemaUrl(plan.schema!) : undefined,
     embeddedDir: plan.dir && path.join(plan.dir, 'pglite'),
@@ -68,7 +70,7 @@ export async function seedRandomStore(plan: SeedPlan): Promise<number> {
   }
   const batches = opened.store.batches;
   const ids: string[] = [];
-  for (let closed = await closeBatch(deps as never, { maxSize: plan.batchSize }); closed; ) {
+  for (let closed = await closeBatch(deps as never, { maxSize: plan.batchSize }); closed;) {
     ids.push(closed.batchId);
     closed = await closeBatch(deps as never, { maxSize: plan.batchSize });
   }

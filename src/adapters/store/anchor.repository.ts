@@ -355,7 +355,9 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
       const rows = await sql.query<ProofRow>(PROOF_ROWS, [valid]);
       const spans = new Map(rows.filter(inParts).map((r) => [r.batch_id, r.leaf_count / 2]));
       await Promise.all(
-        [...spans].filter(([b]) => !levels.has(b)).map(([b, span]) => levels.loadOnce(b, () => readLevels(levels, b, span))),
+        [...spans]
+          .filter(([b]) => !levels.has(b))
+          .map(([b, span]) => levels.loadOnce(b, () => readLevels(levels, b, span))),
       );
       const missing: { b: string; g: number; into: Buffer[]; at: number }[] = [];
       const stored = new Map<ProofRow, Buffer[]>();

@@ -73,7 +73,8 @@ export class ResidentLevels {
       else if (largest !== undefined) this.drop(this.entries.keys().next().value!);
       else return;
     }
-    if (entry.bytes !== bytes && entry.bytes.buffer === bytes.buffer) entry = { ...entry, bytes: Buffer.from(entry.bytes) };
+    if (entry.bytes !== bytes && entry.bytes.buffer === bytes.buffer)
+      entry = { ...entry, bytes: Buffer.from(entry.bytes) };
     this.entries.set(batchId, entry);
     this.total += entry.bytes.length;
   }
@@ -123,8 +124,7 @@ interface Entry {
   readonly bytes: Buffer;
 }
 
-const sum = (counts: readonly number[], from: number, to: number) =>
-  counts.slice(from, to).reduce((s, n) => s + n, 0);
+const sum = (counts: readonly number[], from: number, to: number) => counts.slice(from, to).reduce((s, n) => s + n, 0);
 
 /** The entry without its lowest level (a view on the same bytes). */
 function shortened(e: Entry): Entry {
