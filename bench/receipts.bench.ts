@@ -14,7 +14,8 @@
  * batches of `--batch-size`, first with the last `--unsettled` batches still under the reorg watch, then
  * every batch settled; each API process fresh on the seeded store, its CPU per 1,000 receipts and RSS;
  * `--baseline DIR` also serves from another checkout (DIR/src, DIR/test/support) and `--levels-mb a,b`
- * runs the API with each RECEIPT_LEVELS_MB, alternating, so before and after share the same minutes;
+ * runs the API with each RECEIPT_LEVELS_MB, alternating (`--rounds` times), so before and after share the
+ * same minutes, each after a run of the bare server of its own;
  * `--profile` prints where the API's time went (V8 sampling profile of the measured run).
  * The public rate limit is raised through its setting (RATE_LIMIT_PUBLIC_PER_MINUTE), as an operator would.
  * References in the same run: the bare server answering a body of a receipt's size, libsecp256k1 recoveries
@@ -22,7 +23,7 @@
  * Run: node --import tsx bench/receipts.bench.ts [--store pglite|postgres|both] [--anchors 100000,1000000]
  *                                                 [--requests 20000] [--concurrency 64]
  *      node --import tsx bench/receipts.bench.ts --mode random [--store …] [--anchors …] [--requests 20000]
- *                        [--batch-size 50000] [--unsettled 1] [--levels-mb 0,32] [--baseline DIR] [--profile]
+ *                        [--batch-size 50000] [--unsettled 1] [--levels-mb 0,32] [--baseline DIR] [--rounds 1] [--profile]
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -41,7 +42,7 @@ import {
   type SeedPlan,
 } from './lib/random-receipts.js';
 import { recoveriesPerSecond } from './lib/references.js';
-import { cpuSeconds } from './lib/service-process.js';
+import { backendPids, cpuSeconds } from './lib/service-process.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -57,6 +58,7 @@ const { values: args } = parseArgs({
     'levels-mb': { type: 'string', default: '' },
     baseline: { type: 'string' },
     profile: { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '1' },
     plan: { type: 'string' },
     root: { type: 'string' },
     env: { type: 'string', default: '{}' },
@@ -292,19 +294,39 @@ function randomLoad(port: number, n: number, total: number): Promise<RawLoad> {
   });
 }
 
-async function randomBare(bodySize: number): Promise<RawLoad> {
+/** The bare server answering a body of `bodySize` bytes, with its CPU per 1,000 requests. */
+async function randomBare(bodySize: number): Promise<{ load: RawLoad; cpu: number }> {
   const bare = spawnServer(['--serve', 'bare', '--body', String(bodySize)]);
   const { port } = await nextMessage<{ port: number }>(bare);
   const request = () => rawRequest('GET', '/', {});
   const connections = Number(args.concurrency);
+  const total = Number(args.requests);
   await runLoad({ port, connections, total: 2_000, request });
-  const result = await runLoad({ port, connections, total: Number(args.requests), request });
+  const cpu0 = cpuSeconds([bare.pid!]);
+  const load = await runLoad({ port, connections, total, request });
+  const cpu = ((cpuSeconds([bare.pid!]) - cpu0) * 1e6) / total;
   await stop(bare);
-  return result;
+  return { load, cpu };
 }
 
-/** One API process of `variant` on the seeded store: a short warm-up, then the measured random run. */
-async function randomApiRun(variant: ApiVariant, plan: SeedPlan, bare: RawLoad): Promise<void> {
+/** The CPU seconds of the PostgreSQL backends named `schema` (the API's), when on PostgreSQL. */
+async function backendCpu(plan: SeedPlan): Promise<() => Promise<number>> {
+  if (plan.store !== 'postgres') return async () => 0;
+  const { default: pg } = await import('pg');
+  const { POSTGRES_URL } = await import('../test/support/stores.js');
+  const db = new pg.Client({ connectionString: POSTGRES_URL });
+  await db.connect();
+  const pids = await backendPids(db, plan.schema!);
+  await db.end();
+  return async () => cpuSeconds(pids);
+}
+
+/**
+ * One API process of `variant` on the seeded store: a short warm-up, then the measured random run, after the
+ * bare server's own run (so each ratio compares runs a few seconds apart).
+ */
+async function randomApiRun(variant: ApiVariant, plan: SeedPlan): Promise<void> {
+  const { load: bare, cpu: bareCpu } = await randomBare(1500);
   const api = spawnServer([
     '--serve',
     'random',
@@ -324,14 +346,19 @@ async function randomApiRun(variant: ApiVariant, plan: SeedPlan, bare: RawLoad):
   }
   let peak = rssMb(api.pid!);
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(api.pid!))), 200);
+  const backends = await backendCpu(plan);
   const cpu0 = cpuSeconds([api.pid!]);
+  const db0 = await backends();
   const result = await randomLoad(port, plan.anchors, total);
   const cpu = ((cpuSeconds([api.pid!]) - cpu0) * 1e6) / total;
+  const dbCpu = (((await backends()) - db0) * 1e6) / total;
   clearInterval(sampler);
   const statuses = JSON.stringify(Object.fromEntries(result.statuses));
   const p99x = percentile(result.latencies, 0.99) / percentile(bare.latencies, 0.99);
+  console.log(`    ${'bare node:http'.padEnd(22)} ${rawLine(bare)}; CPU ${bareCpu.toFixed(0)} ms / 1,000`);
+  const db = plan.store === 'postgres' ? `, PostgreSQL ${dbCpu.toFixed(0)} ms` : '';
   console.log(
-    `    ${variant.label.padEnd(22)} ${rawLine(result)} = ${Math.round((100 * rawRate(result)) / rawRate(bare))} % of bare, p99 ${p99x.toFixed(1)}×; API CPU ${cpu.toFixed(0)} ms / 1,000; RSS peak ${peak} MB; statuses ${statuses}`,
+    `    ${variant.label.padEnd(22)} ${rawLine(result)} = ${Math.round((100 * rawRate(result)) / rawRate(bare))} % of bare, p99 ${p99x.toFixed(1)}×; CPU / 1,000: API ${cpu.toFixed(0)} ms${db}; API RSS peak ${peak} MB; statuses ${statuses}`,
   );
   if (args.profile) {
     api.send('profile-stop');
@@ -357,15 +384,13 @@ async function randomCase(store: 'pglite' | 'postgres', n: number, variants: Api
       if (phase === 'settled') await childOnce(['--serve', 'settle-random', '--plan', JSON.stringify(plan)]);
       const label =
         phase === 'settled' ? 'every batch settled' : `the last ${plan.unsettled} of ${batches} batches unsettled`;
-      const bare = await randomBare(1500);
       console.log(
         `  ${label}; load average ${os
           .loadavg()
           .map((l) => l.toFixed(1))
           .join(' ')}`,
       );
-      console.log(`    ${'bare node:http'.padEnd(22)} ${rawLine(bare)}`);
-      for (const v of variants) await randomApiRun(v, plan, bare);
+      for (let round = 0; round < Number(args.rounds); round++) for (const v of variants) await randomApiRun(v, plan);
     }
   } finally {
     if (store === 'postgres') await dropSchema(schema);

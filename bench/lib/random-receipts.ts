@@ -37,7 +37,8 @@ async function storeOptions(root: string, plan: SeedPlan) {
     path.join(root, 'test/support/stores.ts')
   )) as typeof import('../../test/support/stores.js');
   return {
-    databaseUrl: plan.store === 'postgres' ? schemaUrl(plan.schema!) : undefined,
+    // application_name names the API's PostgreSQL backends, so the bench can read their CPU time.
+    databaseUrl: plan.store === 'postgres' ? `${schemaUrl(plan.schema!)}&application_name=${plan.schema}` : undefined,
     embeddedDir: plan.dir && path.join(plan.dir, 'pglite'),
     now: Date.now,
   };

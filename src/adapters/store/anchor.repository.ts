@@ -1,6 +1,7 @@
 import type {
   Anchor,
   AnchorProofData,
+  ReceiptAnchor,
   AnchorKind,
   AnchorRepository,
   AnchorSearch,
@@ -61,6 +62,11 @@ const SELECT_ANCHOR = `a.id, a.account_id, a.name, a.kind, a.hash, a.signature, 
   COALESCE(b.status, 'WAIT') AS status, CASE WHEN b.status IN ('SENT', 'CONFIRMED') THEN b.tx_id END AS tx_id,
   b.confirmations, b.block_time`;
 
+/** The columns of {@link ReceiptAnchor} (`a` the anchor, `b` its batch): a receipt reads no more. */
+const SELECT_RECEIPT_ANCHOR = `a.id, a.kind, a.hash, a.signature, a.pub_key, a.identity_url, a.signed_identity,
+  a.signed_issuer_domain, a.leaf, b.id AS batch_id, COALESCE(b.status, 'WAIT') AS status,
+  CASE WHEN b.status IN ('SENT', 'CONFIRMED') THEN b.tx_id END AS tx_id`;
+
 /** A receipt exists once the batch has a transaction: until then no path is read. */
 const HAS_TX = `b.tx_id IS NOT NULL AND b.status IN ('SENT', 'CONFIRMED')`;
 
@@ -93,7 +99,23 @@ const PART_PATH_NODES = `(
 /** The path's nodes as stored (see {@link SERIALIZED_PATH_NODES}, {@link PART_PATH_NODES}); null before a transaction. */
 const PATH_NODES = `CASE WHEN ${HAS_TX} THEN CASE WHEN b.tree_key IS NULL THEN ${SERIALIZED_PATH_NODES} ELSE ${PART_PATH_NODES} END END`;
 
-type ProofRow = AnchorRow & {
+type ReceiptAnchorRow = Pick<
+  AnchorRow,
+  | 'id'
+  | 'kind'
+  | 'hash'
+  | 'signature'
+  | 'pub_key'
+  | 'identity_url'
+  | 'signed_identity'
+  | 'signed_issuer_domain'
+  | 'leaf'
+  | 'batch_id'
+  | 'status'
+  | 'tx_id'
+>;
+
+type ProofRow = ReceiptAnchorRow & {
   root: Uint8Array | null;
   leaf_count: number | null;
   settled: boolean | null;
@@ -110,7 +132,7 @@ function pathNodes(r: ProofRow): Buffer[] {
 }
 
 const toProofData = (r: ProofRow): AnchorProofData => {
-  const anchor = toAnchor(r);
+  const anchor = toReceiptAnchor(r);
   const batched = anchor.status !== 'WAIT' && r.root !== null && r.leaf_count !== null && r.leaf_index !== null;
   const batch = batched
     ? {
@@ -123,6 +145,21 @@ const toProofData = (r: ProofRow): AnchorProofData => {
     : null;
   return { anchor, batch };
 };
+
+const toReceiptAnchor = (r: ReceiptAnchorRow): ReceiptAnchor => ({
+  id: r.id,
+  kind: r.kind,
+  hash: r.hash,
+  signature: r.signature,
+  pubKey: r.pub_key,
+  identityUrl: r.identity_url,
+  signedIdentity: r.signed_identity,
+  signedIssuerDomain: r.signed_issuer_domain,
+  leaf: Buffer.from(r.leaf),
+  status: r.status,
+  batchId: r.batch_id,
+  txId: r.tx_id,
+});
 
 const toAnchor = (r: AnchorRow): Anchor => ({
   id: r.id,
@@ -154,7 +191,7 @@ const toAnchor = (r: AnchorRow): Anchor => ({
  * the path's nodes only for batches closed before migration 022 (a whole serialised tree). The nodes of a
  * batch stored in parts are taken from its resident levels or read by {@link PART_NODES_AT}.
  */
-const PROOF_ROWS = `SELECT ${SELECT_ANCHOR}, b.root, b.leaf_count, b.settled, ${LEAF_INDEX} AS leaf_index,
+const PROOF_ROWS = `SELECT ${SELECT_RECEIPT_ANCHOR}, b.root, b.leaf_count, b.settled, ${LEAF_INDEX} AS leaf_index,
     CASE WHEN ${HAS_TX} AND b.tree_key IS NULL THEN ${SERIALIZED_PATH_NODES} END AS nodes,
     CASE WHEN ${HAS_TX} THEN b.tree_key END AS tree_key
   FROM anchor a ${BATCH_OF_ANCHOR} WHERE a.id = ANY($1::uuid[])`;
@@ -340,7 +377,7 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
     async findProofData(id) {
       if (!UUID.test(id)) return null;
       const rows = await sql.query<ProofRow>(
-        `SELECT ${SELECT_ANCHOR}, b.root, b.leaf_count, b.settled, ${LEAF_INDEX} AS leaf_index, ${PATH_NODES} AS nodes,
+        `SELECT ${SELECT_RECEIPT_ANCHOR}, b.root, b.leaf_count, b.settled, ${LEAF_INDEX} AS leaf_index, ${PATH_NODES} AS nodes,
                 CASE WHEN ${HAS_TX} THEN b.tree_key END AS tree_key
          FROM anchor a ${BATCH_OF_ANCHOR} WHERE a.id = $1`,
         [id],

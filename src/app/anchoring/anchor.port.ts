@@ -74,9 +74,16 @@ export interface PageOf<T> {
   readonly total: number;
 }
 
+/** The fields of an anchor a receipt is made of. */
+export type ReceiptAnchor = Pick<
+  Anchor,
+  'id' | 'kind' | 'hash' | 'signature' | 'pubKey' | 'identityUrl' | 'signedIdentity' | 'signedIssuerDomain' | 'leaf'
+> &
+  Pick<Anchor, 'status' | 'batchId' | 'txId'>;
+
 /** What a receipt needs: the anchor, its batch's root and transaction, and the proof path nodes. */
 export interface AnchorProofData {
-  readonly anchor: Anchor;
+  readonly anchor: ReceiptAnchor;
   /** Null while the anchor is WAIT. */
   readonly batch: {
     readonly root: Buffer;

@@ -3,7 +3,7 @@ import { fail } from '../../core/errors.js';
 import { bytesToHex } from '../../core/hash/hex.js';
 import { proofFromNodes, proofNodeLocations, type ProofStep } from '../../core/merkle/proof.js';
 import type { AppDeps } from '../shared/deps.js';
-import type { Anchor, AnchorProofData } from './anchor.port.js';
+import type { AnchorProofData, ReceiptAnchor } from './anchor.port.js';
 
 export type ReceiptResult =
   | { readonly complete: true; readonly receipt: ChainpointReceipt; readonly settled: boolean }
@@ -80,7 +80,7 @@ export async function getReceipt(deps: Pick<AppDeps, 'store'>, input: { id: stri
   return receiptOfParts(parts, parts);
 }
 
-function receiptSignature(a: Anchor): ReceiptSignature | undefined {
+function receiptSignature(a: ReceiptAnchor): ReceiptSignature | undefined {
   if (a.kind !== 'signature' || a.signature === null || a.pubKey === null) return undefined;
   const s: ReceiptSignature = { signedHash: a.hash, pubKey: a.pubKey, signature: a.signature };
   if (a.identityUrl !== null) s.identityURL = a.identityUrl;
