@@ -201,8 +201,11 @@ const PART_NODES_AT = `SELECT q.k::int AS k, substring(t.nodes FROM (q.g % ${PAR
   FROM unnest($1::uuid[], $2::bigint[]) WITH ORDINALITY AS q(b, g, k)
   JOIN batch_tree_part t ON t.batch_id = q.b AND t.part = (q.g / ${PART_NODES})::int`;
 
-/** One stored part of a batch (`$1`, part `$2`) from byte `$3` (1-based) on. */
-const PART_FROM = `SELECT substring(nodes FROM $3::int) AS nodes FROM batch_tree_part WHERE batch_id = $1 AND part = $2`;
+/** Bytes `$3` (1-based) to `$3 + $4` of a stored part of a batch (`$1`, part `$2`). */
+const PART_SLICE = `SELECT substring(nodes FROM $3::int FOR $4::int) AS nodes FROM batch_tree_part WHERE batch_id = $1 AND part = $2`;
+
+/** Nodes read per statement when levels are made resident (512 KB): a small heap, in either store. */
+const SLICE_NODES = 16_384;
 
 /** Node numbers, in the stored form, of the path's siblings from level 1 up (see {@link PART_PATH_NODES}). */
 function storedPathNodes(span: number, offset: number): number[] {
@@ -292,16 +295,18 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
     ? groupCommit(writeRows, { maxRows: 1000, maxInFlight: opts.maxInFlight })
     : (a: NewAnchor) => writeRows([a]);
 
-  /** Reads a batch's stored levels as `levels` plans them (one part a statement) and keeps them. */
+  /** Reads a batch's stored levels as `levels` plans them (512 KB a statement) and keeps them. */
   async function readLevels(levels: ResidentLevels, batchId: string, span: number): Promise<void> {
     const plan = levels.plan(span);
     if (plan === null) return;
     const chunks: Buffer[] = [];
     const end = plan.fromNode + plan.nodes;
-    for (let part = Math.floor(plan.fromNode / PART_NODES); part * PART_NODES < end; part++) {
-      const from = part === Math.floor(plan.fromNode / PART_NODES) ? (plan.fromNode % PART_NODES) * NODE_SIZE + 1 : 1;
-      const rows = await sql.query<{ nodes: Uint8Array }>(PART_FROM, [batchId, part, from]);
+    for (let g = plan.fromNode; g < end;) {
+      const count = Math.min(SLICE_NODES, end - g, PART_NODES - (g % PART_NODES));
+      const params = [batchId, Math.floor(g / PART_NODES), (g % PART_NODES) * NODE_SIZE + 1, count * NODE_SIZE];
+      const rows = await sql.query<{ nodes: Uint8Array }>(PART_SLICE, params);
       if (rows[0]) chunks.push(Buffer.from(rows[0].nodes));
+      g += count;
     }
     levels.keep(batchId, span, plan.fromLevel, Buffer.concat(chunks));
   }
