@@ -80,4 +80,28 @@ describe('resident levels', () => {
     await levels.loadOnce('b', load);
     assert.equal(runs, 2, 'a later load runs again');
   });
+
+  it('loads of different batches run one after another, each planned with what the others kept', async () => {
+    const levels = new ResidentLevels(1024 * 1024);
+    let running = 0;
+    let most = 0;
+    const load = (id: string) => async () => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((r) => setImmediate(r));
+      assert.ok(levels.plan(1000), 'planned');
+      running--;
+      levels.keep(id, 1, 0, Buffer.alloc(32));
+    };
+    await Promise.all(['a', 'b', 'c'].map((id) => levels.loadOnce(id, load(id))));
+    assert.equal(most, 1, 'never two at once');
+    assert.ok(levels.has('a') && levels.has('b') && levels.has('c'));
+    await assert.rejects(
+      levels.loadOnce('d', () => Promise.reject(new Error('lost'))),
+      /lost/,
+    );
+    let ran = false;
+    await levels.loadOnce('e', async () => void (ran = true));
+    assert.ok(ran, 'a failed load does not stop the next');
+  });
 });

@@ -299,16 +299,18 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
   async function readLevels(levels: ResidentLevels, batchId: string, span: number): Promise<void> {
     const plan = levels.plan(span);
     if (plan === null) return;
-    const chunks: Buffer[] = [];
+    // One buffer for the levels, each slice copied into it as it arrives: no concatenation, little garbage.
+    const bytes = Buffer.allocUnsafeSlow(plan.nodes * NODE_SIZE);
     const end = plan.fromNode + plan.nodes;
     for (let g = plan.fromNode; g < end;) {
       const count = Math.min(SLICE_NODES, end - g, PART_NODES - (g % PART_NODES));
       const params = [batchId, Math.floor(g / PART_NODES), (g % PART_NODES) * NODE_SIZE + 1, count * NODE_SIZE];
       const rows = await sql.query<{ nodes: Uint8Array }>(PART_SLICE, params);
-      if (rows[0]) chunks.push(Buffer.from(rows[0].nodes));
+      if (rows[0]?.nodes.length !== count * NODE_SIZE) return; // not as planned: keep nothing, read the paths
+      bytes.set(rows[0].nodes, (g - plan.fromNode) * NODE_SIZE);
       g += count;
     }
-    levels.keep(batchId, span, plan.fromLevel, Buffer.concat(chunks));
+    levels.keep(batchId, span, plan.fromLevel, bytes);
   }
 
   return {

@@ -13,6 +13,7 @@ import { levelCounts, NODE_SIZE } from '../merkle/tree.js';
 export class ResidentLevels {
   private readonly entries = new Map<string, Entry>();
   private readonly loads = new Map<string, Promise<void>>();
+  private tail: Promise<void> = Promise.resolve();
   private total = 0;
 
   /** @param budgetBytes - the bound on the bytes of nodes kept (0: keep nothing) */
@@ -79,11 +80,15 @@ export class ResidentLevels {
     this.total += entry.bytes.length;
   }
 
-  /** Runs `load` once for the batch while it is running: concurrent callers share it. */
+  /**
+   * Runs `load` for the batch, after the loads already asked for (one at a time, so each plans with what the
+   * others kept and only one batch's levels are in transit); callers asking while it is pending share it.
+   */
   loadOnce(batchId: string, load: () => Promise<void>): Promise<void> {
-    const running = this.loads.get(batchId);
-    if (running) return running;
-    const started = load().finally(() => this.loads.delete(batchId));
+    const pending = this.loads.get(batchId);
+    if (pending) return pending;
+    const started = this.tail.then(load).finally(() => this.loads.delete(batchId));
+    this.tail = started.catch(() => undefined);
     this.loads.set(batchId, started);
     return started;
   }
