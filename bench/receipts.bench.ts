@@ -10,11 +10,20 @@
  *   - "first read": 10,000 other anchors, each asked once: the whole receipt read from the store (one statement);
  *   - "settled": the batch is below the reorg watch, receipts come from the API process's memory.
  * For each, the API process's CPU time per 1,000 receipts.
+ * `--mode random` (bench/lib/random-receipts.ts): each request a uniformly random anchor of ALL stored, in
+ * batches of `--batch-size`, first with the last `--unsettled` batches still under the reorg watch, then
+ * every batch settled; each API process fresh on the seeded store, its CPU per 1,000 receipts and RSS;
+ * `--baseline DIR` also serves from another checkout (DIR/src, DIR/test/support) and `--levels-mb a,b`
+ * runs the API with each RECEIPT_LEVELS_MB, alternating (`--rounds` times), so before and after share the
+ * same minutes, each after a run of the bare server of its own;
+ * `--profile` prints where the API's time went (V8 sampling profile of the measured run).
  * The public rate limit is raised through its setting (RATE_LIMIT_PUBLIC_PER_MINUTE), as an operator would.
  * References in the same run: the bare server answering a body of a receipt's size, libsecp256k1 recoveries
  * on one core, and the load average. Never fails on a timing.
  * Run: node --import tsx bench/receipts.bench.ts [--store pglite|postgres|both] [--anchors 100000,1000000]
  *                                                 [--requests 20000] [--concurrency 64]
+ *      node --import tsx bench/receipts.bench.ts --mode random [--store …] [--anchors …] [--requests 20000]
+ *                        [--batch-size 50000] [--unsettled 1] [--levels-mb 0,32] [--baseline DIR] [--rounds 1] [--profile]
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -23,7 +32,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { hammerGets, startBareServer, type LoadResult } from './http-load.js';
+import { rawRequest, runLoad, percentile, type LoadResult as RawLoad } from './lib/http-load.js';
+import {
+  benchAnchorId,
+  rssMb,
+  seedRandomStore,
+  serveRandomStore,
+  settleAll,
+  type SeedPlan,
+} from './lib/random-receipts.js';
 import { recoveriesPerSecond } from './lib/references.js';
+import { backendPids, cpuSeconds } from './lib/service-process.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -33,6 +52,16 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '64' },
     serve: { type: 'string' },
     body: { type: 'string', default: '1500' },
+    mode: { type: 'string', default: 'hot' },
+    'batch-size': { type: 'string', default: '50000' },
+    unsettled: { type: 'string', default: '1' },
+    'levels-mb': { type: 'string', default: '' },
+    baseline: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '1' },
+    plan: { type: 'string' },
+    root: { type: 'string' },
+    env: { type: 'string', default: '{}' },
   },
 });
 const HOT_IDS = 1_000;
@@ -235,8 +264,172 @@ async function benchCase(storeName: string, n: number): Promise<void> {
   );
 }
 
+// ---------------------------------------------------------------- random mode (this process)
+
+/** Runs a child of this file to its first message. */
+async function childOnce<T>(extra: string[]): Promise<T> {
+  const child = spawnServer(extra);
+  const m = await nextMessage<T>(child);
+  await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)));
+  return m;
+}
+
+interface ApiVariant {
+  readonly label: string;
+  readonly root: string;
+  readonly env: Record<string, string>;
+}
+
+const rawRate = (r: RawLoad) => r.requests / r.seconds;
+const rawLine = (r: RawLoad) =>
+  `${Math.round(rawRate(r))}/s p50 ${percentile(r.latencies, 0.5).toFixed(1)} ms p99 ${percentile(r.latencies, 0.99).toFixed(1)} ms`;
+
+/** Random anchors of 1..n, `total` requests over 64 connections. */
+function randomLoad(port: number, n: number, total: number): Promise<RawLoad> {
+  return runLoad({
+    port,
+    connections: Number(args.concurrency),
+    total,
+    request: () => rawRequest('GET', `/v1/receipt/${benchAnchorId(1 + Math.floor(Math.random() * n))}`, {}),
+  });
+}
+
+/** The bare server answering a body of `bodySize` bytes, with its CPU per 1,000 requests. */
+async function randomBare(bodySize: number): Promise<{ load: RawLoad; cpu: number }> {
+  const bare = spawnServer(['--serve', 'bare', '--body', String(bodySize)]);
+  const { port } = await nextMessage<{ port: number }>(bare);
+  const request = () => rawRequest('GET', '/', {});
+  const connections = Number(args.concurrency);
+  const total = Number(args.requests);
+  await runLoad({ port, connections, total: 2_000, request });
+  const cpu0 = cpuSeconds([bare.pid!]);
+  const load = await runLoad({ port, connections, total, request });
+  const cpu = ((cpuSeconds([bare.pid!]) - cpu0) * 1e6) / total;
+  await stop(bare);
+  return { load, cpu };
+}
+
+/** The CPU seconds of the PostgreSQL backends named `schema` (the API's), when on PostgreSQL. */
+async function backendCpu(plan: SeedPlan): Promise<() => Promise<number>> {
+  if (plan.store !== 'postgres') return async () => 0;
+  const { default: pg } = await import('pg');
+  const { POSTGRES_URL } = await import('../test/support/stores.js');
+  const db = new pg.Client({ connectionString: POSTGRES_URL });
+  await db.connect();
+  const pids = await backendPids(db, plan.schema!);
+  await db.end();
+  return async () => cpuSeconds(pids);
+}
+
+/**
+ * One API process of `variant` on the seeded store: a short warm-up, then the measured random run, after the
+ * bare server's own run (so each ratio compares runs a few seconds apart).
+ */
+async function randomApiRun(variant: ApiVariant, plan: SeedPlan): Promise<void> {
+  const { load: bare, cpu: bareCpu } = await randomBare(1500);
+  const api = spawnServer([
+    '--serve',
+    'random',
+    '--root',
+    variant.root,
+    '--plan',
+    JSON.stringify(plan),
+    '--env',
+    JSON.stringify(variant.env),
+  ]);
+  const { port } = await nextMessage<{ port: number }>(api);
+  const total = Number(args.requests);
+  await randomLoad(port, plan.anchors, 2_000);
+  if (args.profile) {
+    api.send('profile-start');
+    await nextMessage(api);
+  }
+  let peak = rssMb(api.pid!);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(api.pid!))), 200);
+  const backends = await backendCpu(plan);
+  const cpu0 = cpuSeconds([api.pid!]);
+  const db0 = await backends();
+  const result = await randomLoad(port, plan.anchors, total);
+  const cpu = ((cpuSeconds([api.pid!]) - cpu0) * 1e6) / total;
+  const dbCpu = (((await backends()) - db0) * 1e6) / total;
+  clearInterval(sampler);
+  const statuses = JSON.stringify(Object.fromEntries(result.statuses));
+  const p99x = percentile(result.latencies, 0.99) / percentile(bare.latencies, 0.99);
+  console.log(`    ${'bare node:http'.padEnd(22)} ${rawLine(bare)}; CPU ${bareCpu.toFixed(0)} ms / 1,000`);
+  const db = plan.store === 'postgres' ? `, PostgreSQL ${dbCpu.toFixed(0)} ms` : '';
+  console.log(
+    `    ${variant.label.padEnd(22)} ${rawLine(result)} = ${Math.round((100 * rawRate(result)) / rawRate(bare))} % of bare, p99 ${p99x.toFixed(1)}×; CPU / 1,000: API ${cpu.toFixed(0)} ms${db}; API RSS peak ${peak} MB; statuses ${statuses}`,
+  );
+  if (args.profile) {
+    api.send('profile-stop');
+    const { summary } = await nextMessage<{ summary: string[] }>(api);
+    for (const l of summary) console.log(`      ${l}`);
+  }
+  await stop(api);
+}
+
+async function randomCase(store: 'pglite' | 'postgres', n: number, variants: ApiVariant[]): Promise<void> {
+  const batchSize = Number(args['batch-size']);
+  const { newSchemaName, dropSchema } = await import('../test/support/stores.js');
+  const schema = newSchemaName();
+  const dir = store === 'pglite' ? await mkdtemp(path.join(os.tmpdir(), 'proofseal-random-')) : undefined;
+  const plan: SeedPlan = { store, anchors: n, batchSize, unsettled: Number(args.unsettled), schema, dir };
+  const { seconds } = await childOnce<{ seconds: number }>(['--serve', 'seed-random', '--plan', JSON.stringify(plan)]);
+  const batches = Math.ceil(n / batchSize);
+  console.log(
+    `\n[${store}] ${n} anchors in ${batches} batches of ${batchSize} (seeded in ${seconds.toFixed(0)} s); ${Number(args.requests)} requests, each a uniformly random anchor of all ${n}`,
+  );
+  try {
+    for (const phase of ['unsettled', 'settled'] as const) {
+      if (phase === 'settled') await childOnce(['--serve', 'settle-random', '--plan', JSON.stringify(plan)]);
+      const label =
+        phase === 'settled' ? 'every batch settled' : `the last ${plan.unsettled} of ${batches} batches unsettled`;
+      console.log(
+        `  ${label}; load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
+      );
+      for (let round = 0; round < Number(args.rounds); round++) for (const v of variants) await randomApiRun(v, plan);
+    }
+  } finally {
+    if (store === 'postgres') await dropSchema(schema);
+    if (dir) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function randomMode(): Promise<void> {
+  const here = path.resolve(new URL('..', import.meta.url).pathname);
+  const levels = args['levels-mb'] ? args['levels-mb'].split(',') : [];
+  const variants: ApiVariant[] = [
+    ...(args.baseline ? [{ label: 'baseline', root: path.resolve(args.baseline), env: {} }] : []),
+    ...(levels.length === 0
+      ? [{ label: 'this tree', root: here, env: {} }]
+      : levels.map((mb) => ({ label: `levels ${mb} MB`, root: here, env: { RECEIPT_LEVELS_MB: mb } }))),
+  ];
+  const stores = (args.store === 'both' ? ['pglite', 'postgres'] : [args.store!]) as ('pglite' | 'postgres')[];
+  console.log(`receipts, random: GET /v1/receipt/{id}, ${args.concurrency} keep-alive connections`);
+  for (const store of stores)
+    for (const n of args.anchors!.split(',').map(Number)) await randomCase(store, n, variants);
+}
+
+// ---------------------------------------------------------------- entry
+
 if (args.serve === 'bare') await serveBare(Number(args.body));
-else if (args.serve) await serveApi(args.serve, Number(args.anchors));
+else if (args.serve === 'seed-random') {
+  const seconds = await seedRandomStore(JSON.parse(args.plan!) as SeedPlan);
+  process.send!({ seconds });
+} else if (args.serve === 'settle-random') {
+  await settleAll(JSON.parse(args.plan!) as SeedPlan);
+  process.send!({ settled: true });
+} else if (args.serve === 'random') {
+  await serveRandomStore(
+    args.root!,
+    JSON.parse(args.plan!) as SeedPlan,
+    JSON.parse(args.env!) as Record<string, string>,
+  );
+} else if (args.serve) await serveApi(args.serve, Number(args.anchors));
+else if (args.mode === 'random') await randomMode();
 else {
   const stores = args.store === 'both' ? ['pglite', 'postgres'] : [args.store!];
   const recover = await recoveriesPerSecond();

@@ -51,6 +51,8 @@ export interface Config {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly bodyLimitBytes: number;
   readonly rateLimitPublicPerMinute: number;
+  /** Bytes of batch tree levels an API process keeps resident for receipts (RECEIPT_LEVELS_MB). */
+  readonly receiptLevelsBytes: number;
   readonly rateLimitAuthPerMinute: number;
   /** Failed authentications per minute from one client address, whatever the login (RATE_LIMIT_AUTH_PER_ADDRESS_PER_MINUTE). */
   readonly rateLimitAuthPerAddressPerMinute: number;
@@ -237,6 +239,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
     rateLimitPublicPerMinute: r.int('RATE_LIMIT_PUBLIC_PER_MINUTE', 600, 1, 10_000_000),
+    receiptLevelsBytes: r.int('RECEIPT_LEVELS_MB', 16, 0, 4096) * 1024 * 1024,
     rateLimitAuthPerMinute: r.int('RATE_LIMIT_AUTH_PER_MINUTE', 30, 1, 10_000_000),
     rateLimitAuthPerAddressPerMinute: r.int('RATE_LIMIT_AUTH_PER_ADDRESS_PER_MINUTE', 300, 1, 10_000_000),
     trustProxy: r.trustProxy('TRUST_PROXY'),

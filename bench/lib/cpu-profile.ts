@@ -44,6 +44,7 @@ const CATEGORIES: [string, RegExp][] = [
   ['JSON parse/serialize', /secure-json-parse|fast-json-stringify|^ (parse|stringify)$|JSON/],
   ['validation (TypeBox/Ajv, text guards)', /ajv|typebox|http\/validation|^ validate/],
   ['database driver + insert path', /node_modules\/pg|pg-protocol|pg-pool|adapters\/store|electric-sql/],
+  ['embedded database (PGlite WASM)', /^wasm:/],
   [
     'HTTP parsing + sockets (node:http, Fastify)',
     /_http_|node:net|stream|writev|writeBuffer|fastify|find-my-way|events|utf8Write|latin1/,
@@ -71,5 +72,24 @@ export function summarizeProfile(profile: CpuProfile): string[] {
   }
   return [...byCategory]
     .sort((a, b) => b[1] - a[1])
+    .map(([name, t]) => `${((100 * t) / total).toFixed(1).padStart(6)} %  ${name}`);
+}
+
+/** The `n` functions with the most self time, as lines `  12.3 %  name (file:line)`. */
+export function topFunctions(profile: CpuProfile, n: number): string[] {
+  const selfTime = new Map<number, number>();
+  profile.samples.forEach((id, i) => selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  for (const node of profile.nodes) {
+    const t = selfTime.get(node.id) ?? 0;
+    const file = node.callFrame.url.replace(/^.*\/(node_modules|src)\//, '$1/');
+    const key = `${node.callFrame.functionName || '(anonymous)'} ${file}`.trim();
+    byFunction.set(key, (byFunction.get(key) ?? 0) + t);
+    total += t;
+  }
+  return [...byFunction]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
     .map(([name, t]) => `${((100 * t) / total).toFixed(1).padStart(6)} %  ${name}`);
 }

@@ -1,6 +1,7 @@
 import type {
   Anchor,
   AnchorProofData,
+  ReceiptAnchor,
   AnchorKind,
   AnchorRepository,
   AnchorSearch,
@@ -9,10 +10,11 @@ import type {
   MetadataValue,
   NewAnchor,
 } from '../../app/anchoring/anchor.port.js';
+import type { ResidentLevels } from '../../core/cache/resident-levels.js';
 import { PART_NODES } from '../../core/merkle/batch-tree.js';
 import { blindingSiblings } from '../../core/merkle/blinding.js';
 import { HEADER_SIZE } from '../../core/merkle/serialize.js';
-import { NODE_SIZE } from '../../core/merkle/tree.js';
+import { levelCounts, NODE_SIZE } from '../../core/merkle/tree.js';
 import { groupCommit } from './group-commit.js';
 import type { Sql } from './sql.js';
 
@@ -60,6 +62,11 @@ const SELECT_ANCHOR = `a.id, a.account_id, a.name, a.kind, a.hash, a.signature, 
   COALESCE(b.status, 'WAIT') AS status, CASE WHEN b.status IN ('SENT', 'CONFIRMED') THEN b.tx_id END AS tx_id,
   b.confirmations, b.block_time`;
 
+/** The columns of {@link ReceiptAnchor} (`a` the anchor, `b` its batch): a receipt reads no more. */
+const SELECT_RECEIPT_ANCHOR = `a.id, a.kind, a.hash, a.signature, a.pub_key, a.identity_url, a.signed_identity,
+  a.signed_issuer_domain, a.leaf, b.id AS batch_id, COALESCE(b.status, 'WAIT') AS status,
+  CASE WHEN b.status IN ('SENT', 'CONFIRMED') THEN b.tx_id END AS tx_id`;
+
 /** A receipt exists once the batch has a transaction: until then no path is read. */
 const HAS_TX = `b.tx_id IS NOT NULL AND b.status IN ('SENT', 'CONFIRMED')`;
 
@@ -92,7 +99,23 @@ const PART_PATH_NODES = `(
 /** The path's nodes as stored (see {@link SERIALIZED_PATH_NODES}, {@link PART_PATH_NODES}); null before a transaction. */
 const PATH_NODES = `CASE WHEN ${HAS_TX} THEN CASE WHEN b.tree_key IS NULL THEN ${SERIALIZED_PATH_NODES} ELSE ${PART_PATH_NODES} END END`;
 
-type ProofRow = AnchorRow & {
+type ReceiptAnchorRow = Pick<
+  AnchorRow,
+  | 'id'
+  | 'kind'
+  | 'hash'
+  | 'signature'
+  | 'pub_key'
+  | 'identity_url'
+  | 'signed_identity'
+  | 'signed_issuer_domain'
+  | 'leaf'
+  | 'batch_id'
+  | 'status'
+  | 'tx_id'
+>;
+
+type ProofRow = ReceiptAnchorRow & {
   root: Uint8Array | null;
   leaf_count: number | null;
   settled: boolean | null;
@@ -109,7 +132,7 @@ function pathNodes(r: ProofRow): Buffer[] {
 }
 
 const toProofData = (r: ProofRow): AnchorProofData => {
-  const anchor = toAnchor(r);
+  const anchor = toReceiptAnchor(r);
   const batched = anchor.status !== 'WAIT' && r.root !== null && r.leaf_count !== null && r.leaf_index !== null;
   const batch = batched
     ? {
@@ -122,6 +145,21 @@ const toProofData = (r: ProofRow): AnchorProofData => {
     : null;
   return { anchor, batch };
 };
+
+const toReceiptAnchor = (r: ReceiptAnchorRow): ReceiptAnchor => ({
+  id: r.id,
+  kind: r.kind,
+  hash: r.hash,
+  signature: r.signature,
+  pubKey: r.pub_key,
+  identityUrl: r.identity_url,
+  signedIdentity: r.signed_identity,
+  signedIssuerDomain: r.signed_issuer_domain,
+  leaf: Buffer.from(r.leaf),
+  status: r.status,
+  batchId: r.batch_id,
+  txId: r.tx_id,
+});
 
 const toAnchor = (r: AnchorRow): Anchor => ({
   id: r.id,
@@ -147,6 +185,42 @@ const toAnchor = (r: AnchorRow): Anchor => ({
   confirmations: r.status === 'WAIT' ? 0 : (r.confirmations ?? 0),
   timestamp: r.status === 'WAIT' || r.block_time === null ? null : r.block_time,
 });
+
+/**
+ * Many anchors' receipt data at once (`$1` the ids): each anchor with its batch's root, size, position and key;
+ * the path's nodes only for batches closed before migration 022 (a whole serialised tree). The nodes of a
+ * batch stored in parts are taken from its resident levels or read by {@link PART_NODES_AT}.
+ */
+const PROOF_ROWS = `SELECT ${SELECT_RECEIPT_ANCHOR}, b.root, b.leaf_count, b.settled, ${LEAF_INDEX} AS leaf_index,
+    CASE WHEN ${HAS_TX} AND b.tree_key IS NULL THEN ${SERIALIZED_PATH_NODES} END AS nodes,
+    CASE WHEN ${HAS_TX} THEN b.tree_key END AS tree_key
+  FROM anchor a ${BATCH_OF_ANCHOR} WHERE a.id = ANY($1::uuid[])`;
+
+/** Stored nodes by (batch `$1[k]`, node number `$2[k]`): one 32-byte substring of a part each, with its k. */
+const PART_NODES_AT = `SELECT q.k::int AS k, substring(t.nodes FROM (q.g % ${PART_NODES})::int * ${NODE_SIZE} + 1 FOR ${NODE_SIZE}) AS node
+  FROM unnest($1::uuid[], $2::bigint[]) WITH ORDINALITY AS q(b, g, k)
+  JOIN batch_tree_part t ON t.batch_id = q.b AND t.part = (q.g / ${PART_NODES})::int`;
+
+/** Bytes `$3` (1-based) to `$3 + $4` of a stored part of a batch (`$1`, part `$2`). */
+const PART_SLICE = `SELECT substring(nodes FROM $3::int FOR $4::int) AS nodes FROM batch_tree_part WHERE batch_id = $1 AND part = $2`;
+
+/** Nodes read per statement when levels are made resident (512 KB): a small heap, in either store. */
+const SLICE_NODES = 16_384;
+
+/** Node numbers, in the stored form, of the path's siblings from level 1 up (see {@link PART_PATH_NODES}). */
+function storedPathNodes(span: number, offset: number): number[] {
+  const counts = levelCounts(span);
+  const out: number[] = [];
+  for (let k = 0, below = 0; k < counts.length; below += counts[k]!, k++) {
+    const sib = (offset >> k) ^ 1;
+    if (counts[k]! > 1 && sib < counts[k]!) out.push(below + sib);
+  }
+  return out;
+}
+
+/** Whether a row's path is read from the parts of its batch (batch with a transaction and a key). */
+const inParts = (r: ProofRow): r is ProofRow & { batch_id: string; leaf_count: number; leaf_index: number } =>
+  r.tree_key !== null && r.batch_id !== null && r.leaf_count !== null && r.leaf_index !== null;
 
 const INSERT_MANY = `
 INSERT INTO anchor (id, account_id, name, kind, hash, signature, pub_key, identity_url, signed_identity, signed_issuer_domain,
@@ -221,6 +295,24 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
     ? groupCommit(writeRows, { maxRows: 1000, maxInFlight: opts.maxInFlight })
     : (a: NewAnchor) => writeRows([a]);
 
+  /** Reads a batch's stored levels as `levels` plans them (512 KB a statement) and keeps them. */
+  async function readLevels(levels: ResidentLevels, batchId: string, span: number): Promise<void> {
+    const plan = levels.plan(span);
+    if (plan === null) return;
+    // One buffer for the levels, each slice copied into it as it arrives: no concatenation, little garbage.
+    const bytes = Buffer.allocUnsafeSlow(plan.nodes * NODE_SIZE);
+    const end = plan.fromNode + plan.nodes;
+    for (let g = plan.fromNode; g < end;) {
+      const count = Math.min(SLICE_NODES, end - g, PART_NODES - (g % PART_NODES));
+      const params = [batchId, Math.floor(g / PART_NODES), (g % PART_NODES) * NODE_SIZE + 1, count * NODE_SIZE];
+      const rows = await sql.query<{ nodes: Uint8Array }>(PART_SLICE, params);
+      if (rows[0]?.nodes.length !== count * NODE_SIZE) return; // not as planned: keep nothing, read the paths
+      bytes.set(rows[0].nodes, (g - plan.fromNode) * NODE_SIZE);
+      g += count;
+    }
+    levels.keep(batchId, span, plan.fromLevel, bytes);
+  }
+
   return {
     insert,
     async findById(id, accountId) {
@@ -292,13 +384,46 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
     async findProofData(id) {
       if (!UUID.test(id)) return null;
       const rows = await sql.query<ProofRow>(
-        `SELECT ${SELECT_ANCHOR}, b.root, b.leaf_count, b.settled, ${LEAF_INDEX} AS leaf_index, ${PATH_NODES} AS nodes,
+        `SELECT ${SELECT_RECEIPT_ANCHOR}, b.root, b.leaf_count, b.settled, ${LEAF_INDEX} AS leaf_index, ${PATH_NODES} AS nodes,
                 CASE WHEN ${HAS_TX} THEN b.tree_key END AS tree_key
          FROM anchor a ${BATCH_OF_ANCHOR} WHERE a.id = $1`,
         [id],
       );
       const r = rows[0];
       return r ? toProofData(r) : null;
+    },
+    async findProofDataMany(ids, levels) {
+      const valid = ids.filter((id) => UUID.test(id));
+      const found = new Map<string, AnchorProofData>();
+      if (valid.length === 0) return found;
+      const rows = await sql.query<ProofRow>(PROOF_ROWS, [valid]);
+      const spans = new Map(rows.filter(inParts).map((r) => [r.batch_id, r.leaf_count / 2]));
+      await Promise.all(
+        [...spans]
+          .filter(([b]) => !levels.has(b))
+          .map(([b, span]) => levels.loadOnce(b, () => readLevels(levels, b, span))),
+      );
+      const missing: { b: string; g: number; into: Buffer[]; at: number }[] = [];
+      const stored = new Map<ProofRow, Buffer[]>();
+      for (const r of rows.filter(inParts)) {
+        const nodes: Buffer[] = [];
+        for (const g of storedPathNodes(r.leaf_count / 2, r.leaf_index / 2)) {
+          const kept = levels.node(r.batch_id, g);
+          if (kept === undefined) missing.push({ b: r.batch_id, g, into: nodes, at: nodes.length });
+          nodes.push(kept ?? Buffer.alloc(0));
+        }
+        levels.touch(r.batch_id);
+        stored.set(r, nodes);
+      }
+      if (missing.length > 0) {
+        const read = await sql.query<{ k: number; node: Uint8Array }>(PART_NODES_AT, [
+          missing.map((m) => m.b),
+          missing.map((m) => m.g),
+        ]);
+        for (const { k, node } of read) missing[k - 1]!.into[missing[k - 1]!.at] = Buffer.from(node);
+      }
+      for (const r of rows) found.set(r.id, toProofData(stored.has(r) ? { ...r, nodes: stored.get(r)! } : r));
+      return found;
     },
     async withCallbackInBatch(batchId) {
       const rows = await sql.query<AnchorRow>(

@@ -1,3 +1,4 @@
+import type { ResidentLevels } from '../../core/cache/resident-levels.js';
 /**
  * Anchors as the use cases see them. The status of an anchor is derived from its batch (WAIT while it
  * has none or its batch is WAIT), so one batch update moves all its anchors at once.
@@ -73,9 +74,16 @@ export interface PageOf<T> {
   readonly total: number;
 }
 
+/** The fields of an anchor a receipt is made of. */
+export type ReceiptAnchor = Pick<
+  Anchor,
+  'id' | 'kind' | 'hash' | 'signature' | 'pubKey' | 'identityUrl' | 'signedIdentity' | 'signedIssuerDomain' | 'leaf'
+> &
+  Pick<Anchor, 'status' | 'batchId' | 'txId'>;
+
 /** What a receipt needs: the anchor, its batch's root and transaction, and the proof path nodes. */
 export interface AnchorProofData {
-  readonly anchor: Anchor;
+  readonly anchor: ReceiptAnchor;
   /** Null while the anchor is WAIT. */
   readonly batch: {
     readonly root: Buffer;
@@ -103,6 +111,12 @@ export interface AnchorRepository {
   publicIds(filter: HashFilter, page: number, size: number): Promise<PageOf<string>>;
   /** The anchor and, once batched, its batch's root, leaf position and proof path nodes, in one statement; null when unknown. */
   findProofData(id: string): Promise<AnchorProofData | null>;
+  /**
+   * {@link findProofData} of many anchors at once (unknown ones absent): one statement for the anchors, the
+   * path's nodes taken from `levels` where kept, else read in one more; a batch's levels are read into `levels`
+   * (as its budget allows) the first time one of its anchors is asked.
+   */
+  findProofDataMany(ids: readonly string[], levels: ResidentLevels): Promise<Map<string, AnchorProofData>>;
   /** The anchors of a batch that have a callback URL. */
   withCallbackInBatch(batchId: string): Promise<Anchor[]>;
 }

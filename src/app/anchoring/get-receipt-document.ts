@@ -1,9 +1,12 @@
 import { BoundedLru } from '../../core/cache/bounded-lru.js';
+import { coalescedReads, type CoalescedReads } from '../../core/cache/coalesced-reads.js';
 import { freshReads, type FreshReads } from '../../core/cache/fresh-reads.js';
+import { ResidentLevels } from '../../core/cache/resident-levels.js';
 import type { ReceiptSignature } from '../../core/chainpoint/receipt.js';
 import { sha256Utf8 } from '../../core/hash/sha256.js';
 import type { AppDeps } from '../shared/deps.js';
-import { readReceiptParts, receiptOfParts, type ReceiptProof } from './get-receipt.js';
+import type { AnchorProofData } from './anchor.port.js';
+import { receiptOfParts, receiptPartsOf, type ReceiptProof } from './get-receipt.js';
 
 /** A complete receipt as served over HTTP: its JSON text and an entity tag derived from it. */
 export interface ReceiptDocument {
@@ -41,21 +44,41 @@ interface Kept {
 export interface ReceiptCache {
   readonly kept: BoundedLru<Kept>;
   readonly batchStates: FreshReads<string, BatchState | null>;
+  /** The stored levels of the batches asked for, under a byte budget: a path is then read from memory. */
+  readonly levels: ResidentLevels;
+  /** First reads of anchors: concurrent ones share a statement. */
+  readonly firstReads: CoalescedReads<string, AnchorProofData>;
 }
 
 /** Default bound of a {@link ReceiptCache}: 16 MB of receipt text (some 5,000 receipts of a million-anchor batch). */
 const RECEIPT_CACHE_CHARS = 16 * 1024 * 1024;
+/** Default budget of the resident levels (RECEIPT_LEVELS_MB). */
+const LEVELS_BYTES = 16 * 1024 * 1024;
+/** Most anchors one first-read statement asks for, and such statements running at once. */
+const FIRST_READS = { maxKeys: 256, maxInFlight: 2 };
 
-/** A receipt cache bounded by the total length of the receipts and paths it keeps. */
-export function createReceiptCache(maxChars = RECEIPT_CACHE_CHARS): ReceiptCache {
+/**
+ * A receipt cache of `store`'s receipts bounded by the total length of the receipts and paths it keeps, and
+ * by `levelsBytes` of resident batch levels.
+ */
+export function createReceiptCache(
+  store: Pick<AppDeps['store'], 'anchors'>,
+  opts: { maxChars?: number; levelsBytes?: number } = {},
+): ReceiptCache {
   const weigh = (k: Kept) => (k.doc?.json.length ?? 0) + k.proof.proof.length * 72 + 256;
-  return { kept: new BoundedLru<Kept>(maxChars, weigh), batchStates: freshReads() };
+  const levels = new ResidentLevels(opts.levelsBytes ?? LEVELS_BYTES);
+  return {
+    kept: new BoundedLru<Kept>(opts.maxChars ?? RECEIPT_CACHE_CHARS, weigh),
+    batchStates: freshReads(),
+    levels,
+    firstReads: coalescedReads((ids) => store.anchors.findProofDataMany(ids, levels), FIRST_READS),
+  };
 }
 
 /**
  * The receipt of an anchor as its JSON text and entity tag: a settled one from memory; another from its
- * kept parts and a fresh read of its batch's state, or read whole (one statement) the first time. While
- * WAIT, the signature part only.
+ * kept parts and a fresh read of its batch's state, or read whole the first time (concurrent first reads
+ * share a statement; the path from the batch's resident levels where kept). While WAIT, the signature part only.
  * @throws DomainError NOT_FOUND when unknown
  */
 export async function getReceiptDocument(
@@ -70,7 +93,7 @@ export async function getReceiptDocument(
     const state = await cache.batchStates(batchId, () => deps.store.batches.receiptState(batchId));
     return documentOf(cache, input.id, kept, state ?? { txId: null, settled: false });
   }
-  const parts = await readReceiptParts(deps, input);
+  const parts = receiptPartsOf(input.id, await cache.firstReads(input.id));
   if (parts.proof === null)
     return parts.signature ? { complete: false, signature: parts.signature } : { complete: false };
   return documentOf(cache, input.id, { ...parts, proof: parts.proof }, parts);

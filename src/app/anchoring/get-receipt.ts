@@ -3,7 +3,7 @@ import { fail } from '../../core/errors.js';
 import { bytesToHex } from '../../core/hash/hex.js';
 import { proofFromNodes, proofNodeLocations, type ProofStep } from '../../core/merkle/proof.js';
 import type { AppDeps } from '../shared/deps.js';
-import type { Anchor } from './anchor.port.js';
+import type { AnchorProofData, ReceiptAnchor } from './anchor.port.js';
 
 export type ReceiptResult =
   | { readonly complete: true; readonly receipt: ChainpointReceipt; readonly settled: boolean }
@@ -34,8 +34,15 @@ export interface ReceiptParts {
  * @throws DomainError NOT_FOUND when unknown
  */
 export async function readReceiptParts(deps: Pick<AppDeps, 'store'>, input: { id: string }): Promise<ReceiptParts> {
-  const data = await deps.store.anchors.findProofData(input.id);
-  if (!data) fail('NOT_FOUND', `no anchor ${input.id}`);
+  return receiptPartsOf(input.id, await deps.store.anchors.findProofData(input.id));
+}
+
+/**
+ * The parts of an anchor's receipt from what the store read of it.
+ * @throws DomainError NOT_FOUND when unknown (null or undefined)
+ */
+export function receiptPartsOf(id: string, data: AnchorProofData | null | undefined): ReceiptParts {
+  if (!data) fail('NOT_FOUND', `no anchor ${id}`);
   const { anchor, batch } = data;
   const signature = receiptSignature(anchor);
   const base = { ...(signature ? { signature } : {}), txId: anchor.txId, settled: batch?.settled ?? false };
@@ -73,7 +80,7 @@ export async function getReceipt(deps: Pick<AppDeps, 'store'>, input: { id: stri
   return receiptOfParts(parts, parts);
 }
 
-function receiptSignature(a: Anchor): ReceiptSignature | undefined {
+function receiptSignature(a: ReceiptAnchor): ReceiptSignature | undefined {
   if (a.kind !== 'signature' || a.signature === null || a.pubKey === null) return undefined;
   const s: ReceiptSignature = { signedHash: a.hash, pubKey: a.pubKey, signature: a.signature };
   if (a.identityUrl !== null) s.identityURL = a.identityUrl;

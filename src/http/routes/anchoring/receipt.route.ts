@@ -14,7 +14,10 @@ const NotModified = Type.Null({ description: 'Not Modified: the receipt is the o
 
 export const receiptRoutes: RouteModule = (app, deps, config) => {
   const rateLimit = { max: config.rateLimitPublicPerMinute, timeWindow: 60_000 };
-  const receiptDeps = { ...deps, receiptCache: createReceiptCache() };
+  const receiptDeps = {
+    ...deps,
+    receiptCache: createReceiptCache(deps.store, { levelsBytes: config.receiptLevelsBytes }),
+  };
 
   app.get(
     '/receipt/:id',
