@@ -239,7 +239,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
     rateLimitPublicPerMinute: r.int('RATE_LIMIT_PUBLIC_PER_MINUTE', 600, 1, 10_000_000),
-    receiptLevelsBytes: r.int('RECEIPT_LEVELS_MB', 16, 0, 4096) * 1024 * 1024,
+    receiptLevelsBytes: r.int('RECEIPT_LEVELS_MB', 0, 0, 4096) * 1024 * 1024,
     rateLimitAuthPerMinute: r.int('RATE_LIMIT_AUTH_PER_MINUTE', 30, 1, 10_000_000),
     rateLimitAuthPerAddressPerMinute: r.int('RATE_LIMIT_AUTH_PER_ADDRESS_PER_MINUTE', 300, 1, 10_000_000),
     trustProxy: r.trustProxy('TRUST_PROXY'),

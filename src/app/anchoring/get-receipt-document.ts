@@ -52,8 +52,12 @@ export interface ReceiptCache {
 
 /** Default bound of a {@link ReceiptCache}: 16 MB of receipt text (some 5,000 receipts of a million-anchor batch). */
 const RECEIPT_CACHE_CHARS = 16 * 1024 * 1024;
-/** Default budget of the resident levels (RECEIPT_LEVELS_MB). */
-const LEVELS_BYTES = 16 * 1024 * 1024;
+/**
+ * Default budget of the resident levels (RECEIPT_LEVELS_MB): none. Loading levels raised an API process's
+ * peak RSS beyond its footprint goal at a million anchors (docs/performance-log.md), so an operator turns
+ * them on where memory allows.
+ */
+const LEVELS_BYTES = 0;
 /** Most anchors one first-read statement asks for, and such statements running at once. */
 const FIRST_READS = { maxKeys: 256, maxInFlight: 2 };
 
