@@ -13,9 +13,13 @@ function collect(p) {
     .flatMap((name) => (name === 'node_modules' ? [] : collect(path.join(p, name))));
 }
 
-const args = process.argv.slice(2);
+// `--fast` leaves out the slow tier: the files that declare `// tier: slow` on their first line (a real
+// Bitcoin node, a browser, spawned service processes, crash cycles). `npm test` runs everything.
+const fast = process.argv.includes('--fast');
+const args = process.argv.slice(2).filter((a) => a !== '--fast');
 const targets = args.length > 0 ? args : ['test'];
-const files = targets.flatMap(collect);
+const isSlow = (file) => readFileSync(file, 'utf8').startsWith('// tier: slow');
+const files = targets.flatMap(collect).filter((file) => !fast || !isSlow(file));
 if (files.length === 0) {
   console.error(`no test files under ${targets.join(' ')}`);
   process.exit(1);

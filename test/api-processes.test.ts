@@ -1,3 +1,4 @@
+// tier: slow (spawned processes)
 /**
  * `start --role api --processes N`: N API processes share one port on one PostgreSQL; a process that dies
  * while serving is replaced; SIGTERM stops them all; the count is refused where it cannot work.

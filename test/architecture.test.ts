@@ -1,3 +1,4 @@
+// tier: slow (Chromium)
 /**
  * The import rules of `.dependency-cruiser.cjs` can fail: a scratch tree with the same config and a minimal
  * `src/` layout holds clean files and, for every rule, planted violations; one depcruise run must report

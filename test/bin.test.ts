@@ -1,3 +1,4 @@
+// tier: slow (spawned processes)
 /**
  * The binary as users start it. `npx proofseal` runs the package's `bin` (bin/proofseal.js), which runs the
  * built dist/main.js (built here as `npm install` and `npm start` build it, scripts/build-if-changed.mjs);

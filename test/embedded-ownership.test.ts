@@ -1,3 +1,4 @@
+// tier: slow (spawned processes)
 /**
  * The embedded store belongs to one process (issues 7 and 12): with the default run started as a child
  * process, a second `proofseal start` on the same DATA_DIR fails at once with one line; operator commands

@@ -1,3 +1,4 @@
+// tier: slow (spawned processes)
 /**
  * One binary, several roles: an api process and a worker process against the same PostgreSQL; the
  * operator commands on the same database; graceful shutdown on SIGTERM.

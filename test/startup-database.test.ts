@@ -1,3 +1,4 @@
+// tier: slow (spawned processes)
 /**
  * Start with an unreachable database (issue 12): one clear line, no stack trace; `--role api|worker`
  * retries with backoff for DATABASE_WAIT_SECONDS, then gives up with the same line; a database that

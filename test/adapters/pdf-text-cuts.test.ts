@@ -1,3 +1,4 @@
+// tier: slow (poppler, openssl or qpdf)
 /**
  * The attestation PDF of a request whose document name, file name and signer names are long runs of
  * emoji, ZWJ sequences or combining marks renders, and poppler reads it; the line wrapping of the canvas

@@ -1,3 +1,4 @@
+// tier: slow (a bcoin regtest node)
 /**
  * Batching in Bitcoin on the real embedded bcoin node and both stores: a file sealed through HTTP
  * (inject) goes WAIT → SENT → CONFIRMED and its receipt passes the independent verifier and its .ots

@@ -1,3 +1,4 @@
+// tier: slow (a bcoin regtest node)
 /**
  * The wallet spends the change of its own transactions once they are in a block. bcoin's gettxout does not
  * see spends in its mempool, so only the `reserved` status keeps a coin from being spent twice. Found by the

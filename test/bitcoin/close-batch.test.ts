@@ -1,3 +1,4 @@
+// tier: slow (a bcoin regtest node)
 /**
  * Closing batches on both stores: leaf order and indexes, the stored tree, the size limit, and the
  * scheduled singleton across two job engines on one database while anchors keep arriving.

@@ -1,3 +1,4 @@
+// tier: slow (crash cycles)
 /**
  * A worker killed in the middle of closing a batch (test hook: it stops inside the closing transaction,
  * anchors assigned, nothing committed) leaves the close job `active`. The next worker must close the

@@ -1,3 +1,4 @@
+// tier: slow (crash cycles)
 /**
  * Crash between broadcast and bookkeeping: a real worker process (`proofseal start --role worker`)
  * exits right after handing the anchoring transaction to the node (test hook), before recording it.

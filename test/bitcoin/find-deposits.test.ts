@@ -1,3 +1,4 @@
+// tier: slow (a bcoin regtest node)
 /**
  * The worker finds deposits itself (issue 7): coins sent to the anchoring address from another wallet
  * are picked up as blocks arrive, without `proofseal wallet import`; the raw block parser agrees with

@@ -1,3 +1,4 @@
+// tier: slow (crash cycles)
 /**
  * A worker killed while sending (test hook: it stops inside the send run, before signing) leaves the send
  * job `active`; the next worker must send the waiting batch within two minutes of the kill, not after the

@@ -1,3 +1,4 @@
+// tier: slow (spawned processes)
 /** `proofseal wallet` as an operator runs it: the address, balance and network; `wallet import` of a deposit on a real node. */
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';

@@ -1,3 +1,4 @@
+// tier: slow (a bcoin regtest node)
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';

@@ -1,3 +1,4 @@
+// tier: slow (a bcoin regtest node)
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { AnchorTxInfo } from '../../src/core/bitcoin/anchor-tx.js';

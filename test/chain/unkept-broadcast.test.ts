@@ -1,3 +1,4 @@
+// tier: slow (a bcoin regtest node)
 /**
  * A broadcast the node did not keep is seen, on bcoin regtest: bcoin's `sendrawtransaction` answers the
  * txid even when its mempool refuses the transaction — here a P2WPKH spend before segwit is active

@@ -1,3 +1,4 @@
+// tier: slow (a bcoin regtest node)
 /**
  * Woleet's own verification library (`@woleet/woleet-weblibs`, its Node build) run against our API:
  * `woleet.verify.WoleetDAB(fileHash)` asks `/anchorids?signedHash=` and `/anchorids?hash=`, fetches each

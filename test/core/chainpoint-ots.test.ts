@@ -1,3 +1,4 @@
+// tier: slow (poppler, openssl or qpdf)
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';

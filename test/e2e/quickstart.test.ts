@@ -1,3 +1,4 @@
+// tier: slow (spawned processes)
 /**
  * The quickstart as a user runs it: start the default run (`proofseal start`, embedded store and regtest
  * node, identity server beside the API), then `proofseal seal` a file and `proofseal verify` it, as child

@@ -1,3 +1,4 @@
+// tier: slow (spawned processes)
 /**
  * `proofseal request` as a user runs it against the default run (`proofseal start`: embedded store,
  * regtest node, local credentials in DATA_DIR/credentials.json), each command a child process.

@@ -1,3 +1,4 @@
+// tier: slow (over 10 s of tests)
 /** Accounts, authentication and the API conventions, through inject on both stores. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,3 +1,4 @@
+// tier: slow (over 10 s of tests)
 /**
  * Random bodies, queries and ids — text with U+0000 and lone surrogates included — thrown at the anchor
  * and receipt routes: never a 5xx, and every route was reached by the requests sent.

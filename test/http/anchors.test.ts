@@ -1,3 +1,4 @@
+// tier: slow (over 10 s of tests)
 /** Anchors, anchor ids and receipts through inject, on both stores. */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

@@ -1,3 +1,4 @@
+// tier: slow (over 10 s of tests)
 /**
  * Authentication and its limits through inject, on both stores: one limiter in the store shared by
  * processes, counted before the password check, keyed by client address and login; authentication before

@@ -1,3 +1,4 @@
+// tier: slow (over 10 s of tests)
 /**
  * Property: whatever is thrown at any route — random JSON or bytes, text with U+0000 or lone
  * surrogates, emoji and combining marks (long runs too), valid signature requests with template payloads

@@ -1,3 +1,4 @@
+// tier: slow (over 10 s of tests)
 /** Logs never contain passwords, tokens or signer secrets, whatever route carries them. */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

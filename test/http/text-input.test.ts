@@ -1,3 +1,4 @@
+// tier: slow (over 10 s of tests)
 /**
  * Text the stores cannot hold — U+0000 and lone UTF-16 surrogates — is refused at the edge with 400
  * INVALID_STRING wherever it enters (body, query, path, Basic credentials), on both stores; and a body

@@ -1,3 +1,4 @@
+// tier: slow (spawned processes)
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// tier: slow (crash cycles)
 /**
  * A batch's status change and its callbacks, across a SIGKILL right after the commit (PostgreSQL: the
  * child process and this one share the database). The former order (commit the change, then queue the

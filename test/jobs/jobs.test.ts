@@ -1,3 +1,4 @@
+// tier: slow (spawned processes)
 /** The job engine (pg-boss) on both stores: restart survival, retries with backoff, scheduled singletons. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -1,3 +1,4 @@
+// tier: slow (over 10 s of tests)
 /** The e-mail outbox on both stores: written in the event's transaction, delivered by a job to a real SMTP server, an outage loses nothing and doubles nothing. */
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';

@@ -1,3 +1,4 @@
+// tier: slow (over 10 s of tests)
 /**
  * The fifteen mails of the signature workflow, queued by the events themselves and delivered to a real SMTP
  * server in the test process, every mail parsed with mailparser: recipients, sender, subject, both parts,

@@ -1,3 +1,4 @@
+// tier: slow (over 10 s of tests)
 /**
  * SMS through Twilio's Messages API, over real HTTP to a local stand-in that speaks it (Basic auth,
  * form fields, Twilio's answers, 500s on demand), on both stores: a code issued in a transaction is

@@ -1,3 +1,4 @@
+// tier: slow (poppler, openssl or qpdf)
 /**
  * The illustration (`serviceIllustrationURL`) where the spec puts it, in the attestation, on both stores: the
  * request's URL is fetched through the same safe fetch and cache as the logo and drawn in the PDF's header;

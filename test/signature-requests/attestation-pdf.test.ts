@@ -1,3 +1,4 @@
+// tier: slow (a bcoin regtest node)
 /**
  * The attestation PDF end to end on the real embedded bcoin node, both stores: 409 before the request is
  * sealed, 202 while its proofs are unconfirmed, then a kept PDF read back with poppler — pdftotext names the

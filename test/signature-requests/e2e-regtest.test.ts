@@ -1,3 +1,4 @@
+// tier: slow (a bcoin regtest node)
 /**
  * End to end on the real embedded bcoin node, both stores: a request signed by delegation to COMPLETED,
  * its audit trail sealed, the batch broadcast and confirmed; every receipt of the proof bundle and the

@@ -1,3 +1,4 @@
+// tier: slow (poppler, openssl or qpdf)
 /**
  * PAdES on the attestation PDF, checked by tools we did not write: poppler's pdfsig (valid, covers the whole
  * document), `openssl cms -verify` on the CMS taken out over its signed byte ranges, `openssl ts -verify` on

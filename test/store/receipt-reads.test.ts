@@ -1,3 +1,4 @@
+// tier: slow (over 10 s of tests)
 /**
  * Many anchors' receipt data at once (findProofDataMany, src/adapters/store/anchor.repository.ts) is the
  * same as each anchor's own read (findProofData), on both stores, whatever the resident levels keep: all of a

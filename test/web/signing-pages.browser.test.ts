@@ -1,3 +1,4 @@
+// tier: slow (Chromium)
 /**
  * The signature page, the custom signature page example and the sharing page in a real browser (Debian's
  * chromium driven by playwright-core) over the real API on the embedded store: a signer signs with and without

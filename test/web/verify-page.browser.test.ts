@@ -1,3 +1,4 @@
+// tier: slow (Chromium)
 /**
  * The verification page in a real browser (Debian's chromium driven by playwright-core): a real signed
  * receipt over a chain stand-in is accepted, a tampered one and a wrong file are rejected, the keyboard
