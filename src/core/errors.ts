@@ -45,6 +45,7 @@ export type ErrorCode =
   | 'OTP_TOO_SOON'
   | 'OTP_LIMIT_REACHED'
   | 'ALREADY_SIGNED'
+  | 'ALREADY_DECLINED'
   | 'SIGNING_CLOSED'
   | 'DEADLINE_PASSED'
   | 'NOT_YOUR_TURN'

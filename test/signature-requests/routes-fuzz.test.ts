@@ -3,11 +3,12 @@
  * of the owner, their signers' real signeeIds mixed with random ones, the owner's credentials. (The
  * OpenAPI-wide fuzz in test/http/fuzz.test.ts only reaches these routes with unknown ids.) Never a 5xx,
  * every error in the one shape with a catalogued code, every route reached past its NOT_FOUND, and
- * afterwards each signer signed at most once.
+ * afterwards each signer signed at most once, declined at most once, and never both.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { SIGNER_EVENT_TYPES } from '../../src/core/signature-requests/audit-trail.js';
 import { truncateGraphemes } from '../../src/core/text/graphemes.js';
 import { STATUS_OF } from '../../src/http/error-codes.js';
 import {
@@ -78,6 +79,15 @@ describe('signature-request routes: random input with real ids', () => {
     fc.oneof(
       fc.dictionary(fc.constantFrom(...fields), fc.oneof(scalar, signeeId(), fc.array(scalar, { maxLength: 3 }))),
       fc.record({ signeeId: signeeId(), otp: fc.oneof(anyText(8), fc.integer()) }, { requiredKeys: ['signeeId'] }),
+      // Signer events: a known type (a decline among them) with a hostile comment, or an unknown type.
+      fc.record(
+        {
+          signeeId: signeeId(),
+          type: fc.constantFrom(...SIGNER_EVENT_TYPES, 'SIGN_REFUSED', 'SIGNED'),
+          comment: fc.oneof(graphemeText(400), anyText(), malformedText),
+        },
+        { requiredKeys: ['signeeId', 'type'] },
+      ),
       fc.jsonValue({ maxDepth: 3 }),
       fc.constantFrom('"CLOSED"', '"CANCELED"', '"IN_PROGRESS"', '"DRAFT"', '"PENDING"'),
       fc.record({ name: graphemeText(256), fileName: graphemeText(256), vars: templateVars }, { requiredKeys: [] }),
@@ -119,6 +129,12 @@ describe('signature-request routes: random input with real ids', () => {
       ['DELEGATE', 'SIGN'].includes(e.type),
     );
     assert.equal(new Set(signatures.map((e) => e.auditTrailId)).size, signatures.length, 'a signer signed twice');
+    const declines = (trail.auditEvents as { type: string; auditTrailId?: string }[]).filter(
+      (e) => e.type === 'SIGN_REFUSED',
+    );
+    const declined = new Set(declines.map((e) => e.auditTrailId));
+    assert.equal(declined.size, declines.length, 'a signer declined twice');
+    assert.ok(!signatures.some((e) => declined.has(e.auditTrailId)), 'a signer both signed and declined');
   });
 });
 

@@ -1,6 +1,7 @@
 import { fail } from '../../core/errors.js';
 import type { AppDeps } from '../shared/deps.js';
 import { recordEvent, signeeActor, type Origin } from './audit.js';
+import { declinedOn } from './record-signer-event.js';
 import { findSignee } from './signee-secrets.js';
 import type { SignatureRequest, Signee } from './signature-request.port.js';
 
@@ -19,20 +20,22 @@ export async function getSignatureRequest(
 
 /**
  * A signature request as one signer opens it with its signeeId. The first opening is recorded
- * (VIEWED, with IP and user agent) in the same transaction as the signer's `viewedOn`.
+ * (VIEWED, with IP and user agent) in the same transaction as the signer's `viewedOn`; `declinedOn` is the
+ * date of the signer's decline (SIGN_REFUSED), or null.
  * @throws DomainError NOT_FOUND for a wrong, revoked or foreign signeeId, or an unknown request (one answer)
  */
 export async function getSignatureRequestAsSignee(
   deps: Pick<AppDeps, 'store' | 'clock' | 'secretKey'>,
   input: { id: string; signeeId: string; origin?: Origin },
-): Promise<{ request: SignatureRequest; signee: Signee }> {
+): Promise<{ request: SignatureRequest; signee: Signee; declinedOn: number | null }> {
   const found = await findSignee(deps, { requestId: input.id, signeeId: input.signeeId });
-  if (found.signee.viewedOn !== null) return found;
+  const declined = await declinedOn(deps.store, found.signee);
+  if (found.signee.viewedOn !== null) return { ...found, declinedOn: declined };
   const now = deps.clock.now();
   await deps.store.transaction(async (tx) => {
     if (!(await tx.signatureRequests.markViewed(found.signee.id, now))) return;
     const actor = signeeActor(found.signee);
     await recordEvent(tx, input.id, { type: 'VIEWED', date: now, actor, signee: found.signee, origin: input.origin });
   });
-  return { ...found, signee: { ...found.signee, viewedOn: now } };
+  return { ...found, signee: { ...found.signee, viewedOn: now }, declinedOn: declined };
 }

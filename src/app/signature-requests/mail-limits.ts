@@ -1,8 +1,9 @@
 /**
  * The limits on the mails people other than the platform make the service send: a manual reminder, a
- * signer's feedback. Counted on the request's audit events, read under the request's row lock, so every
+ * signer's feedback, a signer's events (a decline mails the requester). Counted on the request's audit events, read under the request's row lock, so every
  * process agrees and two calls at once cannot both pass; the windows slide (no burst at an hour's edge).
  */
+import { SIGNER_EVENT_TYPES } from '../../core/signature-requests/audit-trail.js';
 import type { AuditEvent } from './signature-request.port.js';
 
 export const HOUR_MS = 3_600_000;
@@ -29,6 +30,29 @@ export function feedbackWaitMs(events: readonly AuditEvent[], signeeId: string, 
   return Math.max(
     waitUnderLimit(mine, FEEDBACK_PER_SIGNER_PER_HOUR, now),
     waitUnderLimit(recent, FEEDBACK_PER_REQUEST_PER_HOUR, now),
+  );
+}
+
+/** Signer events (`POST …/event`) from one signer of a request per hour. */
+export const SIGNER_EVENTS_PER_SIGNER_PER_HOUR = 10;
+/** Signer events from all the signers of a request together per hour (the trail's growth). */
+export const SIGNER_EVENTS_PER_REQUEST_PER_HOUR = 60;
+const SIGNER_EVENTS: ReadonlySet<string> = new Set(SIGNER_EVENT_TYPES);
+
+/** Milliseconds before this signer may report a signer event again (either limit); 0 when now. */
+export function signerEventWaitMs(events: readonly AuditEvent[], signeeId: string, now: number): number {
+  const recent = events.filter((e) => SIGNER_EVENTS.has(e.type) && e.date > now - HOUR_MS);
+  return Math.max(
+    waitUnderLimit(
+      recent.filter((e) => e.signeeId === signeeId).map((e) => e.date),
+      SIGNER_EVENTS_PER_SIGNER_PER_HOUR,
+      now,
+    ),
+    waitUnderLimit(
+      recent.map((e) => e.date),
+      SIGNER_EVENTS_PER_REQUEST_PER_HOUR,
+      now,
+    ),
   );
 }
 

@@ -10,8 +10,8 @@ import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
 
 /**
  * The request (locked until the transaction ends) and the signer, checked to be able to sign now.
- * @throws DomainError NOT_FOUND (the one answer for a bad signeeId), ALREADY_SIGNED, SIGNING_CLOSED,
- *   DEADLINE_PASSED, NOT_YOUR_TURN
+ * @throws DomainError NOT_FOUND (the one answer for a bad signeeId), ALREADY_SIGNED, ALREADY_DECLINED,
+ *   SIGNING_CLOSED, DEADLINE_PASSED, NOT_YOUR_TURN
  */
 export async function lockForSigning(
   tx: Store,
@@ -22,8 +22,23 @@ export async function lockForSigning(
     { store: tx, secretKey: deps.secretKey },
     { requestId: input.requestId, signeeId: input.signeeId, lock: true },
   );
+  await assertSignerOpen(tx, found.signee);
   assertCanSign(found, input.now);
   return found;
+}
+
+/** The mark of a signer's decline (request-mail.port.ts): written once, by the SIGN_REFUSED event. */
+export const declinedKey = (signeeId: string): string => `declined:${signeeId}`;
+
+/**
+ * Checks that the signer has neither signed nor declined: before any one-time password is checked (a signer
+ * who is done learns so, not that a code is needed), and again under the request's lock.
+ * @throws DomainError ALREADY_SIGNED, ALREADY_DECLINED
+ */
+export async function assertSignerOpen(store: Pick<Store, 'requestMailMarks'>, signee: Signee): Promise<void> {
+  if (signee.signedOn !== null) fail('ALREADY_SIGNED', 'this signer has already signed this request');
+  if (await store.requestMailMarks.isMarked(declinedKey(signee.id)))
+    fail('ALREADY_DECLINED', 'this signer declined to sign this request');
 }
 
 /**

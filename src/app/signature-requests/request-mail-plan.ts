@@ -13,6 +13,7 @@ export type RequestMailEvent =
   | { readonly kind: 'canceled' | 'closed'; readonly invited: ReadonlySet<string>; readonly wasActive: boolean }
   | { readonly kind: 'deadlinePostponed'; readonly invited: ReadonlySet<string> }
   | { readonly kind: 'feedback'; readonly signee: Signee; readonly subject: string; readonly message: string }
+  | { readonly kind: 'declined'; readonly signee: Signee; readonly reason: string | null }
   | { readonly kind: 'reminder'; readonly signees: readonly Signee[] }
   | { readonly kind: 'proofConfirmed'; readonly signee: Signee }
   | { readonly kind: 'expiring' }
@@ -68,6 +69,8 @@ export function planRequestMails(
     }
     case 'feedback':
       return [feedbackMail(event)];
+    case 'declined':
+      return declineMails(request, event);
     case 'reminder':
       return toSignees('signatureReminderSigneeEmail', event.signees);
     case 'proofConfirmed':
@@ -121,6 +124,31 @@ function feedbackMail(event: { signee: Signee; subject: string; message: string 
     to: { kind: 'requester' },
     event: { ...signerVars(event.signee), feedbackSubject: event.subject, feedbackMessage: event.message },
   };
+}
+
+/**
+ * A decline goes to the requester and the watchers as the (mandatory) feedback mail: its subject says the
+ * signer declined, in the recipient's language, and its message is the reason. No new mail type: the
+ * spec's fifteen stay the contract, and an owner's feedback template already shows a signer's words.
+ */
+function declineMails(request: SignatureRequest, event: { signee: Signee; reason: string | null }): PlannedMail[] {
+  const vars = (lang: string | null | undefined): Record<string, string> => {
+    const fr = (lang ?? request.lang ?? '').toLowerCase().startsWith('fr');
+    return {
+      ...signerVars(event.signee),
+      feedbackSubject: fr ? 'Refus de signer' : 'Declined to sign',
+      feedbackMessage: event.reason ?? (fr ? '(aucun motif donné)' : '(no reason given)'),
+    };
+  };
+  const type: EmailTypeId = 'signatureFeedbackRequesterEmail';
+  return [
+    { type, to: { kind: 'requester' }, event: vars(request.lang) },
+    ...request.watchers.map((watcher) => ({
+      type,
+      to: { kind: 'watcher', watcher } as const,
+      event: vars(watcher.lang),
+    })),
+  ];
 }
 
 /** The requester, the watchers and the signers, each address once. */

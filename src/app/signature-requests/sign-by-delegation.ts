@@ -8,7 +8,7 @@ import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
 import { sharedTransactions, type SharedTransactions } from '../shared/shared-transaction.js';
 import type { Origin } from './audit.js';
-import { assertCanSign, lockForSigning, recordSignature } from './record-signature.js';
+import { assertCanSign, assertSignerOpen, lockForSigning, recordSignature } from './record-signature.js';
 import { checkSigneeOtp, consumeSigneeOtp } from './signee-otp.js';
 import { findSignee, signedEmailOpening } from './signee-secrets.js';
 import type { Signer } from '../identity/signer.port.js';
@@ -23,7 +23,7 @@ type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'platform
  * (`CN=<name>,EMAILADDRESS=<email>` and the platform's issuer domain), and the signature becomes an
  * anchor of the request (public or private as the request). Signature, anchor, audit event, callback
  * and completion commit together; a concurrent second delegate of the same signer gets ALREADY_SIGNED.
- * @throws DomainError NOT_FOUND (bad signeeId), ALREADY_SIGNED, SIGNING_CLOSED, DEADLINE_PASSED, NOT_YOUR_TURN,
+ * @throws DomainError NOT_FOUND (bad signeeId), ALREADY_SIGNED, ALREADY_DECLINED (before the OTP checks), SIGNING_CLOSED, DEADLINE_PASSED, NOT_YOUR_TURN,
  *   the OTP errors, NOT_READY (no platform key), KEY_REVOKED / KEY_EXPIRED (the platform key may not sign)
  */
 export async function signByDelegation(
@@ -34,6 +34,7 @@ export async function signByDelegation(
   const inProcess = platform.inProcess;
   if (inProcess && input.otp === undefined) return signInOneTransaction(deps, platform, inProcess, input);
   const first = await findSignee(deps, { requestId: input.id, signeeId: input.signeeId });
+  await assertSignerOpen(deps.store, first.signee);
   const otpId = await checkSigneeOtp(deps, first.signee, input.otp);
   // Signed before the transaction: a remote signer is never called under the request's lock, and a
   // one-time password is checked (a wrong try counted) outside it.
@@ -115,6 +116,7 @@ async function signInOneTransaction(
       void tx.accounts.findById(found.request.accountId).catch(() => undefined);
       void tx.emails.countQueued(found.request.accountId, BACKLOG_CAP).catch(() => undefined);
     }
+    await assertSignerOpen(tx, found.signee);
     // No code was given: OTP_REQUIRED for a signer who needs one (nothing to count, nothing read).
     const otpId = await checkSigneeOtp(deps, found.signee, undefined);
     const signer = { ...platform, signer: signerOn(tx) };

@@ -3,7 +3,7 @@ import { createAnchor } from '../anchoring/create-anchor.js';
 import { checkUserUrl } from '../shared/check-user-url.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Origin } from './audit.js';
-import { lockForSigning, recordSignature } from './record-signature.js';
+import { assertSignerOpen, lockForSigning, recordSignature } from './record-signature.js';
 import { checkSigneeOtp, consumeSigneeOtp } from './signee-otp.js';
 import { findSignee } from './signee-secrets.js';
 import type { SignatureRequest } from './signature-request.port.js';
@@ -32,6 +32,7 @@ export async function signWithOwnKey(
   const { signee: first, request: current } = await findSignee(deps, { requestId: input.id, signeeId: input.signeeId });
   if (input.signedHash !== undefined && input.signedHash !== current.hashToSign)
     fail('HASH_MISMATCH', '"signedHash" is not the hashToSign of this request');
+  await assertSignerOpen(deps.store, first);
   const otpId = await checkSigneeOtp(deps, first, input.otp);
   return deps.store.transaction(async (tx) => {
     const now = deps.clock.now();

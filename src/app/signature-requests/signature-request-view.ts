@@ -18,6 +18,8 @@ export interface SigneeView {
   anchorId?: string;
   /** Only in a signer's own view, for that signer. */
   signeeId?: string;
+  /** Only in a signer's own view: when that signer declined (SIGN_REFUSED). */
+  declinedOn?: number;
 }
 
 export interface SignatureRequestView {
@@ -112,8 +114,17 @@ export function ownerView(r: SignatureRequest): SignatureRequestView {
  * One signer's view: that signer first, with its own signeeId and contact details; the others with
  * name and whether they signed only. No watchers, no callbackURL, no other signer's secret, e-mail or phone.
  */
-export function signeeViewOf(deps: Pick<AppDeps, 'secretKey'>, r: SignatureRequest, me: Signee): SignatureRequestView {
-  const own: SigneeView = { ...signeeView(me, 'full'), signeeId: signeeIdOf(deps, me) };
+export function signeeViewOf(
+  deps: Pick<AppDeps, 'secretKey'>,
+  r: SignatureRequest,
+  me: Signee,
+  declinedOn: number | null = null,
+): SignatureRequestView {
+  const own: SigneeView = {
+    ...signeeView(me, 'full'),
+    signeeId: signeeIdOf(deps, me),
+    ...(declinedOn !== null && { declinedOn }),
+  };
   const others = r.signees.filter((s) => s.id !== me.id).map((s) => signeeView(s, 'public'));
   return { ...baseView(r), authorizedSignees: [own, ...others] };
 }

@@ -9,6 +9,7 @@ import type { Store } from '../shared/store.port.js';
 import { recordEvent, signeeActor, type Origin } from './audit.js';
 import { issueOtp } from './otp/issue-otp.js';
 import { consumeOtp, verifyOtp } from './otp/verify-otp.js';
+import { assertSignerOpen } from './record-signature.js';
 import { findSignee } from './signee-secrets.js';
 import type { Signee } from './signature-request.port.js';
 
@@ -19,6 +20,7 @@ const DEFAULT_SERVICE_NAME = 'proofseal';
  * Sends a one-time password by SMS to a signer who needs one (valid 10 minutes); the code, its SMS and
  * the OTP_SENT event commit together.
  * @throws DomainError NOT_FOUND (bad signeeId), VALIDATION_FAILED (this signer needs no OTP), ALREADY_SIGNED,
+ *   ALREADY_DECLINED,
  *   SIGNING_CLOSED, OTP_TOO_SOON / OTP_LIMIT_REACHED (429, Retry-After)
  */
 export async function sendSigneeOtp(
@@ -32,7 +34,7 @@ export async function sendSigneeOtp(
     );
     if (!signee.requiresOtp || signee.phone === null || signee.countryCallingCode === null)
       fail('VALIDATION_FAILED', 'this signer signs without a one-time password');
-    if (signee.signedOn !== null) fail('ALREADY_SIGNED', 'this signer has already signed this request');
+    await assertSignerOpen(tx, signee);
     if (request.state !== 'IN_PROGRESS') fail('SIGNING_CLOSED', `the request is ${request.state}, not IN_PROGRESS`);
     const serviceName = request.vars?.serviceName;
     const sent = await issueOtp(

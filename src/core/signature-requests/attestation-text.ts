@@ -130,6 +130,12 @@ const EVENTS: Record<AttestationLang, Record<AuditEventType, string>> = {
     CLOSED: 'Closed',
     CANCELED: 'Canceled',
     EXPIRED: 'Expired',
+    DATA_VERIFIED: 'Data verified',
+    DATA_REVIEWED: 'Document reviewed',
+    TCU_ACCEPTED: 'Terms accepted',
+    TCU_REFUSED: 'Terms refused',
+    SIGN_ACCEPTED: 'Agreed to sign',
+    SIGN_REFUSED: 'Declined to sign',
   },
   fr: {
     CREATED: 'Créée',
@@ -152,6 +158,12 @@ const EVENTS: Record<AttestationLang, Record<AuditEventType, string>> = {
     CLOSED: 'Clôturée',
     CANCELED: 'Annulée',
     EXPIRED: 'Expirée',
+    DATA_VERIFIED: 'Données vérifiées',
+    DATA_REVIEWED: 'Document consulté',
+    TCU_ACCEPTED: 'Conditions acceptées',
+    TCU_REFUSED: 'Conditions refusées',
+    SIGN_ACCEPTED: 'Accord pour signer',
+    SIGN_REFUSED: 'Signature refusée',
   },
 };
 

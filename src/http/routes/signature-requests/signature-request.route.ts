@@ -89,7 +89,8 @@ export function signatureRequestRoutes(base: FastifyInstance, deps: HttpDeps, co
       if (signeeId === undefined)
         return ownerView(await getSignatureRequest(deps, { accountId: accountOf(req).id, id: req.params.id }));
       const found = await getSignatureRequestAsSignee(deps, { id: req.params.id, signeeId, origin: originOf(req) });
-      return { ...signeeViewOf(deps, found.request, found.signee), requester: await requesterOf(deps, found.request) };
+      const view = signeeViewOf(deps, found.request, found.signee, found.declinedOn);
+      return { ...view, requester: await requesterOf(deps, found.request) };
     },
   );
 

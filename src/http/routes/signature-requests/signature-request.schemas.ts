@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import { SIGNER_EVENT_TYPES } from '../../../core/signature-requests/audit-trail.js';
 import { SIGNATURE_REQUEST_LIMITS } from '../../../core/signature-requests/limits.js';
+import { SIGNER_EVENT_COMMENT_MAX } from '../../../app/signature-requests/record-signer-event.js';
 import { Hash, Timestamp, Uuid } from '../../schemas.js';
 
 const HASH_EXAMPLE = '4a6c3e4c4d1b1b4cbf6f1d1bd1c4d5f1a84c2f0b0e0c6e8a7f3d2c1b0a998877';
@@ -121,6 +123,7 @@ const SigneeView = Type.Object({
   signedOn: Type.Optional(Timestamp),
   anchorId: Type.Optional(Uuid),
   signeeId: Type.Optional(Type.String({ description: "only in a signer's own view, for that signer" })),
+  declinedOn: Type.Optional(Timestamp),
 });
 
 export const RequestSchema = Type.Object({
@@ -186,6 +189,22 @@ export const OwnKeySignBody = Type.Object(
 );
 
 export const AnchorIdAnswer = Type.Object({ anchorId: Uuid });
+
+export const SignerEventBody = Type.Object(
+  {
+    signeeId: SigneeId,
+    type: Type.Union(
+      SIGNER_EVENT_TYPES.map((t) => Type.Literal(t)),
+      {
+        description: 'SIGN_REFUSED declines to sign (the comment is the reason); the others are recorded only',
+      },
+    ),
+    comment: Type.Optional(
+      Type.String({ maxLength: SIGNER_EVENT_COMMENT_MAX, examples: ['The amount on page 2 is wrong.'] }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const FeedbackBody = Type.Object(
   {

@@ -3,17 +3,28 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { signByDelegation } from '../../../app/signature-requests/sign-by-delegation.js';
 import { signWithOwnKey } from '../../../app/signature-requests/sign-with-own-key.js';
+import { recordSignerEvent } from '../../../app/signature-requests/record-signer-event.js';
 import { giveFeedback } from '../../../app/signature-requests/signee-actions.js';
 import { sendSigneeOtp } from '../../../app/signature-requests/signee-otp.js';
 import type { Config } from '../../../config.js';
 import type { HttpDeps } from '../../app.js';
 import { errors, Timestamp, Uuid } from '../../schemas.js';
 import { originOf } from './signature-request.route.js';
-import { AnchorIdAnswer, DelegateBody, FeedbackBody, IdParams, OwnKeySignBody } from './signature-request.schemas.js';
+import {
+  AnchorIdAnswer,
+  DelegateBody,
+  FeedbackBody,
+  IdParams,
+  OwnKeySignBody,
+  SignerEventBody,
+} from './signature-request.schemas.js';
 
 const tags = ['signature requests (signers)'];
 
-/** What a signer does with its signeeId (no account): sign by delegation or with its own key, give feedback. */
+/**
+ * What a signer does with its signeeId (no account): sign by delegation or with its own key, give feedback,
+ * report an event (SIGN_REFUSED declines).
+ */
 export function signeeRoutes(base: FastifyInstance, deps: HttpDeps, config: Config): void {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const rateLimit = { max: config.rateLimitPublicPerMinute, timeWindow: 60_000 };
@@ -86,6 +97,25 @@ export function signeeRoutes(base: FastifyInstance, deps: HttpDeps, config: Conf
     },
     async (req) => {
       await giveFeedback(deps, { id: req.params.id, ...req.body, origin: originOf(req) });
+      return { recorded: true };
+    },
+  );
+
+  app.post(
+    '/signatureRequest/:id/event',
+    {
+      config: { rateLimit },
+      schema: {
+        tags,
+        summary:
+          "A signer's event, recorded in the audit trail; SIGN_REFUSED declines to sign (10 an hour per signer, 60 per request)",
+        params: IdParams,
+        body: SignerEventBody,
+        response: { 200: Type.Object({ recorded: Type.Boolean() }), ...errors(400, 403, 404, 409, 429) },
+      },
+    },
+    async (req) => {
+      await recordSignerEvent(deps, { id: req.params.id, ...req.body, origin: originOf(req) });
       return { recorded: true };
     },
   );

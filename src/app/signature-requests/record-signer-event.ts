@@ -1,0 +1,76 @@
+/** A signer's own events (Woleet's `POST …/event`): recorded in the audit trail; SIGN_REFUSED is a decline. */
+import { RateLimitedError, fail } from '../../core/errors.js';
+import type { SignerEventType } from '../../core/signature-requests/audit-trail.js';
+import type { AppDeps } from '../shared/deps.js';
+import type { Store } from '../shared/store.port.js';
+import { recordEvent, signeeActor, type Origin } from './audit.js';
+import {
+  SIGNER_EVENTS_PER_REQUEST_PER_HOUR,
+  SIGNER_EVENTS_PER_SIGNER_PER_HOUR,
+  retryAfterSeconds,
+  signerEventWaitMs,
+} from './mail-limits.js';
+import { assertSignerOpen, declinedKey } from './record-signature.js';
+import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
+import type { SignatureRequest, Signee } from './signature-request.port.js';
+import { findSignee } from './signee-secrets.js';
+
+/** The longest comment (a decline's reason), in UTF-16 units; the route refuses longer ones. */
+export const SIGNER_EVENT_COMMENT_MAX = 2000;
+
+/**
+ * Records one signer event under the request's lock, in one transaction with what it causes. A decline
+ * (SIGN_REFUSED, the comment its reason) is refused once the signer signed or declined; it marks the signer
+ * declined (no signature, code or platform reminder after it) and mails the requester and the watchers.
+ * The request stays IN_PROGRESS: its owner cancels or closes it (docs/signature-requests.md).
+ * @throws DomainError NOT_FOUND (bad signeeId), SIGNING_CLOSED (not IN_PROGRESS), ALREADY_SIGNED /
+ *   ALREADY_DECLINED (a decline); RateLimitedError (RATE_LIMITED)
+ */
+export async function recordSignerEvent(
+  deps: Pick<AppDeps, 'store'> & RequestMailDeps,
+  input: { id: string; signeeId: string; type: SignerEventType; comment?: string; origin?: Origin },
+): Promise<void> {
+  const comment = input.comment === undefined || input.comment === '' ? undefined : input.comment;
+  await deps.store.transaction(async (tx) => {
+    const found = { requestId: input.id, signeeId: input.signeeId, lock: true };
+    const { request, signee } = await findSignee({ ...deps, store: tx }, found);
+    if (input.type === 'SIGN_REFUSED') await assertSignerOpen(tx, signee);
+    if (request.state !== 'IN_PROGRESS') fail('SIGNING_CLOSED', `the request is ${request.state}, not IN_PROGRESS`);
+    const now = deps.clock.now();
+    await checkRate(tx, request.id, signee.id, now);
+    const actor = signeeActor(signee);
+    await recordEvent(tx, request.id, { type: input.type, date: now, actor, signee, origin: input.origin, comment });
+    if (input.type === 'SIGN_REFUSED') await decline(tx, deps, { request, signee, now, reason: comment ?? null });
+  });
+}
+
+async function checkRate(tx: Store, requestId: string, signeeId: string, now: number): Promise<void> {
+  const wait = signerEventWaitMs(await tx.signatureRequests.events(requestId), signeeId, now);
+  if (wait === 0) return;
+  const seconds = retryAfterSeconds(wait);
+  const limits = `${SIGNER_EVENTS_PER_SIGNER_PER_HOUR} per signer, ${SIGNER_EVENTS_PER_REQUEST_PER_HOUR} per request`;
+  throw new RateLimitedError(`signer events are limited to ${limits} an hour; retry in ${seconds} s`, seconds);
+}
+
+/** The decline's marks (declined; reminded, so the platform's reminder skips the signer) and its mails. */
+async function decline(
+  tx: Store,
+  deps: RequestMailDeps,
+  input: { request: SignatureRequest; signee: Signee; now: number; reason: string | null },
+): Promise<void> {
+  const { request, signee, now } = input;
+  const ref = { requestId: request.id, signeeId: signee.id };
+  if (!(await tx.requestMailMarks.mark(declinedKey(signee.id), ref, now)))
+    fail('ALREADY_DECLINED', 'this signer declined to sign this request');
+  await tx.requestMailMarks.mark(`reminded:${signee.id}`, ref, now);
+  await queueRequestMails(tx, deps, request, { kind: 'declined', signee, reason: input.reason });
+}
+
+/**
+ * When the signer declined (the date of its SIGN_REFUSED event), or null: read only for a declined signer.
+ */
+export async function declinedOn(store: Store, signee: Signee): Promise<number | null> {
+  if (!(await store.requestMailMarks.isMarked(declinedKey(signee.id)))) return null;
+  const events = await store.signatureRequests.events(signee.requestId);
+  return events.find((e) => e.type === 'SIGN_REFUSED' && e.signeeId === signee.id)?.date ?? null;
+}
