@@ -53,6 +53,7 @@ async function showMail(
   if (values.json) return out(JSON.stringify(m));
   out(`From: ${m.from.name} <${m.from.address}>`);
   out(`To: ${m.to.name} <${m.to.address}>`);
+  if (m.replyTo) out(`Reply-To: ${m.replyTo.name} <${m.replyTo.address}>`);
   out(`Subject: ${m.subject}`);
   out(
     `Date: ${new Date(m.created).toISOString()}  Status: ${m.status}${m.lastError ? `  Last error: ${m.lastError}` : ''}`,

@@ -53,6 +53,8 @@ describe('identity operations', () => {
     const creds = (await readCredentialsFile(dataDir))!;
     assert.equal(statSync(path.join(dataDir, 'credentials.json')).mode & 0o777, 0o600);
     assert.equal(creds.login, LOCAL_LOGIN);
+    const local = await deps.store.accounts.findByEmail(LOCAL_LOGIN);
+    assert.deepEqual([local?.firstName, local?.lastName], ['', ''], 'no placeholder names: mails name its e-mail');
     assert.ok(await authenticateBasic(deps, creds.login!, creds.password!));
     assert.ok(await authenticateBearer(deps, creds.apiToken!));
     assert.ok(await authenticateIdentityToken(deps, creds.identityToken!));

@@ -20,6 +20,7 @@ describe('outbox command', () => {
         type: 'signatureReminderSigneeEmail',
         from: { name: 'proofseal', address: 'no-reply@localhost' },
         to: { name: 'Zoé', address: 'zoe@example.com' },
+        replyTo: { name: 'Ann Lee', address: 'ann@example.com' },
         rendered: { subject: 'Rappel', html: '<p>Bonjour</p>', text: 'Bonjour' },
       });
       const lines: string[] = [];
@@ -31,9 +32,10 @@ describe('outbox command', () => {
       );
       const shown: string[] = [];
       await outboxCommand(deps, ['mail', email.id], (l) => shown.push(l));
-      assert.deepEqual(shown.slice(0, 3), [
+      assert.deepEqual(shown.slice(0, 4), [
         'From: proofseal <no-reply@localhost>',
         'To: Zoé <zoe@example.com>',
+        'Reply-To: Ann Lee <ann@example.com>',
         'Subject: Rappel',
       ]);
       assert.equal(shown.at(-1), 'Bonjour');

@@ -13,6 +13,7 @@ function message(email: Email, attachments: readonly Attachment[]): Mail.Options
   return {
     from: { name: email.from.name, address: email.from.address },
     to: { name: email.to.name, address: email.to.address },
+    ...(email.replyTo && { replyTo: { name: email.replyTo.name, address: email.replyTo.address } }),
     subject: email.subject,
     html: email.html,
     text: email.text,

@@ -12,6 +12,8 @@ interface EmailRow {
   from_address: string;
   to_name: string;
   to_address: string;
+  reply_to_name: string | null;
+  reply_to_address: string | null;
   subject: string;
   html: string;
   text: string;
@@ -31,6 +33,7 @@ const toEmail = (r: EmailRow): Email => ({
   type: r.type,
   from: { name: r.from_name, address: r.from_address },
   to: { name: r.to_name, address: r.to_address },
+  replyTo: r.reply_to_address === null ? null : { name: r.reply_to_name ?? '', address: r.reply_to_address },
   subject: r.subject,
   html: r.html,
   text: r.text,
@@ -53,6 +56,8 @@ const emailRecord = (e: Email) => ({
   from_address: e.from.address,
   to_name: e.to.name,
   to_address: e.to.address,
+  reply_to_name: e.replyTo?.name ?? null,
+  reply_to_address: e.replyTo?.address ?? null,
   subject: e.subject,
   html: e.html,
   text: e.text,
@@ -69,11 +74,12 @@ export function emailRepository(sql: Sql): EmailRepository {
     if (emails.length === 0) return;
     await sql.writeRows(
       `INSERT INTO email (id, message_id, account_id, request_id, type, from_name, from_address, to_name, to_address,
-         subject, html, text, attachments, status, attempts, last_error, created, sent_at)
+         reply_to_name, reply_to_address, subject, html, text, attachments, status, attempts, last_error, created, sent_at)
        SELECT id, message_id, account_id, request_id, type, from_name, from_address, to_name, to_address,
-         subject, html, text, attachments, status, attempts, last_error, created, sent_at
+         reply_to_name, reply_to_address, subject, html, text, attachments, status, attempts, last_error, created, sent_at
        FROM jsonb_to_recordset($1::jsonb) AS e(id uuid, message_id text, account_id uuid, request_id uuid, type text,
-         from_name text, from_address text, to_name text, to_address text, subject text, html text, text text,
+         from_name text, from_address text, to_name text, to_address text, reply_to_name text, reply_to_address text,
+         subject text, html text, text text,
          attachments jsonb, status text, attempts integer, last_error text, created bigint, sent_at bigint)`,
       emails.map(emailRecord),
     );

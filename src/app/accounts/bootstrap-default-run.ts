@@ -53,11 +53,14 @@ export async function bootstrapDefaultRun(
   };
 }
 
-/** The local account, created, or given the new password when an earlier bootstrap left one behind. */
+/**
+ * The local account, created, or given the new password when an earlier bootstrap left one behind. It has no
+ * names: a placeholder ("Local User") would be shown to signers as the requester; without names mails name the
+ * account's e-mail until its owner sets real ones (PUT /v1/user).
+ */
 async function localAccount(deps: Deps, password: string): Promise<string> {
   const existing = await deps.store.accounts.findByEmail(LOCAL_LOGIN);
-  if (!existing)
-    return (await createAccount(deps, { email: LOCAL_LOGIN, password, firstName: 'Local', lastName: 'User' })).id;
+  if (!existing) return (await createAccount(deps, { email: LOCAL_LOGIN, password })).id;
   await deps.store.accounts.setPassword(
     existing.id,
     await hashPassword(password, deps.random.bytes(16)),

@@ -16,6 +16,8 @@ export interface Email {
   readonly type: string;
   readonly from: { readonly name: string; readonly address: string };
   readonly to: { readonly name: string; readonly address: string };
+  /** Where a reply goes (the requester, or the signer of a feedback); absent or null: no Reply-To header. */
+  readonly replyTo?: { readonly name: string; readonly address: string } | null;
   readonly subject: string;
   readonly html: string;
   readonly text: string;

@@ -15,6 +15,7 @@ export interface QueueEmailInput {
   readonly type: string;
   readonly from: Email['from'];
   readonly to: Email['to'];
+  readonly replyTo?: Email['replyTo'];
   readonly rendered: RenderedEmail;
   readonly attachments?: readonly AttachmentRef[];
   /** Why the mail could not be rendered: it is written as failed, with this reason, and never delivered. */
@@ -87,6 +88,7 @@ function outboxEmail(deps: Pick<AppDeps, 'clock' | 'random'>, input: QueueEmailI
     type: input.type,
     from: input.from,
     to: input.to,
+    replyTo: input.replyTo ?? null,
     ...input.rendered,
     attachments: input.attachments ?? [],
     status: input.failure === undefined ? 'queued' : 'failed',

@@ -56,6 +56,15 @@ export function senderOf(
   return { name: vouched ? name : `${name} via ${settings.serviceName}`, address };
 }
 
+/**
+ * A Reply-To: the address only when it is one (no space, CR/LF or other control character, so no header can
+ * be added through it), the name as one line; null otherwise (the mail then goes without a Reply-To).
+ */
+export function replyToOf(name: unknown, address: string | null): { name: string; address: string } | null {
+  if (address === null || /\p{Cc}/u.test(address) || address.length > 254 || domainOf(address) === null) return null;
+  return { name: displayName(name), address };
+}
+
 /** One line of text: control and format characters and line separators out, spaces collapsed, cut. */
 function displayName(value: unknown): string {
   if (typeof value !== 'string') return '';

@@ -30,6 +30,8 @@ export interface PlannedMail {
   /** Variables of the event (the signer who signed, a feedback's subject and message). */
   readonly event?: Readonly<Record<string, string>>;
   readonly attachments?: readonly AttachmentRef[];
+  /** The signer a reply goes to (a feedback mail); otherwise a mail to a signer or watcher replies to the requester. */
+  readonly replyToSignee?: Signee;
   /** An invitation: sent once per signer (the caller marks it). */
   readonly invitation?: boolean;
 }
@@ -122,6 +124,7 @@ function feedbackMail(event: { signee: Signee; subject: string; message: string 
   return {
     type: 'signatureFeedbackRequesterEmail',
     to: { kind: 'requester' },
+    replyToSignee: event.signee,
     event: { ...signerVars(event.signee), feedbackSubject: event.subject, feedbackMessage: event.message },
   };
 }

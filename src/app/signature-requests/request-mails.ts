@@ -11,7 +11,7 @@ import { PLATFORM_ACTOR, recordEvent } from './audit.js';
 import type { MailSettings } from '../mail/mail-settings.port.js';
 import { BACKLOG_CAP, queueEmails, type QueueEmailInput } from '../mail/queue-email.js';
 import { renderEmailOrFailure } from '../mail/render-email.js';
-import { senderOf } from '../mail/sender.js';
+import { replyToOf, senderOf } from '../mail/sender.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
 import { planRequestMails, type MailTarget, type PlannedMail, type RequestMailEvent } from './request-mail-plan.js';
@@ -83,6 +83,7 @@ function mailOf(
     type: planned.type,
     from: senderOf(deps.settings, { name: context.serviceName, address: context.serviceEmail }),
     to: addressOf(planned.to, input.requester, context),
+    replyTo: replyToAddress(planned, input.requester, context),
     ...renderEmailOrFailure(deps.settings.engine, { type: planned.type, context }),
     attachments: planned.attachments,
   };
@@ -135,6 +136,19 @@ function recipientOf(deps: RequestMailDeps, to: MailTarget): MailContextInput['r
     lang: s.lang,
     vars: s.vars ?? {},
   };
+}
+
+/**
+ * Where a reply goes: a feedback mail replies to its signer, a mail to a signer or a watcher to the requester
+ * (their stored addresses, never a var's); the requester's other mails have no Reply-To.
+ */
+function replyToAddress(
+  planned: PlannedMail,
+  requester: Account,
+  context: Readonly<Record<string, string | boolean>>,
+): QueueEmailInput['replyTo'] {
+  if (planned.replyToSignee) return replyToOf(planned.replyToSignee.commonName, planned.replyToSignee.email);
+  return planned.to.kind === 'requester' ? null : replyToOf(context.requesterName, requester.email);
 }
 
 /** The recipient's address: always the one stored (a var may rename a person, never redirect a mail). */

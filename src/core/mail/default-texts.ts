@@ -14,6 +14,8 @@ export interface EmailText {
 
 const DEADLINE_EN = '#if($signatureRequestDeadline != "")Please sign before $signatureRequestDeadline.#end';
 const DEADLINE_FR = '#if($signatureRequestDeadline != "")Merci de signer avant le $signatureRequestDeadline.#end';
+const MESSAGE_EN = '#if($message != "")Message from $requesterName: $message#end';
+const MESSAGE_FR = '#if($message != "")Message de $requesterName : $message#end';
 const OTP_EN = '#if($requiresOTP)A code sent by SMS to your phone will confirm your signature.#end';
 const OTP_FR = '#if($requiresOTP)Un code envoyé par SMS sur votre téléphone confirmera votre signature.#end';
 const SIGN_EN = { label: 'Review and sign', url: 'signing' } as const;
@@ -25,7 +27,13 @@ const EN: Record<EmailTypeId, EmailText> = {
   signatureRequestSigneeEmail: {
     subject: '$requesterName invites you to sign "$documentName"',
     title: 'Your signature is requested',
-    lines: ['Hello $signeeName,', '$requesterName asks you to sign the document "$documentName".', DEADLINE_EN, OTP_EN],
+    lines: [
+      'Hello $signeeName,',
+      '$requesterName asks you to sign the document "$documentName".',
+      MESSAGE_EN,
+      DEADLINE_EN,
+      OTP_EN,
+    ],
     action: SIGN_EN,
   },
   signatureReminderSigneeEmail: {
@@ -34,6 +42,7 @@ const EN: Record<EmailTypeId, EmailText> = {
     lines: [
       'Hello $signeeName,',
       '$requesterName is still waiting for your signature on "$documentName".',
+      MESSAGE_EN,
       DEADLINE_EN,
     ],
     action: SIGN_EN,
@@ -139,6 +148,7 @@ const FR: Record<EmailTypeId, EmailText> = {
     lines: [
       'Bonjour $signeeName,',
       '$requesterName vous demande de signer le document « $documentName ».',
+      MESSAGE_FR,
       DEADLINE_FR,
       OTP_FR,
     ],
@@ -150,6 +160,7 @@ const FR: Record<EmailTypeId, EmailText> = {
     lines: [
       'Bonjour $signeeName,',
       '$requesterName attend toujours votre signature sur « $documentName ».',
+      MESSAGE_FR,
       DEADLINE_FR,
     ],
     action: SIGN_FR,

@@ -117,6 +117,8 @@ function requestVariables(input: MailContextInput): Record<string, string | bool
     isUploaded: request.isUploaded === true,
     signingURL: input.defaultSigningUrl,
     redirectURL: '',
+    // The requester's personal note to the signers (a request's or a signer's `message` var): empty when not given.
+    message: '',
   };
 }
 
