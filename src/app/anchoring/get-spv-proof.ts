@@ -1,0 +1,28 @@
+import type { SpvProof } from '../../core/bitcoin/spv.js';
+import type { AppDeps } from '../shared/deps.js';
+
+/**
+ * The SPV data of a CONFIRMED anchor's transaction: the raw transaction and its block Merkle branch as
+ * stored at the first confirmation, and the block's 80-byte header read from the node. Null before
+ * CONFIRMED, with no node, or when the node no longer knows the block.
+ */
+export async function getSpvProof(
+  deps: Pick<AppDeps, 'store' | 'chain'>,
+  input: { id: string },
+): Promise<SpvProof | null> {
+  const anchor = await deps.store.anchors.findById(input.id);
+  if (!deps.chain || anchor?.status !== 'CONFIRMED' || anchor.batchId === null) return null;
+  const proof = await deps.store.batches.confirmationProof(anchor.batchId);
+  if (!proof) return null;
+  const header = await deps.chain.getBlockHeaderHex(proof.blockHash);
+  if (header === null) return null;
+  return {
+    txid: proof.txId,
+    rawTx: proof.rawTx,
+    blockHash: proof.blockHash,
+    blockHeight: proof.blockHeight,
+    blockHeader: header,
+    txIndex: proof.txMerkleBranch.index,
+    merkleBranch: proof.txMerkleBranch.siblings,
+  };
+}
