@@ -25,7 +25,7 @@ function proofIn(n: number, at: number): SpvProof {
   const branch = blockMerkleBranch(txids, txids[at]!);
   return {
     txid: txids[at]!,
-    rawTx: txs[at]!.hex,
+    rawTx: txs[at]!.nonWitnessHex,
     blockHash: Buffer.from(sha256d(header)).reverse().toString('hex'),
     blockHeight: 101,
     blockHeader: header.toString('hex'),
@@ -46,6 +46,7 @@ describe('checkSpvProof', () => {
     assert.equal(checkSpvProof(p, '11'.repeat(32)).valid, false);
     const failed = (q: SpvProof) => (checkSpvProof(q, root.toString('hex')) as { failed?: string }).failed;
     assert.equal(failed({ ...p, rawTx: p.rawTx.slice(0, -8) }), 'MALFORMED');
+    assert.equal(failed({ ...p, rawTx: anchorTx(root, 'tx 3').hex }), 'MALFORMED', 'with witness: not all covered');
     assert.equal(failed({ ...p, txIndex: 8 }), 'MALFORMED', 'an index beyond the branch depth');
     assert.equal(failed({ ...p, merkleBranch: p.merkleBranch.slice(1) }), 'MERKLE_BRANCH');
     assert.equal(failed({ ...p, blockHeader: p.blockHeader.slice(2) }), 'MALFORMED');

@@ -1,9 +1,10 @@
+import { parseRawTransaction } from '../../core/bitcoin/raw-tx.js';
 import type { SpvProof } from '../../core/bitcoin/spv.js';
 import type { AppDeps } from '../shared/deps.js';
 
 /**
- * The SPV data of a CONFIRMED anchor's transaction: the raw transaction and its block Merkle branch as
- * stored at the first confirmation, and the block's 80-byte header read from the node. Null before
+ * The SPV data of a CONFIRMED anchor's transaction: the raw transaction (without witness: every byte then
+ * counts in its txid) and its block Merkle branch as stored at the first confirmation, and the block's 80-byte header read from the node. Null before
  * CONFIRMED, with no node, or when the node no longer knows the block.
  */
 export async function getSpvProof(
@@ -18,7 +19,7 @@ export async function getSpvProof(
   if (header === null) return null;
   return {
     txid: proof.txId,
-    rawTx: proof.rawTx,
+    rawTx: parseRawTransaction(proof.rawTx).nonWitness.toString('hex'),
     blockHash: proof.blockHash,
     blockHeight: proof.blockHeight,
     blockHeader: header,

@@ -11,7 +11,7 @@ import { parseRawTransaction } from './raw-tx.js';
 /** The SPV data of one anchoring transaction (hashes in RPC display order unless said otherwise). */
 export interface SpvProof {
   readonly txid: string;
-  /** The transaction as `getrawtransaction` returns it (witness data included), hex. */
+  /** The transaction serialized without witness (BIP 144), hex: every byte counts in the txid. */
   readonly rawTx: string;
   readonly blockHash: string;
   readonly blockHeight: number;
@@ -76,6 +76,7 @@ export function checkSpvProof(proof: SpvProof, merkleRoot: string): SpvVerdict {
     // Hostile bytes: whatever the parser trips on, the proof is malformed.
     return bad('MALFORMED', `"rawTx": ${err instanceof Error ? err.message : String(err)}`);
   }
+  if (tx.hasWitness) return bad('MALFORMED', '"rawTx" expected without witness data (the txid does not cover it)');
   if (tx.nonWitness.length === 64) return bad('MALFORMED', '"rawTx" is 64 bytes, which an inner node could mimic');
   if (tx.txid !== proof.txid) return bad('TXID', `"rawTx" hashes to ${tx.txid}, not ${proof.txid}`);
   if (!tx.outputs.some((o) => parseOpReturn(o.script)?.toString('hex') === merkleRoot))
