@@ -162,7 +162,12 @@ for (const kind of kinds) {
         assert.deepEqual(checkSpvProof(spv, receipt.merkleRoot), { valid: true });
       }
       await assertSpvMatchesNode(spv, (method, params) => f.chain.call(method, params));
-      const shared = await getProofBundle(deps, (await deps.store.signatureRequests.findById(id))!);
+      let headerReads = 0;
+      const counting = Object.create(f.chain) as typeof f.chain;
+      counting.getBlockHeaderHex = (hash) => ((headerReads += 1), f.chain.getBlockHeaderHex(hash));
+      const completed = (await deps.store.signatureRequests.findById(id))!;
+      const shared = await getProofBundle({ ...deps, chain: counting }, completed);
+      assert.equal(headerReads, 1, 'three anchors in one block: the header is read once');
       assert.deepEqual(shared.bitcoinSpv, bundle.bitcoinSpv, 'the public bundle carries the same SPV data');
 
       const root = bundle.auditTrailReceipt.merkleRoot;

@@ -55,8 +55,9 @@ async function receiptOf(deps: Pick<AppDeps, 'store'>, anchorId: string | null):
 /** The SPV data of the anchors' transactions, each transaction once, in the order of the anchors. */
 async function spvOf(deps: Pick<AppDeps, 'store' | 'chain'>, anchorIds: (string | null)[]): Promise<SpvProof[]> {
   const byTxid = new Map<string, SpvProof>();
+  const headers = new Map<string, Promise<string | null>>();
   for (const id of anchorIds) {
-    const spv = id === null ? null : await getSpvProof(deps, { id });
+    const spv = id === null ? null : await getSpvProof(deps, { id }, headers);
     if (spv !== null && !byTxid.has(spv.txid)) byTxid.set(spv.txid, spv);
   }
   return [...byTxid.values()];
