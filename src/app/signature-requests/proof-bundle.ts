@@ -1,4 +1,5 @@
 /** The proof bundle of a request: every signer's receipt, the sealed audit trail and its receipt. */
+import type { SpvProof } from '../../core/bitcoin/spv.js';
 import type { ChainpointReceipt } from '../../core/chainpoint/receipt.js';
 import {
   isCommittedTrail,
@@ -6,6 +7,7 @@ import {
   type SealedAuditTrail,
 } from '../../core/signature-requests/audit-commitment.js';
 import { getReceipt } from '../anchoring/get-receipt.js';
+import { getSpvProof } from '../anchoring/get-spv-proof.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { TrailReader } from './audit-trail.js';
 import { signedEmailOpening } from './signee-secrets.js';
@@ -17,6 +19,11 @@ export interface ProofBundle {
   /** The receipts of the signers' anchors that have one (SENT or CONFIRMED), in signer order. */
   readonly signatureReceipts: ChainpointReceipt[];
   readonly auditTrailReceipt?: ChainpointReceipt;
+  /**
+   * Once complete (and the server has a node): the SPV data of each Bitcoin transaction the receipts name
+   * (`anchors[0].sourceId` = `txid`), once per transaction, beside the receipts, which stay Chainpoint v2 as is.
+   */
+  readonly bitcoinSpv?: SpvProof[];
   /**
    * The audit trail exactly as sealed: its canonical JSON (RFC 8785) hashes to the receipt's signedHash. Format 2
    * (commitments, no personal value) for everyone; a format-1 trail (sealed before, in plain) to its owner only.
@@ -45,6 +52,17 @@ async function receiptOf(deps: Pick<AppDeps, 'store'>, anchorId: string | null):
   return r.complete ? r.receipt : null;
 }
 
+/** The SPV data of the anchors' transactions, each transaction once, in the order of the anchors. */
+async function spvOf(deps: Pick<AppDeps, 'store' | 'chain'>, anchorIds: (string | null)[]): Promise<SpvProof[]> {
+  const byTxid = new Map<string, SpvProof>();
+  const headers = new Map<string, Promise<string | null>>();
+  for (const id of anchorIds) {
+    const spv = id === null ? null : await getSpvProof(deps, { id }, headers);
+    if (spv !== null && !byTxid.has(spv.txid)) byTxid.set(spv.txid, spv);
+  }
+  return [...byTxid.values()];
+}
+
 /**
  * The bundle as JSON text: the one serialisation of a bundle, so that what the sharing link's `…/proofbundle`
  * serves and what the attestation PDF carries are the same bytes.
@@ -58,14 +76,20 @@ export function proofBundleJson(bundle: ProofBundle): string {
  * PDF carries. No personal value: the sealed trail in format 2 (commitments), no openings; a format-1 trail
  * (sealed in plain before format 2) is left out, its receipt stays.
  */
-export async function getProofBundle(deps: Pick<AppDeps, 'store'>, request: SignatureRequest): Promise<ProofBundle> {
+export async function getProofBundle(
+  deps: Pick<AppDeps, 'store' | 'chain'>,
+  request: SignatureRequest,
+): Promise<ProofBundle> {
+  const anchorIds = [...request.signees.map((s) => s.anchorId), request.auditTrailAnchorId];
   const receipts = await Promise.all(request.signees.map((s) => receiptOf(deps, s.anchorId)));
   const trailReceipt = await receiptOf(deps, request.auditTrailAnchorId);
+  const spv = request.proofBundleComplete ? await spvOf(deps, anchorIds) : [];
   const sealed = await deps.store.signatureRequests.sealedTrail(request.id);
   const trail = sealed === null ? null : (JSON.parse(sealed) as SealedAuditTrail);
   return {
     signatureReceipts: receipts.filter((r): r is ChainpointReceipt => r !== null),
     ...(trailReceipt !== null && { auditTrailReceipt: trailReceipt }),
+    ...(spv.length > 0 && { bitcoinSpv: spv }),
     ...(trail !== null && isCommittedTrail(trail) && { auditTrailData: trail }),
     complete: request.proofBundleComplete,
   };
@@ -77,7 +101,7 @@ export async function getProofBundle(deps: Pick<AppDeps, 'store'>, request: Sign
  * for the owner a format-1 trail as sealed.
  */
 export async function getReaderProofBundle(
-  deps: Pick<AppDeps, 'store' | 'secretKey'>,
+  deps: Pick<AppDeps, 'store' | 'chain' | 'secretKey'>,
   request: SignatureRequest,
   reader: TrailReader,
 ): Promise<ProofBundle> {

@@ -6,3 +6,4 @@ export * from './op-return.js';
 export * from './raw-tx.js';
 export * from './secp-backend.js';
 export * from './signed-message.js';
+export * from './spv.js';

@@ -27,6 +27,20 @@ const tags = ['signature requests'];
 export const ProofBundleSchema = Type.Object({
   signatureReceipts: Type.Array(Type.Object({}, { additionalProperties: true })),
   auditTrailReceipt: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  bitcoinSpv: Type.Optional(
+    Type.Array(
+      Type.Object({
+        txid: Type.String(),
+        rawTx: Type.String(),
+        blockHash: Type.String(),
+        blockHeight: Type.Integer(),
+        blockHeader: Type.String({ description: 'the 80-byte block header, hex' }),
+        txIndex: Type.Integer(),
+        merkleBranch: Type.Array(Type.String(), { description: 'siblings leaf to root, internal byte order' }),
+      }),
+      { description: 'SPV data of each Bitcoin transaction the receipts name, once complete (docs/attestation.md)' },
+    ),
+  ),
   auditTrailData: Type.Optional(AuditTrailSchema),
   auditTrailOpenings: Type.Optional(Type.Array(AuditOpeningSchema)),
   signatureOpenings: Type.Optional(
