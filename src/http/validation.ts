@@ -78,6 +78,18 @@ export function typed(app: FastifyInstance): TypedFastify {
 const MALFORMED_TEXT = /[\0\p{Cs}]/u;
 
 /**
+ * Parsed JSON and parsed queries are made of plain objects (their prototype is Object.prototype, null, or a
+ * null-prototype object, as the query parser's are) and arrays; anything else a body may be (a Buffer, a
+ * request stream handed over by a content-type parser) is not text a client wrote, and walking it could
+ * never end.
+ */
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v) as object | null;
+  return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null;
+}
+
+/**
  * Where in a parsed value (keys included) a string holds malformed text, as a path like `tags[1]`;
  * undefined when there is none. Iterative, so a deeply nested body cannot overflow the stack.
  */
@@ -89,7 +101,7 @@ export function findMalformedText(value: unknown, root: string): string | undefi
       if (MALFORMED_TEXT.test(v)) return path;
     } else if (Array.isArray(v)) {
       v.forEach((e, i) => pending.push([e, `${path}[${i}]`]));
-    } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v)) {
+    } else if (isPlainObject(v)) {
       for (const [k, e] of Object.entries(v)) {
         if (MALFORMED_TEXT.test(k)) return `${path} (a key)`;
         pending.push([e, `${path}.${truncateGraphemes(k, 64)}`]);
@@ -114,7 +126,7 @@ function hasMalformedText(value: unknown): boolean {
       if (MALFORMED_TEXT.test(v)) return true;
     } else if (Array.isArray(v)) {
       for (const e of v) pending.push(e);
-    } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v)) {
+    } else if (isPlainObject(v)) {
       for (const k in v) {
         if (!Object.hasOwn(v, k)) continue;
         if (MALFORMED_TEXT.test(k)) return true;

@@ -5,6 +5,7 @@
  * that is not JSON is 415, as docs/errors.md says.
  */
 import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createAccount } from '../../src/app/accounts/create-account.js';
@@ -13,6 +14,7 @@ import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
 import { openStore } from '../../src/adapters/store/create-store.js';
 import { createIdentityToken } from '../../src/app/identity/create-identity-token.js';
 import { buildIdentityApp } from '../../src/identity/app.js';
+import { findMalformedText } from '../../src/http/validation.js';
 import { basic, realRandom, testApp, testClock, testConfig, testDeps } from '../support/fixtures.js';
 import { newSigner, randomHash, signatureBody } from '../support/anchors.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
@@ -200,5 +202,17 @@ describe('the identity server refuses malformed text too', () => {
       await app.close();
       await opened.close();
     }
+  });
+});
+
+describe('the text guard walks parsed JSON only', () => {
+  it('finds malformed text in plain objects and arrays, and never walks a stream or a class instance', () => {
+    assert.equal(findMalformedText({ a: [{ b: 'x\u0000' }] }, 'body'), 'body.a[0].b');
+    assert.equal(findMalformedText(Object.assign(Object.create(null), { k: '\uD800' }), 'body'), 'body.k');
+    // A request stream handed over as the body: a graph of sockets and buffers, not text a client wrote.
+    const stream = new PassThrough();
+    (stream as unknown as { note: string }).note = 'x\u0000';
+    assert.equal(findMalformedText(stream, 'body'), undefined);
+    assert.equal(findMalformedText(Buffer.from([0]), 'body'), undefined);
   });
 });

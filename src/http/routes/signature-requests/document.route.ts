@@ -30,11 +30,6 @@ const tags = ['signature requests'];
 const MULTIPART_OVERHEAD = 64 * 1024;
 /** Nothing in a served file may run, load or frame anything in our origin. */
 const SANDBOX = "sandbox; default-src 'none'; frame-ancestors 'none'";
-/**
- * A raw body is handed over under a symbol: the app's text guard walks a body's string keys, and a socket's
- * stream is a graph it must not walk.
- */
-const RAW_BODY = Symbol('raw body');
 
 const FileQuery = Type.Object(
   {
@@ -104,7 +99,7 @@ async function uploadRoute(scope: FastifyInstance, deps: HttpDeps, config: Confi
   await scope.register(multipart, {
     limits: { fileSize: config.documentMaxBytes + 1, files: 1, parts: 20, fields: 19, fieldSize: 4096 },
   });
-  scope.addContentTypeParser('*', (_req, payload, done) => done(null, { [RAW_BODY]: payload }));
+  scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const ownerView = ownerViewWithLink(deps, config);
   const publicUrl = config.publicUrl.replace(/\/+$/, '');
@@ -155,8 +150,7 @@ async function uploadOf(req: FastifyRequest, fileName: string | undefined, maxBy
     return { body: part.file, fileName: part.filename, contentType: part.mimetype };
   }
   if (declared > maxBytes) fail('PAYLOAD_TOO_LARGE', `the file exceeds ${maxBytes} bytes`);
-  const given = (req.body as { [RAW_BODY]?: unknown } | undefined)?.[RAW_BODY];
-  const raw = given instanceof Readable ? given : Readable.from([]);
+  const raw = req.body instanceof Readable ? req.body : Readable.from([]);
   const contentType = req.headers['content-type'];
   return {
     body: raw.iterator({ destroyOnReturn: false }),
