@@ -3,6 +3,17 @@
  * exact bytes that are hashed, signed by the platform key and anchored when the request is sealed.
  */
 
+/** The events a signer reports itself (`POST /v1/signatureRequest/{id}/event`, Woleet's names). */
+export const SIGNER_EVENT_TYPES = [
+  'DATA_VERIFIED',
+  'DATA_REVIEWED',
+  'TCU_ACCEPTED',
+  'TCU_REFUSED',
+  'SIGN_ACCEPTED',
+  'SIGN_REFUSED',
+] as const;
+export type SignerEventType = (typeof SIGNER_EVENT_TYPES)[number];
+
 /**
  * Every type of audit event: the api-decisions.md list, plus UPDATED (a DRAFT changed), PENDING and
  * DRAFTED (the owner's moves to those states), VIEWED (a signer opened the request, first time) and
@@ -30,25 +41,9 @@ export const AUDIT_EVENT_TYPES = [
   'CLOSED',
   'CANCELED',
   'EXPIRED',
-  'DATA_VERIFIED',
-  'DATA_REVIEWED',
-  'TCU_ACCEPTED',
-  'TCU_REFUSED',
-  'SIGN_ACCEPTED',
-  'SIGN_REFUSED',
+  ...SIGNER_EVENT_TYPES,
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
-
-/** The events a signer reports itself (`POST /v1/signatureRequest/{id}/event`, Woleet's names). */
-export const SIGNER_EVENT_TYPES = [
-  'DATA_VERIFIED',
-  'DATA_REVIEWED',
-  'TCU_ACCEPTED',
-  'TCU_REFUSED',
-  'SIGN_ACCEPTED',
-  'SIGN_REFUSED',
-] as const satisfies readonly AuditEventType[];
-export type SignerEventType = (typeof SIGNER_EVENT_TYPES)[number];
 
 /** One event as it appears in the audit trail document. */
 export interface AuditTrailEvent {
