@@ -24,6 +24,11 @@ const CYCLE_PARTNER = [
   'src/core/cycle-b.ts',
   "import { a } from './cycle-a.js';\nexport const b = () => a;\n",
 ] as const;
+/** The other half of the planted cycle of types (checked from type-cycle-a.ts). */
+const TYPE_CYCLE_PARTNER = [
+  'src/app/things/type-cycle-b.ts',
+  "import type { A } from './type-cycle-a.js';\nexport interface B { a?: A }\n",
+] as const;
 
 /** Files every rule allows: the layers used as they should be. */
 const CLEAN: Record<string, string> = {
@@ -165,6 +170,21 @@ const PLANTED: [file: string, content: string, rule: string][] = [
     'identity-imports-core-and-app',
   ],
   ['src/core/cycle-a.ts', "import { b } from './cycle-b.js';\nexport const a = () => b;\n", 'no-circular'],
+  [
+    'src/app/things/type-cycle-a.ts',
+    "import type { B } from './type-cycle-b.js';\nexport interface A { b?: B }\n",
+    'no-circular',
+  ],
+  [
+    'src/http/routes/things/other.route.ts',
+    "import { route } from '../../things.route.js';\nexport const r = route;\n",
+    'routes-stand-alone',
+  ],
+  [
+    'src/http/routes/things/type.route.ts',
+    "import type { route } from '../../things.route.js';\nexport type R = typeof route;\n",
+    'routes-stand-alone',
+  ],
 ];
 
 interface Violation {
@@ -190,7 +210,7 @@ function scratchTree(): string {
     write(dir, `node_modules/${name}/index.js`, 'module.exports = {};\n');
   }
   for (const [file, content] of Object.entries(CLEAN)) write(dir, file, content);
-  for (const [file, content] of [...PLANTED, CYCLE_PARTNER]) write(dir, file, content);
+  for (const [file, content] of [...PLANTED, CYCLE_PARTNER, TYPE_CYCLE_PARTNER]) write(dir, file, content);
   return dir;
 }
 

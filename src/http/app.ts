@@ -26,19 +26,15 @@ import { attestationRoutes } from './routes/signature-requests/attestation.route
 import { documentRoutes } from './routes/signature-requests/document.route.js';
 import { webRoutes, type WebAssets } from './routes/web/web.route.js';
 import { ErrorSchema } from './schemas.js';
-import { registerTextGuard, typed, validatorOptions, type TypedFastify } from './validation.js';
+import { registerTextGuard, typed, validatorOptions } from './validation.js';
+import { routeConfigOf, type RouteModule } from './route-module.js';
 
+/** What the HTTP app is built from: the use cases' dependencies and the readiness checks of `/ready`. */
 export interface HttpDeps extends AppDeps {
   readonly readiness: Readiness;
 }
 
-/**
- * A route module: registers its routes on the `/v1` scope. It receives the app with the TypeBox type
- * provider ({@link TypedFastify}), so `req.body`, `req.params` and `req.query` have the types of the
- * route's schemas: declare it `export const fooRoutes: RouteModule = (app, deps, config) => { … }` and
- * write no casts. Strings with U+0000 or lone surrogates never reach it ({@link registerTextGuard}).
- */
-export type RouteModule = (app: TypedFastify, deps: HttpDeps, config: Config) => void;
+export type { RouteConfig, RouteModule } from './route-module.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -100,11 +96,12 @@ export async function buildApp(
   });
   await registerOpenApi(app, config);
   healthRoutes(app, deps.readiness, () => getBatchingHealth(deps));
+  const routeConfig = routeConfigOf(config);
   const v1 = (modules: RouteModule[], withCors: boolean) =>
     app.register(
       async (scope) => {
         if (withCors) await scope.register(cors, { delegator: signerCors });
-        for (const routes of modules) routes(typed(scope), deps, config);
+        for (const routes of modules) routes(typed(scope), deps, routeConfig);
       },
       { prefix: '/v1' },
     );

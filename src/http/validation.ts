@@ -55,7 +55,7 @@ export function validatorOptions(): Pick<FastifyServerOptions, 'schemaController
  * The Fastify instance every route module receives: the TypeBox type provider makes `req.body`,
  * `req.params` and `req.query` the static types of the route's TypeBox schemas, so handlers need no
  * casts. Typing only: validation stays with {@link validatorCompiler}. A route module declared as
- * `(app: TypedFastify, …)` (or as a `RouteModule`, see app.ts) gets it without further ado.
+ * `(app: TypedFastify, …)` (or as a `RouteModule`, see route-module.ts) gets it without further ado.
  */
 export type TypedFastify = FastifyInstance<
   RawServerDefault,

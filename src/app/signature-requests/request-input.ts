@@ -9,25 +9,8 @@ import { checkMailVars } from '../mail/render-email.js';
 import { checkSenderVars } from '../mail/sender.js';
 import { checkUserUrl } from '../shared/check-user-url.js';
 import type { AppDeps } from '../shared/deps.js';
-import type { RequestFields, SigneeInput, Watcher } from './signature-request.port.js';
+import type { RequestFields, SignatureRequestInput, SigneeInput, Watcher } from './signature-request.port.js';
 import { trialRenderMails } from './trial-render-mails.js';
-
-export interface SignatureRequestInput {
-  readonly name: string;
-  readonly hashToSign: string;
-  readonly authorizedSignees?: readonly SigneeInput[];
-  readonly watchers?: readonly Watcher[];
-  readonly vars?: Vars;
-  readonly fileName?: string;
-  readonly fileURL?: string;
-  readonly deadline?: number;
-  readonly activation?: number;
-  readonly lang?: string;
-  readonly ordered?: boolean;
-  readonly public?: boolean;
-  readonly callbackURL?: string;
-  readonly identityURL?: string;
-}
 
 export interface CheckedInput {
   readonly fields: RequestFields;

@@ -24,6 +24,24 @@ export interface Watcher {
   readonly lang?: string;
 }
 
+/** The owner's input of a signature request (creation and DRAFT `PUT`), before request-input.ts checks it. */
+export interface SignatureRequestInput {
+  readonly name: string;
+  readonly hashToSign: string;
+  readonly authorizedSignees?: readonly SigneeInput[];
+  readonly watchers?: readonly Watcher[];
+  readonly vars?: Vars;
+  readonly fileName?: string;
+  readonly fileURL?: string;
+  readonly deadline?: number;
+  readonly activation?: number;
+  readonly lang?: string;
+  readonly ordered?: boolean;
+  readonly public?: boolean;
+  readonly callbackURL?: string;
+  readonly identityURL?: string;
+}
+
 /** A signer as stored: never its signeeId, only the salt it derives from and its keyed lookup hash. */
 export interface Signee {
   /** Internal, stable id (the `signerKey` of one-time passwords); never shown. */

@@ -10,7 +10,7 @@ import { mailContext, type MailContextInput } from '../../core/mail/mail-context
 import type { MailSettings } from '../mail/mail-settings.port.js';
 import { renderEmail } from '../mail/render-email.js';
 import type { RenderMeter } from '../mail/template.port.js';
-import type { SignatureRequestInput } from './request-input.js';
+import type { SignatureRequestInput } from './signature-request.port.js';
 
 /** The steps all the trial renders of one request may take together (three renders at their own limit). */
 export const TRIAL_MAX_STEPS = 300_000;

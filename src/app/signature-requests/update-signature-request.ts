@@ -1,9 +1,9 @@
 import { fail } from '../../core/errors.js';
 import type { AppDeps } from '../shared/deps.js';
 import { recordEvent, type Origin } from './audit.js';
-import { checkRequestInput, type SignatureRequestInput } from './request-input.js';
+import { checkRequestInput } from './request-input.js';
 import { newSignees } from './signee-secrets.js';
-import type { SignatureRequest } from './signature-request.port.js';
+import type { SignatureRequest, SignatureRequestInput } from './signature-request.port.js';
 
 export interface UpdateSignatureRequestInput extends SignatureRequestInput {
   readonly accountId: string;

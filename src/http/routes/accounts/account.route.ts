@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Account } from '../../../app/accounts/account.port.js';
 import { updateAccount } from '../../../app/accounts/update-account.js';
-import type { RouteModule } from '../../app.js';
+import type { RouteModule } from '../../route-module.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { accountSecurity as security, errors, Timestamp, Uuid } from '../../schemas.js';
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { createApiToken, listApiTokens, revokeApiToken } from '../../../app/accounts/manage-api-tokens.js';
-import type { RouteModule } from '../../app.js';
+import type { RouteModule } from '../../route-module.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { accountSecurity as security, errors, Timestamp, Uuid } from '../../schemas.js';
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { getCallbackSecret, rotateCallbackSecret } from '../../../app/callbacks/manage-callback-secret.js';
-import type { RouteModule } from '../../app.js';
+import type { RouteModule } from '../../route-module.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { accountSecurity as security, errors } from '../../schemas.js';
 

@@ -5,7 +5,7 @@ import { getAnchor } from '../../../app/anchoring/get-anchor.js';
 import { listPublicAnchorIds } from '../../../app/anchoring/list-public-anchor-ids.js';
 import { searchAnchors } from '../../../app/anchoring/search-anchors.js';
 import { updateAnchor } from '../../../app/anchoring/update-anchor.js';
-import type { RouteModule } from '../../app.js';
+import type { RouteModule } from '../../route-module.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { accountSecurity as security, errors, Hash, Page, page, pageOf, PageQuery, Uuid } from '../../schemas.js';
 import { AnchorSchema, CreateAnchorBody, IdParams, UpdateAnchorBody } from './anchor.schemas.js';

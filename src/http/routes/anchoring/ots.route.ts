@@ -1,6 +1,6 @@
 import { getOtsProof } from '../../../app/anchoring/get-ots-proof.js';
 import { fail } from '../../../core/errors.js';
-import type { RouteModule } from '../../app.js';
+import type { RouteModule } from '../../route-module.js';
 import { errors } from '../../schemas.js';
 import { IdParams } from './anchor.schemas.js';
 

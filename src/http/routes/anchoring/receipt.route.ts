@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { createReceiptCache, getReceiptDocument } from '../../../app/anchoring/get-receipt-document.js';
 import { verifyReceipt } from '../../../app/anchoring/verify-receipt.js';
-import type { RouteModule } from '../../app.js';
+import type { RouteModule } from '../../route-module.js';
 import { errors } from '../../schemas.js';
 import { IdParams, PartialReceiptSchema, ReceiptSchema, VerificationSchema } from './anchor.schemas.js';
 

@@ -1,5 +1,5 @@
 import { getAttestation } from '../../../app/signature-requests/attestation/attestation-pdf.js';
-import type { RouteModule } from '../../app.js';
+import type { RouteModule } from '../../route-module.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { accountSecurity as security, errors } from '../../schemas.js';
 import { IdParams } from './signature-request.schemas.js';

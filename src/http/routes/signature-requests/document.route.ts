@@ -6,7 +6,6 @@
  */
 import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -17,13 +16,13 @@ import {
 import { uploadDocument } from '../../../app/signature-requests/document/upload-document.js';
 import { contentDisposition, rangeOf } from '../../../core/documents/file-headers.js';
 import { fail } from '../../../core/errors.js';
-import type { Config } from '../../../config.js';
-import type { HttpDeps } from '../../app.js';
+import type { AppDeps } from '../../../app/shared/deps.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
+import type { RouteConfig, RouteModule } from '../../route-module.js';
 import { accountSecurity as security, errors } from '../../schemas.js';
-import { SharedParams } from './shared.route.js';
-import { ownerViewWithLink } from './signature-request.route.js';
-import { IdParams, RequestSchema, SigneeId } from './signature-request.schemas.js';
+import { typed } from '../../validation.js';
+import { ownerViewWithLink } from './route-helpers.js';
+import { IdParams, RequestSchema, SharedParams, SigneeId } from './signature-request.schemas.js';
 
 const tags = ['signature requests'];
 /** Room for a multipart envelope (boundaries, part headers) beyond the file itself. */
@@ -48,9 +47,8 @@ const FILE_RESPONSE = {
 };
 
 /** Upload and download of the file to sign. */
-export function documentRoutes(base: FastifyInstance, deps: HttpDeps, config: Config): void {
-  void base.register(async (scope) => uploadRoute(scope, deps, config));
-  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+export const documentRoutes: RouteModule = (app, deps, config) => {
+  void app.register(async (scope) => uploadRoute(scope, deps, config));
   const rateLimit = { max: config.rateLimitPublicPerMinute, timeWindow: 60_000 };
 
   app.get(
@@ -91,16 +89,16 @@ export function documentRoutes(base: FastifyInstance, deps: HttpDeps, config: Co
       return sendDocument(req, reply, await getDocument(deps, { id: req.params.id, reader }));
     },
   );
-}
+};
 
 /** `POST …/file` in a scope of its own: there, and only there, bodies are multipart or raw streams. */
-async function uploadRoute(scope: FastifyInstance, deps: HttpDeps, config: Config): Promise<void> {
+async function uploadRoute(scope: FastifyInstance, deps: AppDeps, config: RouteConfig): Promise<void> {
   scope.removeAllContentTypeParsers();
   await scope.register(multipart, {
     limits: { fileSize: config.documentMaxBytes + 1, files: 1, parts: 20, fields: 19, fieldSize: 4096 },
   });
   scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
-  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+  const app = typed(scope);
   const ownerView = ownerViewWithLink(deps, config);
   const publicUrl = config.publicUrl.replace(/\/+$/, '');
   app.post(

@@ -3,16 +3,13 @@
  * under their CSP (`img-src 'self'`) and the reader's browser never asks a third party. Keyed by a signer's
  * signeeId or by the sharing token: a wrong one gets the same 404 as an unknown request.
  */
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { BrandImage } from '../../../app/signature-requests/attestation/attestation-model.js';
 import { getSharedLogo, getSigneeLogo } from '../../../app/signature-requests/get-request-logo.js';
-import type { Config } from '../../../config.js';
-import type { HttpDeps } from '../../app.js';
+import type { RouteModule } from '../../route-module.js';
 import { errors } from '../../schemas.js';
-import { SharedParams } from './shared.route.js';
-import { IdParams, SigneeId } from './signature-request.schemas.js';
+import { IdParams, SharedParams, SigneeId } from './signature-request.schemas.js';
 
 const Image = Type.Unknown({ description: 'image/png or image/jpeg, by the image bytes' });
 
@@ -25,8 +22,7 @@ function sendImage(reply: FastifyReply, image: BrandImage): FastifyReply {
 }
 
 /** The logo for a signer (`?signeeId=`) and for the sharing link. */
-export function logoRoutes(base: FastifyInstance, deps: HttpDeps, config: Config): void {
-  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+export const logoRoutes: RouteModule = (app, deps, config) => {
   const rateLimit = { max: config.rateLimitPublicPerMinute, timeWindow: 60_000 };
 
   app.get(
@@ -57,4 +53,4 @@ export function logoRoutes(base: FastifyInstance, deps: HttpDeps, config: Config
     },
     async (req, reply) => sendImage(reply, await getSharedLogo(deps, req.params)),
   );
-}
+};

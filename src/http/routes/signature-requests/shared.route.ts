@@ -4,27 +4,18 @@ import { attestationPdf } from '../../../app/signature-requests/attestation/atte
  * attestation, keyed by the sharing token. No account; rate limited like every public route; an unknown
  * request and a wrong token get the same 404.
  */
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import {
   BRANDING_VARS,
   findSharedRequest,
   getSharedRequest,
 } from '../../../app/signature-requests/get-shared-request.js';
 import { getProofBundle, proofBundleJson } from '../../../app/signature-requests/proof-bundle.js';
-import type { Config } from '../../../config.js';
-import type { HttpDeps } from '../../app.js';
+import type { RouteModule } from '../../route-module.js';
 import { errors, Hash, Timestamp, Uuid } from '../../schemas.js';
-import { ProofBundleSchema } from './signature-request-proofs.route.js';
-import { State } from './signature-request.schemas.js';
+import { ProofBundleSchema, SharedParams, State } from './signature-request.schemas.js';
 
 const tags = ['signature requests (sharing link)'];
-
-export const SharedParams = Type.Object(
-  { id: Uuid, token: Type.String({ minLength: 1, maxLength: 128, description: 'the sharing token of the link' }) },
-  { additionalProperties: false },
-);
 
 const SharedRequestSchema = Type.Object({
   id: Uuid,
@@ -56,8 +47,7 @@ const SharedRequestSchema = Type.Object({
 });
 
 /** Anyone holding the sharing link: follow the request, fetch its proofs and its attestation. */
-export function sharedRequestRoutes(base: FastifyInstance, deps: HttpDeps, config: Config): void {
-  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+export const sharedRequestRoutes: RouteModule = (app, deps, config) => {
   const rateLimit = { max: config.rateLimitPublicPerMinute, timeWindow: 60_000 };
 
   app.get(
@@ -115,4 +105,4 @@ export function sharedRequestRoutes(base: FastifyInstance, deps: HttpDeps, confi
         .send(Buffer.from(body));
     },
   );
-}
+};

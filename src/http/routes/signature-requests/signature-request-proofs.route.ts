@@ -1,22 +1,21 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { readAuditTrail, type TrailReader } from '../../../app/signature-requests/audit-trail.js';
 import { getSignatureRequest } from '../../../app/signature-requests/get-signature-request.js';
 import { remindSignees, updateDeadline } from '../../../app/signature-requests/owner-actions.js';
 import { getReaderProofBundle, proofBundleJson } from '../../../app/signature-requests/proof-bundle.js';
 import { findSignee } from '../../../app/signature-requests/signee-secrets.js';
 import type { SignatureRequest } from '../../../app/signature-requests/signature-request.port.js';
-import type { HttpDeps } from '../../app.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { accountSecurity as security, errors } from '../../schemas.js';
-import type { Config } from '../../../config.js';
-import { originOf, ownerViewWithLink } from './signature-request.route.js';
+import type { AppDeps } from '../../../app/shared/deps.js';
+import type { RouteModule } from '../../route-module.js';
+import { originOf, ownerViewWithLink } from './route-helpers.js';
 import {
-  AuditOpeningSchema,
   AuditTrailSchema,
   DeadlineBody,
   IdParams,
+  ProofBundleSchema,
   RemindBody,
   RequestSchema,
   SigneeQuery,
@@ -24,36 +23,9 @@ import {
 
 const tags = ['signature requests'];
 
-export const ProofBundleSchema = Type.Object({
-  signatureReceipts: Type.Array(Type.Object({}, { additionalProperties: true })),
-  auditTrailReceipt: Type.Optional(Type.Object({}, { additionalProperties: true })),
-  bitcoinSpv: Type.Optional(
-    Type.Array(
-      Type.Object({
-        txid: Type.String(),
-        rawTx: Type.String(),
-        blockHash: Type.String(),
-        blockHeight: Type.Integer(),
-        blockHeader: Type.String({ description: 'the 80-byte block header, hex' }),
-        txIndex: Type.Integer(),
-        merkleBranch: Type.Array(Type.String(), { description: 'siblings leaf to root, internal byte order' }),
-      }),
-      { description: 'SPV data of each Bitcoin transaction the receipts name, once complete (docs/attestation.md)' },
-    ),
-  ),
-  auditTrailData: Type.Optional(AuditTrailSchema),
-  auditTrailOpenings: Type.Optional(Type.Array(AuditOpeningSchema)),
-  signatureOpenings: Type.Optional(
-    Type.Array(Type.Object({ auditTrailId: Type.String(), salt: Type.String(), value: Type.String() }), {
-      description: "openings of the e-mails the delegated signatures' identities commit to (EMAILADDRESS=sha256:…)",
-    }),
-  ),
-  complete: Type.Boolean(),
-});
-
 /** The request and who reads it: its owner (credentials) or one of its signers (?signeeId=). */
 async function readerRequest(
-  deps: HttpDeps,
+  deps: AppDeps,
   req: FastifyRequest,
   id: string,
   signeeId: string | undefined,
@@ -65,8 +37,7 @@ async function readerRequest(
 }
 
 /** Reminders, deadline, audit trail and proof bundle. */
-export function signatureRequestProofRoutes(base: FastifyInstance, deps: HttpDeps, config: Config): void {
-  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+export const signatureRequestProofRoutes: RouteModule = (app, deps, config) => {
   const ownerView = ownerViewWithLink(deps, config);
   const readerSecurity = [...security, {}];
 
@@ -151,4 +122,4 @@ export function signatureRequestProofRoutes(base: FastifyInstance, deps: HttpDep
         .send(bundle);
     },
   );
-}
+};

@@ -1,6 +1,3 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Origin } from '../../../app/signature-requests/audit.js';
 import { createSignatureRequest } from '../../../app/signature-requests/create-signature-request.js';
 import {
   getSignatureRequest,
@@ -8,14 +5,11 @@ import {
 } from '../../../app/signature-requests/get-signature-request.js';
 import { requesterOf } from '../../../app/signature-requests/get-shared-request.js';
 import { searchSignatureRequests } from '../../../app/signature-requests/search-signature-requests.js';
-import { ownerView, signeeViewOf } from '../../../app/signature-requests/signature-request-view.js';
-import type { SignatureRequest } from '../../../app/signature-requests/signature-request.port.js';
-import { sharingPath } from '../../../core/signature-requests/sharing-token.js';
-import type { Config } from '../../../config.js';
+import { signeeViewOf } from '../../../app/signature-requests/signature-request-view.js';
 import { transitionSignatureRequest } from '../../../app/signature-requests/transition-signature-request.js';
 import { updateSignatureRequest } from '../../../app/signature-requests/update-signature-request.js';
-import type { HttpDeps } from '../../app.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
+import type { RouteModule } from '../../route-module.js';
 import { accountSecurity as security, errors, page, Page } from '../../schemas.js';
 import {
   CreateRequestBody,
@@ -26,30 +20,12 @@ import {
   TransitionBody,
   UpdateRequestBody,
 } from './signature-request.schemas.js';
+import { originOf, ownerViewWithLink } from './route-helpers.js';
 
 const tags = ['signature requests'];
 
-/** IP and user agent of a request, for the audit trail. */
-export function originOf(req: FastifyRequest): Origin {
-  const ua = req.headers['user-agent'];
-  return { ip: req.ip, ...(typeof ua === 'string' && { userAgent: ua }) };
-}
-
-/**
- * The owner's view of a request with its sharing link (`signatureRequestSharingURL`, the URL of the sharing
- * page under PUBLIC_URL; it answers once the request has left DRAFT).
- */
-export function ownerViewWithLink(deps: Pick<HttpDeps, 'secretKey'>, config: Pick<Config, 'publicUrl'>) {
-  const publicUrl = config.publicUrl.replace(/\/+$/, '');
-  return (r: SignatureRequest) => ({
-    ...ownerView(r),
-    signatureRequestSharingURL: publicUrl + sharingPath(deps.secretKey, r.id),
-  });
-}
-
 /** The owner's operations on signature requests: create, read, change a DRAFT, search, transition. */
-export function signatureRequestRoutes(base: FastifyInstance, deps: HttpDeps, config: Config): void {
-  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+export const signatureRequestRoutes: RouteModule = (app, deps, config) => {
   const ownerView = ownerViewWithLink(deps, config);
 
   app.post(
@@ -152,4 +128,4 @@ export function signatureRequestRoutes(base: FastifyInstance, deps: HttpDeps, co
       return ownerView(await transitionSignatureRequest(deps, { ...input, origin: originOf(req) }));
     },
   );
-}
+};

@@ -272,3 +272,37 @@ export const AuditOpeningSchema = Type.Object({
   value: Type.String(),
   auditTrailId: Type.Optional(Type.String({ description: 'the signer whose value it is; absent: the owner' })),
 });
+
+/** What a proof bundle holds (`…/proofbundle`, and through the sharing link). */
+export const ProofBundleSchema = Type.Object({
+  signatureReceipts: Type.Array(Type.Object({}, { additionalProperties: true })),
+  auditTrailReceipt: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  bitcoinSpv: Type.Optional(
+    Type.Array(
+      Type.Object({
+        txid: Type.String(),
+        rawTx: Type.String(),
+        blockHash: Type.String(),
+        blockHeight: Type.Integer(),
+        blockHeader: Type.String({ description: 'the 80-byte block header, hex' }),
+        txIndex: Type.Integer(),
+        merkleBranch: Type.Array(Type.String(), { description: 'siblings leaf to root, internal byte order' }),
+      }),
+      { description: 'SPV data of each Bitcoin transaction the receipts name, once complete (docs/attestation.md)' },
+    ),
+  ),
+  auditTrailData: Type.Optional(AuditTrailSchema),
+  auditTrailOpenings: Type.Optional(Type.Array(AuditOpeningSchema)),
+  signatureOpenings: Type.Optional(
+    Type.Array(Type.Object({ auditTrailId: Type.String(), salt: Type.String(), value: Type.String() }), {
+      description: "openings of the e-mails the delegated signatures' identities commit to (EMAILADDRESS=sha256:…)",
+    }),
+  ),
+  complete: Type.Boolean(),
+});
+
+/** A request and its sharing token: the key of the sharing link's routes. */
+export const SharedParams = Type.Object(
+  { id: Uuid, token: Type.String({ minLength: 1, maxLength: 128, description: 'the sharing token of the link' }) },
+  { additionalProperties: false },
+);

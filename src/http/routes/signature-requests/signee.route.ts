@@ -1,15 +1,12 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { signByDelegation } from '../../../app/signature-requests/sign-by-delegation.js';
 import { signWithOwnKey } from '../../../app/signature-requests/sign-with-own-key.js';
 import { recordSignerEvent } from '../../../app/signature-requests/record-signer-event.js';
 import { giveFeedback } from '../../../app/signature-requests/signee-actions.js';
 import { sendSigneeOtp } from '../../../app/signature-requests/signee-otp.js';
-import type { Config } from '../../../config.js';
-import type { HttpDeps } from '../../app.js';
+import type { RouteModule } from '../../route-module.js';
 import { errors, Timestamp, Uuid } from '../../schemas.js';
-import { originOf } from './signature-request.route.js';
+import { originOf } from './route-helpers.js';
 import {
   AnchorIdAnswer,
   DelegateBody,
@@ -25,8 +22,7 @@ const tags = ['signature requests (signers)'];
  * What a signer does with its signeeId (no account): sign by delegation or with its own key, give feedback,
  * report an event (SIGN_REFUSED declines).
  */
-export function signeeRoutes(base: FastifyInstance, deps: HttpDeps, config: Config): void {
-  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+export const signeeRoutes: RouteModule = (app, deps, config) => {
   const rateLimit = { max: config.rateLimitPublicPerMinute, timeWindow: 60_000 };
 
   app.post(
@@ -119,4 +115,4 @@ export function signeeRoutes(base: FastifyInstance, deps: HttpDeps, config: Conf
       return { recorded: true };
     },
   );
-}
+};
