@@ -109,32 +109,30 @@ describe('the signing page shows the uploaded document (chromium)', { skip }, ()
   };
   /** Page `n` is drawn: its canvas has ink (pixels that are not white) and its text layer holds `expected`. */
   async function assertPageDrawn(page: Page, n: number, expected: string): Promise<void> {
-    await page.waitForSelector(`.pdf-page[data-page="${n}"] canvas`);
-    await page.waitForFunction(
-      (k) => (document.querySelector(`.pdf-page[data-page="${k}"] .textLayer`)?.textContent ?? '').length > 0,
-      n,
-    );
-    const ink = await page.$eval(`.pdf-page[data-page="${n}"] canvas`, (el) => {
-      const canvas = el as HTMLCanvasElement;
-      const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+    const sel = `.pdf-page[data-page="${n}"]`;
+    await page.waitForSelector(`${sel} canvas`);
+    await page.waitForFunction(`(document.querySelector('${sel} .textLayer')?.textContent ?? '').length > 0`);
+    // Browser code as text: the tests are compiled without the DOM library.
+    const ink = await page.evaluate<number>(`(() => {
+      const canvas = document.querySelector('${sel} canvas');
+      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
       let dark = 0;
-      for (let i = 0; i < data.length; i += 4) if (data[i]! + data[i + 1]! + data[i + 2]! < 600) dark++;
+      for (let i = 0; i < data.length; i += 4) if (data[i] + data[i + 1] + data[i + 2] < 600) dark++;
       return dark / (data.length / 4);
-    });
+    })()`);
     assert.ok(ink > 0.002, `page ${n} has ink (${ink})`);
-    const layer = await text(page, `.pdf-page[data-page="${n}"] .textLayer`);
+    const layer = await text(page, `${sel} .textLayer`);
     assert.ok(layer.replace(/\s+/g, ' ').includes(expected), layer);
   }
   /** The text of page `n` can be selected (the text layer is real, selectable text). */
   async function selectedText(page: Page, n: number): Promise<string> {
-    return page.evaluate((k) => {
-      const layer = document.querySelector(`.pdf-page[data-page="${k}"] .textLayer`)!;
-      const selection = getSelection()!;
-      selection.selectAllChildren(layer);
+    return page.evaluate<string>(`(() => {
+      const selection = getSelection();
+      selection.selectAllChildren(document.querySelector('.pdf-page[data-page="${n}"] .textLayer'));
       const text = selection.toString();
       selection.removeAllRanges();
       return text;
-    }, n);
+    })()`);
   }
   const noSidewaysScroll = async (page: Page, name: string) => {
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
@@ -180,7 +178,7 @@ describe('the signing page shows the uploaded document (chromium)', { skip }, ()
       await page.waitForSelector('#done:not([hidden])');
       assert.equal(await page.evaluate('document.activeElement?.id'), 'done-heading');
       assert.match(await text(page, '#done-text'), /^Your signature of “Lease été.pdf” is recorded/);
-      await page.waitForFunction(() => /signed on/.test(document.querySelector('#signers li')?.textContent ?? ''));
+      await page.waitForFunction("/signed on/.test(document.querySelector('#signers li')?.textContent ?? '')");
       const signers = await page.$$eval('#signers li', (els) => els.map((e) => e.textContent ?? ''));
       assert.match(signers[0]!, /^Signer 1 \(you\) — signed on /);
       assert.equal(signers[1], 'Signer 2 — not signed yet');
