@@ -71,7 +71,7 @@ export async function showPdf(bytes: Uint8Array, options: PdfViewOptions): Promi
     const page = await doc.getPage(n);
     const el = document.createElement('div');
     el.className = 'pdf-page';
-    el.setAttribute('role', 'img');
+    el.setAttribute('role', 'group');
     el.setAttribute('aria-label', options.pageLabel(n, doc.numPages));
     el.dataset.page = String(n);
     frame.append(el);
