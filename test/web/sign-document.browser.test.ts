@@ -169,6 +169,13 @@ describe('the signing page shows the uploaded document (chromium)', { skip }, ()
       await noSidewaysScroll(page, `${name} zoomed`);
       await page.click('#zoom-fit');
       assert.equal(await text(page, '#zoom-level'), '100 %');
+      // Turned sideways (or resized), the pages fit the new width.
+      await page.setViewportSize({ width: viewport.height, height: viewport.width });
+      await page.waitForFunction(
+        "Math.abs(document.querySelector('.pdf-page').getBoundingClientRect().width - document.querySelector('#pages').clientWidth) < 4",
+      );
+      await noSidewaysScroll(page, `${name} turned`);
+      await page.setViewportSize(viewport);
       // Every page: scroll to the last one and it is drawn too.
       await page.$eval('.pdf-page[data-page="3"]', (el) => el.scrollIntoView());
       await assertPageDrawn(page, 3, pageText(3));

@@ -149,8 +149,22 @@ export async function showPdf(bytes: Uint8Array, options: PdfViewOptions): Promi
     },
     { root: frame, rootMargin: '100% 0px' },
   );
-  layOut();
-  for (const slot of slots) observer.observe(slot.el);
+  /** Lay the pages out again and redraw those in view (after a zoom, or when the frame changed width). */
+  function refresh(): void {
+    layOut();
+    for (const slot of slots) {
+      observer.unobserve(slot.el);
+      observer.observe(slot.el);
+    }
+  }
+  refresh();
+  // A phone turned sideways, a window resized: the fitting width changes, so does every page.
+  let width = frame.clientWidth;
+  new ResizeObserver(() => {
+    if (frame.clientWidth === width) return;
+    width = frame.clientWidth;
+    refresh();
+  }).observe(frame);
 
   return {
     pageCount: doc.numPages,
@@ -159,11 +173,7 @@ export async function showPdf(bytes: Uint8Array, options: PdfViewOptions): Promi
     },
     setZoom(next: number) {
       zoom = next;
-      layOut();
-      for (const slot of slots) {
-        observer.unobserve(slot.el);
-        observer.observe(slot.el);
-      }
+      refresh();
     },
   };
 }
