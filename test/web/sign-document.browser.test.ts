@@ -243,6 +243,26 @@ describe('the signing page shows the uploaded document (chromium)', { skip }, ()
     await first.close();
   });
 
+  it("in the signer's language (fr): the check, the pages and the decline in French", async () => {
+    const { links } = await requestWithFile(await textPdf(2), 'bail.pdf', 'application/pdf', {
+      authorizedSignees: [{ ...signer(1), lang: 'fr' }],
+    });
+    const page = await open(links[0]!, SIZES[0][1]);
+    await page.waitForURL(/lang=fr/);
+    await page.waitForSelector('body[data-ready="true"]');
+    await assertPageDrawn(page, 1, pageText(1));
+    assert.match(await text(page, '#doc-check'), /^Voici le document que vous signez/);
+    assert.equal(await text(page, '#page-count'), '2 pages');
+    assert.equal(await page.getAttribute('.pdf-page[data-page="1"]', 'aria-label'), 'Page 1 sur 2');
+    assert.equal(await text(page, '#zoom-fit'), 'Pleine largeur');
+    await page.click('#decline summary');
+    await page.click('#decline-button');
+    await page.waitForSelector('#done:not([hidden])');
+    assert.equal(await text(page, '#done-heading'), 'Refusé');
+    assert.match(await text(page, '#done-text'), /^Vous avez refusé de signer le \d+ \S+ \d{4}/);
+    await page.close();
+  });
+
   it('a PDF with JavaScript and form fields is shown, and nothing in it runs', async () => {
     const pdf = await hostilePdf();
     for (const [, viewport] of SIZES) {

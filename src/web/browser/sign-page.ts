@@ -273,7 +273,7 @@ async function setupFile(view: RequestView, target: Target): Promise<void> {
   check.textContent = m('docMatch');
   const workerSrc = byId('viewer').dataset.worker ?? '';
   if (!isPdf(bytes, type) || !workerSrc) {
-    docProblem(m('docNotPdf'));
+    docProblem(isPdf(bytes, type) ? m('docUnrendered', { reason: 'no PDF.js worker' }) : m('docNotPdf'));
     return setDocState('unshown');
   }
   await renderPdf(bytes, workerSrc);
