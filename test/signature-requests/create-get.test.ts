@@ -45,7 +45,7 @@ for (const kind of kinds) {
       assert.equal(later.json().state, 'PENDING');
     });
 
-    it('shows a signer its own secret first, and no other signer secret or phone', async () => {
+    it('shows a signer its own secret first, no other signer secret or phone, and its own phone masked', async () => {
       const body = requestBody({
         authorizedSignees: [signer(1), { ...signer(2), countryCallingCode: '33', phone: '612345678' }],
       });
@@ -61,7 +61,8 @@ for (const kind of kinds) {
       assert.equal(view.watchers, undefined);
       const other = await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}?signeeId=${id2}` });
       assert.equal(other.json().authorizedSignees[0].signeeId, id2);
-      assert.equal(other.json().authorizedSignees[0].phone, '612345678');
+      assert.ok(!other.body.includes('612345678'), 'a signer sees its own number masked, never whole');
+      assert.equal(other.json().authorizedSignees[0].maskedPhone, '+33 6 •• •• •• 78');
     });
 
     it("records VIEWED once per signer, at its first opening, with IP and user agent; the owner's reads are not views", async () => {

@@ -165,7 +165,6 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
       const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
       assert.ok(overflow <= 0, `the ${name} page scrolls sideways by ${overflow}px`);
       await page.screenshot({ path: path.join(artifacts, `sign-${name}.png`), fullPage: true });
-      if (name === 'phone') await page.screenshot({ path: path.join(docsImg, 'sign-page-phone.png'), fullPage: true });
       await page.click('#sign-button');
       await page.waitForSelector('#done:not([hidden])');
       assert.equal(await page.evaluate('document.activeElement?.id'), 'done-heading');
@@ -241,7 +240,7 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
     await page.close();
   });
 
-  it('failure pages: bad link, another origin, unknown signer, already signed, canceled, expired', async () => {
+  it('failure pages: bad link, another origin, unknown signer, canceled, expired; a used link says when it was signed', async () => {
     const failureOf = async (url: string) => {
       const page = await open(url);
       await page.waitForSelector('#failure:not([hidden])');
@@ -260,7 +259,12 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
     );
     assert.match(await failureOf(signLink(id, 'A'.repeat(43))), /^The link is incomplete or wrong/);
     assert.equal((await delegate(b, id, signeeIds[0]!)).statusCode, 200);
-    assert.match(await failureOf(signLink(id, signeeIds[0]!)), /^You have already signed this document/);
+    // A used link is no failure: it says when the signer signed (test/web/sign-document.browser.test.ts).
+    const used = await open(signLink(id, signeeIds[0]!));
+    await used.waitForSelector('#done:not([hidden])');
+    assert.match(await text(used, '#done-text'), /^You signed this document on /);
+    assert.ok((await used.isHidden('#failure')) && (await used.isHidden('#sign-form')));
+    await used.close();
     const canceled = await createRequest(b);
     const res = await b.app.inject({
       method: 'POST',

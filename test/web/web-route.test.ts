@@ -114,6 +114,25 @@ describe('web pages served by the API', () => {
     assert.equal((await app.inject({ method: 'GET', url: '/assets/manifest.json' })).statusCode, 404);
   });
 
+  it('GET /sign names the PDF.js worker, served from our own /assets/ like every asset', async () => {
+    const page = await app.inject({ method: 'GET', url: '/sign' });
+    assert.equal(page.headers['content-security-policy'], CONTENT_SECURITY_POLICY);
+    const worker = /<div id="viewer" data-worker="(\/assets\/pdf-worker-[A-Z0-9]+\.js)"/.exec(page.body)?.[1];
+    assert.ok(worker, 'the page names the worker');
+    const res = await app.inject({ method: 'GET', url: worker });
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['content-type']), /^text\/javascript/);
+    assert.match(String(res.headers['cache-control']), /immutable/);
+    assert.match(res.body, /PDFWorker|WorkerMessageHandler/);
+    const { assets } = await testWebAssets();
+    const sign = assets.files.get(path.basename(assets.scripts.get('sign-page.js')!))!.body.toString('utf8');
+    assert.match(sign, /isEvalSupported/, 'PDF.js is bundled into the sign page');
+    assert.doesNotMatch(
+      sign,
+      /https?:\/\/(?!www\.w3\.org|mozilla\.org|github\.com)[a-z0-9.-]+\/[^"'\s]*\.(m?js|wasm)\b/i,
+    );
+  });
+
   it('the bundle holds the core verification code and nothing node-only', async () => {
     const { assets } = await testWebAssets();
     const js = assets.files.get(path.basename(assets.script))!.body.toString('utf8');

@@ -1,5 +1,6 @@
 /** The JSON forms of a signature request: the owner's, and one signer's. Absent optional fields are left out. */
 import type { Vars } from '../../core/signature-requests/limits.js';
+import { maskPhone } from '../../core/signature-requests/phone.js';
 import type { SignatureRequestState } from '../../core/signature-requests/states.js';
 import type { AppDeps } from '../shared/deps.js';
 import { signeeIdOf } from './signee-secrets.js';
@@ -20,6 +21,8 @@ export interface SigneeView {
   signeeId?: string;
   /** Only in a signer's own view: when that signer declined (SIGN_REFUSED). */
   declinedOn?: number;
+  /** Only in a signer's own view, instead of the number: where the SMS codes go (`+33 6 •• •• •• 78`). */
+  maskedPhone?: string;
 }
 
 export interface SignatureRequestView {
@@ -113,6 +116,8 @@ export function ownerView(r: SignatureRequest): SignatureRequestView {
 /**
  * One signer's view: that signer first, with its own signeeId and contact details; the others with
  * name and whether they signed only. No watchers, no callbackURL, no other signer's secret, e-mail or phone.
+ * The signer's own phone is given masked (`maskedPhone`): a link may be forwarded, and the page needs only
+ * to say where the code goes.
  */
 export function signeeViewOf(
   deps: Pick<AppDeps, 'secretKey'>,
@@ -120,8 +125,12 @@ export function signeeViewOf(
   me: Signee,
   declinedOn: number | null = null,
 ): SignatureRequestView {
+  const full = signeeView(me, 'full');
+  delete full.phone;
+  delete full.countryCallingCode;
   const own: SigneeView = {
-    ...signeeView(me, 'full'),
+    ...full,
+    ...(me.phone !== null && { maskedPhone: maskPhone(me.countryCallingCode ?? '', me.phone) }),
     signeeId: signeeIdOf(deps, me),
     ...(declinedOn !== null && { declinedOn }),
   };

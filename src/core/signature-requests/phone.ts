@@ -63,3 +63,32 @@ function partsOf(parsed: PhoneNumber): SmsPhone {
     nationalNumber: parsed.nationalNumber,
   };
 }
+
+/** The character that stands for a hidden digit. */
+const HIDDEN = '•';
+
+/**
+ * Where a one-time password goes, told without giving the number away: the country code, the first digit
+ * of the national number and its last two, every other digit hidden (`+33 6 •• •• •• 78`), grouped the way
+ * the country writes its numbers. A signer's link may be forwarded, so the signer's view carries this and
+ * never the number itself.
+ */
+export function maskPhone(countryCallingCode: string, phone: string): string {
+  const cc = countryCallingCode.trim().replace(/^\+/, '');
+  let national: string;
+  try {
+    const sms = normaliseSmsPhone(cc, phone);
+    const parsed = parsePhoneNumberFromString(sms.e164)!;
+    national = parsed.formatInternational().slice(`+${cc}`.length).trim();
+  } catch {
+    national = phone.replace(/\D/g, '');
+  }
+  const digits = national.replace(/\D/g, '').length;
+  let seen = 0;
+  const masked = Array.from(national, (c) => {
+    if (!/\d/.test(c)) return c;
+    seen += 1;
+    return seen === 1 || seen > digits - 2 ? c : HIDDEN;
+  }).join('');
+  return `+${cc} ${masked}`;
+}

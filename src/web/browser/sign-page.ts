@@ -1,10 +1,12 @@
 /**
  * The default signature page in the browser. It does what the spec asks of any signature page: read the
  * signature request URL from its own query, take `signeeId` from that URL's query, and POST `…/delegate`
- * with `{signeeId}` when the signer acts. Around that: the request's facts, the document's hash check
- * (in this browser), the SMS code step, feedback, the confirmation and the redirect.
+ * with `{signeeId}` when the signer acts. Around that: the request's facts, the document itself (an uploaded
+ * PDF drawn inline by PDF.js, once its SHA-256 is checked against `hashToSign` in this browser), the SMS code
+ * step, the decline, feedback, the confirmation and the redirect.
  * It only ever talks to its own origin (CSP connect-src 'self'): a URL of another server is refused.
  */
+import { truncateGraphemes } from '../../core/text/graphemes.js';
 import { isLang } from '../i18n.js';
 import { st, type SigningKey } from '../i18n-signing.js';
 import {
@@ -18,6 +20,7 @@ import {
   show,
   showLogo,
 } from './page-kit.js';
+import { showPdf, ZOOMS, type PdfView } from './pdf-view.js';
 
 const lang = pageLang();
 const m = (key: SigningKey, params?: Record<string, string | number>) => st(lang, key, params);
@@ -25,7 +28,9 @@ const m = (key: SigningKey, params?: Record<string, string | number>) => st(lang
 interface SignerView {
   commonName: string;
   signedOn?: number;
+  declinedOn?: number;
   requiresOTP?: boolean;
+  maskedPhone?: string;
   signeeId?: string;
   lang?: string;
   vars?: Record<string, unknown>;
@@ -36,6 +41,8 @@ interface RequestView {
   hashToSign: string;
   fileName?: string;
   fileURL?: string;
+  isUploaded?: boolean;
+  proofBundleComplete?: boolean;
   deadline?: number;
   lang?: string;
   vars?: Record<string, unknown>;
@@ -49,7 +56,19 @@ interface Target {
 }
 type Failure = { key: SigningKey; params?: Record<string, string> };
 
+/**
+ * What the page knows of the document, which decides whether "Sign" may be pressed: `none` (no copy here:
+ * the fingerprint identifies it, as before documents were uploaded), `loading`, `shown` (drawn, fingerprint
+ * equal), `unshown` (fingerprint equal but not drawn: not a PDF, or PDF.js cannot read it; the signer must
+ * tick "I have read the document"), `wrong` (fingerprint differs: signing is disabled).
+ */
+type DocState = 'none' | 'loading' | 'shown' | 'unshown' | 'wrong';
+
 const REQUEST_PATH = /^\/v1\/signatureRequest\/[0-9a-fA-F-]{36}$/;
+/** A document name in a sentence is cut (on a grapheme boundary) past this many UTF-16 units. */
+const NAME_MAX = 120;
+
+let docState: DocState = 'none';
 
 /** The signature request URL of the query, checked: same origin, a request path, a signeeId. */
 function targetOf(search: string): Target | Failure {
@@ -66,11 +85,14 @@ function targetOf(search: string): Target | Failure {
   return { path: url.pathname, signeeId };
 }
 
+/** A URL of the signer's request on this origin, with the signer's secret. */
+const signerUrl = (target: Target, suffix = '') =>
+  `${target.path}${suffix}?signeeId=${encodeURIComponent(target.signeeId)}`;
+
 /** What an error code of the signer API means for this page: a failure page, or a message by the form. */
 function failureOf(code: string): Failure | null {
   const pages: Record<string, SigningKey> = {
     NOT_FOUND: 'badLink',
-    ALREADY_SIGNED: 'alreadySigned',
     SIGNING_CLOSED: 'closed',
     DEADLINE_PASSED: 'expired',
     NOT_YOUR_TURN: 'notYourTurn',
@@ -79,9 +101,8 @@ function failureOf(code: string): Failure | null {
   return code in pages ? { key: pages[code]! } : null;
 }
 
-/** Why this signer cannot sign this request now, from the view alone. */
-function blockedBy(view: RequestView, me: SignerView): Failure | null {
-  if (me.signedOn !== undefined) return { key: 'alreadySigned' };
+/** Why this signer cannot sign this request now, from the view alone (signed and declined are not failures). */
+function blockedBy(view: RequestView): Failure | null {
   const byState: Record<string, SigningKey> = {
     CANCELED: 'canceled',
     EXPIRED: 'expired',
@@ -96,7 +117,7 @@ function blockedBy(view: RequestView, me: SignerView): Failure | null {
 }
 
 function showFailure(f: Failure): void {
-  show(false, byId('loading'), byId('file'), byId('sign-form'), byId('feedback'));
+  show(false, byId('loading'), byId('file'), byId('sign-form'), byId('feedback'), byId('decline'));
   byId('failure-text').textContent = m(f.key, f.params);
   byId<HTMLAnchorElement>('retry-link').href = location.href;
   show(f.key === 'tooManyTries', byId('failure-retry'));
@@ -116,6 +137,10 @@ function signerItem(s: SignerView, isMe: boolean): HTMLLIElement {
   return li;
 }
 
+function renderSigners(view: RequestView): void {
+  byId('signers').replaceChildren(...view.authorizedSignees.map((s, i) => signerItem(s, i === 0)));
+}
+
 function renderRequest(view: RequestView): void {
   byId('title').textContent = view.name;
   byId('requester').textContent = requesterText(view.requester);
@@ -125,16 +150,148 @@ function renderRequest(view: RequestView): void {
     byId('deadline').textContent = formatDate(lang, view.deadline);
     for (const el of document.querySelectorAll<HTMLElement>('.deadline')) el.hidden = false;
   }
-  byId('signers').replaceChildren(...view.authorizedSignees.map((s, i) => signerItem(s, i === 0)));
+  renderSigners(view);
   show(false, byId('loading'));
   show(true, byId('request'));
 }
 
-function setupFile(view: RequestView): void {
+/** Where the page reads the document from: the uploaded file, or a `fileURL` on this origin; else null. */
+function documentUrl(view: RequestView, target: Target): string | null {
+  if (view.isUploaded) return signerUrl(target, '/file');
+  if (view.fileURL === undefined) return null;
+  try {
+    const url = new URL(view.fileURL);
+    return url.origin === location.origin ? url.pathname + url.search : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The sign button follows the document: enabled when shown, or when acknowledged; never for a wrong file. */
+function updateSignButton(): void {
+  const button = byId<HTMLButtonElement>('sign-button');
+  const ack = byId<HTMLInputElement>('ack');
+  show(docState === 'unshown', byId('ack-field'));
+  button.disabled = docState === 'loading' || docState === 'wrong' || (docState === 'unshown' && !ack.checked);
+}
+
+function setDocState(state: DocState): void {
+  docState = state;
+  updateSignButton();
+}
+
+function docProblem(text: string | null): void {
+  byId('doc-problem').textContent = text ?? '';
+  show(text !== null, byId('doc-problem'));
+}
+
+function setZoomControls(pdf: PdfView): void {
+  const level = byId('zoom-level');
+  const zoomOut = byId<HTMLButtonElement>('zoom-out');
+  const zoomIn = byId<HTMLButtonElement>('zoom-in');
+  const apply = (zoom: number) => {
+    pdf.setZoom(zoom);
+    level.textContent = `${Math.round(zoom * 100)} %`;
+    zoomOut.disabled = zoom <= ZOOMS[0];
+    zoomIn.disabled = zoom >= ZOOMS[ZOOMS.length - 1]!;
+  };
+  const step = (dir: 1 | -1) => {
+    const i = ZOOMS.findIndex((z) => z >= pdf.zoom - 1e-9);
+    apply(ZOOMS[Math.min(ZOOMS.length - 1, Math.max(0, i + dir))]!);
+  };
+  zoomOut.addEventListener('click', () => step(-1));
+  zoomIn.addEventListener('click', () => step(1));
+  byId('zoom-fit').addEventListener('click', () => apply(1));
+  apply(1);
+}
+
+/** Draw the PDF; a file PDF.js cannot read becomes `unshown` (read it downloaded, then acknowledge). */
+async function renderPdf(bytes: Uint8Array, workerSrc: string): Promise<void> {
+  const viewer = byId('viewer');
+  show(true, viewer);
+  try {
+    const pdf = await showPdf(bytes, {
+      workerSrc,
+      frame: byId('pages'),
+      pageLabel: (n, total) => m('pageLabel', { n, total }),
+      onFirstPage: () => {
+        byId('pages').dataset.shown = 'true';
+        if (docState === 'loading') setDocState('shown');
+      },
+      onPageError: (n) => {
+        docProblem(m('pageFailed', { n }));
+        setDocState('unshown');
+      },
+    });
+    byId('page-count').textContent = pdf.pageCount === 1 ? m('pageCountOne') : m('pageCount', { n: pdf.pageCount });
+    setZoomControls(pdf);
+  } catch (err) {
+    show(false, viewer);
+    const reason = err instanceof Error && err.name ? err.name : 'error';
+    docProblem(m('docUnrendered', { reason }));
+    setDocState('unshown');
+  }
+}
+
+/**
+ * Fetch the document once, hash exactly those bytes, and show them only when they are the document to sign.
+ * No uploaded copy: the signer may still check a copy of their own against the fingerprint.
+ */
+async function setupFile(view: RequestView, target: Target): Promise<void> {
+  show(true, byId('file'));
+  const url = documentUrl(view, target);
+  if (url === null) return setupFileCheck(view);
+  setDocState('loading');
+  show(true, byId('doc-loading'));
+  byId('sign-intro').textContent = m('signIntroDoc');
+  const link = byId<HTMLAnchorElement>('doc-link');
+  link.href = url;
+  if (view.fileName) link.download = view.fileName;
+  let bytes: Uint8Array<ArrayBuffer>;
+  let type: string;
+  try {
+    const res = await fetch(url, { credentials: 'omit', referrerPolicy: 'no-referrer', cache: 'no-store' });
+    if (!res.ok) throw new Error(`HTTP_${res.status}`);
+    type = res.headers.get('content-type') ?? '';
+    bytes = new Uint8Array(await res.arrayBuffer());
+  } catch (err) {
+    show(false, byId('doc-loading'));
+    docProblem(m('docLoadFailed', { reason: err instanceof Error ? err.message : 'NETWORK' }));
+    show(true, byId('doc-download'));
+    return setDocState('wrong');
+  }
+  const hash = await fileSha256(new Blob([bytes]));
+  show(false, byId('doc-loading'));
+  const check = byId('doc-check');
+  show(true, check, byId('doc-download'));
+  if (hash !== view.hashToSign) {
+    check.className = 'fail';
+    check.textContent = m('docMismatch', { hash });
+    return setDocState('wrong');
+  }
+  check.className = 'ok';
+  check.textContent = m('docMatch');
+  const workerSrc = byId('viewer').dataset.worker ?? '';
+  if (!isPdf(bytes, type) || !workerSrc) {
+    docProblem(isPdf(bytes, type) ? m('docUnrendered', { reason: 'no PDF.js worker' }) : m('docNotPdf'));
+    return setDocState('unshown');
+  }
+  await renderPdf(bytes, workerSrc);
+}
+
+/** A PDF by its type or its header (`%PDF-` within the first KiB, where readers look for it). */
+function isPdf(bytes: Uint8Array, type: string): boolean {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 1024));
+  return head.includes('%PDF-') || /^application\/pdf\b/i.test(type);
+}
+
+/** No copy here: a link to `fileURL` when it is one, and the check of a copy the signer has. */
+function setupFileCheck(view: RequestView): void {
   const safe = view.fileURL !== undefined && /^https?:\/\//i.test(view.fileURL);
   if (safe) byId<HTMLAnchorElement>('file-link').href = view.fileURL!;
   show(safe, byId('file-download'));
   show(!safe, byId('file-none'));
+  show(true, byId('file-check-field'));
   const input = byId<HTMLInputElement>('file-check');
   input.addEventListener('change', async () => {
     const file = input.files?.[0];
@@ -144,26 +301,28 @@ function setupFile(view: RequestView): void {
     out.className = hash === view.hashToSign ? 'ok' : 'fail';
     out.textContent = hash === view.hashToSign ? m('fileOk') : m('fileBad', { hash });
   });
-  show(true, byId('file'));
 }
 
 function inlineError(key: SigningKey | null, params?: Record<string, string>): void {
   byId('sign-error').textContent = key === null ? '' : m(key, params);
 }
 
-function setupOtp(target: Target): void {
+function setupOtp(target: Target, me: SignerView): void {
   show(true, byId('otp'));
+  const phone = me.maskedPhone;
+  if (phone) byId('otp-intro').textContent = m('otpIntroPhone', { phone });
   const button = byId<HTMLButtonElement>('otp-send');
   button.addEventListener('click', async () => {
     button.disabled = true;
     const res = await api(`${target.path}/otp/${encodeURIComponent(target.signeeId)}`);
     button.disabled = false;
     if (res.code === null) {
-      byId('otp-status').textContent = m('otpSent');
+      byId('otp-status').textContent = phone ? m('otpSentPhone', { phone }) : m('otpSent');
       inlineError(null);
       byId('otp-code').focus();
       return;
     }
+    if (res.code === 'ALREADY_SIGNED') return void reload(target);
     const page = failureOf(res.code);
     if (page) return showFailure(page);
     inlineError(res.code === 'OTP_TOO_SOON' ? 'otpTooSoon' : res.code === 'OTP_LIMIT_REACHED' ? 'otpLimit' : 'failed', {
@@ -173,7 +332,8 @@ function setupOtp(target: Target): void {
 }
 
 /** The form's answer to a refused signature: a failure page, or a message next to the code field. */
-function refused(code: string): void {
+function refused(code: string, target: Target): void {
+  if (code === 'ALREADY_SIGNED' || code === 'ALREADY_DECLINED') return void reload(target);
   const page = failureOf(code);
   if (page) return showFailure(page);
   const inline: Record<string, SigningKey> = {
@@ -190,13 +350,19 @@ function refused(code: string): void {
 }
 
 function setupSign(view: RequestView, me: SignerView, target: Target): void {
-  if (me.requiresOTP) setupOtp(target);
+  if (me.requiresOTP) setupOtp(target, me);
   const form = byId<HTMLFormElement>('sign-form');
   const button = byId<HTMLButtonElement>('sign-button');
+  byId('ack').addEventListener('change', () => {
+    inlineError(null);
+    updateSignButton();
+  });
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
+    if (button.disabled) return;
+    if (docState === 'unshown' && !byId<HTMLInputElement>('ack').checked) return inlineError('ackMissing');
     const otp = byId<HTMLInputElement>('otp-code').value.trim();
-    if (me.requiresOTP && !otp) return refused('OTP_REQUIRED');
+    if (me.requiresOTP && !otp) return refused('OTP_REQUIRED', target);
     button.disabled = true;
     button.textContent = m('signing');
     const res = await api(`${target.path}/delegate`, {
@@ -204,24 +370,77 @@ function setupSign(view: RequestView, me: SignerView, target: Target): void {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ signeeId: target.signeeId, ...(me.requiresOTP && { otp }) }),
     });
-    button.disabled = false;
     button.textContent = m('signButton');
-    if (res.code === null) signed(view, me);
-    else refused(res.code);
+    updateSignButton();
+    if (res.code === null) void signed(view, me, target);
+    else refused(res.code, target);
   });
+  updateSignButton();
   show(true, form);
 }
 
-function signed(view: RequestView, me: SignerView): void {
-  show(false, byId('file'), byId('sign-form'), byId('feedback'));
-  byId('done-text').textContent = m('doneText', { name: view.fileName ?? view.name });
+/** The document and proof links of a signer who signed: the file when there is one, the proofs once complete. */
+function doneLinks(view: RequestView, target: Target, signedNow: boolean): void {
+  const doc = documentUrl(view, target);
+  if (doc !== null) {
+    const link = byId<HTMLAnchorElement>('done-doc-link');
+    link.href = doc;
+    if (view.fileName) link.download = view.fileName;
+  }
+  show(doc !== null, byId('done-doc'));
+  const ready = view.proofBundleComplete === true && !signedNow;
+  byId<HTMLAnchorElement>('proofs-link').href = signerUrl(target, '/proofbundle');
+  show(ready, byId('done-proofs'));
+  show(!ready, byId('done-proofs-later'));
+}
+
+/** Signed or declined: the one message saying so, with its heading focused; the forms go away. */
+function showOutcome(heading: SigningKey, text: string): void {
+  show(false, byId('sign-form'), byId('feedback'), byId('decline'), byId('failure'));
+  byId('done').classList.toggle('declined', heading === 'declinedHeading');
+  byId('done-heading').textContent = m(heading);
+  byId('done-text').textContent = text;
   show(true, byId('done'));
   byId('done-heading').focus();
+}
+
+async function signed(view: RequestView, me: SignerView, target: Target): Promise<void> {
+  const name = truncateGraphemes(view.fileName ?? view.name, NAME_MAX, '…');
+  showOutcome('doneHeading', m('doneText', { name }));
+  const fresh = await api<RequestView>(signerUrl(target));
+  const now = fresh.body ?? view;
+  if (fresh.body) renderSigners(fresh.body);
+  doneLinks(now, target, true);
   const redirect = me.vars?.redirectURL ?? view.vars?.redirectURL;
   if (typeof redirect !== 'string' || !/^https?:\/\//i.test(redirect)) return;
   byId<HTMLAnchorElement>('redirect-link').href = redirect;
   show(true, byId('redirect'));
   setTimeout(() => location.assign(redirect), 4000);
+}
+
+function setupDecline(target: Target): void {
+  const form = byId<HTMLFormElement>('decline-form');
+  const button = byId<HTMLButtonElement>('decline-button');
+  const status = byId('decline-status');
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const comment = byId<HTMLTextAreaElement>('decline-reason').value.trim();
+    button.disabled = true;
+    status.textContent = m('declining');
+    const res = await api(`${target.path}/event`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ signeeId: target.signeeId, type: 'SIGN_REFUSED', ...(comment && { comment }) }),
+    });
+    button.disabled = false;
+    status.textContent = '';
+    if (res.code === null || res.code === 'ALREADY_DECLINED' || res.code === 'ALREADY_SIGNED')
+      return void reload(target);
+    const page = failureOf(res.code);
+    if (page) return showFailure(page);
+    status.textContent = m('failed', { reason: res.code });
+  });
+  show(true, byId('decline'));
 }
 
 function setupFeedback(target: Target): void {
@@ -254,10 +473,33 @@ function switchLanguage(view: RequestView, me: SignerView): boolean {
   return true;
 }
 
+/** Read the signer's view again and show where the signer stands (after a 409: signed or declined elsewhere). */
+async function reload(target: Target): Promise<void> {
+  const res = await api<RequestView>(signerUrl(target));
+  if (res.code !== null || !res.body) return showFailure({ key: 'failed', params: { reason: res.code ?? '' } });
+  renderSigners(res.body);
+  settled(res.body, res.body.authorizedSignees[0]!, target);
+}
+
+/** A signer who signed or declined: say which and when (never the failure page), with the links. */
+function settled(view: RequestView, me: SignerView, target: Target): boolean {
+  if (me.signedOn !== undefined) {
+    showOutcome('doneHeading', m('signedOnText', { date: formatDate(lang, me.signedOn) }));
+    doneLinks(view, target, false);
+    return true;
+  }
+  if (me.declinedOn !== undefined) {
+    showOutcome('declinedHeading', m('declinedOnText', { date: formatDate(lang, me.declinedOn) }));
+    show(false, byId('done-links'));
+    return true;
+  }
+  return false;
+}
+
 async function main(): Promise<void> {
   const target = targetOf(location.search);
   if ('key' in target) return showFailure(target);
-  const res = await api<RequestView>(`${target.path}?signeeId=${encodeURIComponent(target.signeeId)}`);
+  const res = await api<RequestView>(signerUrl(target));
   if (res.code !== null || !res.body)
     return showFailure(failureOf(res.code ?? '') ?? { key: 'failed', params: { reason: res.code ?? '' } });
   const view = res.body;
@@ -266,11 +508,16 @@ async function main(): Promise<void> {
   applyBranding({ ...view.vars, ...me.vars });
   showLogo(`${target.path}/logo?signeeId=${encodeURIComponent(target.signeeId)}`);
   renderRequest(view);
-  const blocked = blockedBy(view, me);
+  if (settled(view, me, target)) {
+    if (documentUrl(view, target) !== null) await setupFile(view, target);
+    return;
+  }
+  const blocked = blockedBy(view);
   if (blocked) return showFailure(blocked);
-  setupFile(view);
   setupSign(view, me, target);
+  setupDecline(target);
   setupFeedback(target);
+  await setupFile(view, target);
 }
 
 void main().finally(() => document.body.setAttribute('data-ready', 'true'));

@@ -124,6 +124,9 @@ const SigneeView = Type.Object({
   anchorId: Type.Optional(Uuid),
   signeeId: Type.Optional(Type.String({ description: "only in a signer's own view, for that signer" })),
   declinedOn: Type.Optional(Timestamp),
+  maskedPhone: Type.Optional(
+    Type.String({ description: "only in a signer's own view, instead of phone: where the SMS codes go, masked" }),
+  ),
 });
 
 export const RequestSchema = Type.Object({

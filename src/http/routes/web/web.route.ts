@@ -88,7 +88,8 @@ export function webRoutes(app: FastifyInstance, assets: WebAssets, deps: Pick<Ap
     const lang = pickLang(query.lang, req.headers['accept-language']);
     const keep: Record<string, string> =
       query.signatureRequestURL === undefined ? {} : { signatureRequestURL: query.signatureRequestURL };
-    return sendPage(reply, lang, renderSignPage(lang, pageAssets(assets, 'sign-page.js'), keep));
+    const page = renderSignPage(lang, pageAssets(assets, 'sign-page.js'), keep, assets.scripts.get('pdf-worker.js'));
+    return sendPage(reply, lang, page);
   });
   app.get(
     '/share/:id/:token',
