@@ -121,7 +121,7 @@ describe('the new-user path of the README', { skip }, () => {
     await verify.setInputFiles('#file', copy);
     await verify.locator('#verify-button').click();
     await verify.locator('#result').waitFor({ state: 'visible', timeout: 60_000 });
-    await verify.waitForFunction(() => document.getElementById('verify-button')?.hasAttribute('disabled') === false);
+    await verify.locator('#verify-button:not([disabled])').waitFor();
     const verdict = verify.locator('#verdict');
     const text = await verdict.innerText();
     const classes = (await verdict.getAttribute('class')) ?? '';
@@ -140,9 +140,7 @@ describe('the new-user path of the README', { skip }, () => {
     writeFileSync(bad, tampered);
     await verify.setInputFiles('#file', bad);
     await verify.locator('#verify-button').click();
-    await verify.waitForFunction(() => /\bfail\b/.test(document.getElementById('verdict')?.className ?? ''), null, {
-      timeout: 60_000,
-    });
+    await verify.locator('#verdict.fail').waitFor({ timeout: 60_000 });
   });
 });
 
