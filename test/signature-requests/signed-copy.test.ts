@@ -26,7 +26,12 @@ import { signedCopyForMail } from '../../src/app/signature-requests/attestation/
 import { originalInSignedCopy, originalRevision, revisionEnds } from '../../src/core/documents/signed-copy.js';
 import { deriveSharingToken } from '../../src/core/signature-requests/sharing-token.js';
 import { bundleInPdf } from '../../src/web/browser/pdf-attachment.js';
+import { sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
+import { completeProofBundles } from '../../src/app/signature-requests/proof-bundle.js';
+import { insertBatch } from '../support/anchors.js';
 import { TEST_SECRET_KEY, testConfig } from '../support/fixtures.js';
+import { startSmtp, type TestSmtp } from '../support/smtp.js';
+import { deliverQueued, MAIL, sent } from '../support/workflow-mail.js';
 import { storeKinds } from '../support/stores.js';
 import { createRequest, delegate, openBench, requestBody, type Bench } from './fixture.js';
 
@@ -60,10 +65,12 @@ async function presignedPdf(): Promise<Buffer> {
 for (const kind of kinds) {
   describe(`the signed copy on ${kind.name}`, { skip: kind.skip }, () => {
     let b: Bench;
+    let smtp: TestSmtp;
     let original: Buffer;
     before(async () => {
       original = await presignedPdf();
       const identity = await serviceSigningIdentity('k'.repeat(40), 'proofseal');
+      smtp = await startSmtp();
       b = await openBench(
         kind,
         {
@@ -75,11 +82,15 @@ for (const kind of kinds) {
             signer: padesSigner({ identity: async () => identity, now: Date.now }),
             copies: pdfSignedCopyAssembler(),
           },
+          mail: MAIL,
         },
         { config: testConfig({}) },
       );
     });
-    after(async () => b?.close());
+    after(async () => {
+      await smtp?.stop();
+      await b?.close();
+    });
 
     const get = (url: string, headers: Record<string, string> = {}) => b.app.inject({ method: 'GET', url, headers });
     const amendedOf = (id: string) => get(`/v1/signatureRequest/${id}/file?amended=true`, b.auth);
@@ -105,9 +116,18 @@ for (const kind of kinds) {
       return made;
     }
 
-    /** The proofs confirmed (what the confirmation job records once every anchor is in a block). */
-    const confirmProofs = (id: string) =>
-      b.s.db.query('UPDATE signature_request SET proof_bundle_complete = true WHERE id = $1', [id]);
+    /**
+     * The proofs confirmed as the service gets there: the trail sealed, every anchor in a CONFIRMED batch, then
+     * the bundle marked complete (which queues the attestation mails).
+     */
+    async function confirmProofs(id: string): Promise<void> {
+      assert.equal(await sealAuditTrail(b.deps, { requestId: id }), 'sealed');
+      const request = (await b.deps.store.signatureRequests.findById(id))!;
+      const anchors = [...request.signees.map((s) => s.anchorId!), request.auditTrailAnchorId!];
+      await insertBatch(b.s.db, anchors, { status: 'CONFIRMED', confirmations: 6 });
+      assert.ok((await completeProofBundles(b.deps, { limit: 100 })) >= 1);
+      assert.equal((await b.deps.store.signatureRequests.findById(id))?.proofBundleComplete, true);
+    }
 
     it('appends the attestation and the bundle to the original bytes, signed; every tool agrees', async () => {
       const { id, signeeIds } = await signedRequest(original);
@@ -187,19 +207,29 @@ for (const kind of kinds) {
       const again = await amendedOf(id);
       assert.ok(again.rawPayload.equals(copy));
 
-      // The mail's attachment is the signed copy, instead of the attestation.
-      const attach = requestAttachments(b.deps, {
-        attestation: async () => new Uint8Array([1]),
-        signedCopy: (rid) => signedCopyForMail(b.deps, rid, 10 * 1024 * 1024),
-      });
-      const mailed = await attach({ kind: 'attestation', requestId: id } as Parameters<typeof attach>[0]);
-      assert.equal(mailed.filename, 'lease-signed.pdf');
-      assert.ok(Buffer.from(mailed.content).equals(copy));
+      // The bundle the copy carries names the original: found from the copy and its own attachment alone.
+      assert.deepEqual(originalInSignedCopy(copy, bundle), { length: original.length, sha256: sha256(original) });
+
+      // The attestation mails, through a real SMTP server: the signed copy instead of the attestation.
+      const signedCopy = (rid: string) => signedCopyForMail(b.deps, rid, 10 * 1024 * 1024);
+      const delivered = await deliverQueued(b, smtp, { attestation: async () => new Uint8Array([1]), signedCopy });
+      const mails = delivered.filter((m) => m.type === 'signatureAttestationEmail');
+      assert.deepEqual(sent(mails), [
+        'signatureAttestationEmail → owner@example.com',
+        'signatureAttestationEmail → signer1@example.com',
+        'signatureAttestationEmail → signer2@example.com',
+      ]);
+      for (const m of mails) {
+        assert.equal(m.mail.attachments.length, 1);
+        assert.equal(m.mail.attachments[0]!.filename, 'lease-signed.pdf');
+        assert.equal(m.mail.attachments[0]!.contentType, 'application/pdf');
+        assert.ok(Buffer.from(m.mail.attachments[0]!.content).equals(copy));
+      }
       const small = requestAttachments(b.deps, {
         attestation: async () => new Uint8Array([1]),
         signedCopy: (rid) => signedCopyForMail(b.deps, rid, 1000),
       });
-      const tooBig = await small({ kind: 'attestation', requestId: id } as Parameters<typeof attach>[0]);
+      const tooBig = await small({ kind: 'attestation', requestId: id } as Parameters<typeof small>[0]);
       assert.equal(tooBig.filename, 'attestation.pdf', 'too large to mail: the attestation alone');
     });
 
