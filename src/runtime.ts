@@ -7,7 +7,7 @@ import pino, { type Logger } from 'pino';
 import { createJobEngine, type JobEngine } from './adapters/jobs/job-engine.js';
 import { fileMailer, smtpMailer } from './adapters/mail/nodemailer-mailer.js';
 import { createSafeFetch } from './adapters/net/safe-fetch.js';
-import { lazyAttestationRenderer } from './adapters/pdf/lazy-attestation-renderer.js';
+import { lazyAttestationRenderer, lazySignedCopyAssembler } from './adapters/pdf/lazy-attestation-renderer.js';
 import { lazyPadesSigner } from './adapters/pdf/lazy-pades-signer.js';
 import { cachedBrandImages } from './adapters/pdf/brand-images.js';
 import { parseSmsUrl, twilioSms } from './adapters/sms/twilio-sms.js';
@@ -106,6 +106,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       publicUrl: config.publicUrl,
       serviceName: 'proofseal',
       signer: padesSignerOf(config, secretKey),
+      copies: lazySignedCopyAssembler(),
     },
     documents: { objects: storeDocumentObjects(opened.db), retentionMs: config.documentRetentionDays * 86_400_000 },
   };

@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ServiceApi } from '../app/shared/service-api.port.js';
+import { originalRevision, type SignedCopyOriginal } from '../core/documents/signed-copy.js';
 import { cleanFileName } from '../core/documents/file-headers.js';
 import { UsageError } from './args.js';
 import { fileSize } from './file-hash.js';
@@ -98,4 +99,27 @@ export async function downloadAttestation(
   const file = out ?? `attestation-${id}.pdf`;
   await saveStream(res.body, file, out !== undefined);
   return file;
+}
+
+/**
+ * `request signed-copy <id> [-o file]`: the signed copy of the uploaded PDF, with the length of the original
+ * revision inside it whose SHA-256 is the request's hashToSign (null when none is); null while the proofs
+ * are not all confirmed (202).
+ */
+export async function downloadSignedCopy(
+  api: ServiceApi,
+  id: string,
+  out: string | undefined,
+): Promise<{ file: string; hashToSign: string; original: SignedCopyOriginal | null } | null> {
+  const request = (await api.request<{ hashToSign: string }>('GET', requestPath(id))).body;
+  const res = await api.download(`${requestPath(id)}/file?amended=true`, { accept: [200, 202] });
+  if (res.status === 202) {
+    const rest = res.body[Symbol.asyncIterator]();
+    while (!(await rest.next()).done); // the 202's JSON body, read to free the connection
+    return null;
+  }
+  const file = out ?? savedNameOf(res.headers.get('content-disposition'), `${id}-signed.pdf`);
+  await saveStream(res.body, file, out !== undefined);
+  const original = originalRevision(new Uint8Array(await fs.readFile(file)), [request.hashToSign]);
+  return { file, hashToSign: request.hashToSign, original };
 }

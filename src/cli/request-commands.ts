@@ -16,7 +16,13 @@ import { canonicalJson } from '../core/signature-requests/audit-trail.js';
 import { parse, UsageError } from './args.js';
 import { CLIENT_OPTIONS, resolveClientSettings, type Flags } from './client-settings.js';
 import { sha256File } from './file-hash.js';
-import { downloadAttestation, downloadRequestFile, requestPath, uploadRequestFile } from './document-commands.js';
+import {
+  downloadAttestation,
+  downloadRequestFile,
+  downloadSignedCopy,
+  requestPath,
+  uploadRequestFile,
+} from './document-commands.js';
 import type { ClientContext } from './client-context.js';
 import { apiClient } from './seal-command.js';
 import { receiptChecks, type Check } from './verify-command.js';
@@ -26,6 +32,8 @@ export const REQUEST_USAGE = `  request create <file> --signer "Name <email>" [-
                                   alone); the i-th --otp: phone of the i-th signer, who must then give an SMS code
   request download <id> [-o FILE]    save the file to sign (checked against hashToSign)
   request attestation <id> [-o FILE] save the attestation PDF (once every proof is confirmed)
+  request signed-copy <id> [-o FILE] save the signed copy of the uploaded PDF (the original, the attestation
+                                  appended, the proof bundle attached, signed; once every proof is confirmed)
   request show <id> | request list [--state S] [--name N] [--page P] [--size S]
   request transition <id> PENDING|DRAFT|CLOSED|CANCELED
   request delegate <link from the invitation> [--otp CODE] | request delegate <id> --signee-id ID [--otp CODE]
@@ -68,9 +76,10 @@ const SUBCOMMANDS: Record<string, (args: string[], ctx: ClientContext) => Promis
   proofs: requestProofs,
   download: downloadFile,
   attestation: saveAttestation,
+  'signed-copy': saveSignedCopy,
 };
 
-/** `proofseal request <create|show|list|transition|delegate|proofs|download|attestation> …`. */
+/** `proofseal request <create|show|list|transition|delegate|proofs|download|attestation|signed-copy> …`. */
 export async function requestCommand(args: string[], ctx: ClientContext): Promise<void> {
   const [sub, ...rest] = args;
   const run = sub === undefined ? undefined : SUBCOMMANDS[sub];
@@ -192,6 +201,26 @@ async function saveAttestation(args: string[], ctx: ClientContext): Promise<void
     return;
   }
   ctx.out(values.json ? JSON.stringify({ ready: true, file }) : `saved ${file}`);
+}
+
+async function saveSignedCopy(args: string[], ctx: ClientContext): Promise<void> {
+  const { values, positionals } = parse(args, { ...CLIENT_OPTIONS, output: { type: 'string', short: 'o' } });
+  if (positionals.length !== 1) throw new UsageError('usage: proofseal request signed-copy <id> [-o FILE]');
+  const api = await client(values, ctx);
+  const got = await downloadSignedCopy(api, positionals[0]!, str(values.output));
+  if (got === null) {
+    ctx.out(values.json ? JSON.stringify({ ready: false }) : 'the proofs are not all confirmed yet: try again later');
+    process.exitCode = 1;
+    return;
+  }
+  const { file, original } = got;
+  if (values.json) ctx.out(JSON.stringify({ ready: true, file, originalLength: original?.length ?? null }));
+  else if (original)
+    ctx.out(
+      `saved ${file}: its first ${original.length} bytes are the original, SHA-256 ${original.sha256} (hashToSign)`,
+    );
+  else ctx.out(`saved ${file}: NO revision of it has the request's hashToSign ${got.hashToSign}`);
+  if (!original) process.exitCode = 1;
 }
 
 async function showRequest(args: string[], ctx: ClientContext): Promise<void> {

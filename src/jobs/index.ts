@@ -1,4 +1,5 @@
 import { attestationPdf } from '../app/signature-requests/attestation/attestation-pdf.js';
+import { signedCopyForMail } from '../app/signature-requests/attestation/signed-copy.js';
 import type { Mailer } from '../app/mail/email.port.js';
 import type { AppDeps } from '../app/shared/deps.js';
 import { requestAttachments, type AttestationProducer } from '../app/signature-requests/request-attachments.js';
@@ -14,6 +15,9 @@ import {
 import { deliverSmsJob } from './sms/deliver-sms.job.js';
 import { documentRetentionJob } from './signature-requests/document-retention.job.js';
 
+/** A signed copy larger than this is not mailed (many mail servers refuse more); the attestation goes instead. */
+const MAILED_SIGNED_COPY_MAX_BYTES = 15 * 1024 * 1024;
+
 /**
  * Every job this service runs (attestation PDFs attached to mails come from `attestationPdf` unless `io` gives
  * another producer); a worker works them all, an api process only declares them to send. */
@@ -27,7 +31,10 @@ export function jobDefinitions(
     deliverEmailJob({
       ...deps,
       mailer: io.mailer,
-      attachments: requestAttachments(deps, { attestation: io.attestation ?? ((id) => attestationPdf(deps, id)) }),
+      attachments: requestAttachments(deps, {
+        attestation: io.attestation ?? ((id) => attestationPdf(deps, id)),
+        signedCopy: (id) => signedCopyForMail(deps, id, MAILED_SIGNED_COPY_MAX_BYTES),
+      }),
     }),
     deliverSmsJob(deps),
     sealAuditTrailJob(deps),

@@ -6,7 +6,11 @@ import { smtpMailer } from '../../src/adapters/mail/nodemailer-mailer.js';
 import { createVelocityEngine } from '../../src/adapters/templates/velocity-engine.js';
 import { deliverEmail } from '../../src/app/mail/deliver-email.js';
 import type { MailSettings } from '../../src/app/mail/mail-settings.port.js';
-import { requestAttachments, type AttestationProducer } from '../../src/app/signature-requests/request-attachments.js';
+import {
+  requestAttachments,
+  type AttestationProducer,
+  type SignedCopyProducer,
+} from '../../src/app/signature-requests/request-attachments.js';
 import { openBench, type Bench } from '../signature-requests/fixture.js';
 import { startSmtp, type TestSmtp } from './smtp.js';
 import type { StoreKind } from './stores.js';
@@ -51,7 +55,7 @@ export interface Delivered {
 export async function deliverQueued(
   b: Bench,
   smtp: TestSmtp,
-  producers: { attestation?: AttestationProducer } = {},
+  producers: { attestation?: AttestationProducer; signedCopy?: SignedCopyProducer } = {},
 ): Promise<Delivered[]> {
   const mailer = smtpMailer(smtp.url);
   const deps = { store: b.deps.store, clock: b.clock, mailer, attachments: requestAttachments(b.deps, producers) };

@@ -4,6 +4,7 @@ import type { Store } from '../../app/shared/store.port.js';
 import { accountRepository, settingRepository, tokenRepository } from './account.repository.js';
 import { anchorRepository } from './anchor.repository.js';
 import { attestationRepository } from './attestation.repository.js';
+import { signedCopyRepository } from './signed-copy.repository.js';
 import { attemptCounterRepository } from './attempt-counter.repository.js';
 import { batchRepository } from './batch.repository.js';
 import { btcTxRepository } from './btc-tx.repository.js';
@@ -60,6 +61,7 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, pending?: JobToS
     signatureRequests: signatureRequestRepository(sql),
     requestMailMarks: requestMailMarkRepository(sql),
     attestations: attestationRepository(sql),
+    signedCopies: signedCopyRepository(sql),
     requestDocuments: requestDocumentRepository(sql),
     jobs: storeJobs(jobsOn(sql), pending),
     // The jobs enqueued in the transaction are written in one statement before it commits.

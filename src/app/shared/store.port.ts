@@ -11,7 +11,10 @@ import type { OtpRepository } from '../signature-requests/otp/otp.port.js';
 import type { SmsRepository } from '../sms/sms-outbox.port.js';
 import type { RequestMailMarkRepository } from '../signature-requests/request-mail.port.js';
 import type { SignatureRequestRepository } from '../signature-requests/signature-request.port.js';
-import type { AttestationRepository } from '../signature-requests/attestation/attestation.port.js';
+import type {
+  AttestationRepository,
+  SignedCopyRepository,
+} from '../signature-requests/attestation/attestation.port.js';
 import type { RequestDocumentRepository } from '../signature-requests/document/document.port.js';
 
 /**
@@ -42,6 +45,8 @@ export interface Store {
   readonly requestMailMarks: RequestMailMarkRepository;
   /** Attestation PDFs of COMPLETED/CLOSED requests, kept once made. */
   readonly attestations: AttestationRepository;
+  /** Signed copies of uploaded PDFs (the part after the original's bytes), kept once made. */
+  readonly signedCopies: SignedCopyRepository;
   /** Requests' references to their uploaded files (the bytes are in the DocumentObjectStore). */
   readonly requestDocuments: RequestDocumentRepository;
   /** The job queue, on this store's connection: inside `transaction`, a job is sent only if the transaction commits. */

@@ -12,16 +12,25 @@ import type { AppDeps } from '../shared/deps.js';
 export type AttestationProducer = (requestId: string) => Promise<Uint8Array>;
 
 /**
+ * The signed copy of a request's uploaded PDF, for the attestation mail; null when it has none (or one too
+ * large to mail): the attestation goes then.
+ */
+export type SignedCopyProducer = (requestId: string) => Promise<{ fileName: string; bytes: Uint8Array } | null>;
+
+/**
  * The attachment source of the mail delivery job: a signer's proof (its signature anchor's Chainpoint
- * receipt, as JSON) and the request's attestation PDF. Without an attestation producer, an attestation
+ * receipt, as JSON) and the request's attestation PDF, or the signed copy of its uploaded PDF when it has one. Without an attestation producer, an attestation
  * mail fails its attempt (and is retried with backoff) rather than go without its PDF.
  */
 export function requestAttachments(
   deps: Pick<AppDeps, 'store'>,
-  producers: { readonly attestation?: AttestationProducer } = {},
+  producers: { readonly attestation?: AttestationProducer; readonly signedCopy?: SignedCopyProducer } = {},
 ): AttachmentSource {
   return async (ref: AttachmentRef): Promise<Attachment> => {
     if (ref.kind === 'signer-proof') return signerProof(deps, ref);
+    // The signed copy holds the attestation's pages and the bundle: it goes instead of the attestation.
+    const copy = producers.signedCopy ? await producers.signedCopy(ref.requestId) : null;
+    if (copy) return { filename: copy.fileName, contentType: 'application/pdf', content: Buffer.from(copy.bytes) };
     if (!producers.attestation) throw new Error('no attestation producer is wired into this server yet');
     const pdf = await producers.attestation(ref.requestId);
     return { filename: 'attestation.pdf', contentType: 'application/pdf', content: Buffer.from(pdf) };

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../app/shared/deps.js';
 import { sealAuditTrail } from '../../app/signature-requests/audit-trail.js';
 import { attestationPdf } from '../../app/signature-requests/attestation/attestation-pdf.js';
+import { signedCopyOf } from '../../app/signature-requests/attestation/signed-copy.js';
 import { PRODUCE_ATTESTATION, SEAL_AUDIT_TRAIL } from '../../app/signature-requests/lifecycle.js';
 import { activateDueRequests, expireDueRequests } from '../../app/signature-requests/platform-moves.js';
 import { completeProofBundles } from '../../app/signature-requests/proof-bundle.js';
@@ -29,7 +30,10 @@ export function sealAuditTrailJob(deps: AppDeps): JobDefinition<typeof SEAL_DATA
   };
 }
 
-/** Makes and keeps the attestation PDF of a request whose proof bundle became complete (idempotent). */
+/**
+ * Makes and keeps the attestation PDF of a request whose proof bundle became complete, and the signed copy of
+ * its uploaded PDF when it has one (idempotent).
+ */
 export function produceAttestationJob(deps: AppDeps): JobDefinition<typeof SEAL_DATA> {
   return {
     name: PRODUCE_ATTESTATION,
@@ -41,6 +45,7 @@ export function produceAttestationJob(deps: AppDeps): JobDefinition<typeof SEAL_
     expireInSeconds: 300,
     handle: async (data) => {
       await attestationPdf(deps, data.requestId);
+      await signedCopyOf(deps, data.requestId);
     },
   };
 }

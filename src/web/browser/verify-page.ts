@@ -5,6 +5,7 @@
 import { sha256Hex } from '../../core/hash/sha256.js';
 import { isLang, t, type Lang, type MessageKey } from '../i18n.js';
 import { bundleInPdf, looksLikePdf } from './pdf-attachment.js';
+import { withSignedCopy } from './signed-copy-input.js';
 import { chainChecks, localChecks, receiptsOf, trailCheck, type ChainAnswer, type Check } from './verify-checks.js';
 import type { ChainpointReceipt } from '../../core/chainpoint/index.js';
 
@@ -162,8 +163,11 @@ async function onDrop(event: DragEvent): Promise<void> {
 
 async function onSubmit(event: SubmitEvent): Promise<void> {
   event.preventDefault();
-  const file = byId<HTMLInputElement>('file').files?.[0];
-  const receipt = byId<HTMLInputElement>('receipt').files?.[0];
+  // A signed copy alone is both files: its original revision and its attached bundle (signed-copy-input.ts).
+  const [file, receipt] = await withSignedCopy(
+    byId<HTMLInputElement>('file').files?.[0],
+    byId<HTMLInputElement>('receipt').files?.[0],
+  );
   if (!file || !receipt) return showProblem(msg('needBoth'));
   const button = byId<HTMLButtonElement>('verify-button');
   button.disabled = true;

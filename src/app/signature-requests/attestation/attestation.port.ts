@@ -33,4 +33,46 @@ export interface AttestationService {
   readonly serviceName: string;
   /** Signs each rendered PDF (PAdES) before it is kept; absent, attestations are kept unsigned. */
   readonly signer?: PdfSigner;
+  /** Appends an attestation to an uploaded PDF (the signed copy); absent, no signed copy is made. */
+  readonly copies?: SignedCopyAssembler;
+}
+
+/** What a signed copy attaches: the proof bundle file, dated. */
+export interface SignedCopyAttachment {
+  readonly fileName: string;
+  readonly bytes: Uint8Array;
+  /** Milliseconds since the epoch: the attachment's creation and modification date. */
+  readonly date: number;
+}
+
+/**
+ * Appends to an uploaded PDF, as one incremental update (its bytes stay the exact prefix), the pages of an
+ * unsigned attestation and the proof bundle as an associated file. Signing is the `PdfSigner`'s, after.
+ * @throws DomainError SIGNED_COPY_NOT_AVAILABLE when the PDF cannot take an update (unreadable, encrypted, no page)
+ */
+export interface SignedCopyAssembler {
+  assemble(original: Uint8Array, attestation: Uint8Array, attachment: SignedCopyAttachment): Promise<Uint8Array>;
+}
+
+/**
+ * A request's signed copy as kept: the bytes that follow the original's (the update appending the attestation
+ * and the proof bundle, then the PAdES signature), or why none could be made. The original's bytes stay in the
+ * document store; the signed copy is the two read one after the other (docs/attestation.md).
+ */
+export type KeptSignedCopy =
+  | {
+      /** SHA-256 of the original it extends (hex). */
+      readonly originalSha256: string;
+      readonly suffix: Uint8Array;
+      /** SHA-256 (hex) and size of the whole signed copy. */
+      readonly sha256: string;
+      readonly size: number;
+    }
+  | { readonly originalSha256: string; readonly refusal: string };
+
+/** Kept signed copies, one per request, written once. */
+export interface SignedCopyRepository {
+  find(requestId: string): Promise<KeptSignedCopy | null>;
+  /** Keeps it unless one is kept already; false when one was (the first one stays). */
+  save(requestId: string, copy: KeptSignedCopy, now: number): Promise<boolean>;
 }

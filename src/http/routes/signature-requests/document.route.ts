@@ -13,6 +13,7 @@ import {
   type DocumentDownload,
   type DocumentReader,
 } from '../../../app/signature-requests/document/get-document.js';
+import { getSignedCopy } from '../../../app/signature-requests/attestation/signed-copy.js';
 import { uploadDocument } from '../../../app/signature-requests/document/upload-document.js';
 import { contentDisposition, rangeOf } from '../../../core/documents/file-headers.js';
 import { fail } from '../../../core/errors.js';
@@ -33,10 +34,20 @@ const SANDBOX = "sandbox; default-src 'none'; frame-ancestors 'none'";
 const FileQuery = Type.Object(
   {
     signeeId: Type.Optional(SigneeId),
-    amended: Type.Optional(Type.Boolean({ description: 'the signed copy (not made by this version: 409)' })),
+    amended: Type.Optional(
+      Type.Boolean({
+        description:
+          'the signed copy: the uploaded PDF with the attestation appended, the proof bundle attached, PAdES-signed ' +
+          '(202 while the proofs are not all confirmed; 409 before COMPLETED/CLOSED or for a file that is no PDF)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
+const SharedFileQuery = Type.Object({ amended: FileQuery.properties.amended }, { additionalProperties: false });
+/** The file, or its signed copy with `amended=true`. */
+const downloadOf = (deps: HttpDeps, amended: boolean | undefined) =>
+  (amended === true ? getSignedCopy : getDocument).bind(null, deps);
 const UploadQuery = Type.Object(
   { fileName: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })) },
   { additionalProperties: false },
@@ -61,15 +72,13 @@ export const documentRoutes: RouteModule = (app, deps, config) => {
         security: [...security, {}],
         params: IdParams,
         querystring: FileQuery,
-        response: { 200: FILE_RESPONSE, 206: FILE_RESPONSE, ...errors(400, 401, 404, 409, 416, 429, 503) },
+        response: { 200: FILE_RESPONSE, 206: FILE_RESPONSE, ...errors(202, 400, 401, 404, 409, 416, 429, 503) },
       },
     },
     async (req, reply) => {
-      if (req.query.amended === true)
-        fail('SIGNED_COPY_NOT_AVAILABLE', 'the signed copy (amended=true) is not made by this version yet');
       const { signeeId } = req.query;
       const reader: DocumentReader = signeeId === undefined ? { accountId: accountOf(req).id } : { signeeId };
-      return sendDocument(req, reply, await getDocument(deps, { id: req.params.id, reader }));
+      return sendDocument(req, reply, await downloadOf(deps, req.query.amended)({ id: req.params.id, reader }));
     },
   );
 
@@ -79,14 +88,15 @@ export const documentRoutes: RouteModule = (app, deps, config) => {
       config: { rateLimit },
       schema: {
         tags: ['signature requests (sharing link)'],
-        summary: 'Download the file to sign through the sharing link',
+        summary: 'Download the file to sign (or its signed copy, ?amended=true) through the sharing link',
         params: SharedParams,
-        response: { 200: FILE_RESPONSE, 206: FILE_RESPONSE, ...errors(400, 404, 416, 429, 503) },
+        querystring: SharedFileQuery,
+        response: { 200: FILE_RESPONSE, 206: FILE_RESPONSE, ...errors(202, 400, 404, 409, 416, 429, 503) },
       },
     },
     async (req, reply) => {
       const reader = { sharingToken: req.params.token };
-      return sendDocument(req, reply, await getDocument(deps, { id: req.params.id, reader }));
+      return sendDocument(req, reply, await downloadOf(deps, req.query.amended)({ id: req.params.id, reader }));
     },
   );
 };
