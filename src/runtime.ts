@@ -15,6 +15,7 @@ import { openStore, type OpenedStore } from './adapters/store/create-store.js';
 import { storeDocumentObjects } from './adapters/store/document.repository.js';
 import { parseObjectStoreUrl, s3Client } from './adapters/objects/s3-client.js';
 import { s3DocumentObjects } from './adapters/objects/s3-document-objects.js';
+import { s3StaticReceipts } from './adapters/objects/s3-static-receipts.js';
 import { isConnectionFailure, StoreUnreachableError } from './adapters/store/store-unreachable.js';
 import { resolveSecretKey, systemClock, systemRandom } from './adapters/system/system.js';
 import type { IdentityDeps } from './app/identity/identity-deps.js';
@@ -115,6 +116,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       objects: documentObjectsOf(config, opened.db),
       retentionMs: config.documentRetentionDays * 86_400_000,
     },
+    ...staticReceiptsOf(config),
   };
   const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl) : null;
   const mailer = smtp ?? fileMailer(path.join(config.dataDir, 'mail'));
@@ -140,6 +142,15 @@ function documentObjectsOf(config: Config, db: Sql): DocumentObjectStore {
   if (config.objectStoreUrl === undefined) return storeDocumentObjects(db);
   const loc = parseObjectStoreUrl(config.objectStoreUrl);
   return s3DocumentObjects(s3Client(loc), loc.prefix);
+}
+
+/** Static settled receipts, written to the object store's `receipts/` prefix when STATIC_RECEIPTS_URL is set. */
+function staticReceiptsOf(config: Config): Pick<AppDeps, 'staticReceipts'> {
+  if (config.staticReceiptsUrl === undefined || config.objectStoreUrl === undefined) return {};
+  const loc = parseObjectStoreUrl(config.objectStoreUrl);
+  return {
+    staticReceipts: { objects: s3StaticReceipts(s3Client(loc), loc.prefix), publicBaseUrl: config.staticReceiptsUrl },
+  };
 }
 
 /**

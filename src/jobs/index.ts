@@ -13,6 +13,7 @@ import {
 } from './signature-requests/signature-requests.jobs.js';
 import { deliverSmsJob } from './sms/deliver-sms.job.js';
 import { documentRetentionJob } from './signature-requests/document-retention.job.js';
+import { staticReceiptsJob } from './anchoring/static-receipts.job.js';
 
 /**
  * Every job this service runs (attestation PDFs attached to mails come from `attestationPdf` unless `io` gives
@@ -34,5 +35,6 @@ export function jobDefinitions(
     produceAttestationJob(deps),
     signatureRequestsTickJob(deps),
     documentRetentionJob(deps),
+    ...(deps.staticReceipts ? [staticReceiptsJob({ ...deps, staticReceipts: deps.staticReceipts })] : []),
   ];
 }

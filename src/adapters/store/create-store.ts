@@ -1,3 +1,4 @@
+import { staticReceiptRepository } from './static-receipt.repository.js';
 import { requestMailMarkRepository } from './request-mail-mark.repository.js';
 import { sendAll, type JobQueue, type JobToSend, type StoreJobQueue } from '../../app/shared/jobs.port.js';
 import type { Store } from '../../app/shared/store.port.js';
@@ -61,6 +62,7 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, pending?: JobToS
     requestMailMarks: requestMailMarkRepository(sql),
     attestations: attestationRepository(sql),
     requestDocuments: requestDocumentRepository(sql),
+    staticReceipts: staticReceiptRepository(sql),
     jobs: storeJobs(jobsOn(sql), pending),
     // The jobs enqueued in the transaction are written in one statement before it commits.
     transaction: (fn) =>
