@@ -24,6 +24,8 @@ const IO_LIBS = moduleNamed([
   'undici',
   'playwright-core',
   'pino-pretty',
+  'aws4fetch',
+  's3rver',
 ]);
 /** Node modules that reach the file system, other processes or the network. */
 const NODE_IO = '^(node:)?(fs|fs/promises|child_process|net|http|https|http2|dgram|tls|dns|worker_threads)$';

@@ -16,6 +16,8 @@
  * `--baseline DIR` also serves from another checkout (DIR/src, DIR/test/support) and `--levels-mb a,b`
  * runs the API with each RECEIPT_LEVELS_MB, alternating (`--rounds` times), so before and after share the
  * same minutes, each after a run of the bare server of its own;
+ * `--redirect` adds an API run with RECEIPT_REDIRECT (static settled receipts): a receipt recorded as written
+ * is answered 302 to its static object (the objects themselves are not written nor fetched: a CDN serves them);
  * `--profile` prints where the API's time went (V8 sampling profile of the measured run).
  * The public rate limit is raised through its setting (RATE_LIMIT_PUBLIC_PER_MINUTE), as an operator would.
  * References in the same run: the bare server answering a body of a receipt's size, libsecp256k1 recoveries
@@ -23,7 +25,7 @@
  * Run: node --import tsx bench/receipts.bench.ts [--store pglite|postgres|both] [--anchors 100000,1000000]
  *                                                 [--requests 20000] [--concurrency 64]
  *      node --import tsx bench/receipts.bench.ts --mode random [--store …] [--anchors …] [--requests 20000]
- *                        [--batch-size 50000] [--unsettled 1] [--levels-mb 0,32] [--baseline DIR] [--rounds 1] [--profile]
+ *                        [--batch-size 50000] [--unsettled 1] [--levels-mb 0,32] [--baseline DIR] [--rounds 1] [--profile] [--redirect]
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -35,6 +37,7 @@ import { hammerGets, startBareServer, type LoadResult } from './http-load.js';
 import { rawRequest, runLoad, percentile, type LoadResult as RawLoad } from './lib/http-load.js';
 import {
   benchAnchorId,
+  markStaticReceiptsWritten,
   rssMb,
   seedRandomStore,
   serveRandomStore,
@@ -58,6 +61,7 @@ const { values: args } = parseArgs({
     'levels-mb': { type: 'string', default: '' },
     baseline: { type: 'string' },
     profile: { type: 'boolean', default: false },
+    redirect: { type: 'boolean', default: false },
     rounds: { type: 'string', default: '1' },
     plan: { type: 'string' },
     root: { type: 'string' },
@@ -326,6 +330,7 @@ async function backendCpu(plan: SeedPlan): Promise<() => Promise<number>> {
  * bare server's own run (so each ratio compares runs a few seconds apart).
  */
 async function randomApiRun(variant: ApiVariant, plan: SeedPlan): Promise<void> {
+  if (variant.env.RECEIPT_REDIRECT) await childOnce(['--serve', 'mark-static', '--plan', JSON.stringify(plan)]);
   const { load: bare, cpu: bareCpu } = await randomBare(1500);
   const api = spawnServer([
     '--serve',
@@ -398,6 +403,13 @@ async function randomCase(store: 'pglite' | 'postgres', n: number, variants: Api
   }
 }
 
+/** RECEIPT_REDIRECT on, towards a CDN that is never asked (the load generator does not follow redirects). */
+const REDIRECT_ENV = {
+  OBJECT_STORE_URL: 'http://bench:bench@127.0.0.1:9/bench-bucket',
+  STATIC_RECEIPTS_URL: 'https://cdn.example/receipts/',
+  RECEIPT_REDIRECT: 'true',
+};
+
 async function randomMode(): Promise<void> {
   const here = path.resolve(new URL('..', import.meta.url).pathname);
   const levels = args['levels-mb'] ? args['levels-mb'].split(',') : [];
@@ -406,6 +418,7 @@ async function randomMode(): Promise<void> {
     ...(levels.length === 0
       ? [{ label: 'this tree', root: here, env: {} }]
       : levels.map((mb) => ({ label: `levels ${mb} MB`, root: here, env: { RECEIPT_LEVELS_MB: mb } }))),
+    ...(args.redirect ? [{ label: 'redirect (static)', root: here, env: REDIRECT_ENV }] : []),
   ];
   const stores = (args.store === 'both' ? ['pglite', 'postgres'] : [args.store!]) as ('pglite' | 'postgres')[];
   console.log(`receipts, random: GET /v1/receipt/{id}, ${args.concurrency} keep-alive connections`);
@@ -422,6 +435,9 @@ else if (args.serve === 'seed-random') {
 } else if (args.serve === 'settle-random') {
   await settleAll(JSON.parse(args.plan!) as SeedPlan);
   process.send!({ settled: true });
+} else if (args.serve === 'mark-static') {
+  await markStaticReceiptsWritten(JSON.parse(args.plan!) as SeedPlan);
+  process.send!({ marked: true });
 } else if (args.serve === 'random') {
   await serveRandomStore(
     args.root!,

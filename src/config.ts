@@ -86,6 +86,18 @@ export interface Config {
   /** Largest file to sign accepted by an upload (DOCUMENT_MAX_BYTES) and days a finished request's file is kept (DOCUMENT_RETENTION_DAYS). */
   readonly documentMaxBytes: number;
   readonly documentRetentionDays: number;
+  /**
+   * An S3-compatible object store for the files to sign (OBJECT_STORE_URL,
+   * `http(s)://KEY:SECRET@host[:port]/bucket[/prefix]?region=…&style=path|virtual`); unset, the store's own tables.
+   */
+  readonly objectStoreUrl: string | undefined;
+  /**
+   * Public URL under which the object store's `receipts/` prefix is served (STATIC_RECEIPTS_URL, ending in `/`):
+   * set, settled receipts are written there as static objects; unset, none are.
+   */
+  readonly staticReceiptsUrl: string | undefined;
+  /** `GET /v1/receipt/{id}` answers 302 to the static receipt once written (RECEIPT_REDIRECT, default false). */
+  readonly receiptRedirect: boolean;
   /** PAdES (docs/attestation.md): the operator's PKCS#12 file and its password; unset, the service's own certificate. */
   readonly pdfSigningP12: string | undefined;
   readonly pdfSigningP12Password: string | undefined;
@@ -257,6 +269,9 @@ export function loadConfig(env: Env = process.env): Config {
     platformKeyPubKey: r.optional('PLATFORM_KEY_PUBKEY'),
     documentMaxBytes: r.int('DOCUMENT_MAX_BYTES', 25 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     documentRetentionDays: r.int('DOCUMENT_RETENTION_DAYS', 90, 1, 36_500),
+    objectStoreUrl: r.url('OBJECT_STORE_URL', ['http:', 'https:']),
+    staticReceiptsUrl: withSlash(r.url('STATIC_RECEIPTS_URL', ['http:', 'https:'])),
+    receiptRedirect: r.bool('RECEIPT_REDIRECT', false),
     pdfSigningP12: r.optional('PDF_SIGNING_P12'),
     pdfSigningP12Password: r.optional('PDF_SIGNING_P12_PASSWORD'),
     tsaUrls: tsaUrlsOf(r, r.optional('TSA_URLS')),
@@ -276,6 +291,14 @@ export function loadConfig(env: Env = process.env): Config {
     r.problems.push('SMS_URL must be https://<AccountSid>:<AuthToken>@<host>?from=<E.164 sender number>');
   if (config.pdfSigningP12Password !== undefined && config.pdfSigningP12 === undefined)
     r.problems.push('PDF_SIGNING_P12_PASSWORD is set without PDF_SIGNING_P12');
+  if (config.objectStoreUrl !== undefined && !objectStoreUrlComplete(config.objectStoreUrl))
+    r.problems.push(
+      'OBJECT_STORE_URL must be http(s)://KEY:SECRET@host[:port]/bucket[/prefix] (key and secret percent-encoded)',
+    );
+  if (config.staticReceiptsUrl !== undefined && config.objectStoreUrl === undefined)
+    r.problems.push('STATIC_RECEIPTS_URL needs OBJECT_STORE_URL (the static receipts are written to that store)');
+  if (config.receiptRedirect && config.staticReceiptsUrl === undefined)
+    r.problems.push('RECEIPT_REDIRECT needs STATIC_RECEIPTS_URL (where the redirect goes)');
   if (config.feeCapSatVb < config.feeRateSatVb) r.problems.push('FEE_CAP_SAT_VB must be at least FEE_RATE_SAT_VB');
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return Object.freeze(config);
@@ -291,6 +314,17 @@ function tsaUrlsOf(r: Reader, raw: string | undefined): string[] {
   if (bad.length > 0)
     r.problems.push(`TSA_URLS must be http(s) URLs without credentials, got "${bad.map(redact).join(', ')}"`);
   return urls;
+}
+
+/** A base URL ending in `/` (a name is appended to it). */
+function withSlash(url: string | undefined): string | undefined {
+  return url === undefined || url.endsWith('/') ? url : `${url}/`;
+}
+
+/** OBJECT_STORE_URL names a key pair and a bucket (the adapter reads the rest: region, style, prefix). */
+function objectStoreUrlComplete(raw: string): boolean {
+  const u = new URL(raw);
+  return u.username !== '' && u.password !== '' && /^\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/|$)/.test(u.pathname);
 }
 
 /** SMS_URL names the account (SID and token) and a sender number (`+` may be left unencoded). */

@@ -13,6 +13,9 @@ import { cachedBrandImages } from './adapters/pdf/brand-images.js';
 import { parseSmsUrl, twilioSms } from './adapters/sms/twilio-sms.js';
 import { openStore, type OpenedStore } from './adapters/store/create-store.js';
 import { storeDocumentObjects } from './adapters/store/document.repository.js';
+import { parseObjectStoreUrl, s3Client } from './adapters/objects/s3-client.js';
+import { s3DocumentObjects } from './adapters/objects/s3-document-objects.js';
+import { s3StaticReceipts } from './adapters/objects/s3-static-receipts.js';
 import { isConnectionFailure, StoreUnreachableError } from './adapters/store/store-unreachable.js';
 import { resolveSecretKey, systemClock, systemRandom } from './adapters/system/system.js';
 import type { IdentityDeps } from './app/identity/identity-deps.js';
@@ -21,6 +24,8 @@ import type { MailSettings } from './app/mail/mail-settings.port.js';
 import { createVelocityEngine } from './adapters/templates/velocity-engine.js';
 import type { AppDeps } from './app/shared/deps.js';
 import type { Config } from './config.js';
+import type { Sql } from './adapters/store/sql.js';
+import type { DocumentObjectStore } from './app/signature-requests/document/document.port.js';
 import { logTransport } from './http/logging.js';
 import { httpSigner } from './adapters/identity/http-signer.js';
 import { localSigner, PLATFORM_KEY_CACHE_MS } from './app/identity/sign-hash.js';
@@ -108,7 +113,11 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       signer: padesSignerOf(config, secretKey),
       copies: lazySignedCopyAssembler(),
     },
-    documents: { objects: storeDocumentObjects(opened.db), retentionMs: config.documentRetentionDays * 86_400_000 },
+    documents: {
+      objects: documentObjectsOf(config, opened.db),
+      retentionMs: config.documentRetentionDays * 86_400_000,
+    },
+    ...staticReceiptsOf(config),
   };
   const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl) : null;
   const mailer = smtp ?? fileMailer(path.join(config.dataDir, 'mail'));
@@ -126,6 +135,22 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       await signatureVerifier?.close();
       await opened.close();
     },
+  };
+}
+
+/** The files to sign: in the S3-compatible store of OBJECT_STORE_URL when set, else in the store's own tables. */
+function documentObjectsOf(config: Config, db: Sql): DocumentObjectStore {
+  if (config.objectStoreUrl === undefined) return storeDocumentObjects(db);
+  const loc = parseObjectStoreUrl(config.objectStoreUrl);
+  return s3DocumentObjects(s3Client(loc), loc.prefix);
+}
+
+/** Static settled receipts, written to the object store's `receipts/` prefix when STATIC_RECEIPTS_URL is set. */
+function staticReceiptsOf(config: Config): Pick<AppDeps, 'staticReceipts'> {
+  if (config.staticReceiptsUrl === undefined || config.objectStoreUrl === undefined) return {};
+  const loc = parseObjectStoreUrl(config.objectStoreUrl);
+  return {
+    staticReceipts: { objects: s3StaticReceipts(s3Client(loc), loc.prefix), publicBaseUrl: config.staticReceiptsUrl },
   };
 }
 

@@ -24,6 +24,30 @@ describe('config', () => {
     assert.equal(c.batchIntervalSeconds, 10800);
   });
 
+  it('the object store, static receipts and the receipt redirect: each needs the one before, no secret printed', () => {
+    const store = 'https://AK:s%2Fecret@s3.eu-west-3.amazonaws.com/bucket-1?region=eu-west-3&style=virtual';
+    const c = loadConfig({
+      OBJECT_STORE_URL: store,
+      STATIC_RECEIPTS_URL: 'https://cdn.example/r',
+      RECEIPT_REDIRECT: 'true',
+    });
+    assert.equal(c.objectStoreUrl, store);
+    assert.equal(c.staticReceiptsUrl, 'https://cdn.example/r/');
+    assert.equal(c.receiptRedirect, true);
+    assert.equal(loadConfig({}).receiptRedirect, false);
+    assert.throws(() => loadConfig({ STATIC_RECEIPTS_URL: 'https://cdn.example/r/' }), /needs OBJECT_STORE_URL/);
+    assert.throws(() => loadConfig({ OBJECT_STORE_URL: store, RECEIPT_REDIRECT: 'true' }), /needs STATIC_RECEIPTS_URL/);
+    for (const bad of [
+      'https://s3.example/bucket-1',
+      'https://AK:hunter2@s3.example/',
+      'https://AK:hunter2@s3.example/B',
+    ])
+      assert.throws(
+        () => loadConfig({ OBJECT_STORE_URL: bad }),
+        (e: Error) => /OBJECT_STORE_URL must be/.test(e.message) && !e.message.includes('hunter2'),
+      );
+  });
+
   it('lists every problem at once, without printing secrets', () => {
     try {
       loadConfig({

@@ -98,6 +98,19 @@ export async function settleAll(plan: SeedPlan): Promise<void> {
 }
 
 /**
+ * Records every settled batch's static receipts as written (`--redirect`), as the static-receipts job does
+ * once it has written them: the API's redirect reads only this record, never the objects, so the bench
+ * measures the API's side of the redirect without writing 100,000 objects first.
+ */
+export async function markStaticReceiptsWritten(plan: SeedPlan): Promise<void> {
+  const root = path.resolve(new URL('../..', import.meta.url).pathname);
+  const { openStore } = await import('../../src/adapters/store/create-store.js');
+  const opened = await openStore(await storeOptions(root, plan));
+  await opened.db.query('UPDATE batch SET static_receipts_through = last_seq WHERE settled');
+  await opened.close();
+}
+
+/**
  * Serves the API of the tree at `root` on the store of `plan`; sends `{ port }` when listening. Messages:
  * 'profile-start' / 'profile-stop' (answered with a summary of where the time went), 'stop'.
  */
@@ -121,7 +134,11 @@ export async function serveRandomStore(root: string, plan: SeedPlan, env: Record
     RATE_LIMIT_PUBLIC_PER_MINUTE: '10000000',
     ...env,
   });
-  const app = await buildApp({ ...deps, readiness: {} } as never, config);
+  // With RECEIPT_REDIRECT the route needs the static receipts' settings; the API never writes an object.
+  const staticReceipts = env.STATIC_RECEIPTS_URL
+    ? { staticReceipts: { objects: { put: async () => undefined }, publicBaseUrl: env.STATIC_RECEIPTS_URL } }
+    : {};
+  const app = await buildApp({ ...deps, ...staticReceipts, readiness: {} } as never, config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.send!({ port: (app.server.address() as { port: number }).port });
   const { startProfiling, stopProfiling, summarizeProfile, topFunctions } = await import('./cpu-profile.js');

@@ -14,6 +14,7 @@ import {
 } from './signature-requests/signature-requests.jobs.js';
 import { deliverSmsJob } from './sms/deliver-sms.job.js';
 import { documentRetentionJob } from './signature-requests/document-retention.job.js';
+import { staticReceiptsJob } from './anchoring/static-receipts.job.js';
 
 /** A signed copy larger than this is not mailed (many mail servers refuse more); the attestation goes instead. */
 const MAILED_SIGNED_COPY_MAX_BYTES = 15 * 1024 * 1024;
@@ -41,5 +42,6 @@ export function jobDefinitions(
     produceAttestationJob(deps),
     signatureRequestsTickJob(deps),
     documentRetentionJob(deps),
+    ...(deps.staticReceipts ? [staticReceiptsJob({ ...deps, staticReceipts: deps.staticReceipts })] : []),
   ];
 }

@@ -1,3 +1,4 @@
+import { staticReceiptRepository } from './static-receipt.repository.js';
 import { requestMailMarkRepository } from './request-mail-mark.repository.js';
 import { sendAll, type JobQueue, type JobToSend, type StoreJobQueue } from '../../app/shared/jobs.port.js';
 import type { Store } from '../../app/shared/store.port.js';
@@ -63,6 +64,7 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, pending?: JobToS
     attestations: attestationRepository(sql),
     signedCopies: signedCopyRepository(sql),
     requestDocuments: requestDocumentRepository(sql),
+    staticReceipts: staticReceiptRepository(sql),
     jobs: storeJobs(jobsOn(sql), pending),
     // The jobs enqueued in the transaction are written in one statement before it commits.
     transaction: (fn) =>

@@ -1,3 +1,4 @@
+import type { StaticReceiptDeps } from '../anchoring/static-receipts.port.js';
 import type { ChainPort } from '../anchoring/chain.port.js';
 import type { Clock, Random } from './clock.port.js';
 import type { HttpClient } from './http-client.port.js';
@@ -34,4 +35,6 @@ export interface AppDeps {
   readonly signatureVerifier?: SignatureVerifier;
   /** The files to sign (object store, retention); absent, uploads and downloads fail with NOT_READY. */
   readonly documents?: DocumentDeps;
+  /** Static settled receipts (STATIC_RECEIPTS_URL): where they are written and served; absent, none are written. */
+  readonly staticReceipts?: StaticReceiptDeps;
 }

@@ -1,3 +1,4 @@
+import type { StaticReceiptRepository } from '../anchoring/static-receipts.port.js';
 import type { AccountRepository, SettingRepository, TokenRepository } from '../accounts/account.port.js';
 import type { AnchorRepository } from '../anchoring/anchor.port.js';
 import type { AttemptCounterRepository } from '../accounts/attempt-counter.port.js';
@@ -49,6 +50,8 @@ export interface Store {
   readonly signedCopies: SignedCopyRepository;
   /** Requests' references to their uploaded files (the bytes are in the DocumentObjectStore). */
   readonly requestDocuments: RequestDocumentRepository;
+  /** How far the static receipts of settled batches are written (STATIC_RECEIPTS_URL). */
+  readonly staticReceipts: StaticReceiptRepository;
   /** The job queue, on this store's connection: inside `transaction`, a job is sent only if the transaction commits. */
   readonly jobs: StoreJobQueue;
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;

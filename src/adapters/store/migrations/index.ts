@@ -25,6 +25,7 @@ import { sql as m024 } from './024-documents.js';
 import { sql as m025 } from './025-email-backlog.js';
 import { sql as m026 } from './026-email-reply-to.js';
 import { sql as m027 } from './027-signed-copies.js';
+import { sql as m028 } from './028-static-receipts.js';
 
 export interface Migration {
   readonly id: string;
@@ -55,4 +56,5 @@ export const migrations: readonly Migration[] = [
   { id: '025-email-backlog', sql: m025 },
   { id: '026-email-reply-to', sql: m026 },
   { id: '027-signed-copies', sql: m027 },
+  { id: '028-static-receipts', sql: m028 },
 ];

@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { createReceiptCache, getReceiptDocument } from '../../../app/anchoring/get-receipt-document.js';
 import { verifyReceipt } from '../../../app/anchoring/verify-receipt.js';
+import { publishedLookup, staticReceiptLocation } from '../../../app/anchoring/publish-static-receipts.js';
 import type { RouteModule } from '../../route-module.js';
 import { errors } from '../../schemas.js';
 import { IdParams, PartialReceiptSchema, ReceiptSchema, VerificationSchema } from './anchor.schemas.js';
@@ -10,7 +11,12 @@ import { IdParams, PartialReceiptSchema, ReceiptSchema, VerificationSchema } fro
 const SETTLED = 'public, max-age=31536000, immutable';
 /** A receipt that may still change (fee bump, reorg): caches revalidate it with its ETag every time. */
 const UNSETTLED = 'no-cache';
+/** A redirect to a static receipt: kept a day (the operator may move the static receipts; the receipt never changes). */
+const REDIRECT = 'public, max-age=86400';
 const NotModified = Type.Null({ description: 'Not Modified: the receipt is the one whose ETag was given' });
+const Found = Type.Null({
+  description: 'Found: the settled receipt is the static object named by Location (RECEIPT_REDIRECT)',
+});
 
 export const receiptRoutes: RouteModule = (app, deps, config) => {
   const rateLimit = { max: config.rateLimitPublicPerMinute, timeWindow: 60_000 };
@@ -18,6 +24,10 @@ export const receiptRoutes: RouteModule = (app, deps, config) => {
     ...deps,
     receiptCache: createReceiptCache(deps.store, { levelsBytes: config.receiptLevelsBytes }),
   };
+  const redirect =
+    config.receiptRedirect && deps.staticReceipts
+      ? { ...deps, staticReceipts: deps.staticReceipts, isPublished: publishedLookup(deps.store) }
+      : null;
 
   app.get(
     '/receipt/:id',
@@ -29,10 +39,18 @@ export const receiptRoutes: RouteModule = (app, deps, config) => {
         description:
           'A complete receipt carries an ETag (304 on a matching If-None-Match); once settled (confirmed below the reorg watch) it never changes and may be cached for good, before that it must be revalidated.',
         params: IdParams,
-        response: { 200: ReceiptSchema, 202: PartialReceiptSchema, 304: NotModified, ...errors(404, 429) },
+        response: {
+          200: ReceiptSchema,
+          202: PartialReceiptSchema,
+          ...(redirect ? { 302: Found } : {}),
+          304: NotModified,
+          ...errors(404, 429),
+        },
       },
     },
     async (req, reply) => {
+      const location = redirect && (await staticReceiptLocation(redirect, { id: req.params.id }));
+      if (location) return reply.header('cache-control', REDIRECT).redirect(location, 302);
       const result = await getReceiptDocument(receiptDeps, { id: req.params.id });
       if (!result.complete)
         return reply.status(202).send({ partial: true, ...(result.signature ? { signature: result.signature } : {}) });

@@ -1,0 +1,33 @@
+import { publishStaticReceipts } from '../../app/anchoring/publish-static-receipts.js';
+import type { StaticReceiptDeps } from '../../app/anchoring/static-receipts.port.js';
+import type { AppDeps } from '../../app/shared/deps.js';
+import { NO_PAYLOAD, type JobDefinition } from '../job-definition.js';
+
+export const PUBLISH_STATIC_RECEIPTS = 'receipts.publish-static';
+/** A run stops after this much work and queues the next (well inside its expiry, like the batching jobs). */
+const BUDGET_MS = 20_000;
+
+/**
+ * Writes the receipts of settled batches as static objects (STATIC_RECEIPTS_URL), a stately singleton: on
+ * its schedule (a batch settles when its block leaves the reorg watch, which the confirmation job notices)
+ * and again at once while receipts are left.
+ */
+export function staticReceiptsJob(
+  deps: AppDeps & { readonly staticReceipts: StaticReceiptDeps },
+  everySeconds = 30,
+): JobDefinition<typeof NO_PAYLOAD> {
+  return {
+    name: PUBLISH_STATIC_RECEIPTS,
+    schema: NO_PAYLOAD,
+    policy: 'stately',
+    retryLimit: 2,
+    retryDelaySeconds: 10,
+    retryBackoff: true,
+    expireInSeconds: 60,
+    everySeconds,
+    handle: async () => {
+      const run = await publishStaticReceipts(deps, { budgetMs: BUDGET_MS });
+      if (run.more) await deps.jobs.send(PUBLISH_STATIC_RECEIPTS, {}, { singletonKey: PUBLISH_STATIC_RECEIPTS });
+    },
+  };
+}
