@@ -21,6 +21,8 @@ export interface RouteConfig {
   readonly documentMaxBytes: number;
   /** RECEIPT_LEVELS_MB in bytes: the batch tree levels an API process keeps resident for receipts. */
   readonly receiptLevelsBytes: number;
+  /** RECEIPT_REDIRECT: answer a settled receipt with a redirect to its static copy. */
+  readonly receiptRedirect: boolean;
 }
 
 /** The {@link RouteConfig} fields of a larger configuration, and nothing else. */
@@ -31,6 +33,7 @@ export function routeConfigOf(config: RouteConfig): RouteConfig {
     rateLimitAuthPerMinute: config.rateLimitAuthPerMinute,
     documentMaxBytes: config.documentMaxBytes,
     receiptLevelsBytes: config.receiptLevelsBytes,
+    receiptRedirect: config.receiptRedirect,
   };
 }
 

@@ -46,7 +46,7 @@ const FileQuery = Type.Object(
 );
 const SharedFileQuery = Type.Object({ amended: FileQuery.properties.amended }, { additionalProperties: false });
 /** The file, or its signed copy with `amended=true`. */
-const downloadOf = (deps: HttpDeps, amended: boolean | undefined) =>
+const downloadOf = (deps: AppDeps, amended: boolean | undefined) =>
   (amended === true ? getSignedCopy : getDocument).bind(null, deps);
 const UploadQuery = Type.Object(
   { fileName: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })) },
