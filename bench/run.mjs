@@ -18,6 +18,7 @@ const benches = [
   ['--import', 'tsx', 'bench/attestation.bench.ts'],
   ['--expose-gc', '--import', 'tsx', 'bench/documents.bench.ts'],
   ['--import', 'tsx', 'bench/pades.bench.ts'],
+  ['--import', 'tsx', 'bench/signed-copy.bench.ts'],
 ];
 for (const args of benches) {
   console.log(`\n== ${args.at(-1)}`);

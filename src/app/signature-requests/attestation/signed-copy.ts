@@ -110,8 +110,21 @@ async function keptOrMade(
       'SIGNED_COPY_NOT_AVAILABLE',
       `request ${request.id} is ${request.state}: the signed copy is made once it is COMPLETED or CLOSED`,
     );
-  const kept = await deps.store.signedCopies.find(request.id);
-  if (kept && kept.originalSha256 === original.sha256) return kept;
+  const head = await readAll(original, Math.min(original.size, 5) - 1);
+  if (!isPdf(original.contentType, head))
+    fail('SIGNED_COPY_NOT_AVAILABLE', `the file of request ${request.id} is not a PDF: it has no signed copy`);
+  const kept = (await deps.store.signedCopies.find(request.id)) ?? (await makeAndKeep(deps, request, original));
+  // The file is replaced in DRAFT only, so a kept copy always extends it; never serve one that does not.
+  if (kept.originalSha256 !== original.sha256)
+    fail('SIGNED_COPY_NOT_AVAILABLE', `the signed copy of request ${request.id} was made of another file`);
+  return kept;
+}
+
+async function makeAndKeep(
+  deps: SignedCopyDeps,
+  request: SignatureRequest,
+  original: DocumentDownload,
+): Promise<KeptSignedCopy> {
   if (!request.proofBundleComplete)
     fail('ATTESTATION_PENDING', `the proofs of ${request.id} are not all confirmed yet: the signed copy follows them`);
   const made = await makeSignedCopy(deps, request, original);
@@ -125,9 +138,6 @@ async function makeSignedCopy(
   original: DocumentDownload,
 ): Promise<KeptSignedCopy> {
   const originalSha256 = original.sha256;
-  const head = await readAll(original, Math.min(original.size, 5) - 1);
-  if (!isPdf(original.contentType, head))
-    return { originalSha256, refusal: `the file of request ${request.id} is not a PDF: it has no signed copy` };
   const service = deps.attestation ?? fail('NOT_READY', 'this server makes no attestations');
   const assembler = service.copies ?? fail('NOT_READY', 'this server makes no signed copies');
   const bytes = await readAll(original, original.size - 1);
