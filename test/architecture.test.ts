@@ -1,4 +1,4 @@
-// tier: slow (Chromium)
+// tier: slow (spawns dependency-cruiser)
 /**
  * The import rules of `.dependency-cruiser.cjs` can fail: a scratch tree with the same config and a minimal
  * `src/` layout holds clean files and, for every rule, planted violations; one depcruise run must report

@@ -9,8 +9,8 @@ export async function receiptCommand(args: string[], ctx: ClientContext): Promis
   const { values, positionals } = parse(args, { ...CLIENT_OPTIONS, out: { type: 'string' } });
   if (positionals.length !== 1) throw new UsageError('usage: proofseal receipt <anchorId> [--out FILE]');
   const id = positionals[0]!;
-  const s = await resolveClientSettings(values, ctx);
-  const { status, body } = await apiClient(ctx.adapters, s, false).request<object>(
+  const settings = await resolveClientSettings(values, ctx);
+  const { status, body } = await apiClient(ctx.adapters, settings, false).request<object>(
     'GET',
     `/v1/receipt/${encodeURIComponent(id)}`,
     {

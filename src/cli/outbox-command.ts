@@ -49,17 +49,17 @@ async function showMail(
   out: Out,
 ): Promise<void> {
   if (!UUID.test(id)) throw new UsageError(`"${id}" is not an e-mail id\n${USAGE}`);
-  const m = await getEmail(deps, { id });
-  if (values.json) return out(JSON.stringify(m));
-  out(`From: ${m.from.name} <${m.from.address}>`);
-  out(`To: ${m.to.name} <${m.to.address}>`);
-  if (m.replyTo) out(`Reply-To: ${m.replyTo.name} <${m.replyTo.address}>`);
-  out(`Subject: ${m.subject}`);
+  const mail = await getEmail(deps, { id });
+  if (values.json) return out(JSON.stringify(mail));
+  out(`From: ${mail.from.name} <${mail.from.address}>`);
+  out(`To: ${mail.to.name} <${mail.to.address}>`);
+  if (mail.replyTo) out(`Reply-To: ${mail.replyTo.name} <${mail.replyTo.address}>`);
+  out(`Subject: ${mail.subject}`);
   out(
-    `Date: ${new Date(m.created).toISOString()}  Status: ${m.status}${m.lastError ? `  Last error: ${m.lastError}` : ''}`,
+    `Date: ${new Date(mail.created).toISOString()}  Status: ${mail.status}${mail.lastError ? `  Last error: ${mail.lastError}` : ''}`,
   );
   out('');
-  out(values.html ? m.html : m.text);
+  out(values.html ? mail.html : mail.text);
 }
 
 async function smsOutbox(deps: Pick<AppDeps, 'store' | 'secretKey'>, args: string[], out: Out): Promise<void> {

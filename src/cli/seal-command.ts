@@ -56,18 +56,18 @@ export async function sealCommand(args: string[], ctx: ClientContext): Promise<v
     throw new UsageError('usage: proofseal seal <file> [--private] [--name N] [--confirmed] [--identity ALL|CN,O,…]');
   const file = positionals[0]!;
   const timeoutMs = parseTimeout(values.timeout);
-  const s = await resolveClientSettings(values, ctx);
-  if (!s.identityToken)
+  const settings = await resolveClientSettings(values, ctx);
+  if (!settings.identityToken)
     throw new UsageError(
       'no identity API token: give --identity-token (or PROOFSEAL_IDENTITY_TOKEN); the default run writes a local one to DATA_DIR/credentials.json',
     );
-  const api = apiClient(ctx.adapters, s, true);
+  const api = apiClient(ctx.adapters, settings, true);
   const p = progress();
   try {
     const hash = await hashWithProgress(file, p);
     p.update('signing the hash on the identity server');
     const signed = await ctx.adapters
-      .identitySigner({ baseUrl: s.identityUrl, token: s.identityToken, startHint: START_HINT })
+      .identitySigner({ baseUrl: settings.identityUrl, token: settings.identityToken, startHint: START_HINT })
       .sign({
         hashToSign: hash,
         identityToSign: values.identity as string | undefined,

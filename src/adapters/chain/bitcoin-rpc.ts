@@ -122,10 +122,15 @@ export class BitcoinRpcClient implements ChainPort {
   }
 
   /**
-   * Calls any RPC method. `retry: false` makes it a single attempt (for calls with side effects).
+   * Calls any RPC method. `retry: false` makes it a single attempt (for calls with side effects); `timeoutMs`
+   * replaces the client's timeout for this call.
    * @throws ChainRpcError when the node answers an error; DomainError CHAIN_UNAVAILABLE when it cannot be reached.
    */
-  async call<T>(method: string, params: unknown[] = [], retry = true, timeoutMs = this.timeoutMs): Promise<T> {
+  async call<T>(
+    method: string,
+    params: unknown[] = [],
+    { retry = true, timeoutMs = this.timeoutMs }: { readonly retry?: boolean; readonly timeoutMs?: number } = {},
+  ): Promise<T> {
     const attempts = retry ? this.retries + 1 : 1;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -210,7 +215,10 @@ export class BitcoinRpcClient implements ChainPort {
 
   async scanAddressOutputs(address: string): Promise<ScannedOutput[] | null> {
     try {
-      const raw = await this.call<RpcScan>('scantxoutset', ['start', [`addr(${address})`]], false, SCAN_TIMEOUT_MS);
+      const raw = await this.call<RpcScan>('scantxoutset', ['start', [`addr(${address})`]], {
+        retry: false,
+        timeoutMs: SCAN_TIMEOUT_MS,
+      });
       return raw.unspents.map((u) => ({
         txid: u.txid,
         vout: u.vout,
@@ -229,7 +237,7 @@ export class BitcoinRpcClient implements ChainPort {
   }
 
   async sendRawTransaction(hex: string): Promise<string> {
-    return this.call<string>('sendrawtransaction', [hex], false);
+    return this.call<string>('sendrawtransaction', [hex], { retry: false });
   }
 
   async isInMempool(txid: string): Promise<boolean> {

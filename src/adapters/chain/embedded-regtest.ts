@@ -162,7 +162,7 @@ export class EmbeddedRegtest {
 
   /** Mines `n` blocks paying `toAddress` (default: a burn address); returns their hashes. */
   async mine(n: number, toAddress: string = BURN_ADDRESS): Promise<string[]> {
-    return this.rpc.call<string[]>('generatetoaddress', [n, toAddress], false);
+    return this.rpc.call<string[]>('generatetoaddress', [n, toAddress], { retry: false });
   }
 
   /** Resolves when the node's tip reaches `height` (at once when it is there), on the chain's connect events. */
@@ -226,7 +226,7 @@ export class EmbeddedRegtest {
 
   /** `invalidateblock`: disconnects the block and its descendants. bcoin also empties its mempool. */
   async invalidateBlock(hash: string): Promise<void> {
-    await this.rpc.call<null>('invalidateblock', [hash], false);
+    await this.rpc.call<null>('invalidateblock', [hash], { retry: false });
   }
 
   /**
@@ -244,7 +244,9 @@ export class EmbeddedRegtest {
     }
     template.refresh();
     const block = solve(template);
-    const result = await this.rpc.call<string | null>('submitblock', [block.toRaw().toString('hex')], false);
+    const result = await this.rpc.call<string | null>('submitblock', [block.toRaw().toString('hex')], {
+      retry: false,
+    });
     if (result !== null) throw new DomainError('CONFLICT', `submitblock refused the block: ${result}`);
     return (await this.rpc.call<{ bestblockhash: string }>('getblockchaininfo')).bestblockhash;
   }

@@ -102,14 +102,18 @@ const toSignee = (r: SigneeRow): Signee => ({
 
 /**
  * Requests with their signers and watchers in one statement (one round trip, also under FOR UPDATE), and
- * `matched`: the id of the signer whose lookup hash is `lookup` (an SQL expression), if any.
- * With `lockCheck`, `stale`: under FOR UPDATE, PostgreSQL waits for a concurrent transaction that holds
+ * `matched`: the id of the signer whose lookup hash is `lookup` (an SQL expression), if any; `from` replaces
+ * the FROM clause. With `lockCheck`, `stale`: under FOR UPDATE, PostgreSQL waits for a concurrent transaction that holds
  * the row and then returns the row as that transaction left it, but the subqueries (signers, watchers)
  * still read the statement's snapshot, taken before that commit; the row's version (xmin) then differs
  * from the one the snapshot sees. Two signers signing at once would otherwise each see the other unsigned,
  * and the request would never complete.
  */
-const selectWithPeople = (lookup?: string, lockCheck = false, from = 'FROM signature_request r') => `
+const selectWithPeople = ({
+  lookup,
+  lockCheck = false,
+  from = 'FROM signature_request r',
+}: { lookup?: string; lockCheck?: boolean; from?: string } = {}) => `
 SELECT ${REQUEST_COLUMNS},
   (SELECT coalesce(json_agg(s ORDER BY s.position), '[]'::json)
    FROM (SELECT ${SIGNEE_COLUMNS.replace('secret_salt', "encode(secret_salt, 'hex') AS secret_salt")}
@@ -126,12 +130,12 @@ ${from}`;
  * Requests and their signers by (id, lookup hash) pairs `$1`, `$2` (hex), one row per pair found, with its
  * position `n`, locked in that order when `lock`.
  */
-const SIGNERS_READ = (lock: boolean) =>
-  `${selectWithPeople(
-    "decode(k.khash, 'hex')",
-    lock,
-    `, k.n FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS k(kid, khash, n) JOIN signature_request r ON r.id = k.kid`,
-  )} ORDER BY k.n ${lock ? 'FOR UPDATE OF r' : ''}`;
+const signersRead = (lock: boolean) =>
+  `${selectWithPeople({
+    lookup: "decode(k.khash, 'hex')",
+    lockCheck: lock,
+    from: `, k.n FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS k(kid, khash, n) JOIN signature_request r ON r.id = k.kid`,
+  })} ORDER BY k.n ${lock ? 'FOR UPDATE OF r' : ''}`;
 
 type SignerRow = RequestWithPeopleRow & { n: number; stale?: boolean };
 
@@ -150,7 +154,7 @@ function signerReads(sql: Sql): (id: string, lookupHash: Buffer, lock: boolean) 
   const asked = new Map<boolean, AskedSigner[]>();
   async function readAll(lock: boolean, all: AskedSigner[]): Promise<void> {
     try {
-      const rows = await sql.query<SignerRow>(SIGNERS_READ(lock), [
+      const rows = await sql.query<SignerRow>(signersRead(lock), [
         all.map((a) => a.id),
         all.map((a) => a.lookupHash.toString('hex')),
       ]);
@@ -242,7 +246,7 @@ INSERT INTO signature_request_watcher (request_id, position, email, common_name,
 SELECT $1, r.position, r.email, r.common_name, r.vars, r.lang
 FROM jsonb_to_recordset($2::jsonb) AS r(position integer, email text, common_name text, vars jsonb, lang text)`;
 
-/** An audit event's values, in the column order of INSERT_EVENT_OF (parameters $4 to $10). */
+/** An audit event's values, in the column order of insertEventOf (parameters $4 to $10). */
 const eventParams = (e: AuditEvent) => [e.date, e.type, e.actor, e.signeeId, e.ip, e.userAgent, e.comment];
 
 const eventRecord = (e: AuditEvent) => ({
@@ -288,7 +292,7 @@ SELECT CASE WHEN (SELECT count(*) FROM touched) <> (SELECT count(*) FROM i)
     || ' (a signer was signed already, or its request moved)')::int END AS broken`;
 
 /** Appends an event for each row `id` of the CTE `source` (none when the change it records did not happen). */
-const INSERT_EVENT_OF = (source: string) => `
+const insertEventOf = (source: string) => `
 INSERT INTO signature_request_event (request_id, date, type, actor, signee_id, ip, user_agent, comment)
 SELECT id, $4::bigint, $5::text, $6::text, $7::uuid, $8::text, $9::text, $10::text FROM ${source} RETURNING request_id`;
 
@@ -348,7 +352,7 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
     if (!UUID.test(id) || (accountId !== undefined && !UUID.test(accountId))) return null;
     const read = () =>
       sql.query<RequestWithPeopleRow & { stale?: boolean }>(
-        `${selectWithPeople(undefined, lock)} WHERE r.id = $1 AND ($2::uuid IS NULL OR r.account_id = $2) ${lock ? 'FOR UPDATE' : ''}`,
+        `${selectWithPeople({ lockCheck: lock })} WHERE r.id = $1 AND ($2::uuid IS NULL OR r.account_id = $2) ${lock ? 'FOR UPDATE' : ''}`,
         [id, accountId ?? null],
       );
     let r = (await read())[0];
@@ -376,7 +380,7 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
     },
     findById: (id, accountId) => find(id, accountId, false),
     lockById: (id, accountId) => find(id, accountId, true),
-    async findForSigner(id, lookupHash, lock) {
+    async findForSigner(id, lookupHash, { lock }) {
       if (!UUID.test(id)) return null;
       let r = await readSigner(id, lookupHash, lock);
       // As in find: locked after a concurrent change committed, the signers are read again under the lock.
@@ -408,7 +412,7 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
       const rows = await sql.query(
         `WITH moved AS (
            UPDATE signature_request SET state = $3, last_modified = $4 WHERE id = $1 AND state = $2 RETURNING id)
-         ${INSERT_EVENT_OF('moved')}`,
+         ${insertEventOf('moved')}`,
         [id, from, to, ...eventParams(event)],
       );
       return rows.length > 0;

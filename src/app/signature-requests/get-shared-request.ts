@@ -86,22 +86,22 @@ export async function getSharedRequest(
   deps: Pick<AppDeps, 'store' | 'secretKey'>,
   input: { id: string; token: string },
 ): Promise<SharedRequestView> {
-  const r = await findSharedRequest(deps, input);
-  const signers = await Promise.all(r.signees.map((s) => sharedSigner(deps, s)));
+  const request = await findSharedRequest(deps, input);
+  const signers = await Promise.all(request.signees.map((s) => sharedSigner(deps, s)));
   return {
-    id: r.id,
-    name: r.name,
-    state: r.state,
-    hashToSign: r.hashToSign,
-    created: r.created,
-    lastModified: r.lastModified,
-    ...(r.fileName !== null && { fileName: r.fileName }),
-    ...(r.deadline !== null && { deadline: r.deadline }),
-    requester: await sharedRequester(deps, r),
+    id: request.id,
+    name: request.name,
+    state: request.state,
+    hashToSign: request.hashToSign,
+    created: request.created,
+    lastModified: request.lastModified,
+    ...(request.fileName !== null && { fileName: request.fileName }),
+    ...(request.deadline !== null && { deadline: request.deadline }),
+    requester: await sharedRequester(deps, request),
     signers,
-    ...(r.auditTrailAnchorId !== null && { auditTrailAnchorId: r.auditTrailAnchorId }),
-    proofBundleComplete: r.proofBundleComplete,
-    branding: brandingOf(r),
+    ...(request.auditTrailAnchorId !== null && { auditTrailAnchorId: request.auditTrailAnchorId }),
+    proofBundleComplete: request.proofBundleComplete,
+    branding: brandingOf(request),
   };
 }
 

@@ -74,7 +74,7 @@ export async function moveRequest(
   if (!(await tx.signatureRequests.setState(request.id, request.state, move.to, event)))
     fail('CONFLICT', `signature request ${request.id} changed state meanwhile; read it again`);
   const moved: SignatureRequest = { ...request, state: move.to, lastModified: move.now };
-  await afterMove(tx, request, moved, deps);
+  await queueMoveConsequences(tx, request, moved, deps);
   return moved;
 }
 
@@ -82,7 +82,7 @@ export async function moveRequest(
  * What follows a move once it is written (by {@link moveRequest}, or with the last signature): the
  * callback, for COMPLETED/CLOSED the job that seals the trail, and with `deps` the mails of the move.
  */
-export async function afterMove(
+export async function queueMoveConsequences(
   tx: Store,
   before: SignatureRequest,
   moved: SignatureRequest,
@@ -121,7 +121,7 @@ async function queueMoveMails(
  * A platform move (activation, completion, expiry), checked against the state table.
  * @throws DomainError TRANSITION_NOT_ALLOWED (a bug guard), CONFLICT
  */
-export async function movePlatform(
+export async function moveAsPlatform(
   tx: Store,
   request: SignatureRequest,
   to: SignatureRequestState,
@@ -140,5 +140,5 @@ export async function activateIfDue(
   deps?: RequestMailDeps,
 ): Promise<SignatureRequest> {
   if (request.state !== 'PENDING' || (request.activation !== null && request.activation > now)) return request;
-  return movePlatform(tx, request, 'IN_PROGRESS', now, deps);
+  return moveAsPlatform(tx, request, 'IN_PROGRESS', now, deps);
 }

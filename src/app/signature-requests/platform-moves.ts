@@ -1,6 +1,6 @@
 /** The platform's timed moves: activation at the activation date, expiry at the deadline. */
 import type { AppDeps } from '../shared/deps.js';
-import { activateIfDue, movePlatform } from './lifecycle.js';
+import { activateIfDue, moveAsPlatform } from './lifecycle.js';
 
 type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'mail'>;
 
@@ -33,7 +33,7 @@ export async function expireDueRequests(deps: Deps, input: { limit: number }): P
     const done = await deps.store.transaction(async (tx) => {
       const request = await tx.signatureRequests.lockById(id);
       if (request?.state !== 'IN_PROGRESS' || request.deadline === null || request.deadline > now) return false;
-      await movePlatform(tx, request, 'EXPIRED', now, deps);
+      await moveAsPlatform(tx, request, 'EXPIRED', now, deps);
       return true;
     });
     if (done) moved += 1;

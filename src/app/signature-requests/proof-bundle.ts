@@ -48,8 +48,8 @@ export interface SignatureOpening {
 
 async function receiptOf(deps: Pick<AppDeps, 'store'>, anchorId: string | null): Promise<ChainpointReceipt | null> {
   if (anchorId === null) return null;
-  const r = await getReceipt(deps, { id: anchorId });
-  return r.complete ? r.receipt : null;
+  const found = await getReceipt(deps, { id: anchorId });
+  return found.complete ? found.receipt : null;
 }
 
 /** The SPV data of the anchors' transactions, each transaction once, in the order of the anchors. */

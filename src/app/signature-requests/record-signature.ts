@@ -3,7 +3,7 @@ import { fail } from '../../core/errors.js';
 import type { Store } from '../shared/store.port.js';
 import { auditEvent, signeeActor, type Origin } from './audit.js';
 import { findSignee } from './signee-secrets.js';
-import { afterMove, enqueueRequestCallback, platformMoveEvent } from './lifecycle.js';
+import { queueMoveConsequences, enqueueRequestCallback, platformMoveEvent } from './lifecycle.js';
 import type { SignatureRequest, Signee, SignMethod } from './signature-request.port.js';
 import type { AppDeps } from '../shared/deps.js';
 import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
@@ -89,6 +89,6 @@ export async function recordSignature(
   if (deps) await queueRequestMails(tx, deps, signed, { kind: 'signed', signee: signedNow });
   if (!move) return signed;
   const completed: SignatureRequest = { ...signed, state: move.to };
-  await afterMove(tx, signed, completed, deps);
+  await queueMoveConsequences(tx, signed, completed, deps);
   return completed;
 }

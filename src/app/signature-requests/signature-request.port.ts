@@ -149,7 +149,7 @@ export interface SignatureRequestRepository {
   findForSigner(
     id: string,
     lookupHash: Buffer,
-    lock: boolean,
+    opts: { readonly lock: boolean },
   ): Promise<{ request: SignatureRequest; signee: Signee } | null>;
   /**
    * Records a signature at `event.date`, touches the request's lastModified and appends the event that

@@ -62,7 +62,7 @@ export async function findSignee(
 ): Promise<{ request: SignatureRequest; signee: Signee }> {
   if (!looksLikeSigneeId(input.signeeId)) fail('NOT_FOUND', UNKNOWN_SIGNEE_MESSAGE);
   const hash = signeeLookupHash(deps.secretKey, input.signeeId);
-  const found = await deps.store.signatureRequests.findForSigner(input.requestId, hash, input.lock ?? false);
+  const found = await deps.store.signatureRequests.findForSigner(input.requestId, hash, { lock: input.lock ?? false });
   if (!found) fail('NOT_FOUND', UNKNOWN_SIGNEE_MESSAGE);
   const { request, signee } = found;
   const again = signeeLookupHash(deps.secretKey, signeeIdOf(deps, signee));

@@ -90,14 +90,14 @@ export function sendBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions):
     expireInSeconds: BATCHING_EXPIRE_SECONDS,
     everySeconds: pollSeconds,
     handle: async () => {
-      const s = await sendBatches(deps);
-      if (s.sent.length > 0 || s.reconciled > 0 || s.released > 0) log.info(s, 'batches sent');
+      const run = await sendBatches(deps);
+      if (run.sent.length > 0 || run.reconciled > 0 || run.released > 0) log.info(run, 'batches sent');
       // Batches remain (the run stopped at its budget): send again now rather than at the next poll.
-      if (s.more) await deps.jobs.send(SEND_BATCHES, {}, { singletonKey: SEND_BATCHES });
-      logUnkept(log, s.unkept);
-      if (s.insufficientFunds)
+      if (run.more) await deps.jobs.send(SEND_BATCHES, {}, { singletonKey: SEND_BATCHES });
+      logUnkept(log, run.unkept);
+      if (run.insufficientFunds)
         log.warn(
-          { address: deps.wallet.address, reason: s.insufficientFunds },
+          { address: deps.wallet.address, reason: run.insufficientFunds },
           'cannot pay for the next batch: fund the anchoring address',
         );
     },
@@ -115,15 +115,15 @@ export function confirmBatchesJob({ deps, log, pollSeconds }: AnchoringJobOption
     expireInSeconds: BATCHING_EXPIRE_SECONDS,
     everySeconds: pollSeconds,
     handle: async () => {
-      const s = await confirmBatches(deps);
-      if (changed(s)) log.info(s, 'confirmations read');
-      if (s.rebroadcast.length > 0)
+      const run = await confirmBatches(deps);
+      if (changed(run)) log.info(run, 'confirmations read');
+      if (run.rebroadcast.length > 0)
         log.warn(
-          { txids: s.rebroadcast },
+          { txids: run.rebroadcast },
           'the node no longer held these transactions (evicted or dropped): sent again',
         );
-      logUnkept(log, s.unkept);
-      if (s.atFeeCap.length > 0) log.warn({ batches: s.atFeeCap }, 'stuck batches at the fee cap (FEE_CAP_SAT_VB)');
+      logUnkept(log, run.unkept);
+      if (run.atFeeCap.length > 0) log.warn({ batches: run.atFeeCap }, 'stuck batches at the fee cap (FEE_CAP_SAT_VB)');
     },
   };
 }
