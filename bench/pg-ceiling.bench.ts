@@ -120,6 +120,8 @@ async function main(): Promise<void> {
       ],
       { encoding: 'utf8' },
     );
+    // The postmaster counts a backend's CPU once it has reaped it, a moment after pgbench ends.
+    await new Promise((r) => setTimeout(r, 1000));
     const pgCpu = postmaster === undefined ? undefined : endedChildrenCpu(postmaster) - pg0;
     const wal = Number((await db.query('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1) AS d', [lsn0])).rows[0].d);
     const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(run.stdout)?.[1]);
