@@ -12,6 +12,22 @@ const benches = [
   ['--import', 'tsx', 'bench/footprint.bench.ts'],
   ['--import', 'tsx', 'bench/chain-memory.bench.ts'],
   ['--import', 'tsx', 'bench/signature-requests.bench.ts'],
+  // Issue 25 goal 3: signers arriving at fixed rates (open loop), and creating requests of 2, 10 and 50 signers.
+  [
+    '--import',
+    'tsx',
+    'bench/signature-requests.bench.ts',
+    '--closed',
+    'false',
+    '--pgbench',
+    'false',
+    '--open-rates',
+    '250,500,750,1000,1500,2000',
+    '--create',
+    '2,10,50',
+  ],
+  // Issue 25 goal 4: PostgreSQL's own insert, commit and point-read ceilings on this box (docs/scaling.md).
+  ['--import', 'tsx', 'bench/pg-ceiling.bench.ts'],
   ['--import', 'tsx', 'bench/mail.bench.ts'],
   ['--import', 'tsx', 'bench/mail-queue.bench.ts'],
   ['--import', 'tsx', 'bench/templates.bench.ts'],
@@ -21,7 +37,7 @@ const benches = [
   ['--import', 'tsx', 'bench/signed-copy.bench.ts'],
 ];
 for (const args of benches) {
-  console.log(`\n== ${args.at(-1)}`);
+  console.log(`\n== ${args.slice(args.findIndex((a) => a.startsWith('bench/'))).join(' ')}`);
   const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

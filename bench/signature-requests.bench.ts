@@ -20,6 +20,14 @@
  * during the measured run only, prints its self time by category and writes the V8 profile into DIR
  * (open it in Chrome's DevTools). Last, as a ceiling of the same run, PostgreSQL's pgbench runs transactions
  * of the delegate's shape with nothing else (bench/lib/pgbench-reference.ts; `--pgbench false` skips it).
+ * `--baseline DIR` also serves from another checkout (DIR/bench/signature-requests.bench.ts, with DIR/src),
+ * seeded and warmed the same way, and measures both in turn, `--rounds N` times, in the same run.
+ * `--open-rates 250,500,…` (open loop, bench/lib/http-load.ts runOpenLoad): signers arrive at each fixed rate
+ * for `--open-seconds` (each a fresh request), the bare server taking the same arrivals first; rising rates
+ * stop after the first whose p99 exceeds 100 ms (or that answers anything but 200), then one rate half-way
+ * is tried. `--create 2,10,50`: `POST /v1/signatureRequest` with that many signers each (their invitations
+ * rendered and queued in the request's transaction), `--create-connections` closed-loop clients:
+ * requests/s and mails queued/s (counted in the store). `--closed false` skips the closed-loop run.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import cluster from 'node:cluster';
@@ -28,8 +36,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { describeLoad, percentile, rateOf, rawRequest, runLoad, type LoadResult } from './lib/http-load.js';
-import { loadAverage, measureReferences } from './lib/references.js';
+import {
+  describeLoad,
+  percentile,
+  rateOf,
+  rawRequest,
+  runLoad,
+  runOpenLoad,
+  type LoadResult,
+} from './lib/http-load.js';
+import { bareServerOpenLoad, loadAverage, measureReferences } from './lib/references.js';
 import { backendPids, cpuSeconds, freePort } from './lib/service-process.js';
 import { startProfiling, stopProfiling, summarizeProfile } from './lib/cpu-profile.js';
 import { pgbenchReference, statementFloor } from './lib/pgbench-reference.js';
@@ -45,6 +61,13 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     pgbench: { type: 'string', default: 'true' },
     processes: { type: 'string', default: '1' },
+    baseline: { type: 'string' },
+    rounds: { type: 'string', default: '1' },
+    closed: { type: 'string', default: 'true' },
+    'open-rates': { type: 'string', default: '' },
+    'open-seconds': { type: 'string', default: '5' },
+    create: { type: 'string', default: '' },
+    'create-connections': { type: 'string', default: '8' },
   },
 });
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -111,7 +134,7 @@ async function openApi(setup: ApiSetup, seed: boolean) {
     await engine.stop();
     await opened.close();
   };
-  return { app, seedDeps, close };
+  return { app, seedDeps, close, db: opened.db };
 }
 
 async function serveApi(count: number, appName: string, withMail: boolean): Promise<void> {
@@ -120,7 +143,7 @@ async function serveApi(count: number, appName: string, withMail: boolean): Prom
   const url = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}schema=${schema}&application_name=${appName}`;
   const processes = Number(args.processes);
   const setup = { url, schema, withMail, poolSize: Math.ceil(12 / processes) };
-  const { app, seedDeps, close } = await openApi({ ...setup, poolSize: processes > 1 ? 2 : 12 }, true);
+  const { app, seedDeps, close, db } = await openApi({ ...setup, poolSize: processes > 1 ? 2 : 12 }, true);
   const pairs = await seedRequests(seedDeps, count);
   const dropSchema = async () => {
     const c = new pg.Client({ connectionString: POSTGRES_URL });
@@ -130,7 +153,9 @@ async function serveApi(count: number, appName: string, withMail: boolean): Prom
   };
   if (processes > 1) return serveCluster(setup, processes, pairs, close, dropSchema);
   await app.listen({ port: 0, host: '127.0.0.1' });
-  process.send!({ port: (app.server.address() as { port: number }).port, pairs });
+  const token = await ownerToken(seedDeps);
+  process.send!({ port: (app.server.address() as { port: number }).port, pairs, token });
+  answerSeeding(seedDeps, db);
   answerCommands(async () => {
     await close();
     await dropSchema();
@@ -205,6 +230,29 @@ function sumMeasured(all: Measured[]): Measured {
   };
 }
 
+/** `seed` (more one-signer requests, for the open-loop runs) and `count-mails` (e-mails queued in the store). */
+function answerSeeding(
+  deps: import('../src/app/shared/deps.js').AppDeps,
+  db: import('../src/adapters/store/sql.js').Sql,
+): void {
+  process.on('message', async (m: { command: string; count?: number }) => {
+    if (m.command === 'seed') process.send!({ pairs: await seedRequests(deps, m.count!) });
+    if (m.command === 'count-mails') {
+      const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM email');
+      process.send!({ mails: row!.n });
+    }
+  });
+}
+
+let ownerAccountId: string | undefined;
+
+/** An API token of the bench's account (bench@example.com), as an Authorization header value. */
+async function ownerToken(deps: import('../src/app/shared/deps.js').AppDeps): Promise<string> {
+  const { createApiToken } = await import('../src/app/accounts/manage-api-tokens.js');
+  const { token } = await createApiToken(deps, { accountId: ownerAccountId! });
+  return `Bearer ${token}`;
+}
+
 type BaseDeps = import('../src/app/identity/identity-deps.js').IdentityDeps;
 
 /** The platform key of the default run: a local identity key, signing in this process (made by the primary). */
@@ -223,18 +271,21 @@ async function seedRequests(deps: import('../src/app/shared/deps.js').AppDeps, c
   const { createAccount } = await import('../src/app/accounts/create-account.js');
   const { createSignatureRequest } = await import('../src/app/signature-requests/create-signature-request.js');
   const { signeeIdOf } = await import('../src/app/signature-requests/signee-secrets.js');
-  const account = await createAccount(deps, { email: 'bench@example.com', password: 'bench password 123' });
+  ownerAccountId ??= (await createAccount(deps, { email: 'bench@example.com', password: 'bench password 123' })).id;
   const pairs: Pair[] = [];
-  for (let i = 0; i < count; i++) {
+  const one = async (i: number) => {
     const created = await createSignatureRequest(deps, {
-      accountId: account.id,
+      accountId: ownerAccountId!,
       actor: 'bench@example.com',
       name: `bench ${i}`,
       hashToSign: randomBytes(32).toString('hex'),
       authorizedSignees: [{ commonName: `Signer ${i}`, email: `signer${i}@example.com` }],
     });
-    pairs.push({ id: created.id, signeeId: signeeIdOf(deps, created.signees[0]!) });
-  }
+    pairs[i] = { id: created.id, signeeId: signeeIdOf(deps, created.signees[0]!) };
+  };
+  // Eight at a time: seeding is not measured.
+  for (let i = 0; i < count; i += 8)
+    await Promise.all(Array.from({ length: Math.min(8, count - i) }, (_, k) => one(i + k)));
   return pairs;
 }
 
@@ -311,14 +362,25 @@ function answerCommands(stop: () => Promise<void>): void {
 
 // ---------------------------------------------------------------- the client (this process)
 
-function startApi(count: number): Promise<{ child: ChildProcess; port: number; pairs: Pair[] }> {
+interface Api {
+  child: ChildProcess;
+  port: number;
+  pairs: Pair[];
+  token?: string;
+  label: string;
+  appName: string;
+}
+
+function startApi(count: number, root: string, label: string, appName: string): Promise<Api> {
   const child = fork(
-    new URL(import.meta.url).pathname,
+    path.join(root, 'bench', 'signature-requests.bench.ts'),
     ['--serve', '--requests', String(count), '--mail', args.mail!, '--processes', args.processes!],
-    { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_APPLICATION_NAME: APPLICATION_NAME } },
+    { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_APPLICATION_NAME: appName } },
   );
   return new Promise((resolve, reject) => {
-    child.once('message', (m: { port: number; pairs: Pair[] }) => resolve({ child, ...m }));
+    child.once('message', (m: { port: number; pairs: Pair[]; token?: string }) =>
+      resolve({ child, ...m, label, appName }),
+    );
     child.once('exit', (code) => reject(new Error(`API server exited with ${code}`)));
   });
 }
@@ -338,10 +400,10 @@ const delegate = (p: Pair) =>
   );
 
 /** The measured run: the API's CPU and statements, the PostgreSQL backends' CPU and this process's CPU. */
-async function measure(api: { child: ChildProcess; port: number }, connections: number, requests: Buffer[]) {
+async function measure(api: Api, connections: number, requests: Buffer[]) {
   const db = new pg.Client({ connectionString: POSTGRES_URL });
   await db.connect();
-  const backends = await backendPids(db, APPLICATION_NAME);
+  const backends = await backendPids(db, api.appName);
   const profile = args.profile !== undefined;
   await ask(api.child, { command: 'measure-start', profile });
   // Per backend: one that ended during the run (an idle pool connection closed) is left out.
@@ -396,23 +458,146 @@ async function main(): Promise<void> {
   const count = Number(args.requests);
   const warmup = Number(args.warmup);
   const connections = Number(args.signers);
-  const api = await startApi(count + warmup);
-  const requests = api.pairs.map(delegate);
+  const rounds = Number(args.rounds);
+  const closed = args.closed === 'true';
+  const here = path.resolve(new URL('..', import.meta.url).pathname);
+  const variants = [{ label: 'this tree', root: here }];
+  if (args.baseline !== undefined) variants.push({ label: 'baseline', root: path.resolve(args.baseline) });
+  const apis: Api[] = [];
+  // One after the other: seeding is not measured, and two at once would only load the machine more.
+  for (const [i, v] of variants.entries())
+    apis.push(await startApi(closed ? count * rounds + warmup : 0, v.root, v.label, `${APPLICATION_NAME}-${i}`));
+  const api = apis[0]!;
+  let measured: Awaited<ReturnType<typeof measure>> | undefined;
+  if (closed) {
+    console.log(
+      `\n[postgres] ${connections} concurrent signers over ${count} requests (one signer each), keep-alive, mails ${args.mail === 'true' ? 'queued' : 'off'}${args.baseline ? `; this tree and the baseline ${args.baseline} in turn, ${rounds} round(s)` : ''}; ${loadAverage()}`,
+    );
+    // The bare server gets requests of the same size (signeeIds of the same form) under the same generator.
+    const fake = Array.from({ length: count }, (_, i) =>
+      delegate({ id: randomUUID(), signeeId: api.pairs[i]!.signeeId }),
+    );
+    const refs = await measureReferences({ connections, total: count, request: (i) => fake[i]! });
+    for (const a of apis) {
+      const warm = a.pairs.slice(count * rounds).map(delegate);
+      await runLoad({ port: a.port, connections, total: warm.length, request: (i) => warm[i]! });
+    }
+    for (let round = 0; round < rounds; round++)
+      for (const a of round % 2 === 0 ? apis : [...apis].reverse()) {
+        const requests = a.pairs.slice(round * count, (round + 1) * count).map(delegate);
+        if (apis.length > 1) console.log(` ${a.label}, round ${round + 1}:`);
+        measured = await measure(a, connections, requests);
+        report(measured, refs, connections);
+      }
+  }
+  if (args['open-rates'] !== '') await openLoop(api);
+  if (args.create !== '') await creating(api);
+  for (const a of apis) {
+    const { maxRssMb } = await ask<{ maxRssMb: number }>(a.child, { command: 'stats' });
+    console.log(`  API peak RSS (${a.label}): ${maxRssMb} MB`);
+    a.child.send({ command: 'stop' });
+    await new Promise((resolve) => a.child.once('exit', resolve));
+  }
+  if (args.pgbench === 'true' && measured) await reportPgbench(connections, rateOf(measured.load));
+}
+
+/**
+ * Signers arriving at fixed rates (open loop), each signing a fresh request: p50/p99 at each rate beside the
+ * bare server's under the same arrivals, and the highest rate whose p99 is at most 100 ms.
+ */
+async function openLoop(api: Api): Promise<void> {
+  const seconds = Number(args['open-seconds']);
+  const rates = args['open-rates']!.split(',').map(Number);
   console.log(
-    `\n[postgres] ${connections} concurrent signers over ${count} requests (one signer each), keep-alive, mails ${args.mail === 'true' ? 'queued' : 'off'}; ${loadAverage()}`,
+    `\n[postgres] open loop: delegated signatures arriving at a fixed rate for ${seconds} s each (one fresh request each, its one signer; mails ${args.mail === 'true' ? 'queued' : 'off'}), latency from each arrival; ${loadAverage()}`,
   );
-  // The bare server gets requests of the same size (signeeIds of the same form) under the same generator.
-  const fake = requests.slice(0, count).map((_, i) => delegate({ id: randomUUID(), signeeId: api.pairs[i]!.signeeId }));
-  const refs = await measureReferences({ connections, total: count, request: (i) => fake[i]! });
-  const warm = requests.slice(count);
-  await runLoad({ port: api.port, connections, total: warm.length, request: (i) => warm[i]! });
-  const measured = await measure(api, connections, requests.slice(0, count));
-  report(measured, refs, connections);
-  const { maxRssMb } = await ask<{ maxRssMb: number }>(api.child, { command: 'stats' });
-  console.log(`  API peak RSS: ${maxRssMb} MB`);
-  api.child.send({ command: 'stop' });
-  await new Promise((resolve) => api.child.once('exit', resolve));
-  if (args.pgbench === 'true') await reportPgbench(connections, rateOf(measured.load));
+  const secp = (await import('./lib/references.js')).secpRecoveriesPerSecond();
+  console.log(
+    `  libsecp256k1 recoveries, one core: ${Math.round(secp.wall)}/s (${Math.round(secp.perCpuSecond)} per CPU second)`,
+  );
+  // Warm the API (V8's optimisation of the signing path and the mails' rendering) before the first rate.
+  const warm = (await ask<{ pairs: Pair[] }>(api.child, { command: 'seed', count: 1000 })).pairs.map(delegate);
+  await runLoad({ port: api.port, connections: 32, total: warm.length, request: (i) => warm[i]! });
+  let best: number | undefined;
+  let failed: number | undefined;
+  const tryRate = async (rate: number): Promise<boolean> => {
+    const total = Math.round(rate * seconds);
+    const pairs = (await ask<{ pairs: Pair[] }>(api.child, { command: 'seed', count: total })).pairs;
+    const requests = pairs.map(delegate);
+    const fake = pairs.map((p) => delegate({ id: randomUUID(), signeeId: p.signeeId }));
+    const bare = await bareServerOpenLoad({ rate, total, request: (i) => fake[i]! });
+    const db = new pg.Client({ connectionString: POSTGRES_URL });
+    await db.connect();
+    const backends = await backendPids(db, api.appName);
+    await db.end();
+    const pg0 = backends.map((pid) => cpuSeconds([pid]));
+    await ask(api.child, { command: 'measure-start', profile: false });
+    const load = await runOpenLoad({ port: api.port, rate, total, request: (i) => requests[i]! });
+    const server = await ask<Measured>(api.child, { command: 'measure-stop', profile: false });
+    // Per backend, as in measure: one that ended during the run is left out.
+    const pgMs =
+      1000 *
+      backends.reduce((sum, pid, i) => {
+        const now = cpuSeconds([pid]);
+        return now > 0 ? sum + Math.max(0, now - pg0[i]!) : sum;
+      }, 0);
+    const p = (r: LoadResult, q: number) => percentile(r.latencies, q).toFixed(1);
+    const ok = (load.statuses.get(200) ?? 0) === total;
+    console.log(
+      `  ${rate}/s: ${describeLoad(load, 'signatures')}, max ${load.latencies.at(-1)!.toFixed(1)} ms; bare server at the same arrivals p50 ${p(bare, 0.5)} ms, p99 ${p(bare, 0.99)} ms; per signature API ${(server.cpuMs / total).toFixed(2)} ms CPU, PostgreSQL ${(pgMs / total).toFixed(2)} ms; ${loadAverage()}`,
+    );
+    return ok && percentile(load.latencies, 0.99) <= 100;
+  };
+  for (const rate of rates) {
+    if (await tryRate(rate)) best = rate;
+    else {
+      failed = rate;
+      break;
+    }
+  }
+  if (failed !== undefined && best !== undefined && failed - best > 50) {
+    const mid = Math.round((best + failed) / 2 / 10) * 10;
+    if (await tryRate(mid)) best = mid;
+  }
+  console.log(
+    `  highest rate tried with p99 ≤ 100 ms: ${best === undefined ? 'none' : `${best}/s`}${failed === undefined ? ' (no rate tried exceeded it)' : ''}`,
+  );
+}
+
+/** Creating requests over HTTP with 2, 10, 50… signers, their invitations rendered and queued: requests/s, mails/s. */
+async function creating(api: Api): Promise<void> {
+  if (api.token === undefined) throw new Error('--create needs --processes 1');
+  const connections = Number(args['create-connections']);
+  console.log(
+    `\n[postgres] creating requests, POST /v1/signatureRequest, ${connections} closed-loop clients (invitations rendered and queued in the request's transaction); ${loadAverage()}`,
+  );
+  for (const signers of args.create!.split(',').map(Number)) {
+    const total = Math.max(20, Math.round(400 / signers));
+    const body = (n: number) =>
+      rawRequest(
+        'POST',
+        '/v1/signatureRequest',
+        { 'content-type': 'application/json', authorization: api.token!, 'user-agent': 'proofseal-bench' },
+        JSON.stringify({
+          name: `bench create ${n}`,
+          hashToSign: randomBytes(32).toString('hex'),
+          authorizedSignees: Array.from({ length: signers }, (_, k) => ({
+            commonName: `Signer ${k} of ${n}`,
+            email: `create${n}-${k}@example.com`,
+          })),
+        }),
+      );
+    const bodies = Array.from({ length: total + 20 }, (_, n) => body(n + signers * 100_000));
+    await runLoad({ port: api.port, connections, total: 20, request: (i) => bodies[total + i]! });
+    const mails0 = (await ask<{ mails: number }>(api.child, { command: 'count-mails' })).mails;
+    await ask(api.child, { command: 'measure-start', profile: false });
+    const load = await runLoad({ port: api.port, connections, total, request: (i) => bodies[i]! });
+    const server = await ask<Measured>(api.child, { command: 'measure-stop', profile: false });
+    const mails = (await ask<{ mails: number }>(api.child, { command: 'count-mails' })).mails - mails0;
+    console.log(
+      `  ${signers} signers: ${describeLoad(load, 'requests')}; ${mails} mails queued = ${Math.round(mails / load.seconds)} mails/s; API ${(server.cpuMs / total).toFixed(2)} ms CPU per request (${(server.cpuMs / Math.max(1, mails)).toFixed(3)} ms per mail); ${loadAverage()}`,
+    );
+  }
 }
 
 /** The database's own ceiling for a transaction of the delegate's shape, beside the signatures/s measured. */

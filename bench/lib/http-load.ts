@@ -122,3 +122,56 @@ export function describeLoad(r: LoadResult, unit: string): string {
 
 /** Requests per second of a run. */
 export const rateOf = (r: LoadResult): number => r.requests / r.seconds;
+
+export interface OpenLoadOptions {
+  readonly port: number;
+  /** Requests per second, sent on schedule whatever the answers (open loop). */
+  readonly rate: number;
+  readonly total: number;
+  /** The raw bytes of request `i`. */
+  readonly request: (i: number) => Buffer;
+  /** Keep-alive sockets opened before the run (default 256); a request due while all are busy waits for one. */
+  readonly connections?: number;
+}
+
+/**
+ * Open loop: request `i` is due at `i / rate` seconds from the start and sent then, on a free keep-alive
+ * socket, whether or not earlier requests have been answered (arrivals at a fixed rate, as signers arrive,
+ * not a fixed number of clients each waiting for its answer). Each latency runs from the moment the request
+ * was due, so a server falling behind shows in it (no coordinated omission), waits for a socket included.
+ */
+export async function runOpenLoad(opts: OpenLoadOptions): Promise<LoadResult> {
+  const free = await Promise.all(Array.from({ length: opts.connections ?? 256 }, () => connect(opts.port)));
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  const queued: number[] = [];
+  const interval = 1000 / opts.rate;
+  let answered = 0;
+  const t0 = performance.now();
+  let done!: () => void;
+  const finished = new Promise<void>((resolve) => (done = resolve));
+  const send = (conn: Connection, i: number): void => {
+    void conn.exchange(opts.request(i)).then((status) => {
+      latencies.push(performance.now() - (t0 + i * interval));
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      answered += 1;
+      const next = queued.shift();
+      if (next === undefined) free.push(conn);
+      else send(conn, next);
+      if (answered === opts.total) done();
+    });
+  };
+  for (let i = 0; i < opts.total;) {
+    const now = performance.now();
+    for (; i < opts.total && t0 + i * interval <= now; i++) {
+      const conn = free.pop();
+      if (conn) send(conn, i);
+      else queued.push(i);
+    }
+    if (i < opts.total) await new Promise((r) => setTimeout(r, Math.max(0, t0 + i * interval - performance.now())));
+  }
+  await finished;
+  const seconds = (performance.now() - t0) / 1000;
+  for (const conn of free) conn.close();
+  return { requests: latencies.length, seconds, latencies: latencies.sort((a, b) => a - b), statuses };
+}

@@ -33,7 +33,7 @@ END;
 `;
 
 /** `PGBENCH`, or pgbench of Debian's PostgreSQL packages, or the one on the PATH. */
-function pgbenchPath(): string {
+export function pgbenchPath(): string {
   if (process.env.PGBENCH) return process.env.PGBENCH;
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).sort().reverse() : [];
@@ -42,7 +42,7 @@ function pgbenchPath(): string {
 }
 
 /** The postmaster's pid: the `postgres` process whose parent is not one. */
-function postmasterPid(): number | undefined {
+export function postmasterPid(): number | undefined {
   const comm = (pid: string) => {
     try {
       return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
@@ -63,7 +63,7 @@ function postmasterPid(): number | undefined {
 }
 
 /** CPU seconds of a process's children that ended and were waited for (pgbench for us, backends for the postmaster). */
-const endedChildrenCpu = (pid: number): number => cpuSeconds([pid], true) - cpuSeconds([pid]);
+export const endedChildrenCpu = (pid: number): number => cpuSeconds([pid], true) - cpuSeconds([pid]);
 
 export interface PgbenchResult {
   transactionsPerSecond: number;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import os from 'node:os';
 import secp from 'secp256k1/bindings.js';
-import { describeLoad, runLoad, type LoadResult } from './http-load.js';
+import { describeLoad, runLoad, runOpenLoad, type LoadResult, type OpenLoadOptions } from './http-load.js';
 
 interface RecoverySample {
   readonly hash: Uint8Array;
@@ -162,4 +162,10 @@ export function loadAverage(): string {
     .loadavg()
     .map((v) => v.toFixed(2))
     .join(' ')} (${os.cpus().length} cores)`;
+}
+
+/** The bare server (bench/lib/bare-server.ts) in a child process under the open-loop generator at the same rate. */
+export function bareServerOpenLoad(opts: Omit<OpenLoadOptions, 'port'>): Promise<LoadResult> {
+  const path = new URL('./bare-server.ts', import.meta.url).pathname;
+  return withChildServer(path, ['--import', 'tsx'], (port) => runOpenLoad({ ...opts, port }));
 }

@@ -7,7 +7,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-export const MAIN = path.join(root, 'dist', 'main.js');
+/** The `proofseal` binary (bin/proofseal.js calls dist/main.js's `main`; dist/main.js alone runs nothing). */
+export const MAIN = path.join(root, 'bin', 'proofseal.js');
 
 /** `npm start`'s build step: compiles src/ into dist/ when a source changed since the last build. */
 export function buildIfChanged(): void {

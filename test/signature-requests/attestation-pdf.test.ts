@@ -82,7 +82,8 @@ for (const kind of kinds) {
       const identity = { secretKey: 'i'.repeat(40), publicUrl: 'https://id.proofseal.example.com' };
       const identityDeps = { store, clock: { now: Date.now }, random: f.deps.random, identity };
       await createIdentityKey(identityDeps, { name: 'platform', identity: { commonName: 'proofseal platform' } });
-      const platformSigner = { signer: localSigner(identityDeps), issuerDomain: 'example.com' };
+      const signer = localSigner(identityDeps);
+      const platformSigner = { signer, inProcess: signer.on, issuerDomain: 'example.com' };
       const service = (allowPrivateUrls: boolean) => ({
         renderer: pdfAttestationRenderer(),
         images: cachedBrandImages(createSafeFetch({ allowPrivateUrls })),

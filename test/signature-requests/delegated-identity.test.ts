@@ -10,6 +10,7 @@ import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
 import { createIdentityKey } from '../../src/app/identity/create-identity-key.js';
 import { localSigner } from '../../src/app/identity/sign-hash.js';
 import type { Signer } from '../../src/app/identity/signer.port.js';
+import type { PlatformSigner } from '../../src/app/signature-requests/platform-signer.port.js';
 import { verifyIdentity } from '../../src/app/identity/verify-identity.js';
 import type { ReceiptSignature } from '../../src/core/chainpoint/receipt.js';
 import { buildIdentityApp } from '../../src/identity/app.js';
@@ -27,7 +28,12 @@ for (const kind of kinds) {
 
     before(async () => {
       // The platform key is made once the identity server has its port (its identity URL names it).
-      const platform: { signer: Signer; issuerDomain: string; pubKey?: string } = {
+      const platform: {
+        signer: Signer;
+        issuerDomain: string;
+        pubKey?: string;
+        inProcess?: PlatformSigner['inProcess'];
+      } = {
         signer: { sign: () => Promise.reject(new Error('no platform key yet')) },
         issuerDomain: 'localhost',
       };
@@ -37,7 +43,9 @@ for (const kind of kinds) {
       await identityApp.listen({ port: 0, host: '127.0.0.1' });
       deps.identity.publicUrl = `http://localhost:${(identityApp.server.address() as AddressInfo).port}`;
       const key = await createIdentityKey(deps, { name: 'delegation', identity: { commonName: 'proofseal platform' } });
-      Object.assign(platform, { signer: localSigner(deps), pubKey: key.pubKey });
+      // In process, as the default run gives it (src/runtime.ts): it reads its key on the signing transaction.
+      const signer = localSigner(deps);
+      Object.assign(platform, { signer, inProcess: signer.on, pubKey: key.pubKey });
     });
     after(async () => {
       await identityApp?.close();

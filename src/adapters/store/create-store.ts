@@ -18,6 +18,7 @@ import { migrate } from './migrate.js';
 import { signatureRequestRepository } from './signature-request.repository.js';
 import { openPostgres } from './postgres-database.js';
 import type { Sql, SqlDatabase } from './sql.js';
+import { unitsOfWork } from './unit-of-work.js';
 import { utxoRepository } from './utxo.repository.js';
 import { otpRepository } from './otp.repository.js';
 import { smsRepository } from './sms.repository.js';
@@ -43,6 +44,16 @@ function storeJobs(queue: JobQueue, pending?: JobToSend[]): StoreJobQueue {
 
 function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, pending?: JobToSend[]): Store {
   const inTransaction = pending !== undefined;
+  // The jobs enqueued in the transaction are written in one statement before it commits.
+  const transaction = <T>(fn: (tx: Store) => Promise<T>): Promise<T> =>
+    sql.transaction(async (tx) => {
+      const enqueued: JobToSend[] = [];
+      const result = await fn(storeOn(tx, kind, jobsOn, enqueued));
+      await sendAll(jobsOn(tx), enqueued);
+      return result;
+    });
+  // Keyed units of work share transactions (unit-of-work.ts); inside a transaction, a unit joins it.
+  const units = inTransaction ? undefined : unitsOfWork(kind, transaction);
   return {
     kind,
     accounts: accountRepository(sql),
@@ -66,14 +77,8 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, pending?: JobToS
     requestDocuments: requestDocumentRepository(sql),
     staticReceipts: staticReceiptRepository(sql),
     jobs: storeJobs(jobsOn(sql), pending),
-    // The jobs enqueued in the transaction are written in one statement before it commits.
-    transaction: (fn) =>
-      sql.transaction(async (tx) => {
-        const enqueued: JobToSend[] = [];
-        const result = await fn(storeOn(tx, kind, jobsOn, enqueued));
-        await sendAll(jobsOn(tx), enqueued);
-        return result;
-      }),
+    transaction: (fn, options) =>
+      units && options?.unitKey !== undefined ? units.run(options.unitKey, fn) : transaction(fn),
     ping: async () => {
       await sql.query('SELECT 1');
     },

@@ -139,47 +139,6 @@ const signersRead = (lock: boolean) =>
 
 type SignerRow = RequestWithPeopleRow & { n: number; stale?: boolean };
 
-interface AskedSigner {
-  readonly id: string;
-  readonly lookupHash: Buffer;
-  resolve(row: SignerRow | undefined): void;
-  reject(err: unknown): void;
-}
-
-/**
- * findForSigner's reads asked in one turn of the event loop (the signatures sharing a transaction ask
- * theirs at once), read by one statement per lock mode; each caller gets its own row.
- */
-function signerReads(sql: Sql): (id: string, lookupHash: Buffer, lock: boolean) => Promise<SignerRow | undefined> {
-  const asked = new Map<boolean, AskedSigner[]>();
-  async function readAll(lock: boolean, all: AskedSigner[]): Promise<void> {
-    try {
-      const rows = await sql.query<SignerRow>(signersRead(lock), [
-        all.map((a) => a.id),
-        all.map((a) => a.lookupHash.toString('hex')),
-      ]);
-      const byPosition = new Map(rows.map((r) => [Number(r.n), r]));
-      all.forEach((a, i) => a.resolve(byPosition.get(i + 1)));
-    } catch (err) {
-      for (const a of all) a.reject(err);
-    }
-  }
-  return (id, lookupHash, lock) =>
-    new Promise((resolve, reject) => {
-      const waiting = asked.get(lock);
-      if (waiting) {
-        waiting.push({ id, lookupHash, resolve, reject });
-        return;
-      }
-      asked.set(lock, [{ id, lookupHash, resolve, reject }]);
-      queueMicrotask(() => {
-        const all = asked.get(lock)!;
-        asked.delete(lock);
-        void readAll(lock, all);
-      });
-    });
-}
-
 interface RequestWithPeopleRow extends RequestRow {
   signees: SigneeRow[];
   watchers: WatcherRow[];
@@ -364,7 +323,29 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
 
   const ids = async (text: string, params: unknown[]) =>
     (await sql.query<{ id: string }>(text, params)).map((r) => r.id);
-  const readSigner = signerReads(sql);
+  async function findForSigners(
+    asked: readonly { id: string; lookupHash: Buffer }[],
+    lock: boolean,
+  ): Promise<({ request: SignatureRequest; signee: Signee } | null)[]> {
+    const valid = asked.filter((a) => UUID.test(a.id));
+    const read = async (some: readonly { id: string; lookupHash: Buffer }[]) => {
+      const rows = await sql.query<SignerRow>(signersRead(lock), [
+        some.map((a) => a.id),
+        some.map((a) => a.lookupHash.toString('hex')),
+      ]);
+      return new Map(rows.map((r) => [some[Number(r.n) - 1]!, r]));
+    };
+    const found = valid.length > 0 ? await read(valid) : new Map<object, SignerRow>();
+    // As in find: locked after a concurrent change committed, the signers are read again under the lock.
+    const stale = valid.filter((a) => found.get(a)?.stale);
+    if (stale.length > 0) for (const [a, r] of await read(stale)) found.set(a, r);
+    return asked.map((a) => {
+      const r = found.get(a);
+      const request = r && withPeople(r);
+      const signee = request?.signees.find((s) => s.id === r!.matched);
+      return request && signee ? { request, signee } : null;
+    });
+  }
 
   return {
     async insert(r, signees) {
@@ -381,14 +362,9 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
     findById: (id, accountId) => find(id, accountId, false),
     lockById: (id, accountId) => find(id, accountId, true),
     async findForSigner(id, lookupHash, { lock }) {
-      if (!UUID.test(id)) return null;
-      let r = await readSigner(id, lookupHash, lock);
-      // As in find: locked after a concurrent change committed, the signers are read again under the lock.
-      if (r?.stale) r = await readSigner(id, lookupHash, lock);
-      const request = r && withPeople(r);
-      const signee = request?.signees.find((s) => s.id === r!.matched);
-      return request && signee ? { request, signee } : null;
+      return (await findForSigners([{ id, lookupHash }], lock))[0]!;
     },
+    findForSigners,
     async replaceDraft(id, fields, signees, watchers, now) {
       return sql.transaction(async (tx) => {
         const updated = await tx.query(

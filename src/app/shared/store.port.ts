@@ -18,6 +18,11 @@ import type {
 } from '../signature-requests/attestation/attestation.port.js';
 import type { RequestDocumentRepository } from '../signature-requests/document/document.port.js';
 
+export interface TransactionOptions {
+  /** The key of a unit of work that may share its transaction (a signature request's id): one run of a key at a time. */
+  readonly unitKey?: string;
+}
+
 /**
  * The Store: every repository the use cases need, on PostgreSQL or on the embedded PostgreSQL.
  * `transaction` gives a Store whose repositories all write in one database transaction, and whose
@@ -54,7 +59,13 @@ export interface Store {
   readonly staticReceipts: StaticReceiptRepository;
   /** The job queue, on this store's connection: inside `transaction`, a job is sent only if the transaction commits. */
   readonly jobs: StoreJobQueue;
-  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one database transaction (inside a transaction, it joins it). With `unitKey`, `fn` is a
+   * unit of work the store may run in one database transaction together with the units of other keys
+   * arriving at the same moment (src/adapters/store/unit-of-work.ts): then `fn` may run twice, the first
+   * run rolled back with a failing neighbour, so it must have no effect outside the store.
+   */
+  transaction<T>(fn: (tx: Store) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
 }

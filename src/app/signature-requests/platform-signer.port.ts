@@ -13,8 +13,10 @@ export interface PlatformSigner {
   readonly pubKey?: string;
   /**
    * Present when the key signs in this process (no network call): the signer reading its key on a given
-   * store, so that a signature by delegation is made inside its transaction, on that transaction's
-   * connection. A remote signer is called before the transaction instead, never under the request's lock.
+   * store, so that a signature by delegation reads it on its own transaction's connection. A signer that
+   * reads this store must be given so: a signature by delegation is made inside its transaction (a remote
+   * signer's round trip holds the request's lock), and on the embedded store that transaction holds the
+   * one connection.
    */
   readonly inProcess?: (store: Store) => Signer;
 }

@@ -1,28 +1,29 @@
-import { fail } from '../../core/errors.js';
+import { DomainError, fail } from '../../core/errors.js';
 import { identityBoundMessage } from '../../core/identity/identity-message.js';
 import { issuerDomain } from '../../core/identity/issuer-domain.js';
 import { signeeIdentity } from '../../core/signature-requests/limits.js';
 import { createAnchor, type CreateAnchorInput } from '../anchoring/create-anchor.js';
-import type { Account } from '../accounts/account.port.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
-import { sharedTransactions, type SharedTransactions } from '../shared/shared-transaction.js';
 import type { Origin } from './audit.js';
-import { assertCanSign, assertSignerOpen, lockForSigning, recordSignature } from './record-signature.js';
+import { assertCanSign, assertSignerOpen, recordSignature } from './record-signature.js';
 import { checkSigneeOtp, consumeSigneeOtp } from './signee-otp.js';
 import { findSignee, signedEmailOpening } from './signee-secrets.js';
-import type { Signer } from '../identity/signer.port.js';
 import type { PlatformSigner } from './platform-signer.port.js';
 import type { SignatureRequest, Signee } from './signature-request.port.js';
-import { BACKLOG_CAP } from '../mail/queue-email.js';
 
 type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'platformSigner' | 'mail'>;
 
 /**
  * Signs by delegation: the platform key signs `hashToSign` bound to the signer's identity
  * (`CN=<name>,EMAILADDRESS=<email>` and the platform's issuer domain), and the signature becomes an
- * anchor of the request (public or private as the request). Signature, anchor, audit event, callback
- * and completion commit together; a concurrent second delegate of the same signer gets ALREADY_SIGNED.
+ * anchor of the request (public or private as the request). One transaction: the request is read once,
+ * under its lock, the signer checked, its one-time password (if it needs one) checked, the hash signed,
+ * and the signature, anchor, audit event, callback, mails and completion written. A wrong one-time
+ * password ends the transaction with only its try counted, committed, and then fails. The store may run
+ * the transaction together with those of other requests' signatures (a unit of work keyed by the
+ * request's id): it has no effect outside the store, so it is safe to run again after a rollback.
+ * A concurrent second delegate of the same signer waits for the lock and gets ALREADY_SIGNED.
  * @throws DomainError NOT_FOUND (bad signeeId), ALREADY_SIGNED, ALREADY_DECLINED (before the OTP checks), SIGNING_CLOSED, DEADLINE_PASSED, NOT_YOUR_TURN,
  *   the OTP errors, NOT_READY (no platform key), KEY_REVOKED / KEY_EXPIRED (the platform key may not sign)
  */
@@ -31,100 +32,31 @@ export async function signByDelegation(
   input: { id: string; signeeId: string; otp?: string; origin?: Origin },
 ): Promise<{ anchorId: string; request: SignatureRequest }> {
   const platform = deps.platformSigner ?? fail('NOT_READY', 'this server has no platform key to sign with');
-  const inProcess = platform.inProcess;
-  if (inProcess && input.otp === undefined) return signInOneTransaction(deps, platform, inProcess, input);
-  const first = await findSignee(deps, { requestId: input.id, signeeId: input.signeeId });
-  await assertSignerOpen(deps.store, first.signee);
-  const otpId = await checkSigneeOtp(deps, first.signee, input.otp);
-  // Signed before the transaction: a remote signer is never called under the request's lock, and a
-  // one-time password is checked (a wrong try counted) outside it.
-  const signature = await delegatedSignature(platform, first.request, identityOf(deps, first.signee));
-  return deps.store.transaction(async (tx) => {
-    const now = deps.clock.now();
-    const { request, signee } = await lockForSigning(tx, deps, { requestId: input.id, signeeId: input.signeeId, now });
-    if (request.hashToSign !== first.request.hashToSign || identityOf(deps, signee) !== signature.signedIdentity)
-      fail('CONFLICT', 'the request changed while it was being signed; sign again');
-    return writeSignature(tx, deps, { request, signee, signature, otpId, now, origin: input.origin });
-  });
-}
-
-/** The shared transactions of each store's delegated signatures (see shared-transaction.ts). */
-const sharedByStore = new WeakMap<Store, SharedTransactions>();
-
-function sharedSigning(store: Store): SharedTransactions {
-  let shared = sharedByStore.get(store);
-  if (!shared) {
-    shared = sharedTransactions(store, {
-      maxUnits: 64,
-      maxInFlight: store.kind === 'postgres' ? 2 : 1,
-    });
-    sharedByStore.set(store, shared);
-  }
-  return shared;
-}
-
-const readOnce = new WeakMap<Store, Store>();
-
-/**
- * The shared transaction's store with each account and its mail backlog read once for all the signatures
- * it holds (the requester of the mails and its deliveries' priority; nothing in a signature changes an
- * account, and the mails of the signatures sharing the transaction share the backlog counted before them).
- */
-function withAccountsReadOnce(tx: Store): Store {
-  let store = readOnce.get(tx);
-  if (!store) {
-    const { accounts, emails } = tx;
-    const read = new Map<string, Promise<Account | null>>();
-    const findById = (id: string) => {
-      const known = read.get(id) ?? accounts.findById(id);
-      read.set(id, known);
-      return known;
-    };
-    const counted = new Map<string, Promise<number>>();
-    const countQueued = (id: string, cap: number) => {
-      const known = counted.get(`${id}|${cap}`) ?? emails.countQueued(id, cap);
-      counted.set(`${id}|${cap}`, known);
-      return known;
-    };
-    store = { ...tx, accounts: { ...accounts, findById }, emails: { ...emails, countQueued } };
-    readOnce.set(tx, store);
-  }
-  return store;
-}
-
-/**
- * The key signs in this process and no one-time password is given: the request is read once, under its
- * lock, and signed there, all in one transaction (with the checks in the same order as above), which
- * the signatures of other requests arriving at the same moment share (safe: a signature rolled back
- * with a failed neighbour is made again, alone).
- */
-async function signInOneTransaction(
-  deps: Deps,
-  platform: PlatformSigner,
-  signerOn: (store: Store) => Signer,
-  input: { id: string; signeeId: string; origin?: Origin },
-): Promise<{ anchorId: string; request: SignatureRequest }> {
-  return sharedSigning(deps.store).run(input.id.toLowerCase(), async (shared) => {
-    const tx = withAccountsReadOnce(shared);
-    const found = await findSignee(
-      { store: tx, secretKey: deps.secretKey },
-      { requestId: input.id, signeeId: input.signeeId, lock: true },
-    );
-    // The requester of the mails and its mail backlog, read now (once for all the signatures of the shared
-    // transaction), so that the writes that follow are not split by their reads.
-    if (deps.mail) {
-      void tx.accounts.findById(found.request.accountId).catch(() => undefined);
-      void tx.emails.countQueued(found.request.accountId, BACKLOG_CAP).catch(() => undefined);
-    }
-    await assertSignerOpen(tx, found.signee);
-    // No code was given: OTP_REQUIRED for a signer who needs one (nothing to count, nothing read).
-    const otpId = await checkSigneeOtp(deps, found.signee, undefined);
-    const signer = { ...platform, signer: signerOn(tx) };
-    const signature = await delegatedSignature(signer, found.request, identityOf(deps, found.signee));
-    const now = deps.clock.now();
-    assertCanSign(found, now);
-    return writeSignature(tx, deps, { ...found, signature, otpId, now, origin: input.origin });
-  });
+  const signed = await deps.store.transaction(
+    async (tx): Promise<{ anchorId: string; request: SignatureRequest } | { refused: DomainError }> => {
+      const found = await findSignee(
+        { store: tx, secretKey: deps.secretKey },
+        { requestId: input.id, signeeId: input.signeeId, lock: true },
+      );
+      await assertSignerOpen(tx, found.signee);
+      let otpId: string | null;
+      try {
+        otpId = await checkSigneeOtp({ ...deps, store: tx }, found.signee, input.otp);
+      } catch (err) {
+        // Committed with nothing but the wrong try counted.
+        if (err instanceof DomainError) return { refused: err };
+        throw err;
+      }
+      const signer = platform.inProcess ? { ...platform, signer: platform.inProcess(tx) } : platform;
+      const signature = await delegatedSignature(signer, found.request, identityOf(deps, found.signee));
+      const now = deps.clock.now();
+      assertCanSign(found, now);
+      return writeSignature(tx, deps, { ...found, signature, otpId, now, origin: input.origin });
+    },
+    { unitKey: input.id.toLowerCase() },
+  );
+  if ('refused' in signed) throw signed.refused;
+  return signed;
 }
 
 /** The signature's anchor, the code used up, and what every signature records (record-signature.ts). */

@@ -151,6 +151,11 @@ export interface SignatureRequestRepository {
     lookupHash: Buffer,
     opts: { readonly lock: boolean },
   ): Promise<{ request: SignatureRequest; signee: Signee } | null>;
+  /** {@link findForSigner} of several signers in one statement (locks taken in the order asked): one answer each. */
+  findForSigners(
+    asked: readonly { readonly id: string; readonly lookupHash: Buffer }[],
+    lock: boolean,
+  ): Promise<({ request: SignatureRequest; signee: Signee } | null)[]>;
   /**
    * Records a signature at `event.date`, touches the request's lastModified and appends the event that
    * records it; with `move` (the last signature), moves the request from `move.from` to `move.to` and

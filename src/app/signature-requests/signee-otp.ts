@@ -62,8 +62,8 @@ export async function sendSigneeOtp(
 }
 
 /**
- * The id of the valid one-time password the signer gave, or null when the signer needs none. Runs
- * on the store outside any transaction, so a wrong try is counted.
+ * The id of the valid one-time password the signer gave, or null when the signer needs none. A wrong try
+ * is counted on `deps.store`: outside a transaction, or in one the caller commits after the refusal.
  * @throws DomainError OTP_REQUIRED, OTP_INVALID, OTP_EXPIRED, OTP_TOO_MANY_TRIES
  */
 export async function checkSigneeOtp(

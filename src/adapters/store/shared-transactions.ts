@@ -15,7 +15,7 @@
  * nothing, and under load the units that arrive while transactions run form the next one.
  */
 import { batchRunner } from '../../core/concurrency/batch-runner.js';
-import type { Store } from './store.port.js';
+import type { Store } from '../../app/shared/store.port.js';
 
 export interface SharedTransactionOptions {
   /** Most units in one transaction. */
@@ -48,7 +48,10 @@ class UnitFailed extends Error {
   }
 }
 
-export function sharedTransactions(store: Store, opts: SharedTransactionOptions): SharedTransactions {
+export function sharedTransactions(
+  store: Pick<Store, 'transaction'>,
+  opts: SharedTransactionOptions,
+): SharedTransactions {
   const queue: Queued[] = [];
   const keysInFlight = new Set<string>();
   const schedule = batchRunner({

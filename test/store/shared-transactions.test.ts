@@ -1,11 +1,11 @@
 /**
- * Shared transactions (src/app/shared/shared-transaction.ts) on both stores: units arriving together
+ * Shared transactions (src/adapters/store/shared-transactions.ts) on both stores: units arriving together
  * share one transaction; one failing unit costs its neighbours nothing but a second run, alone, and
  * leaves nothing of its own; a key is in one transaction at a time; units start in key order.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sharedTransactions } from '../../src/app/shared/shared-transaction.js';
+import { sharedTransactions } from '../../src/adapters/store/shared-transactions.js';
 import type { Store } from '../../src/app/shared/store.port.js';
 import { DomainError } from '../../src/core/errors.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
