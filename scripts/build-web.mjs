@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Bundles the browser side of the pages (src/web/browser/*-page.ts: verify, sign, share; and the stylesheet) into dist/web-bundle/ with
-// content-hashed names, plus dist/web-bundle/manifest.json mapping each entry to its file. The page scripts import
+// content-hashed names, plus dist/web-bundle/manifest.json mapping each entry to its file, and the standalone
+// verification files dist/proofseal-verify.html (and .fr.html): the verify page with everything inline. The page scripts import
 // the same core modules as the server (chainpoint, merkle, signed-message); the two node-only edges are
 // mapped here: node:crypto → a @noble/hashes shim, the native secp256k1 binding → a module that fails to
 // load (core then uses its @noble/curves backend), and node's global Buffer → the `buffer` package.
+import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,27 +22,37 @@ export const ENTRIES = {
   'pages.css': path.join(web, 'styles', 'pages.css'),
 };
 
-/** Build the bundle into `outDir` (default dist/web-bundle) and return the manifest. */
-export async function buildWebBundle(outDir = path.join(root, 'dist', 'web-bundle')) {
+/** esbuild settings of the browser code: core's node-only edges mapped for the browser. */
+const BROWSER = {
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['es2022'],
+  minify: true,
+  logLevel: 'warning',
+  legalComments: 'eof',
+  alias: {
+    'node:crypto': path.join(web, 'browser', 'node-crypto.ts'),
+    'secp256k1/bindings.js': path.join(web, 'browser', 'no-native-secp.ts'),
+  },
+  inject: [path.join(web, 'browser', 'buffer-global.ts')],
+};
+
+const DEFAULT_OUT = path.join(root, 'dist', 'web-bundle');
+
+/**
+ * Build the bundle into `outDir` (default dist/web-bundle) and return the manifest; the standalone files
+ * go to dist/ beside it, or into `outDir` itself when another folder is given (the tests').
+ */
+export async function buildWebBundle(outDir = DEFAULT_OUT) {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const result = await build({
+    ...BROWSER,
     entryPoints: Object.values(ENTRIES),
     outdir: outDir,
     entryNames: '[name]-[hash]',
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: ['es2022'],
-    minify: true,
     metafile: true,
-    logLevel: 'warning',
-    legalComments: 'eof',
-    alias: {
-      'node:crypto': path.join(web, 'browser', 'node-crypto.ts'),
-      'secp256k1/bindings.js': path.join(web, 'browser', 'no-native-secp.ts'),
-    },
-    inject: [path.join(web, 'browser', 'buffer-global.ts')],
   });
   const manifest = {};
   for (const [file, meta] of Object.entries(result.metafile.outputs)) {
@@ -50,7 +62,54 @@ export async function buildWebBundle(outDir = path.join(root, 'dist', 'web-bundl
     if (entry) manifest[entry[0]] = path.basename(file);
   }
   writeFileSync(path.join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await buildStandaloneVerifier(path.resolve(outDir) === DEFAULT_OUT ? path.join(root, 'dist') : outDir);
   return manifest;
+}
+
+/** The standalone files, by language: `proofseal-verify.html` (English) and `proofseal-verify.fr.html`. */
+export const STANDALONE_FILES = { en: 'proofseal-verify.html', fr: 'proofseal-verify.fr.html' };
+
+const base64Sha256 = (text) => createHash('sha256').update(text, 'utf8').digest('base64');
+
+/**
+ * The verification page as one HTML file that needs no server (docs/pages.md, "The standalone file"):
+ * script and stylesheet inline, allowed by their hashes in a CSP `<meta>` that forbids every connection,
+ * so, opened from disk, it checks everything but the block's place in the best chain and says so.
+ */
+export async function buildStandaloneVerifier(outDir = path.join(root, 'dist')) {
+  const [script, style] = await Promise.all(
+    [ENTRIES['verify-page.js'], ENTRIES['pages.css']].map(async (entry) => {
+      const out = await build({ ...BROWSER, entryPoints: [entry], write: false, outdir: 'out' });
+      return out.outputFiles[0].text.trimEnd();
+    }),
+  );
+  // The page's HTML comes from the same renderer the server uses, bundled for node here.
+  const renderer = await build({
+    entryPoints: [path.join(web, 'pages', 'verify.page.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    logLevel: 'warning',
+  });
+  const code = renderer.outputFiles[0].text;
+  const { renderVerifyPage } = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+  const csp = [
+    "default-src 'none'",
+    `script-src 'sha256-${base64Sha256(script)}'`,
+    `style-src 'sha256-${base64Sha256(style)}'`,
+    'img-src data:',
+    "connect-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  mkdirSync(outDir, { recursive: true });
+  for (const [lang, file] of Object.entries(STANDALONE_FILES)) {
+    const inline = { script, style, csp, langHrefs: STANDALONE_FILES };
+    const html = renderVerifyPage(lang, { script: '', style: '' }, { inline });
+    writeFileSync(path.join(outDir, file), html);
+  }
+  return Object.values(STANDALONE_FILES).map((f) => path.join(outDir, f));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
