@@ -181,7 +181,8 @@ describe('verification report', () => {
 
   it("a bundle without SPV data: the chain is only the server's; offline it says nothing was checked there", async () => {
     const { bundle } = proofBundle(content, signers);
-    const { bitcoinSpv: _dropped, ...noSpv } = bundle;
+    const noSpv: Partial<typeof bundle> = { ...bundle };
+    delete noSpv.bitcoinSpv;
     const r = await buildReport(noSpv, fileHash, offline, fmt);
     assert.equal(r.state, 'partial');
     assert.ok(r.cards[0]!.checks.some((c) => c.key === 'chainUncheckedNoSpv'));
