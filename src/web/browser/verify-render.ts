@@ -81,14 +81,16 @@ function facts(r: Renderer, card: ReportCard): HTMLDListElement {
     );
   if (card.signedAt !== undefined) add('factSignedAt', r.formatTime(card.signedAt));
   if (card.events !== undefined) add('factEvents', String(card.events));
-  if (card.pubKey !== undefined) add('factKey', code(card.pubKey));
   if (card.block)
-    add(
-      'factBlock',
-      t(r.lang, 'blockFacts', { height: card.block.height, time: r.formatTime(card.block.time) }),
-      el('br'),
-      code(card.block.hash),
-    );
+    add('factBlock', t(r.lang, 'blockFacts', { height: card.block.height, time: r.formatTime(card.block.time) }));
+  return dl;
+}
+
+/** The long values, shown with the checks when unfolded: the key and the block hash. */
+function longFacts(r: Renderer, card: ReportCard): HTMLDListElement {
+  const dl = el('dl', { class: 'facts long' });
+  if (card.pubKey !== undefined) dl.append(el('dt', {}, t(r.lang, 'factKey')), el('dd', {}, code(card.pubKey)));
+  if (card.block) dl.append(el('dt', {}, t(r.lang, 'factBlockHash')), el('dd', {}, code(card.block.hash)));
   return dl;
 }
 
@@ -113,6 +115,7 @@ export function cardElement(r: Renderer, card: ReportCard): HTMLElement {
       { class: 'checks' },
       ...card.checks.map((c) => checkItem(c.state, t(r.lang, c.key as MessageKey, c.params))),
     ),
+    longFacts(r, card),
   );
   article.append(details);
   return article;
