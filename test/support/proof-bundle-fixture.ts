@@ -46,12 +46,15 @@ export function signedPart(
   return { receipt, spv };
 }
 
+/** An SPV entry the tests may alter. */
+export type MutableSpv = { -readonly [K in keyof SpvProof]: SpvProof[K] };
+
 export interface BundleFixture {
   readonly bundle: {
     signatureReceipts: ChainpointReceipt[];
     auditTrailReceipt: ChainpointReceipt;
     auditTrailData: unknown;
-    bitcoinSpv: SpvProof[];
+    bitcoinSpv: MutableSpv[];
     complete: boolean;
     signatureOpenings?: { auditTrailId: string; salt: string; value: string }[];
   };
@@ -104,7 +107,10 @@ export function proofBundle(
       signatureReceipts: parts.map((p) => p.receipt),
       auditTrailReceipt: trailPart.receipt,
       auditTrailData: trail,
-      bitcoinSpv: [...parts.map((p) => p.spv), trailPart.spv],
+      bitcoinSpv: [
+        ...parts.map((p) => ({ ...p.spv, merkleBranch: [...p.spv.merkleBranch] })),
+        { ...trailPart.spv, merkleBranch: [...trailPart.spv.merkleBranch] },
+      ],
       complete: true,
       ...(opts.openings ? { signatureOpenings: openings } : {}),
     },
