@@ -258,7 +258,7 @@ function summarise(fileHash: string, cards: ReportCard[], incompleteBundle: bool
   const state: VerdictState =
     cards.length === 0 || firstFailure
       ? 'fail'
-      : all.some((c) => c.state === 'pending') || incompleteBundle
+      : all.some((c) => c.state === 'pending')
         ? 'pending'
         : cards.every(chainPlaced)
           ? 'ok'
