@@ -482,4 +482,17 @@ describe('verification page in chromium', { skip }, () => {
     await page.screenshot({ path: path.join(artifacts, 'verify-standalone-phone.png'), fullPage: true });
     await page.close();
   });
+
+  it('a /verify page that cannot reach its server (saved to disk) checks everything else and says the chain was not asked', async () => {
+    const content = randomBytes(400);
+    const fixture = proofBundle(content, [{ name: 'Ann Lee', email: 'ann@example.com' }]);
+    const page = await open('/verify', { width: 390, height: 844 });
+    await page.route('**/v1/receipt/verify', (route) => route.abort('internetdisconnected'));
+    const r = await verifyWith(page, content, fixture.bundle);
+    assert.equal(r.state, 'verdict partial', r.text + r.checks);
+    assert.match(r.text, /^Ann Lee signed this document; proved by Bitcoin blocks 560 and 590/);
+    assert.match(r.checks, /No server could be asked about the chain/);
+    assert.doesNotMatch(r.checks, /✗/);
+    await page.close();
+  });
 });
