@@ -103,6 +103,11 @@ export interface Config {
   readonly pdfSigningP12Password: string | undefined;
   /** RFC 3161 time-stamping authorities, tried in order (TSA_URLS, comma list); empty, no time-stamp (B-B). */
   readonly tsaUrls: readonly string[];
+  /**
+   * The block explorer the verification page may ask whether a block is in the best chain (VERIFY_EXPLORER_URL,
+   * an Esplora API base such as https://mempool.space/api); its origin joins the page's CSP connect-src.
+   */
+  readonly verifyExplorerUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -275,6 +280,7 @@ export function loadConfig(env: Env = process.env): Config {
     pdfSigningP12: r.optional('PDF_SIGNING_P12'),
     pdfSigningP12Password: r.optional('PDF_SIGNING_P12_PASSWORD'),
     tsaUrls: tsaUrlsOf(r, r.optional('TSA_URLS')),
+    verifyExplorerUrl: explorerUrlOf(r, r.optional('VERIFY_EXPLORER_URL')),
   };
   if (/[\r\n<>"]/.test(config.serviceName)) r.problems.push('SERVICE_NAME must not contain line breaks, <, > or "');
   if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(config.serviceEmail)) r.problems.push('SERVICE_EMAIL must be an e-mail address');
@@ -325,6 +331,30 @@ function withSlash(url: string | undefined): string | undefined {
 function objectStoreUrlComplete(raw: string): boolean {
   const u = new URL(raw);
   return u.username !== '' && u.password !== '' && /^\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/|$)/.test(u.pathname);
+}
+
+/**
+ * VERIFY_EXPLORER_URL: one http(s) URL, no credentials, query or fragment, and a host that a CSP source may
+ * name (its origin goes into the verification page's connect-src).
+ */
+function explorerUrlOf(r: Reader, raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const u = URL.canParse(raw) ? new URL(raw) : null;
+  const ok =
+    u !== null &&
+    /^https?:$/.test(u.protocol) &&
+    u.username === '' &&
+    u.password === '' &&
+    u.search === '' &&
+    u.hash === '' &&
+    /^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/.test(u.hostname);
+  if (!ok) {
+    r.problems.push(
+      `VERIFY_EXPLORER_URL must be an http(s) URL without credentials, query or fragment, got "${redact(raw)}"`,
+    );
+    return undefined;
+  }
+  return u.href.replace(/\/+$/, '');
 }
 
 /** SMS_URL names the account (SID and token) and a sender number (`+` may be left unencoded). */

@@ -121,7 +121,7 @@ export async function buildApp(
     ],
     true,
   );
-  if (opts.webAssets) webRoutes(app, opts.webAssets, deps);
+  if (opts.webAssets) webRoutes(app, opts.webAssets, deps, { explorerUrl: config.verifyExplorerUrl });
   return app;
 }
 

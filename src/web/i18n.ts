@@ -34,11 +34,6 @@ const en = {
   chainOk: 'Recorded in Bitcoin: block time {time}, {confirmations} confirmations (transaction {txId}).',
   chainPending: 'The Bitcoin transaction is not confirmed yet.',
   chainBad: 'The Bitcoin part failed: {code} — {text}',
-  chainUnreachable: 'The server could not be asked about the Bitcoin transaction ({reason}).',
-  identity: 'Identity claimed: {identity} (check: {status}).',
-  verdictOk: 'Proved: this document existed and was sealed no later than {time}.',
-  verdictSignedOk: 'Proved: {who} signed this document, and the signature existed no later than {time}.',
-  verdictBad: 'Not proved. See the failed checks below.',
   verdictPending: 'Partly proved: the document and the proof match, but Bitcoin has not confirmed it yet.',
   bundleIncomplete: 'The proof bundle says the request is not complete.',
   receiptN: 'Receipt {n}',
@@ -47,11 +42,66 @@ const en = {
   trailDiffers: 'The audit trail of the bundle is NOT the one its receipt seals (its hash is {hash}).',
   noBundleInPdf: 'This PDF carries no proof bundle: it is not an attestation, or its attachment was removed.',
   bundleFromPdf: 'The proof bundle was read from the attestation PDF, in this browser.',
+  verdictFail: 'Not proved: {check} {whose} failed. The card below says why.',
+  verdictSignedOne: '{who} signed this document; proved by {blocks}, mined no later than {time}.',
+  verdictSigned: '{who} signed this document; proved by {blocks}, mined no later than {time}.',
+  verdictData: 'This document existed no later than {time}; proved by {blocks}.',
+  verdictOffline:
+    'Checked in this browser: everything but the place of {heights} in Bitcoin’s best chain, as no server could be asked; look it up with the links below.',
+  blockOne: 'block {height}',
+  blocksMany: 'blocks {list}',
+  blockUnknown: 'a Bitcoin transaction',
+  provedByOne: 'Bitcoin block {height}',
+  provedByMany: 'Bitcoin blocks {list}',
+  ofSigner: 'of {name}',
+  ofTrail: 'of the audit trail',
+  ofReceipt: 'of the receipt',
+  group_receipt: 'the receipt’s form',
+  group_document: 'the document check',
+  group_signature: 'the signature',
+  group_merkle: 'the Merkle proof',
+  group_bitcoin: 'the Bitcoin transaction and block',
+  group_chain: 'the block’s place in the chain',
+  group_identity: 'the identity check',
+  group_trail: 'the audit trail’s seal',
+  spvOk:
+    'Transaction {txId} carries the receipt’s root, and its Merkle branch leads to block {height} ({hash}), whose header meets its own proof-of-work target (checked in this browser).',
+  spvBad: 'The Bitcoin data of the bundle does NOT hold ({failed}): {reason}.',
+  spvNoWork: 'The block header {hash} does NOT meet its own proof-of-work target.',
+  spvMissing: 'The bundle carries no transaction data for {txId}: the block is known only from the server.',
+  serverUnreachable: 'No server could be asked about the chain (this page works offline).',
+  explorerBest: '{origin} says this block is in Bitcoin’s best chain.',
+  explorerNotBest: '{origin} says this block is NOT in Bitcoin’s best chain.',
+  explorerUnreachable: '{origin} could not be asked about this block.',
+  chainUnchecked: 'Not checked here: whether block {height} is in Bitcoin’s best chain (look it up with the links).',
+  chainUncheckedNoSpv: 'Not checked here: the Bitcoin transaction (no server, and no transaction data in the file).',
+  identityOk: 'The identity server {server} vouches for this key and this identity.',
+  identityDeprecated: 'The identity server {server} says the key has since been revoked or has expired.',
+  identityUnreachable: 'The identity server {server} could not be asked (not checked).',
+  identityUnchecked: 'The identity server was not asked (no server here).',
+  identityBad: 'The identity server {server} does NOT vouch for this signature: {status}.',
+  cardTrail: 'Audit trail',
+  cardData: 'Timestamped document',
+  factEmail: 'E-mail',
+  emailCommitted: 'not published (the signature binds a commitment to it)',
+  emailOpened: '{email} (matches the commitment the signature binds)',
+  factSignedAt: 'Signed at',
+  factKey: 'Key',
+  factBlock: 'Bitcoin block',
+  factBlockHash: 'Block hash',
+  factEvents: 'Events',
+  factIdentity: 'Identity',
+  blockFacts: '{height}, mined {time}',
+  checksSummary: '{ok} of {n} checks passed',
+  checksSummaryFail: '{fail} of {n} checks failed',
+  lookUp: 'Look up block {height} anywhere:',
+  standaloneIntro:
+    'This file verifies proofs with no server: open it from your disk, choose the document and its proof bundle or attestation PDF. Everything is checked here except whether the block is in Bitcoin’s best chain: look it up with the links shown.',
 };
 
 export type MessageKey = keyof typeof en;
 
-const fr: Record<MessageKey, string> = {
+const frText: Record<MessageKey, string> = {
   skip: 'Aller au formulaire de vérification',
   serviceName: 'proofseal',
   verifyTitle: 'Vérifier un document et sa preuve',
@@ -82,11 +132,6 @@ const fr: Record<MessageKey, string> = {
   chainOk: 'Inscrit dans Bitcoin : bloc du {time}, {confirmations} confirmations (transaction {txId}).',
   chainPending: 'La transaction Bitcoin n’est pas encore confirmée.',
   chainBad: 'La partie Bitcoin a échoué : {code} — {text}',
-  chainUnreachable: 'Le serveur n’a pas pu être interrogé sur la transaction Bitcoin ({reason}).',
-  identity: 'Identité déclarée : {identity} (contrôle : {status}).',
-  verdictOk: 'Prouvé : ce document existait et a été scellé au plus tard le {time}.',
-  verdictSignedOk: 'Prouvé : {who} a signé ce document, et la signature existait au plus tard le {time}.',
-  verdictBad: 'Non prouvé. Voir les contrôles en échec ci-dessous.',
   verdictPending: 'Prouvé en partie : le document et la preuve concordent, mais Bitcoin ne l’a pas encore confirmé.',
   bundleIncomplete: 'Le dossier de preuves indique que la demande n’est pas terminée.',
   receiptN: 'Reçu {n}',
@@ -96,7 +141,78 @@ const fr: Record<MessageKey, string> = {
   noBundleInPdf:
     'Ce PDF ne porte aucun dossier de preuves : ce n’est pas une attestation, ou sa pièce jointe a été retirée.',
   bundleFromPdf: 'Le dossier de preuves a été lu dans l’attestation PDF, dans ce navigateur.',
+  verdictFail: 'Non prouvé : {check} {whose} a échoué. La carte ci-dessous dit pourquoi.',
+  verdictSigned: '{who} ont signé ce document ; prouvé par {blocks}, miné au plus tard le {time}.',
+  verdictSignedOne: '{who} a signé ce document ; prouvé par {blocks}, miné au plus tard le {time}.',
+  verdictData: 'Ce document existait au plus tard le {time} ; prouvé par {blocks}.',
+  verdictOffline:
+    'Vérifié dans ce navigateur : tout, sauf la place dans la meilleure chaîne de Bitcoin ({heights}), faute de serveur à interroger ; vérifiez-la avec les liens ci-dessous.',
+  blockOne: 'bloc {height}',
+  blocksMany: 'blocs {list}',
+  blockUnknown: 'une transaction Bitcoin',
+  provedByOne: 'le bloc Bitcoin {height}',
+  provedByMany: 'les blocs Bitcoin {list}',
+  ofSigner: 'de {name}',
+  ofTrail: 'du journal d’audit',
+  ofReceipt: 'du reçu',
+  group_receipt: 'la forme du reçu',
+  group_document: 'le contrôle du document',
+  group_signature: 'la signature',
+  group_merkle: 'la preuve de Merkle',
+  group_bitcoin: 'la transaction et le bloc Bitcoin',
+  group_chain: 'la place du bloc dans la chaîne',
+  group_identity: 'le contrôle d’identité',
+  group_trail: 'le scellé du journal d’audit',
+  spvOk:
+    'La transaction {txId} porte la racine du reçu, et sa branche de Merkle mène au bloc {height} ({hash}), dont l’en-tête atteint sa propre cible de preuve de travail (contrôlé dans ce navigateur).',
+  spvBad: 'Les données Bitcoin du dossier ne tiennent PAS ({failed}) : {reason}.',
+  spvNoWork: 'L’en-tête de bloc {hash} n’atteint PAS sa propre cible de preuve de travail.',
+  spvMissing:
+    'Le dossier ne contient aucune donnée de transaction pour {txId} : le bloc n’est connu que par le serveur.',
+  serverUnreachable: 'Aucun serveur n’a pu être interrogé sur la chaîne (cette page fonctionne hors ligne).',
+  explorerBest: '{origin} indique que ce bloc est dans la meilleure chaîne de Bitcoin.',
+  explorerNotBest: '{origin} indique que ce bloc n’est PAS dans la meilleure chaîne de Bitcoin.',
+  explorerUnreachable: '{origin} n’a pas pu être interrogé sur ce bloc.',
+  chainUnchecked:
+    'Non contrôlé ici : l’appartenance du bloc {height} à la meilleure chaîne de Bitcoin (vérifiez-la avec les liens).',
+  chainUncheckedNoSpv:
+    'Non contrôlé ici : la transaction Bitcoin (pas de serveur, et pas de données de transaction dans le fichier).',
+  identityOk: 'Le serveur d’identité {server} confirme cette clé et cette identité.',
+  identityDeprecated: 'Le serveur d’identité {server} indique que la clé a depuis été révoquée ou a expiré.',
+  identityUnreachable: 'Le serveur d’identité {server} n’a pas pu être interrogé (non contrôlé).',
+  identityUnchecked: 'Le serveur d’identité n’a pas été interrogé (pas de serveur ici).',
+  identityBad: 'Le serveur d’identité {server} ne confirme PAS cette signature : {status}.',
+  cardTrail: 'Journal d’audit',
+  cardData: 'Document horodaté',
+  factEmail: 'E-mail',
+  emailCommitted: 'non publié (la signature en lie un engagement)',
+  emailOpened: '{email} (correspond à l’engagement lié par la signature)',
+  factSignedAt: 'Signé le',
+  factKey: 'Clé',
+  factBlock: 'Bloc Bitcoin',
+  factBlockHash: 'Hachage du bloc',
+  factEvents: 'Événements',
+  factIdentity: 'Identité',
+  blockFacts: '{height}, miné le {time}',
+  checksSummary: '{ok} contrôles réussis sur {n}',
+  checksSummaryFail: '{fail} contrôles en échec sur {n}',
+  lookUp: 'Chercher le bloc {height} ailleurs :',
+  standaloneIntro:
+    'Ce fichier vérifie les preuves sans aucun serveur : ouvrez-le depuis votre disque, choisissez le document et son dossier de preuves ou son attestation PDF. Tout est contrôlé ici sauf l’appartenance du bloc à la meilleure chaîne de Bitcoin : vérifiez-la avec les liens affichés.',
 };
+
+/**
+ * French puts a non-breaking space before `:` `;` `?` `!` (and inside « »): written with plain spaces
+ * above for readability, made non-breaking here once.
+ */
+export function frenchSpacing(text: string): string {
+  return text.replace(/ ([:;?!»])/g, '\u00a0$1').replace(/« /g, '«\u00a0');
+}
+
+const fr = Object.fromEntries(Object.entries(frText).map(([k, v]) => [k, frenchSpacing(v)])) as Record<
+  MessageKey,
+  string
+>;
 
 const MESSAGES: Record<Lang, Record<MessageKey, string>> = { en, fr };
 

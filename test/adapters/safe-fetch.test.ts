@@ -228,3 +228,38 @@ describe('safe fetch, the own identity server as the one allowed private origin'
     await refused(client.checkTarget(`http://127.0.0.1:${port}/`), 'FORBIDDEN_URL');
   });
 });
+
+describe('safe fetch, a name with several addresses', () => {
+  it('tries the next checked address when one refuses the connection (localhost as ::1 then 127.0.0.1)', async () => {
+    // The default run's identity server listens on IPv4; on most systems `localhost` resolves to ::1 first.
+    const own = createSafeFetch({
+      allowPrivateUrls: false,
+      allowedOrigins: [`http://localhost:${port}`],
+      lookup: async () => [
+        { address: '::1', family: 6 },
+        { address: '127.0.0.1', family: 4 },
+      ],
+    });
+    const res = await own.request({ method: 'GET', url: `http://localhost:${port}/` });
+    assert.equal(res.status, 200);
+  });
+
+  it('still refuses the whole name when any address is private, and fails when every address refuses', async () => {
+    const mixed = createSafeFetch({
+      allowPrivateUrls: false,
+      lookup: async () => [
+        { address: '93.184.216.34', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ],
+    });
+    await refused(mixed.request({ method: 'GET', url: 'http://mixed.test/' }), 'FORBIDDEN_URL');
+    const closed = createSafeFetch({
+      allowPrivateUrls: true,
+      lookup: async () => [
+        { address: '::1', family: 6 },
+        { address: '127.0.0.1', family: 4 },
+      ],
+    });
+    await refused(closed.request({ method: 'GET', url: `http://closed.test:1/` }), 'NETWORK');
+  });
+});

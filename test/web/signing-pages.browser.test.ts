@@ -368,16 +368,38 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
         [true, true],
       );
       assert.ok(await page.isVisible('#attestation-link'));
+      assert.equal(await page.isVisible('#verdict'), false, 'no empty verdict box before a verification');
       await page.click('#verify-button');
-      await page.waitForSelector('#verdict.ok, #verdict.fail, #verdict.pending');
-      assert.equal(await page.getAttribute('#verdict', 'class'), 'verdict ok', await text(page, '#checks'));
-      assert.match(await text(page, '#verdict'), /^All 2 signatures verify/);
-      assert.equal(((await text(page, '#checks')).match(/The signature is valid/g) ?? []).length, 2);
+      await page.waitForSelector('#verdict.ok, #verdict.fail, #verdict.pending, #verdict.partial');
+      assert.equal(await page.getAttribute('#verdict', 'class'), 'verdict ok', await text(page, '#cards'));
+      assert.match(await text(page, '#verdict'), /signed this document; proved by a Bitcoin transaction/);
+      assert.deepEqual(await page.$$eval('#cards article', (els) => els.map((e) => e.getAttribute('data-kind'))), [
+        'signer',
+        'signer',
+      ]);
+      assert.equal(((await text(page, '#cards')).match(/The signature is valid/g) ?? []).length, 2);
       await page.screenshot({ path: path.join(artifacts, `share-${name}.png`), fullPage: true });
       if (name === 'desktop')
         await page.screenshot({ path: path.join(docsImg, 'share-page-desktop.png'), fullPage: true });
       await page.close();
     }
+    // A request without a logo: its sharing page asks for none.
+    const plain = await createRequest(b, requestBody({ vars: { serviceName: 'Plain' } }));
+    await delegate(b, plain.id, plain.signeeIds[0]!);
+    const asked: string[] = [];
+    const noLogo = await browser.newPage({ viewport: DESKTOP });
+    noLogo.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    await noLogo.goto(base + sharingPath(TEST_SECRET_KEY, plain.id));
+    await noLogo.waitForSelector('body[data-ready="true"]');
+    assert.ok(
+      asked.some((u) => u.includes('/shared/')),
+      'the page read its request',
+    );
+    assert.deepEqual(
+      asked.filter((u) => u.endsWith('/logo')),
+      [],
+    );
+    await noLogo.close();
     const wrong = await open(`${base}/share/${id}/${'A'.repeat(43)}`);
     await wrong.waitForSelector('#failure:not([hidden])');
     assert.equal(await text(wrong, '#failure-text'), 'There is no signature request at this link.');

@@ -2,12 +2,15 @@
 /**
  * The verification page in a real browser (Debian's chromium driven by playwright-core): a real signed
  * receipt over a chain stand-in is accepted, a tampered one and a wrong file are rejected, the keyboard
- * alone gets through, French works, the page raises no CSP violation; screenshots at phone and desktop
- * width go to $WEB_ARTIFACTS_DIR (default a tmp dir).
+ * alone gets through, French works, the page raises no CSP violation; a two-signer bundle shows a card per
+ * signer and one for the trail at phone and desktop size, a failure names the check and the signer, the
+ * allowed explorer is in the CSP and asked, and the standalone file verifies a bundle from file:// with no
+ * request at all. Screenshots at phone and desktop width go to $WEB_ARTIFACTS_DIR (default a tmp dir).
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -27,6 +30,7 @@ import { newSigner, randomHash } from '../support/anchors.js';
 import { testConfig, testDeps } from '../support/fixtures.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
 import { testWebAssets } from '../support/web-bundle.js';
+import { proofBundle, type BundleFixture } from '../support/proof-bundle-fixture.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const LAUNCH_ARGS = [
@@ -142,8 +146,24 @@ describe('verification page in chromium', { skip }, () => {
     return {
       state: (await page.getAttribute('#verdict', 'class')) ?? '',
       text: (await page.textContent('#verdict')) ?? '',
-      checks: (await page.textContent('#checks')) ?? '',
+      checks: `${await page.textContent('#notes')} ${await page.textContent('#cards')}`,
     };
+  }
+
+  /** The chain stand-in learns the transactions of a bundle's SPV entries (as confirmed, at their block time). */
+  function knowTransactions(fixture: BundleFixture): void {
+    const receipts = [...fixture.bundle.signatureReceipts, fixture.bundle.auditTrailReceipt];
+    for (const r of receipts) {
+      const entry = fixture.bundle.bitcoinSpv.find((e) => e.txid === r.anchors[0]!.sourceId)!;
+      txs.set(entry.txid, {
+        txid: entry.txid,
+        hex: entry.rawTx,
+        confirmations: 3,
+        blockHash: entry.blockHash,
+        blockTime: Buffer.from(entry.blockHeader, 'hex').readUInt32LE(68),
+        vout: [{ n: 0, valueSat: 0, scriptHex: opReturnScript(Buffer.from(r.merkleRoot, 'hex')).toString('hex') }],
+      });
+    }
   }
 
   it('accepts a real signed receipt and says who signed and when; screenshots', async () => {
@@ -156,14 +176,14 @@ describe('verification page in chromium', { skip }, () => {
       const page = await open('/verify', viewport);
       const r = await verifyWith(page, content, receipt);
       assert.equal(r.state, 'verdict ok', r.text + r.checks);
-      assert.match(r.text, new RegExp(`Proved: ${address} signed this document`));
+      assert.match(r.text, new RegExp(`^${address} signed this document; proved by a Bitcoin transaction`));
       assert.match(r.text, /November 14, 2023/);
       assert.match(r.checks, /3 confirmations/);
       assert.match(r.checks, /The signature is valid/);
       assert.match(r.checks, /The Merkle proof leads/);
       const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
       assert.ok(overflow <= 0, `the ${name} page scrolls sideways by ${overflow}px`);
-      await page.screenshot({ path: path.join(artifacts, `verify-${name}.png`), fullPage: true });
+      await page.screenshot({ path: path.join(artifacts, `verify-receipt-${name}.png`), fullPage: true });
       await page.close();
     }
   });
@@ -176,6 +196,7 @@ describe('verification page in chromium', { skip }, () => {
     const page = await open();
     const r = await verifyWith(page, content, receipt);
     assert.equal(r.state, 'verdict fail');
+    assert.match(r.text, /^Not proved: the Merkle proof of 1\w+ failed/);
     assert.match(r.checks, /The Merkle proof is broken/);
     assert.doesNotMatch(r.checks, /Recorded in Bitcoin/);
     await page.close();
@@ -263,7 +284,10 @@ describe('verification page in chromium', { skip }, () => {
     const page = await open('/verify?lang=fr');
     const r = await verifyWith(page, content, signedReceipt(content).receipt);
     assert.equal(r.state, 'verdict ok');
-    assert.match(r.text, /^Prouvé : .* a signé ce document, et la signature existait au plus tard le 14 novembre 2023/);
+    assert.match(
+      r.text,
+      /^1\w+ a signé ce document\u00a0; prouvé par une transaction Bitcoin, miné au plus tard le 14 novembre 2023/,
+    );
     await page.screenshot({ path: path.join(artifacts, 'verify-phone-fr.png') });
     await page.close();
   });
@@ -299,6 +323,176 @@ describe('verification page in chromium', { skip }, () => {
     const plain = await verifyWith(page, content, null, doc(Buffer.from('%PDF-1.7\n%%EOF\n')));
     assert.equal(plain.state, 'verdict fail');
     assert.match(plain.text, /carries no proof bundle/);
+    await page.close();
+  });
+
+  it('a two-signer bundle: a card per signer and one for the trail, a plain headline, no raw X.500 name; phone and desktop', async () => {
+    const content = randomBytes(1500);
+    const fixture = proofBundle(content, [
+      { name: 'Ann Lee', email: 'ann@example.com' },
+      { name: 'Bob Martin', email: 'bob@example.com' },
+    ]);
+    knowTransactions(fixture);
+    for (const [name, viewport] of [
+      ['phone', { width: 390, height: 844 }],
+      ['desktop', { width: 1280, height: 800 }],
+    ] as const) {
+      const page = await open('/verify', viewport);
+      const r = await verifyWith(page, content, fixture.bundle);
+      assert.equal(r.state, 'verdict ok', r.text + r.checks);
+      assert.match(
+        r.text,
+        /^Ann Lee and Bob Martin signed this document; proved by Bitcoin blocks 560, 570, and 590, mined no later than November 14, 2023/,
+      );
+      const cards = await page.$$eval('#cards article', (els) =>
+        els.map((e) => [e.getAttribute('data-kind'), e.getAttribute('data-state'), e.querySelector('h3')?.textContent]),
+      );
+      assert.deepEqual(cards, [
+        ['signer', 'ok', '✓ Ann Lee'],
+        ['signer', 'ok', '✓ Bob Martin'],
+        ['trail', 'ok', '✓ Audit trail'],
+      ]);
+      const text = (await page.textContent('#result')) ?? '';
+      assert.doesNotMatch(text, /CN=|EMAILADDRESS/);
+      assert.match(text, /not published \(the signature binds a commitment to it\)/);
+      assert.match(
+        text,
+        /Transaction [0-9a-f]{64} carries the receipt’s root, and its Merkle branch leads to block 560/,
+      );
+      assert.match(text, /Look up block 570 anywhere:/);
+      const links = await page.$$eval('#blocks a', (els) => els.map((e) => e.getAttribute('href')));
+      assert.ok(links.includes(`https://mempool.space/block/${fixture.bundle.bitcoinSpv[1]!.blockHash}`));
+      // The checks are folded: visible only on demand, so the phone page stays short.
+      assert.equal(await page.isVisible('#cards article:first-child .checks'), false);
+      const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+      assert.ok(overflow <= 0, `the ${name} page scrolls sideways by ${overflow}px`);
+      const height = await page.evaluate<number>('document.documentElement.scrollHeight');
+      assert.ok(height < 2400, `the ${name} page is ${height}px high`);
+      await page.screenshot({ path: path.join(artifacts, `verify-page-${name}.png`), fullPage: true });
+      await page.click('#cards article:first-child summary');
+      assert.equal(await page.isVisible('#cards article:first-child .checks'), true);
+      await page.close();
+    }
+  });
+
+  it("a failure says which check of which signer: a changed transaction in Bob Martin's SPV data", async () => {
+    const content = randomBytes(800);
+    const fixture = proofBundle(content, [
+      { name: 'Ann Lee', email: 'ann@example.com' },
+      { name: 'Bob Martin', email: 'bob@example.com' },
+    ]);
+    knowTransactions(fixture);
+    const bundle = JSON.parse(JSON.stringify(fixture.bundle)) as typeof fixture.bundle;
+    const entry = bundle.bitcoinSpv[1]!;
+    entry.rawTx = entry.rawTx.slice(0, 20) + (entry.rawTx[20] === '0' ? '1' : '0') + entry.rawTx.slice(21);
+    const page = await open('/verify', { width: 390, height: 844 });
+    const r = await verifyWith(page, content, bundle);
+    assert.equal(r.state, 'verdict fail');
+    assert.equal(
+      r.text,
+      'Not proved: the Bitcoin transaction and block of Bob Martin failed. The card below says why.',
+    );
+    const states = await page.$$eval('#cards article', (els) => els.map((e) => e.getAttribute('data-state')));
+    assert.deepEqual(states, ['ok', 'fail', 'ok']);
+    const failure = await page.textContent('#cards article:nth-child(2) .card-failure');
+    assert.match(failure ?? '', /The Bitcoin data of the bundle does NOT hold \(TXID\)/);
+    assert.equal(
+      await page.isVisible('#cards article:nth-child(2) .card-failure'),
+      true,
+      'the reason is in plain sight',
+    );
+    await page.screenshot({ path: path.join(artifacts, 'verify-page-failure-phone.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('VERIFY_EXPLORER_URL: its origin joins connect-src of /verify only, and the page asks it about each block', async () => {
+    const asked: string[] = [];
+    const explorer = http.createServer((req, res) => {
+      asked.push(req.url ?? '');
+      res.setHeader('access-control-allow-origin', '*');
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ in_best_chain: true, height: 560 }));
+    });
+    await new Promise<void>((done) => explorer.listen(0, '127.0.0.1', done));
+    const explorerUrl = `http://127.0.0.1:${(explorer.address() as AddressInfo).port}/api`;
+    const deps = { ...testDeps(s.store), readiness: { store: () => s.store.ping() } };
+    const { assets } = await testWebAssets();
+    const withExplorer = await buildApp(
+      deps,
+      testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '100000', VERIFY_EXPLORER_URL: explorerUrl }),
+      [],
+      { webAssets: assets },
+    );
+    try {
+      const csp = (await withExplorer.inject({ url: '/verify' })).headers['content-security-policy'] as string;
+      assert.match(csp, new RegExp(`connect-src 'self' ${new URL(explorerUrl).origin};`));
+      const signCsp = (await withExplorer.inject({ url: '/sign' })).headers['content-security-policy'] as string;
+      assert.match(signCsp, /connect-src 'self';/);
+      await withExplorer.listen({ port: 0, host: '127.0.0.1' });
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      page.on('console', (m) => {
+        if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
+      });
+      await page.goto(`http://127.0.0.1:${(withExplorer.server.address() as AddressInfo).port}/verify`);
+      await page.waitForSelector('#verify-form[data-ready="true"]');
+      const content = randomBytes(600);
+      // No chain behind this app: the explorer alone places the blocks.
+      const fixture = proofBundle(content, [{ name: 'Ann Lee', email: 'ann@example.com' }]);
+      const r = await verifyWith(page, content, fixture.bundle);
+      assert.match(r.checks, /127\.0\.0\.1:\d+ says this block is in Bitcoin’s best chain/);
+      assert.deepEqual(asked.sort(), fixture.bundle.bitcoinSpv.map((e) => `/api/block/${e.blockHash}/status`).sort());
+      await page.close();
+    } finally {
+      await withExplorer.close();
+      explorer.close();
+    }
+  });
+
+  it('the standalone file, opened from file://, verifies a bundle with no request, and says the chain was not asked', async () => {
+    const { dir } = await testWebAssets();
+    const content = randomBytes(700);
+    const fixture = proofBundle(content, [
+      { name: 'Ann Lee', email: 'ann@example.com' },
+      { name: 'Bob Martin', email: 'bob@example.com' },
+    ]);
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const requests: string[] = [];
+    page.on('request', (req) => requests.push(req.url()));
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
+    });
+    page.on('pageerror', (e) => cspViolations.push(`page error: ${e.message}`));
+    const url = `file://${path.join(dir, 'proofseal-verify.html')}`;
+    await page.goto(url);
+    await page.waitForSelector('#verify-form[data-ready="true"]');
+    const r = await verifyWith(page, content, fixture.bundle);
+    assert.equal(r.state, 'verdict partial', r.text + r.checks);
+    assert.match(r.text, /^Ann Lee and Bob Martin signed this document; proved by Bitcoin blocks 560, 570, and 590/);
+    assert.match(r.text, /everything but the place of blocks 560, 570, and 590 in Bitcoin’s best chain/);
+    assert.match(r.checks, /Not checked here: whether block 560 is in Bitcoin’s best chain/);
+    const tampered = JSON.parse(JSON.stringify(fixture.bundle)) as typeof fixture.bundle;
+    tampered.bitcoinSpv[0]!.merkleBranch = ['00'.repeat(32)];
+    const bad = await verifyWith(page, content, tampered);
+    assert.equal(bad.text, 'Not proved: the Bitcoin transaction and block of Ann Lee failed. The card below says why.');
+    assert.deepEqual(
+      requests.filter((u) => u !== url),
+      [],
+      'the standalone file asks nothing of any server',
+    );
+    await page.screenshot({ path: path.join(artifacts, 'verify-standalone-phone.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('a /verify page that cannot reach its server (saved to disk) checks everything else and says the chain was not asked', async () => {
+    const content = randomBytes(400);
+    const fixture = proofBundle(content, [{ name: 'Ann Lee', email: 'ann@example.com' }]);
+    const page = await open('/verify', { width: 390, height: 844 });
+    await page.route('**/v1/receipt/verify', (route) => route.abort('internetdisconnected'));
+    const r = await verifyWith(page, content, fixture.bundle);
+    assert.equal(r.state, 'verdict partial', r.text + r.checks);
+    assert.match(r.text, /^Ann Lee signed this document; proved by Bitcoin blocks 560 and 590/);
+    assert.match(r.checks, /No server could be asked about the chain/);
+    assert.doesNotMatch(r.checks, /✗/);
     await page.close();
   });
 });

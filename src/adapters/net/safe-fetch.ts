@@ -165,10 +165,10 @@ export function createSafeFetch(opts: SafeFetchOptions): HttpClient {
     takenUrls.set(raw, Date.now());
   }
 
-  async function resolve(url: URL, find = lookup): Promise<{ address: string; family: number }> {
+  async function resolve(url: URL, find = lookup): Promise<{ address: string; family: number }[]> {
     const host = bareHost(url);
     const family = isIP(host);
-    if (family !== 0) return { address: host, family };
+    if (family !== 0) return [{ address: host, family }];
     let addresses: { address: string; family: number }[];
     try {
       addresses = await find(host);
@@ -179,7 +179,7 @@ export function createSafeFetch(opts: SafeFetchOptions): HttpClient {
     const bad = addresses.find((a) => isBlockedAddress(a.address));
     if (bad && !exempt(url))
       throw new OutboundError('FORBIDDEN_URL', `${host} resolves to ${bad.address}, which is not public`);
-    return addresses[0]!;
+    return addresses;
   }
 
   return {
@@ -189,17 +189,30 @@ export function createSafeFetch(opts: SafeFetchOptions): HttpClient {
     checkTarget,
     async request(req) {
       const url = checkUrl(req.url);
-      const pinned = await resolve(url);
-      return send(
-        url,
-        pinned,
-        req,
-        req.timeoutMs ?? opts.defaultTimeoutMs ?? 10_000,
-        req.maxResponseBytes ?? opts.defaultMaxResponseBytes ?? 1 << 20,
-      );
+      const addresses = (await resolve(url)).slice(0, MAX_ADDRESSES_TRIED);
+      const until = Date.now() + (req.timeoutMs ?? opts.defaultTimeoutMs ?? 10_000);
+      const maxBytes = req.maxResponseBytes ?? opts.defaultMaxResponseBytes ?? 1 << 20;
+      // Each checked address in turn while the connection itself is refused: `localhost` names ::1 first on
+      // most systems, and a server listening on IPv4 only is still reached (as any client would).
+      for (const [i, pinned] of addresses.entries()) {
+        try {
+          return await send(url, pinned, req, Math.max(1, until - Date.now()), maxBytes);
+        } catch (err) {
+          if (!(err instanceof NotConnected) || i === addresses.length - 1) throw err;
+        }
+      }
+      throw new OutboundError('DNS', `cannot resolve ${url.hostname}`);
     },
   };
 }
+
+/** Addresses of one host tried in turn when the connection is refused. */
+const MAX_ADDRESSES_TRIED = 4;
+/** Errors of connecting, before anything was sent: the next address may be tried. */
+const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'EAFNOSUPPORT']);
+
+/** The connection to one address could not be made (nothing was sent). */
+class NotConnected extends OutboundError {}
 
 function send(
   url: URL,
@@ -254,9 +267,11 @@ function send(
       () => fail(new OutboundError('TIMEOUT', `no complete answer within ${timeoutMs} ms`)),
       timeoutMs,
     );
-    request.on('error', (err) =>
-      fail(new OutboundError('NETWORK', `request failed: ${(err as NodeJS.ErrnoException).code ?? err.message}`)),
-    );
+    request.on('error', (err) => {
+      const code = (err as NodeJS.ErrnoException).code;
+      const Failure = code !== undefined && CONNECT_ERRORS.has(code) ? NotConnected : OutboundError;
+      fail(new Failure('NETWORK', `request failed: ${code ?? err.message}`));
+    });
     request.end(body);
   });
 }

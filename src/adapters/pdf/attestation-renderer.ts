@@ -9,8 +9,11 @@ import type { AttestationModel, BrandImage } from '../../app/signature-requests/
 import type { AttestationRenderer } from '../../app/signature-requests/attestation/attestation.port.js';
 import {
   attestationDate,
+  attestationLabel,
   attestationText,
+  auditCommentText,
   auditEventLabel,
+  stateLabel,
   type AttestationTextKey,
 } from '../../core/signature-requests/attestation-text.js';
 import { cssColor } from './css-color.js';
@@ -23,7 +26,10 @@ interface Palette {
   muted: RGB;
 }
 
-type Say = (key: AttestationTextKey, params?: Record<string, string | number>) => string;
+type Say = ((key: AttestationTextKey, params?: Record<string, string | number>) => string) & {
+  /** The key's text as a field label: `State:`, `État :`. */
+  label: (key: AttestationTextKey) => string;
+};
 
 function paletteOf(model: AttestationModel): Palette {
   const b = model.branding;
@@ -94,16 +100,16 @@ function heading(c: PdfCanvas, text: string, p: Palette): void {
 function documentPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette): void {
   c.paragraph(say('title'), { font: 'bold', size: 20, color: p.brand }, 6);
   c.paragraph(say('intro'), { size: 9, color: p.muted }, 8);
-  c.field(say('state'), model.state);
-  c.field(say('generated'), attestationDate(model.lang, model.producedAt));
+  c.field(say.label('state'), stateLabel(model.lang, model.state));
+  c.field(say.label('generated'), attestationDate(model.lang, model.producedAt));
   heading(c, say('document'), p);
-  c.field(say('documentName'), model.document.name);
-  c.field(say('hash'), model.document.hash, 'mono');
-  if (model.document.fileName !== null) c.field(say('fileName'), model.document.fileName);
-  if (model.document.fileUrl !== null) c.field(say('fileUrl'), model.document.fileUrl);
+  c.field(say.label('documentName'), model.document.name);
+  c.field(say.label('hash'), model.document.hash, 'mono');
+  if (model.document.fileName !== null) c.field(say.label('fileName'), model.document.fileName);
+  if (model.document.fileUrl !== null) c.field(say.label('fileUrl'), model.document.fileUrl);
   heading(c, say('requester'), p);
-  c.field(say('name'), model.requester.name);
-  c.field(say('email'), model.requester.email);
+  c.field(say.label('name'), model.requester.name);
+  c.field(say.label('email'), model.requester.email);
 }
 
 /** One block per signer (a table would cut the anchor ids and e-mails of a narrow page). */
@@ -113,11 +119,11 @@ function signersPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette
   for (const s of model.signers) {
     c.ensure(70);
     c.paragraph(s.name, { font: 'bold', size: 10 }, 1);
-    if (s.email !== null) c.field(say('email'), s.email);
-    c.field(say('signedOn'), s.signedOn === null ? say('notSigned') : attestationDate(model.lang, s.signedOn));
-    if (s.method !== null) c.field(say('method'), methodOf[s.method]);
-    c.field(say('otp'), s.otpUsed ? say('yes') : say('no'));
-    if (s.anchorId !== null) c.field(say('anchorId'), s.anchorId, 'mono');
+    if (s.email !== null) c.field(say.label('email'), s.email);
+    c.field(say.label('signedOn'), s.signedOn === null ? say('notSigned') : attestationDate(model.lang, s.signedOn));
+    if (s.method !== null) c.field(say.label('method'), methodOf[s.method]);
+    c.field(say.label('otp'), s.otpUsed ? say('yes') : say('no'));
+    if (s.anchorId !== null) c.field(say.label('anchorId'), s.anchorId, 'mono');
     c.y -= 4;
   }
 }
@@ -128,7 +134,7 @@ function auditPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette):
     attestationDate(model.lang, e.date),
     auditEventLabel(model.lang, e.type),
     e.actor ?? '',
-    e.comment ?? '',
+    auditCommentText(model.lang, e.type, e.comment),
   ]);
   const columns = [
     { header: say('date'), width: 0.3 },
@@ -145,12 +151,12 @@ function proofsPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette)
     c.ensure(80);
     const title = proof.signer === null ? say('proofOfTrail') : say('proofOfSigner', { name: proof.signer });
     c.paragraph(title, { font: 'bold', size: 10 }, 1);
-    c.field(say('anchorId'), proof.anchorId, 'mono');
-    c.field(say('txId'), proof.txId ?? say('unconfirmed'), 'mono');
+    c.field(say.label('anchorId'), proof.anchorId, 'mono');
+    c.field(say.label('txId'), proof.txId ?? say('unconfirmed'), 'mono');
     const block = [proof.blockHeight, proof.blockTime === null ? null : attestationDate(model.lang, proof.blockTime)];
-    c.field(say('block'), block.filter((v) => v !== null).join(' · ') || say('unconfirmed'));
-    c.field(say('merkleRoot'), proof.merkleRoot ?? '', 'mono');
-    c.field(say('confirmations'), String(proof.confirmations));
+    c.field(say.label('block'), block.filter((v) => v !== null).join(' · ') || say('unconfirmed'));
+    c.field(say.label('merkleRoot'), proof.merkleRoot ?? '', 'mono');
+    c.field(say.label('confirmations'), String(proof.confirmations));
     c.y -= 4;
   }
   heading(c, say('howTitle'), p);
@@ -215,7 +221,10 @@ export function pdfAttestationRenderer(): AttestationRenderer {
   return {
     async render(model) {
       const p = paletteOf(model);
-      const say: Say = (key, params) => attestationText(model.lang, key, params);
+      const say: Say = Object.assign(
+        (key: AttestationTextKey, params?: Record<string, string | number>) => attestationText(model.lang, key, params),
+        { label: (key: AttestationTextKey) => attestationLabel(model.lang, key) },
+      );
       const c = await PdfCanvas.create(p.text);
       await header(c, model, p);
       documentPart(c, model, say, p);

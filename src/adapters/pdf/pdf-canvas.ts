@@ -82,11 +82,16 @@ export class PdfCanvas {
     return lines;
   }
 
-  /** Cuts a word wider than the line into lines, each ended on a character (grapheme) boundary. */
+  /**
+   * Cuts a word wider than the line into lines: at the last break an identifier offers (between the words
+   * of `signatureRequestSigneeEmail`, after `-` `_` `.` `/` `:` `@` `?` `&` `=`) when one falls in the second half
+   * of what fits, else on a character (grapheme) boundary, so no word of an identifier is split.
+   */
   private cut(word: string, font: PDFFont, size: number, width: number, lines: string[]): string {
     let rest = word;
     while (font.widthOfTextAtSize(rest, size) > width) {
-      const head = this.fitting(rest, font, size, width);
+      const fits = this.fitting(rest, font, size, width);
+      const head = identifierBreak(fits) ?? fits;
       if (head.length === rest.length) break;
       lines.push(head);
       rest = rest.slice(head.length);
@@ -202,4 +207,14 @@ export class PdfCanvas {
       color: rgb(0.75, 0.75, 0.75),
     });
   }
+}
+
+/** The prefix of `text` up to its last identifier break in its second half, or null when there is none. */
+export function identifierBreak(text: string): string | null {
+  for (let i = text.length - 1; i >= Math.ceil(text.length / 2); i--) {
+    const before = text[i - 1]!;
+    const at = text[i]!;
+    if (/[-_./:@?&=]/.test(before) || (/[a-z\u00e0-\u00ff]/.test(before) && /[A-Z]/.test(at))) return text.slice(0, i);
+  }
+  return null;
 }

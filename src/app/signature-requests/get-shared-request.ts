@@ -39,6 +39,8 @@ export interface SharedRequestView {
   readonly proofBundleComplete: boolean;
   /** The branding variables the page applies (colours and service name), as the signature page does. */
   readonly branding: Branding;
+  /** Whether the request names a logo (`serviceLogoURL`): without one the page asks for none. */
+  readonly hasLogo: boolean;
 }
 
 /** The branding variables a sharing page may show: no other var leaves through the sharing link. */
@@ -102,6 +104,7 @@ export async function getSharedRequest(
     ...(request.auditTrailAnchorId !== null && { auditTrailAnchorId: request.auditTrailAnchorId }),
     proofBundleComplete: request.proofBundleComplete,
     branding: brandingOf(request),
+    hasLogo: typeof request.vars?.serviceLogoURL === 'string' && request.vars.serviceLogoURL.trim() !== '',
   };
 }
 

@@ -2,7 +2,9 @@
  * The words of the attestation PDF in English and French. Every text here is drawn with a WinAnsi font,
  * which holds the French letters (é è à ç œ ’ « »).
  */
+import type { EmailTypeId } from '../mail/email-types.js';
 import type { AuditEventType } from './audit-trail.js';
+import type { SignatureRequestState } from './states.js';
 
 export const ATTESTATION_LANGS = ['en', 'fr'] as const;
 export type AttestationLang = (typeof ATTESTATION_LANGS)[number];
@@ -167,7 +169,95 @@ const EVENTS: Record<AttestationLang, Record<AuditEventType, string>> = {
   },
 };
 
-const TEXTS: Record<AttestationLang, Texts> = { en, fr };
+/**
+ * French puts a non-breaking space before `:` `;` `?` `!` and inside « » (written with plain spaces above,
+ * made non-breaking here once): WinAnsi holds U+00A0, and the PDF's line breaking never splits at it.
+ */
+export function frenchSpacing(text: string): string {
+  return text.replace(/ ([:;?!»])/g, '\u00a0$1').replace(/« /g, '«\u00a0');
+}
+
+const frSpaced = Object.fromEntries(Object.entries(fr).map(([k, v]) => [k, frenchSpacing(v)])) as Texts;
+
+const TEXTS: Record<AttestationLang, Texts> = { en, fr: frSpaced };
+
+const STATES: Record<AttestationLang, Record<SignatureRequestState, string>> = {
+  en: {
+    DRAFT: 'draft',
+    PENDING: 'pending',
+    IN_PROGRESS: 'in progress',
+    COMPLETED: 'completed',
+    CLOSED: 'closed',
+    CANCELED: 'canceled',
+    EXPIRED: 'expired',
+  },
+  fr: {
+    DRAFT: 'brouillon',
+    PENDING: 'en attente',
+    IN_PROGRESS: 'en cours',
+    COMPLETED: 'terminée',
+    CLOSED: 'clôturée',
+    CANCELED: 'annulée',
+    EXPIRED: 'expirée',
+  },
+};
+
+/** The kind of each mail an EMAIL_SENT (or EMAIL_FAILED) event names, in words rather than its type id. */
+const MAILS: Record<AttestationLang, Record<EmailTypeId, string>> = {
+  en: {
+    signatureRequestSigneeEmail: 'invitation to sign',
+    signatureReminderSigneeEmail: 'reminder',
+    signatureCanceledSigneeEmail: 'cancellation notice',
+    signatureClosedSigneeEmail: 'closing notice',
+    signatureConfirmedSigneeEmail: 'signature receipt',
+    signatureDeadlineUpdatedSigneeEmail: 'new deadline',
+    signatureProofConfirmedSigneeEmail: 'proof confirmed',
+    signatureConfirmedRequesterEmail: 'signature notice to the requester',
+    signatureFeedbackRequesterEmail: 'feedback to the requester',
+    signatureExpiringRequesterEmail: 'deadline warning',
+    signatureAttestationEmail: 'attestation',
+    signatureRequestWatcherEmail: 'notice to a watcher',
+    signatureCanceledWatcherEmail: 'cancellation notice to a watcher',
+    signatureClosedWatcherEmail: 'closing notice to a watcher',
+    signatureConfirmedWatcherEmail: 'signature notice to a watcher',
+  },
+  fr: {
+    signatureRequestSigneeEmail: 'invitation à signer',
+    signatureReminderSigneeEmail: 'relance',
+    signatureCanceledSigneeEmail: 'avis d’annulation',
+    signatureClosedSigneeEmail: 'avis de clôture',
+    signatureConfirmedSigneeEmail: 'reçu de signature',
+    signatureDeadlineUpdatedSigneeEmail: 'nouvelle échéance',
+    signatureProofConfirmedSigneeEmail: 'preuve confirmée',
+    signatureConfirmedRequesterEmail: 'avis de signature au demandeur',
+    signatureFeedbackRequesterEmail: 'commentaire au demandeur',
+    signatureExpiringRequesterEmail: 'alerte d’échéance',
+    signatureAttestationEmail: 'attestation',
+    signatureRequestWatcherEmail: 'avis à un observateur',
+    signatureCanceledWatcherEmail: 'avis d’annulation à un observateur',
+    signatureClosedWatcherEmail: 'avis de clôture à un observateur',
+    signatureConfirmedWatcherEmail: 'avis de signature à un observateur',
+  },
+};
+
+/** A field's label as each language writes it before its value: `State:`, `État :` (non-breaking space). */
+export function attestationLabel(lang: AttestationLang, key: AttestationTextKey): string {
+  const text = TEXTS[lang][key];
+  return lang === 'fr' ? `${text}\u00a0:` : `${text}:`;
+}
+
+/** A request state in words (`terminée`), the state's code when unknown. */
+export function stateLabel(lang: AttestationLang, state: string): string {
+  return (STATES[lang] as Record<string, string>)[state] ?? state;
+}
+
+/** An event's comment as the PDF shows it: the kind of mail in words for mail events, else as sealed. */
+export function auditCommentText(lang: AttestationLang, type: AuditEventType, comment: string | null): string {
+  if (comment === null) return '';
+  if (type === 'EMAIL_SENT' || type === 'EMAIL_FAILED')
+    return (MAILS[lang] as Record<string, string>)[comment] ?? comment;
+  return comment;
+}
 
 /** The attestation language for a request's `lang` (ISO 639-1, maybe with a region): French or English. */
 export function attestationLang(lang: string | null | undefined): AttestationLang {

@@ -4,10 +4,11 @@
  * bundled core code as /verify; only the Bitcoin part is asked of POST /v1/receipt/verify.
  */
 import type { ChainpointReceipt } from '../../core/chainpoint/index.js';
-import { t, type MessageKey } from '../i18n.js';
 import { isSigningKey, st, type SigningKey } from '../i18n-signing.js';
 import { api, applyBranding, byId, formatDate, pageLang, requesterText, show, showLogo } from './page-kit.js';
-import { chainChecks, localChecks, receiptsOf, trailCheck, type ChainAnswer, type Check } from './verify-checks.js';
+import type { ChainAnswer } from './verify-checks.js';
+import { buildReport } from './verify-report.js';
+import { blockLookups, cardElement, headline, verdictClass, type Renderer } from './verify-render.js';
 
 const lang = pageLang();
 const m = (key: SigningKey, params?: Record<string, string | number>) => st(lang, key, params);
@@ -27,6 +28,7 @@ interface SharedView {
   signers: SharedSigner[];
   proofBundleComplete: boolean;
   branding: Record<string, unknown>;
+  hasLogo?: boolean;
 }
 
 const [, , id = '', token = ''] = location.pathname.split('/');
@@ -71,7 +73,8 @@ function brand(view: SharedView): void {
   if (branded) return;
   branded = true;
   applyBranding(view.branding);
-  showLogo(`${apiBase}/logo`);
+  // A request without a logo costs no request (and no 404 in the console).
+  if (view.hasLogo === true) showLogo(`${apiBase}/logo`);
 }
 
 async function refresh(): Promise<void> {
@@ -97,40 +100,16 @@ async function askChain(receipt: ChainpointReceipt): Promise<ChainAnswer> {
   });
   if (res.code === null && res.body) return res.body;
   const none = { timestamp: null, confirmations: null, identityVerificationStatus: null };
-  return { code: res.code ?? 'UNREACHABLE', text: res.body?.message ?? '', ...none };
+  const code = res.code === null || res.code === 'NETWORK' ? 'UNREACHABLE' : res.code;
+  return { code, text: res.body?.message ?? '', ...none };
 }
 
-function item(c: Check, label: string): HTMLLIElement {
-  const li = document.createElement('li');
-  li.className = c.state;
-  const mark = document.createElement('span');
-  mark.className = 'mark';
-  mark.setAttribute('aria-hidden', 'true');
-  mark.textContent = { ok: '✓', fail: '✗', pending: '…' }[c.state];
-  li.append(mark, ` ${label}: ${t(lang, c.key as MessageKey, c.params)}`);
-  return li;
-}
+const renderer: Renderer = { lang, formatTime: (ms) => formatDate(lang, ms) };
 
-async function checkAll(bundle: unknown, hashToSign: string): Promise<{ items: HTMLLIElement[]; checks: Check[] }> {
-  const set = receiptsOf(bundle);
-  const items: HTMLLIElement[] = [];
-  const all: Check[] = [];
-  for (const [i, input] of set.receipts.entries()) {
-    const label = t(lang, 'receiptN', { n: i + 1 });
-    const { receipt, checks } = localChecks(input, set.aboutDocument[i] ? hashToSign : null);
-    if (receipt !== null && !checks.some((c) => c.state === 'fail'))
-      checks.push(...chainChecks(receipt, await askChain(receipt), (ms) => formatDate(lang, ms)));
-    all.push(...checks);
-    items.push(...checks.map((c) => item(c, label)));
-  }
-  const trail = trailCheck(bundle);
-  if (trail !== null) {
-    all.push(trail);
-    items.push(item(trail, t(lang, 'receiptN', { n: set.receipts.length })));
-  }
-  return { items, checks: all };
-}
-
+/**
+ * Checks the proof bundle with the verification page's code (the request's hashToSign stands for the
+ * document) and shows the same cards; the verdict box appears only with a verdict in it.
+ */
 async function verify(): Promise<void> {
   const button = byId<HTMLButtonElement>('verify-button');
   button.disabled = true;
@@ -138,28 +117,27 @@ async function verify(): Promise<void> {
   const view = await api<SharedView>(apiBase);
   const bundle = await api<{ signatureReceipts?: unknown[] }>(`${apiBase}/proofbundle`);
   const count = bundle.body?.signatureReceipts?.length ?? 0;
-  const { items, checks } =
-    view.body && count > 0 ? await checkAll(bundle.body, view.body.hashToSign) : { items: [], checks: [] };
   const verdict = byId('verdict');
-  const state =
-    count === 0
-      ? 'pending'
-      : checks.some((c) => c.state === 'fail')
-        ? 'fail'
-        : checks.some((c) => c.key === 'chainPending')
-          ? 'pending'
-          : 'ok';
-  const text: Record<string, string> = {
-    ok: m('verifyAllOk', { n: count }),
-    fail: m('verifyBad'),
-    pending: count === 0 ? m('verifyNone') : m('verifySomePending'),
-  };
-  verdict.className = `verdict ${state}`;
-  verdict.textContent = text[state]!;
-  byId('checks').replaceChildren(...items);
+  if (view.body && count > 0) {
+    const report = await buildReport(
+      bundle.body,
+      view.body.hashToSign,
+      { askServer: askChain, askExplorer: null },
+      renderer.formatTime,
+    );
+    verdict.className = verdictClass(report.state);
+    verdict.textContent = headline(renderer, report);
+    byId('cards').replaceChildren(...report.cards.map((card) => cardElement(renderer, card)));
+    byId('blocks').replaceChildren(...blockLookups(renderer, report));
+  } else {
+    verdict.className = 'verdict pending';
+    verdict.textContent = m('verifyNone');
+    byId('cards').replaceChildren();
+    byId('blocks').replaceChildren();
+  }
   button.disabled = false;
   button.textContent = m('verifyButton');
-  show(true, byId('result-heading'));
+  show(true, byId('result-heading'), verdict);
   byId('result-heading').focus();
 }
 

@@ -1,9 +1,13 @@
 /**
  * What the verification page proves about a document and its receipts, with the server's own core code
  * (bundled for the browser by scripts/build-web.mjs): receipt shape, document hash, signature, Merkle
- * proof. The Bitcoin part is asked of `POST /v1/receipt/verify` (the browser has no chain).
+ * proof, and the bundle's SPV data (transaction, Merkle branch, block header and its proof of work). Only
+ * whether the block is in Bitcoin's best chain needs a header source: `POST /v1/receipt/verify` of this
+ * origin, or an explorer the operator allowed (verify-report.ts).
  */
+import { meetsOwnTarget, parseBlockHeader } from '../../core/bitcoin/block-header.js';
 import { verifySignedMessage } from '../../core/bitcoin/signed-message.js';
+import { checkSpvProof, type SpvProof } from '../../core/bitcoin/spv.js';
 import {
   checkReceiptPath,
   signatureMatchesTarget,
@@ -14,12 +18,23 @@ import { sha256Hex } from '../../core/hash/sha256.js';
 import { messageToSign } from '../../core/identity/identity-message.js';
 import { canonicalJson } from '../../core/signature-requests/audit-trail.js';
 
-/** One line of the result: passed, failed, or waiting on Bitcoin. */
-export type CheckState = 'ok' | 'fail' | 'pending';
+/** One line of the result: passed, failed, waiting on Bitcoin, or not checked here (said why). */
+export type CheckState = 'ok' | 'fail' | 'pending' | 'skip';
+/** What a check is about, named in a failure ("the signature of Ann Lee"). */
+export type CheckGroup = 'receipt' | 'document' | 'signature' | 'merkle' | 'bitcoin' | 'chain' | 'identity' | 'trail';
 export interface Check {
   readonly state: CheckState;
+  readonly group: CheckGroup;
   readonly key: string;
   readonly params?: Record<string, string | number>;
+}
+
+/** The block an SPV entry proves, read from its header (checked). */
+export interface SpvBlock {
+  readonly hash: string;
+  readonly height: number;
+  /** Header time, ms. */
+  readonly time: number;
 }
 
 /** The server's answer to POST /v1/receipt/verify (the fields the page shows). */
@@ -68,11 +83,11 @@ export function trailCheck(json: unknown): Check | null {
     const text = typeof data === 'string' ? data : canonicalJson(data as Parameters<typeof canonicalJson>[0]);
     hash = sha256Hex(new TextEncoder().encode(text));
   } catch (err) {
-    return { state: 'fail', key: 'trailDiffers', params: { hash: messageOf(err) } };
+    return { state: 'fail', group: 'trail', key: 'trailDiffers', params: { hash: messageOf(err) } };
   }
   return hash === signed
-    ? { state: 'ok', key: 'trailMatches' }
-    : { state: 'fail', key: 'trailDiffers', params: { hash } };
+    ? { state: 'ok', group: 'trail', key: 'trailMatches' }
+    : { state: 'fail', group: 'trail', key: 'trailDiffers', params: { hash } };
 }
 
 /** The local checks of one receipt; `receipt` is null when its shape is invalid (then nothing else is checked). */
@@ -84,40 +99,74 @@ export function localChecks(
   try {
     receipt = validateReceipt(input);
   } catch (err) {
-    return { receipt: null, checks: [{ state: 'fail', key: 'badReceipt', params: { reason: messageOf(err) } }] };
+    return {
+      receipt: null,
+      checks: [{ state: 'fail', group: 'receipt', key: 'badReceipt', params: { reason: messageOf(err) } }],
+    };
   }
   const checks: Check[] = [];
   if (fileHash !== null) checks.push(hashCheck(receipt, fileHash));
   if (receipt.signature) checks.push(...signatureChecks(receipt));
-  checks.push({
-    state: checkReceiptPath(receipt) ? 'ok' : 'fail',
-    key: checkReceiptPath(receipt) ? 'proofOk' : 'proofBad',
-  });
+  const path = checkReceiptPath(receipt);
+  checks.push({ state: path ? 'ok' : 'fail', group: 'merkle', key: path ? 'proofOk' : 'proofBad' });
   return { receipt, checks };
 }
 
 function hashCheck(receipt: ChainpointReceipt, fileHash: string): Check {
   const expected = receipt.signature ? receipt.signature.signedHash : receipt.targetHash;
   return expected === fileHash
-    ? { state: 'ok', key: 'hashMatches' }
-    : { state: 'fail', key: 'hashDiffers', params: { expected } };
+    ? { state: 'ok', group: 'document', key: 'hashMatches' }
+    : { state: 'fail', group: 'document', key: 'hashDiffers', params: { expected } };
 }
 
 function signatureChecks(receipt: ChainpointReceipt): Check[] {
   const sig = receipt.signature!;
   const checks: Check[] = [];
-  if (!signatureMatchesTarget(receipt)) checks.push({ state: 'fail', key: 'sigLeafBad' });
+  if (!signatureMatchesTarget(receipt)) checks.push({ state: 'fail', group: 'signature', key: 'sigLeafBad' });
   try {
     const result = verifySignedMessage(messageToSign(sig), sig.signature, sig.pubKey);
     checks.push(
       result.ok
-        ? { state: 'ok', key: 'sigOk', params: { pubKey: sig.pubKey } }
-        : { state: 'fail', key: 'sigBad', params: { reason: result.reason } },
+        ? { state: 'ok', group: 'signature', key: 'sigOk', params: { pubKey: sig.pubKey } }
+        : { state: 'fail', group: 'signature', key: 'sigBad', params: { reason: result.reason } },
     );
   } catch (err) {
-    checks.push({ state: 'fail', key: 'sigBad', params: { reason: messageOf(err) } });
+    checks.push({ state: 'fail', group: 'signature', key: 'sigBad', params: { reason: messageOf(err) } });
   }
   return checks;
+}
+
+/**
+ * The SPV line of a receipt: the bundle's `bitcoinSpv` entry for its transaction checked with core's
+ * `checkSpvProof` (the transaction carries the receipt's root, its branch leads to the header's root, the
+ * header hashes to the block) and the header's proof of work against its own target. Null when the file
+ * holds no SPV data at all (a lone receipt, a bundle from a server without a node).
+ */
+export function spvCheck(spv: unknown, receipt: ChainpointReceipt): { check: Check; block?: SpvBlock } | null {
+  if (!Array.isArray(spv)) return null;
+  const txId = receipt.anchors[0]?.sourceId ?? '';
+  const entry = (spv as unknown[]).find(
+    (e): e is SpvProof => typeof e === 'object' && e !== null && (e as { txid?: unknown }).txid === txId,
+  );
+  if (entry === undefined) return { check: { state: 'skip', group: 'bitcoin', key: 'spvMissing', params: { txId } } };
+  const verdict = checkSpvProof(entry, receipt.merkleRoot);
+  if (!verdict.valid)
+    return {
+      check: {
+        state: 'fail',
+        group: 'bitcoin',
+        key: 'spvBad',
+        params: { failed: verdict.failed, reason: verdict.reason },
+      },
+    };
+  const header = parseBlockHeader(entry.blockHeader);
+  if (!meetsOwnTarget(header))
+    return { check: { state: 'fail', group: 'bitcoin', key: 'spvNoWork', params: { hash: header.hash } } };
+  const block: SpvBlock = { hash: header.hash, height: entry.blockHeight, time: header.time * 1000 };
+  return {
+    check: { state: 'ok', group: 'bitcoin', key: 'spvOk', params: { txId, height: block.height, hash: block.hash } },
+    block,
+  };
 }
 
 /** The Bitcoin line (and identity line) from the server's answer. */
@@ -131,19 +180,38 @@ export function chainChecks(
   if (answer.code === 'VERIFIED' && answer.timestamp !== null)
     checks.push({
       state: 'ok',
+      group: 'chain',
       key: 'chainOk',
       params: { time: formatTime(answer.timestamp), confirmations: answer.confirmations ?? 0, txId },
     });
-  else if (answer.code === 'TX_NOT_CONFIRMED') checks.push({ state: 'pending', key: 'chainPending' });
-  else checks.push({ state: 'fail', key: 'chainBad', params: { code: answer.code, text: answer.text } });
-  const identity = receipt.signature?.signedIdentity;
-  if (identity !== undefined)
-    checks.push({
-      state: answer.identityVerificationStatus === 'VERIFIED' ? 'ok' : 'pending',
-      key: 'identity',
-      params: { identity, status: answer.identityVerificationStatus ?? '—' },
-    });
+  else if (answer.code === 'TX_NOT_CONFIRMED') checks.push({ state: 'pending', group: 'chain', key: 'chainPending' });
+  else
+    checks.push({ state: 'fail', group: 'chain', key: 'chainBad', params: { code: answer.code, text: answer.text } });
+  const identity = identityCheck(receipt, answer.identityVerificationStatus);
+  if (identity !== null) checks.push(identity);
   return checks;
+}
+
+/**
+ * The identity line: the identity server named in the signature vouches for the key (VERIFIED), could not
+ * be asked (HTTP_ERROR: not a failure of the proof, said as "not checked"), the key was revoked or expired
+ * since (DEPRECATED_KEY), or the server denies it (a failure).
+ */
+function identityCheck(receipt: ChainpointReceipt, status: string | null): Check | null {
+  const url = receipt.signature?.identityURL;
+  if (url === undefined) return null;
+  let server = url;
+  try {
+    server = new URL(url).host;
+  } catch {
+    // shown as given
+  }
+  if (status === 'VERIFIED') return { state: 'ok', group: 'identity', key: 'identityOk', params: { server } };
+  if (status === 'DEPRECATED_KEY')
+    return { state: 'skip', group: 'identity', key: 'identityDeprecated', params: { server } };
+  if (status === null || status === 'HTTP_ERROR')
+    return { state: 'skip', group: 'identity', key: 'identityUnreachable', params: { server } };
+  return { state: 'fail', group: 'identity', key: 'identityBad', params: { server, status } };
 }
 
 function messageOf(err: unknown): string {

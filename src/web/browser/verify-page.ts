@@ -1,13 +1,17 @@
 /**
  * The verification page in the browser: hash the document here (it is never uploaded), check the receipts
- * with the bundled core code, ask the server only about the Bitcoin transaction, and say what was proved.
+ * and the bundle's Bitcoin data with the bundled core code, ask a server only whether the block is in the
+ * best chain (this origin, and the explorer the operator allowed), and say what was proved, card by card.
+ * The same script runs in the standalone file (`data-standalone`): it then asks no server at all.
  */
 import { sha256Hex } from '../../core/hash/sha256.js';
+import type { ChainpointReceipt } from '../../core/chainpoint/index.js';
 import { isLang, t, type Lang, type MessageKey } from '../i18n.js';
 import { bundleInPdf, looksLikePdf } from './pdf-attachment.js';
 import { withSignedCopy } from './signed-copy-input.js';
-import { chainChecks, localChecks, receiptsOf, trailCheck, type ChainAnswer, type Check } from './verify-checks.js';
-import type { ChainpointReceipt } from '../../core/chainpoint/index.js';
+import type { ChainAnswer } from './verify-checks.js';
+import { buildReport, type Report, type ReportDeps } from './verify-report.js';
+import { blockLookups, cardElement, checkItem, headline, verdictClass, type Renderer } from './verify-render.js';
 
 const htmlLang = document.documentElement.lang;
 const lang: Lang = isLang(htmlLang) ? htmlLang : 'en';
@@ -26,82 +30,65 @@ function formatTime(ms: number): string {
   return new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'long', timeZone: 'UTC' }).format(ms);
 }
 
-/** The server's verdict on the Bitcoin part; a transport or HTTP error becomes a failed answer. */
-async function askChain(receipt: ChainpointReceipt): Promise<ChainAnswer> {
+const renderer: Renderer = { lang, formatTime };
+
+/** Settings the server rendered into the page: the explorer allowed by CSP, and the standalone file's flag. */
+const main = byId('main');
+const standalone = main.dataset.standalone === 'true';
+const explorerUrl = main.dataset.explorer ?? '';
+
+/** The server's verdict on the Bitcoin part; a transport failure is UNREACHABLE, an HTTP error a failed answer. */
+async function askServer(receipt: ChainpointReceipt): Promise<ChainAnswer> {
+  const none = { timestamp: null, confirmations: null, identityVerificationStatus: null };
+  let res: Response;
   try {
-    const res = await fetch('/v1/receipt/verify', {
+    res = await fetch('/v1/receipt/verify', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(receipt),
+      credentials: 'omit',
+      referrerPolicy: 'no-referrer',
     });
-    const body = (await res.json()) as Partial<ChainAnswer> & { message?: string };
-    if (res.ok) return body as ChainAnswer;
-    return {
-      code: body.code ?? String(res.status),
-      text: body.message ?? '',
-      timestamp: null,
-      confirmations: null,
-      identityVerificationStatus: null,
-    };
-  } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    return {
-      code: 'UNREACHABLE',
-      text: msg('chainUnreachable', { reason }),
-      timestamp: null,
-      confirmations: null,
-      identityVerificationStatus: null,
-    };
+  } catch {
+    return { code: 'UNREACHABLE', text: '', ...none };
+  }
+  const body = (await res.json().catch(() => null)) as (Partial<ChainAnswer> & { message?: string }) | null;
+  if (res.ok && body) return body as ChainAnswer;
+  // A page saved to disk, or served by something else, gets no API answer: the chain is then not asked.
+  if (body === null) return { code: 'UNREACHABLE', text: '', ...none };
+  return { code: body.code ?? String(res.status), text: body.message ?? '', ...none };
+}
+
+/** Esplora's `GET /block/<hash>/status` on the explorer the operator allowed: in the best chain or not. */
+async function askExplorer(blockHash: string): Promise<boolean | null> {
+  try {
+    const res = await fetch(`${explorerUrl.replace(/\/$/, '')}/block/${blockHash}/status`, {
+      credentials: 'omit',
+      referrerPolicy: 'no-referrer',
+    });
+    const body = (await res.json()) as { in_best_chain?: unknown };
+    return typeof body.in_best_chain === 'boolean' ? body.in_best_chain : null;
+  } catch {
+    return null;
   }
 }
 
-interface Outcome {
-  checks: Check[];
-  times: number[];
-  signers: string[];
-}
+const reportDeps: ReportDeps = {
+  askServer: standalone ? null : askServer,
+  askExplorer: explorerUrl === '' ? null : askExplorer,
+  ...(explorerUrl === '' ? {} : { explorerOrigin: new URL(explorerUrl).host }),
+};
 
-/** All checks of one receipt: local ones first; the server is asked only when those hold. */
-async function checkOne(input: unknown, fileHash: string | null, outcome: Outcome): Promise<void> {
-  const { receipt, checks } = localChecks(input, fileHash);
-  outcome.checks.push(...checks);
-  if (receipt === null || checks.some((c) => c.state === 'fail')) return;
-  const answer = await askChain(receipt);
-  outcome.checks.push(...chainChecks(receipt, answer, formatTime));
-  if (answer.code === 'VERIFIED' && answer.timestamp !== null) outcome.times.push(answer.timestamp);
-  const sig = receipt.signature;
-  if (sig && fileHash !== null) outcome.signers.push(sig.signedIdentity ?? sig.pubKey);
-}
-
-function verdictOf(outcome: Outcome): { state: Check['state']; text: string } {
-  if (outcome.checks.some((c) => c.state === 'fail')) return { state: 'fail', text: msg('verdictBad') };
-  if (outcome.checks.some((c) => c.key === 'chainPending')) return { state: 'pending', text: msg('verdictPending') };
-  const time = formatTime(Math.max(...outcome.times));
-  return outcome.signers.length > 0
-    ? { state: 'ok', text: msg('verdictSignedOk', { who: outcome.signers.join(', '), time }) }
-    : { state: 'ok', text: msg('verdictOk', { time }) };
-}
-
-function item(state: Check['state'] | 'info', text: string): HTMLLIElement {
-  const li = document.createElement('li');
-  li.className = state;
-  const mark = document.createElement('span');
-  mark.className = 'mark';
-  mark.setAttribute('aria-hidden', 'true');
-  mark.textContent = { ok: '✓', fail: '✗', pending: '…', info: '•' }[state];
-  li.append(mark, document.createTextNode(` ${text}`));
-  return li;
-}
-
-function show(fileHash: string, outcome: Outcome, incomplete: boolean, fromPdf: boolean): void {
-  const verdict = verdictOf(outcome);
-  byId('verdict').className = `verdict ${verdict.state}`;
-  byId('verdict').textContent = verdict.text;
-  const list = byId('checks');
-  list.replaceChildren(item('info', msg('fileHash', { hash: fileHash })));
-  if (fromPdf) list.append(item('info', msg('bundleFromPdf')));
-  if (incomplete) list.append(item('pending', msg('bundleIncomplete')));
-  for (const c of outcome.checks) list.append(item(c.state, msg(c.key, c.params)));
+/** Draws the report: headline, notes, a card per signer and the trail, the blocks to look up. */
+function show(report: Report, fromPdf: boolean): void {
+  byId('verdict').className = verdictClass(report.state);
+  byId('verdict').textContent = headline(renderer, report);
+  const notes = [checkItem('info', msg('fileHash', { hash: report.fileHash }))];
+  if (fromPdf) notes.push(checkItem('info', msg('bundleFromPdf')));
+  if (report.incompleteBundle) notes.push(checkItem('pending', msg('bundleIncomplete')));
+  byId('notes').replaceChildren(...notes);
+  byId('cards').replaceChildren(...report.cards.map((card) => cardElement(renderer, card)));
+  byId('blocks').replaceChildren(...blockLookups(renderer, report));
   byId('result').hidden = false;
   byId('result-heading').focus();
 }
@@ -109,7 +96,7 @@ function show(fileHash: string, outcome: Outcome, incomplete: boolean, fromPdf: 
 function showProblem(text: string): void {
   byId('verdict').className = 'verdict fail';
   byId('verdict').textContent = text;
-  byId('checks').replaceChildren();
+  for (const id of ['notes', 'cards', 'blocks']) byId(id).replaceChildren();
   byId('result').hidden = false;
   byId('result-heading').focus();
 }
@@ -134,13 +121,7 @@ async function verify(file: File, receiptFile: File): Promise<void> {
   const read = await receiptJson(receiptFile);
   if (read === null) return;
   const fileHash = await fileSha256(file);
-  const set = receiptsOf(read.json);
-  const outcome: Outcome = { checks: [], times: [], signers: [] };
-  for (const [i, receipt] of set.receipts.entries())
-    await checkOne(receipt, set.aboutDocument[i] ? fileHash : null, outcome);
-  const trail = trailCheck(read.json);
-  if (trail !== null) outcome.checks.push(trail);
-  show(fileHash, outcome, set.incompleteBundle, read.fromPdf);
+  show(await buildReport(read.json, fileHash, reportDeps, formatTime), read.fromPdf);
 }
 
 /** True when a dropped file is a receipt: JSON, or a PDF that carries a proof bundle (an attestation). */

@@ -38,8 +38,9 @@ export function renderSharePage(lang: Lang, assets: PageAssets, path: string): s
   <p id="attestation-later" class="hint" hidden>${m('attestationLater')}</p>
   <button id="verify-button" type="button">${m('verifyButton')}</button>
   <h3 id="result-heading" tabindex="-1" hidden>${esc(t(lang, 'resultHeading'))}</h3>
-  <p id="verdict" class="verdict" role="status" aria-live="polite"></p>
-  <ul id="checks" class="checks"></ul>
+  <p id="verdict" class="verdict" role="status" aria-live="polite" hidden></p>
+  <div id="cards" class="cards"></div>
+  <div id="blocks" class="blocks"></div>
 </section>`;
   return renderLayout({ lang, title: st(lang, 'shareTitle'), path, assets, main, skip: st(lang, 'shareSkip') });
 }

@@ -1,13 +1,20 @@
 /** GET /verify: the public verification page (the browser part is src/web/browser/verify-page.ts). */
 import { esc } from '../html.js';
 import { t, type Lang } from '../i18n.js';
-import { renderLayout, type PageAssets } from './layout.js';
+import { renderLayout, type LayoutInput, type PageAssets } from './layout.js';
+
+export interface VerifyPageOptions {
+  /** The block explorer (Esplora API base URL) the page may ask, also in the page's CSP connect-src. */
+  readonly explorerUrl?: string;
+  /** The standalone file: script and stylesheet inline, no server asked (see scripts/build-web.mjs). */
+  readonly inline?: LayoutInput['inline'];
+}
 
 /** The verification page in `lang`. */
-export function renderVerifyPage(lang: Lang, assets: PageAssets): string {
+export function renderVerifyPage(lang: Lang, assets: PageAssets, opts: VerifyPageOptions = {}): string {
   const m = (key: Parameters<typeof t>[1]) => esc(t(lang, key));
   const main = `<h1>${m('verifyTitle')}</h1>
-<p>${m('verifyIntro')}</p>
+<p>${opts.inline ? m('standaloneIntro') : m('verifyIntro')}</p>
 <noscript><p class="warn">${m('noScript')}</p></noscript>
 <form id="verify-form" class="card" novalidate>
   <div class="field">
@@ -26,7 +33,20 @@ export function renderVerifyPage(lang: Lang, assets: PageAssets): string {
 <section id="result" class="card" aria-labelledby="result-heading" hidden>
   <h2 id="result-heading" tabindex="-1">${m('resultHeading')}</h2>
   <p id="verdict" class="verdict" role="status" aria-live="polite"></p>
-  <ul id="checks" class="checks"></ul>
+  <ul id="notes" class="checks notes"></ul>
+  <div id="cards" class="cards"></div>
+  <div id="blocks" class="blocks"></div>
 </section>`;
-  return renderLayout({ lang, title: t(lang, 'verifyTitle'), path: '/verify', assets, main });
+  const mainData: Record<string, string> = {};
+  if (opts.explorerUrl) mainData.explorer = opts.explorerUrl;
+  if (opts.inline) mainData.standalone = 'true';
+  return renderLayout({
+    lang,
+    title: t(lang, 'verifyTitle'),
+    path: '/verify',
+    assets,
+    main,
+    mainData,
+    ...(opts.inline ? { inline: opts.inline } : {}),
+  });
 }

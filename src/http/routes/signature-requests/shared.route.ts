@@ -44,6 +44,7 @@ const SharedRequestSchema = Type.Object({
   branding: Type.Object(Object.fromEntries(BRANDING_VARS.map((k) => [k, Type.Optional(Type.String())])), {
     description: "the request's branding variables (colours, service name) the sharing page applies",
   }),
+  hasLogo: Type.Boolean({ description: 'true when the request names a logo (GET …/logo may then serve it)' }),
 });
 
 /** Anyone holding the sharing link: follow the request, fetch its proofs and its attestation. */

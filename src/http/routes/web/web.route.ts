@@ -34,9 +34,18 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-function secure(reply: FastifyReply): FastifyReply {
+/**
+ * The policy of the verification page: the common one, with the block explorer the operator allowed
+ * (VERIFY_EXPLORER_URL) added to connect-src, so the page may ask it whether a block is in the best chain.
+ */
+export function verifyPagePolicy(explorerUrl: string | undefined): string {
+  if (explorerUrl === undefined) return CONTENT_SECURITY_POLICY;
+  return CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${new URL(explorerUrl).origin}`);
+}
+
+function secure(reply: FastifyReply, policy = CONTENT_SECURITY_POLICY): FastifyReply {
   return reply
-    .header('content-security-policy', CONTENT_SECURITY_POLICY)
+    .header('content-security-policy', policy)
     .header('referrer-policy', 'no-referrer')
     .header('x-content-type-options', 'nosniff')
     .header('x-frame-options', 'DENY')
@@ -54,8 +63,8 @@ const ShareParams = Type.Object({
 });
 
 /** Headers and body of an HTML page in `lang`. */
-function sendPage(reply: FastifyReply, lang: string, html: string, status = 200): FastifyReply {
-  return secure(reply)
+function sendPage(reply: FastifyReply, lang: string, html: string, status = 200, policy?: string): FastifyReply {
+  return secure(reply, policy)
     .status(status)
     .header('content-language', lang)
     .header('vary', 'accept-language')
@@ -73,7 +82,14 @@ function pageAssets(assets: WebAssets, entry: string): { script: string; style: 
 const AssetParams = Type.Object({ file: Type.String({ pattern: '^[A-Za-z0-9._-]{1,128}$' }) });
 
 /** Register the pages on the root scope (not under /v1). */
-export function webRoutes(app: FastifyInstance, assets: WebAssets, deps: Pick<AppDeps, 'store' | 'secretKey'>): void {
+export function webRoutes(
+  app: FastifyInstance,
+  assets: WebAssets,
+  deps: Pick<AppDeps, 'store' | 'secretKey'>,
+  opts: { readonly explorerUrl?: string | undefined } = {},
+): void {
+  const verifyPolicy = verifyPagePolicy(opts.explorerUrl);
+  const verifyOptions = opts.explorerUrl === undefined ? {} : { explorerUrl: opts.explorerUrl };
   // The service's home (the footer link of every mail) is its public verification page.
   app.get('/', { schema: { hide: true, querystring: LangQuery } }, async (req, reply) => {
     const { lang } = req.query as { lang?: string };
@@ -81,7 +97,7 @@ export function webRoutes(app: FastifyInstance, assets: WebAssets, deps: Pick<Ap
   });
   app.get('/verify', { schema: { hide: true, querystring: LangQuery } }, async (req, reply) => {
     const lang = pickLang((req.query as { lang?: string }).lang, req.headers['accept-language']);
-    return sendPage(reply, lang, renderVerifyPage(lang, assets));
+    return sendPage(reply, lang, renderVerifyPage(lang, assets, verifyOptions), 200, verifyPolicy);
   });
   app.get('/sign', { schema: { hide: true, querystring: SignQuery } }, async (req, reply) => {
     const query = req.query as { lang?: string; signatureRequestURL?: string };
