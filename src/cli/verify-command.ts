@@ -53,7 +53,9 @@ export async function verifyCommand(args: string[], ctx: ClientContext): Promise
   const bundle = await readBundle(proofFile);
   if (bundle !== null) return verifyBundleCommand(ctx, { file, hash, bundle, values });
   if (typeof values.headers === 'string' || typeof values.explorer === 'string')
-    throw new UsageError(`--headers and --explorer check a proof bundle (its bitcoinSpv data); ${proofFile} is not one`);
+    throw new UsageError(
+      `--headers and --explorer check a proof bundle (its bitcoinSpv data); ${proofFile} is not one`,
+    );
   const parsed = await readReceipt(proofFile);
   const { checks, chain } =
     'error' in parsed

@@ -7,7 +7,10 @@ import type { ChainPort } from './chain.port.js';
 import type { HeaderSource } from './header-source.port.js';
 
 /** A Bitcoin node of the user's (`getblockhash`, `getblockcount`): its answer is its best chain. */
-export function nodeHeaderSource(chain: Pick<ChainPort, 'getBlockHash' | 'getBlockCount'>, label: string): HeaderSource {
+export function nodeHeaderSource(
+  chain: Pick<ChainPort, 'getBlockHash' | 'getBlockCount'>,
+  label: string,
+): HeaderSource {
   return {
     description: `the Bitcoin node at ${label}`,
     blockHashAt: (height) => chain.getBlockHash(height),

@@ -72,13 +72,18 @@ export async function verifyProofBundle(
   const relied = new Map<string, SpvProof>();
   const receipts = Array.isArray(bundle.signatureReceipts) ? (bundle.signatureReceipts as unknown[]) : [];
   if (receipts.length === 0)
-    items.push({ what: 'bundle', checks: [{ name: 'bundle', ok: false, text: 'the bundle holds no signature receipt' }] });
+    items.push({
+      what: 'bundle',
+      checks: [{ name: 'bundle', ok: false, text: 'the bundle holds no signature receipt' }],
+    });
   receipts.forEach((raw, i) => {
     const checks = receiptChecks(raw, spv, relied, (r) => [documentCheck(r, input.documentHash)]);
     items.push({ what: `signature ${i + 1}`, checks });
   });
   if (bundle.auditTrailReceipt !== undefined && bundle.auditTrailReceipt !== null) {
-    const checks = receiptChecks(bundle.auditTrailReceipt, spv, relied, (r) => [trailLinkCheck(r, bundle.auditTrailData)]);
+    const checks = receiptChecks(bundle.auditTrailReceipt, spv, relied, (r) => [
+      trailLinkCheck(r, bundle.auditTrailData),
+    ]);
     items.push({ what: 'audit trail', checks });
   }
   const { blocks, checks } = await chainChecks(deps.headers, [...relied.values()]);
@@ -197,7 +202,10 @@ export async function chainChecks(
   try {
     tip = await headers.tipHeight();
   } catch (err) {
-    return { blocks, checks: [{ name: 'chain', ok: false, text: `cannot ask ${headers.description}: ${(err as Error).message}` }] };
+    return {
+      blocks,
+      checks: [{ name: 'chain', ok: false, text: `cannot ask ${headers.description}: ${(err as Error).message}` }],
+    };
   }
   for (const e of entries) {
     const time = Buffer.from(e.blockHeader, 'hex').readUInt32LE(68);
@@ -210,7 +218,12 @@ export async function chainChecks(
       continue;
     }
     const held = found === e.blockHash;
-    blocks.push({ hash: e.blockHash, height: e.blockHeight, time, confirmations: held ? tip - e.blockHeight + 1 : null });
+    blocks.push({
+      hash: e.blockHash,
+      height: e.blockHeight,
+      time,
+      confirmations: held ? tip - e.blockHeight + 1 : null,
+    });
     checks.push(
       held
         ? {

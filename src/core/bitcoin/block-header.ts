@@ -112,7 +112,8 @@ export function parseHeadersFile(file: Uint8Array): HeaderChain {
     firstHeight,
     hashes,
     tipHeight: firstHeight + hashes.length - 1,
-    hashAt: (height) => (height >= firstHeight && height - firstHeight < hashes.length ? hashes[height - firstHeight]! : null),
+    hashAt: (height) =>
+      height >= firstHeight && height - firstHeight < hashes.length ? hashes[height - firstHeight]! : null,
   };
 }
 
@@ -133,7 +134,11 @@ function binaryEntries(file: Uint8Array): Entry[] {
     throw new HeadersFileError(`a binary headers file is a multiple of 80 bytes, this one is ${file.length}`);
   const entries: Entry[] = [];
   for (let i = 0; i * HEADER_BYTES < file.length; i += 1)
-    entries.push({ height: i, header: file.subarray(i * HEADER_BYTES, (i + 1) * HEADER_BYTES), where: `byte ${i * HEADER_BYTES}` });
+    entries.push({
+      height: i,
+      header: file.subarray(i * HEADER_BYTES, (i + 1) * HEADER_BYTES),
+      where: `byte ${i * HEADER_BYTES}`,
+    });
   return entries;
 }
 

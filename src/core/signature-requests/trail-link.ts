@@ -40,7 +40,11 @@ export function auditTrailDataHash(trail: unknown): string {
 /** Checks that `receipt` proves exactly `trail`; never throws on hostile input. */
 export function checkAuditTrailLink(receipt: ReceiptLike, trail: unknown): TrailLinkVerdict {
   if (trail === undefined || trail === null)
-    return { linked: false, reason: 'NO_TRAIL', text: 'the bundle carries no auditTrailData for its audit-trail receipt' };
+    return {
+      linked: false,
+      reason: 'NO_TRAIL',
+      text: 'the bundle carries no auditTrailData for its audit-trail receipt',
+    };
   let hash: string;
   try {
     hash = auditTrailDataHash(trail);
