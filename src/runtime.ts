@@ -8,7 +8,7 @@ import { createJobEngine, type JobEngine } from './adapters/jobs/job-engine.js';
 import { fileMailer, smtpMailer } from './adapters/mail/nodemailer-mailer.js';
 import { createSafeFetch } from './adapters/net/safe-fetch.js';
 import { lazyAttestationRenderer } from './adapters/pdf/lazy-attestation-renderer.js';
-import { lazyPadesSigner } from './adapters/pdf/lazy-pades-signer.js';
+import { lazyPadesSigner, lazyTimestampAuthority } from './adapters/pdf/lazy-pades-signer.js';
 import { cachedBrandImages } from './adapters/pdf/brand-images.js';
 import { parseSmsUrl, twilioSms } from './adapters/sms/twilio-sms.js';
 import { openStore, type OpenedStore } from './adapters/store/create-store.js';
@@ -106,6 +106,10 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       publicUrl: config.publicUrl,
       serviceName: 'proofseal',
       signer: padesSignerOf(config, secretKey),
+      // The bundles' Merkle roots are time-stamped by the same operator-chosen authorities (rfc3161Timestamps).
+      ...(config.tsaUrls.length > 0 && {
+        timestamps: lazyTimestampAuthority(createSafeFetch({ allowPrivateUrls: true }), config.tsaUrls),
+      }),
     },
     documents: { objects: storeDocumentObjects(opened.db), retentionMs: config.documentRetentionDays * 86_400_000 },
   };

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { HttpClient } from '../../app/shared/http-client.port.js';
+import type { TimestampAuthority } from '../../app/signature-requests/attestation/attestation.port.js';
 import type { PdfSigner } from '../../app/signature-requests/attestation/pdf-signer.port.js';
 import { DomainError } from '../../core/errors.js';
 import type { SigningIdentity } from './signing-identity.js';
@@ -68,4 +69,15 @@ async function loadIdentity(settings: PadesSettings): Promise<SigningIdentity> {
     throw new SigningIdentityError(`cannot read PDF_SIGNING_P12: ${err.code ?? err.message}`);
   });
   return p12SigningIdentity(p12, settings.p12Password ?? '');
+}
+
+/** The RFC 3161 client of TSA_URLS for the bundles' Merkle roots, loaded at its first use (PKI.js). */
+export function lazyTimestampAuthority(http: HttpClient, urls: readonly string[]): TimestampAuthority {
+  let loaded: Promise<TimestampAuthority> | undefined;
+  return {
+    async timestamp(message) {
+      loaded ??= import('./tsa-client.js').then(({ rfc3161Client }) => rfc3161Client(http, urls));
+      return (await loaded).timestamp(message);
+    },
+  };
 }

@@ -24,6 +24,7 @@ import { sql as m023 } from './023-audit-trail-openings.js';
 import { sql as m024 } from './024-documents.js';
 import { sql as m025 } from './025-email-backlog.js';
 import { sql as m026 } from './026-email-reply-to.js';
+import { sql as m029 } from './029-bundle-timestamps.js';
 
 export interface Migration {
   readonly id: string;
@@ -53,4 +54,5 @@ export const migrations: readonly Migration[] = [
   { id: '024-documents', sql: m024 },
   { id: '025-email-backlog', sql: m025 },
   { id: '026-email-reply-to', sql: m026 },
+  { id: '029-bundle-timestamps', sql: m029 },
 ];

@@ -33,4 +33,15 @@ export interface AttestationService {
   readonly serviceName: string;
   /** Signs each rendered PDF (PAdES) before it is kept; absent, attestations are kept unsigned. */
   readonly signer?: PdfSigner;
+  /**
+   * The RFC 3161 authorities (TSA_URLS): each Merkle root of a completed bundle is time-stamped by them too, the
+   * tokens kept beside the Bitcoin receipts (`rfc3161Timestamps`); absent, bundles carry none.
+   */
+  readonly timestamps?: TimestampAuthority;
+}
+
+/** An RFC 3161 time-stamping authority (or several, tried in order). */
+export interface TimestampAuthority {
+  /** The DER TimeStampToken over the SHA-256 of `message`, checked (imprint, nonce, signature). @throws when none answers */
+  timestamp(message: Uint8Array): Promise<Uint8Array>;
 }
