@@ -15,6 +15,7 @@ import { openStore, type OpenedStore } from './adapters/store/create-store.js';
 import { storeDocumentObjects } from './adapters/store/document.repository.js';
 import { isConnectionFailure, StoreUnreachableError } from './adapters/store/store-unreachable.js';
 import { resolveSecretKey, systemClock, systemRandom } from './adapters/system/system.js';
+import type { HttpClient } from './app/shared/http-client.port.js';
 import type { IdentityDeps } from './app/identity/identity-deps.js';
 import type { Mailer } from './app/mail/email.port.js';
 import type { MailSettings } from './app/mail/mail-settings.port.js';
@@ -105,7 +106,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       images: cachedBrandImages(httpClient),
       publicUrl: config.publicUrl,
       serviceName: 'proofseal',
-      signer: padesSignerOf(config, secretKey),
+      signer: padesSignerOf(config, secretKey, httpClient),
       // The bundles' Merkle roots are time-stamped by the same operator-chosen authorities (rfc3161Timestamps).
       ...(config.tsaUrls.length > 0 && {
         timestamps: lazyTimestampAuthority(createSafeFetch({ allowPrivateUrls: true }), config.tsaUrls),
@@ -137,7 +138,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
  * TSA_URLS are the operator's own choice, so their client may reach private addresses (a TSA inside the
  * operator's network); the URLs users give keep going through the guarded client above.
  */
-function padesSignerOf(config: Config, secretKey: string) {
+function padesSignerOf(config: Config, secretKey: string, guarded: HttpClient) {
   return lazyPadesSigner({
     p12Path: config.pdfSigningP12,
     p12Password: config.pdfSigningP12Password,
@@ -145,6 +146,8 @@ function padesSignerOf(config: Config, secretKey: string) {
     secretKey,
     serviceName: config.serviceName,
     tsaHttp: createSafeFetch({ allowPrivateUrls: true }),
+    // The CRL URLs come from certificates (the operator's CA, the TSA's): fetched through the SSRF guard.
+    revocationHttp: guarded,
     now: () => systemClock.now(),
   });
 }

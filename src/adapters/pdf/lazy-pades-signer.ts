@@ -16,6 +16,8 @@ export interface PadesSettings {
   readonly tsaUrls: readonly string[];
   /** The client for the TSA URLs: operator settings, so one that may reach private addresses. */
   readonly tsaHttp: HttpClient;
+  /** The guarded client (SSRF guard) for the CRLs the certificates name; absent, none is fetched. */
+  readonly revocationHttp?: HttpClient;
   readonly now: () => number;
 }
 
@@ -43,7 +45,13 @@ export function lazyPadesSigner(settings: PadesSettings): PdfSigner {
           import('./tsa-client.js'),
         ]);
         const tsa = settings.tsaUrls.length > 0 ? rfc3161Client(settings.tsaHttp, settings.tsaUrls) : undefined;
-        return padesSigner({ identity: openIdentity, now: settings.now, ...(tsa && { tsa }) });
+        const { revocationHttp } = settings;
+        return padesSigner({
+          identity: openIdentity,
+          now: settings.now,
+          ...(tsa && { tsa }),
+          ...(revocationHttp && { revocationHttp }),
+        });
       })();
       try {
         return await (await loaded).sign(pdf);
