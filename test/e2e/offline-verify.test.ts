@@ -11,6 +11,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -271,6 +273,28 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
     assert.ok(viaNode.out.includes(`relied on block ${spv.blockHash} at height ${spv.blockHeight}`));
     assert.doesNotMatch(viaNode.out, /:[^@/]*@/, 'no credentials printed');
     assert.equal((await verify([documentFile, bundleFile])).code, 2, 'a bundle needs a header source');
+
+    // An Esplora API (the two calls it is asked), answering from the node.
+    const esplora = http.createServer((req, res) => {
+      const height = /^\/api\/block-height\/(\d+)$/.exec(req.url ?? '')?.[1];
+      const answer =
+        req.url === '/api/blocks/tip/height'
+          ? f.chain.getBlockCount().then(String)
+          : height !== undefined
+            ? f.chain.getBlockHash(Number(height))
+            : Promise.resolve(null);
+      void answer.then((text) => (text === null ? res.writeHead(404).end('Block not found') : res.end(text)));
+    });
+    await new Promise<void>((resolve) => esplora.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(esplora.address() as AddressInfo).port}/api`;
+      const viaExplorer = await verify([documentFile, bundleFile, '--explorer', url]);
+      assert.equal(viaExplorer.code, 0, viaExplorer.out);
+      assert.ok(viaExplorer.out.includes(`header source: the block explorer at ${url}`));
+      assert.ok(viaExplorer.out.includes(`relied on block ${spv.blockHash} at height ${spv.blockHeight}`));
+    } finally {
+      await new Promise<void>((resolve) => esplora.close(() => resolve()));
+    }
   });
 
   it('tampering: each change is rejected by the tool that should catch it, with its message', async () => {
