@@ -8,7 +8,7 @@ import { createJobEngine, type JobEngine } from './adapters/jobs/job-engine.js';
 import { fileMailer, smtpMailer } from './adapters/mail/nodemailer-mailer.js';
 import { createSafeFetch } from './adapters/net/safe-fetch.js';
 import { lazyAttestationRenderer, lazySignedCopyAssembler } from './adapters/pdf/lazy-attestation-renderer.js';
-import { lazyPadesSigner } from './adapters/pdf/lazy-pades-signer.js';
+import { lazyPadesSigner, lazyTimestampAuthority } from './adapters/pdf/lazy-pades-signer.js';
 import { cachedBrandImages } from './adapters/pdf/brand-images.js';
 import { parseSmsUrl, twilioSms } from './adapters/sms/twilio-sms.js';
 import { openStore, type OpenedStore } from './adapters/store/create-store.js';
@@ -18,6 +18,7 @@ import { s3DocumentObjects } from './adapters/objects/s3-document-objects.js';
 import { s3StaticReceipts } from './adapters/objects/s3-static-receipts.js';
 import { isConnectionFailure, StoreUnreachableError } from './adapters/store/store-unreachable.js';
 import { resolveSecretKey, systemClock, systemRandom } from './adapters/system/system.js';
+import type { HttpClient } from './app/shared/http-client.port.js';
 import type { IdentityDeps } from './app/identity/identity-deps.js';
 import type { Mailer } from './app/mail/email.port.js';
 import type { MailSettings } from './app/mail/mail-settings.port.js';
@@ -110,8 +111,12 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       images: cachedBrandImages(httpClient),
       publicUrl: config.publicUrl,
       serviceName: 'proofseal',
-      signer: padesSignerOf(config, secretKey),
+      signer: padesSignerOf(config, secretKey, httpClient),
       copies: lazySignedCopyAssembler(),
+      // The bundles' Merkle roots are time-stamped by the same operator-chosen authorities (rfc3161Timestamps).
+      ...(config.tsaUrls.length > 0 && {
+        timestamps: lazyTimestampAuthority(createSafeFetch({ allowPrivateUrls: true }), config.tsaUrls),
+      }),
     },
     documents: {
       objects: documentObjectsOf(config, opened.db),
@@ -159,7 +164,7 @@ function staticReceiptsOf(config: Config): Pick<AppDeps, 'staticReceipts'> {
  * TSA_URLS are the operator's own choice, so their client may reach private addresses (a TSA inside the
  * operator's network); the URLs users give keep going through the guarded client above.
  */
-function padesSignerOf(config: Config, secretKey: string) {
+function padesSignerOf(config: Config, secretKey: string, guarded: HttpClient) {
   return lazyPadesSigner({
     p12Path: config.pdfSigningP12,
     p12Password: config.pdfSigningP12Password,
@@ -167,6 +172,8 @@ function padesSignerOf(config: Config, secretKey: string) {
     secretKey,
     serviceName: config.serviceName,
     tsaHttp: createSafeFetch({ allowPrivateUrls: true }),
+    // The CRL URLs come from certificates (the operator's CA, the TSA's): fetched through the SSRF guard.
+    revocationHttp: guarded,
     now: () => systemClock.now(),
   });
 }

@@ -14,6 +14,8 @@ import type { ClientContext } from './client-context.js';
 import { CLIENT_OPTIONS, resolveClientSettings, type Flags } from './client-settings.js';
 import { sha256File } from './file-hash.js';
 import { apiClient } from './seal-command.js';
+import { isProofBundle } from '../app/signature-requests/verify-proof-bundle.js';
+import { verifyBundleCommand } from './verify-bundle.js';
 
 /** One line of the verdict: ok true ✓, false ✗ (fails the verdict), null ? (could not be checked, informative). */
 export interface Check {
@@ -28,15 +30,33 @@ export interface Check {
  * confirmed Bitcoin transaction. The chain part is the `verifyReceipt` use case, run by the service
  * (`POST /v1/receipt/verify`) or, with `--rpc-url`, here against that Bitcoin node: one verification,
  * one verdict either way. Exit code 0 when verified, 1 when not.
+ *
+ * Given a proof bundle instead of a receipt, it trusts no proofseal server: see `verify-bundle.ts`
+ * (`--headers FILE`, `--rpc-url URL` or `--explorer URL` names the header source).
  * @throws UsageError for bad arguments or an unreadable receipt file
  */
 export async function verifyCommand(args: string[], ctx: ClientContext): Promise<void> {
-  const { values, positionals } = parse(args, { ...CLIENT_OPTIONS, 'rpc-url': { type: 'string' } });
+  const { values, positionals } = parse(args, {
+    ...CLIENT_OPTIONS,
+    'rpc-url': { type: 'string' },
+    headers: { type: 'string' },
+    explorer: { type: 'string' },
+  });
   if (positionals.length < 1 || positionals.length > 2)
-    throw new UsageError('usage: proofseal verify <file> [<receipt.json>] [--rpc-url URL]');
+    throw new UsageError(
+      'usage: proofseal verify <file> [<receipt.json>] [--rpc-url URL]\n' +
+        '       proofseal verify <file> <proof-bundle.json> (--headers FILE | --rpc-url URL | --explorer URL)',
+    );
   const file = positionals[0]!;
   const hash = await sha256File(file);
-  const parsed = await readReceipt(positionals[1] ?? `${file}.receipt.json`);
+  const proofFile = positionals[1] ?? `${file}.receipt.json`;
+  const bundle = await readBundle(proofFile);
+  if (bundle !== null) return verifyBundleCommand(ctx, { file, hash, bundle, values });
+  if (typeof values.headers === 'string' || typeof values.explorer === 'string')
+    throw new UsageError(
+      `--headers and --explorer check a proof bundle (its bitcoinSpv data); ${proofFile} is not one`,
+    );
+  const parsed = await readReceipt(proofFile);
   const { checks, chain } =
     'error' in parsed
       ? { checks: [{ name: 'receipt', ok: false, text: parsed.error }], chain: undefined }
@@ -62,6 +82,17 @@ export async function receiptChecks(
   if ('error' in found) return { checks: [...checks, found.error] };
   const chain = found.verification;
   return { checks: [...checks, ...(await chainChecks(via.ctx, via.values, receipt, chain))], chain };
+}
+
+/** The JSON of `file` when it is a proof bundle; null otherwise (a receipt, or not JSON: `readReceipt` says). */
+async function readBundle(file: string): Promise<unknown> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await fs.readFile(file, 'utf8'));
+  } catch {
+    return null;
+  }
+  return isProofBundle(json) ? json : null;
 }
 
 async function readReceipt(file: string): Promise<{ receipt: ChainpointReceipt } | { error: string }> {

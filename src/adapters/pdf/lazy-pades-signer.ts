@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { HttpClient } from '../../app/shared/http-client.port.js';
+import type { TimestampAuthority } from '../../app/signature-requests/attestation/attestation.port.js';
 import type { PdfSigner } from '../../app/signature-requests/attestation/pdf-signer.port.js';
 import { DomainError } from '../../core/errors.js';
 import type { SigningIdentity } from './signing-identity.js';
@@ -15,6 +16,8 @@ export interface PadesSettings {
   readonly tsaUrls: readonly string[];
   /** The client for the TSA URLs: operator settings, so one that may reach private addresses. */
   readonly tsaHttp: HttpClient;
+  /** The guarded client (SSRF guard) for the CRLs the certificates name; absent, none is fetched. */
+  readonly revocationHttp?: HttpClient;
   readonly now: () => number;
 }
 
@@ -42,7 +45,13 @@ export function lazyPadesSigner(settings: PadesSettings): PdfSigner {
           import('./tsa-client.js'),
         ]);
         const tsa = settings.tsaUrls.length > 0 ? rfc3161Client(settings.tsaHttp, settings.tsaUrls) : undefined;
-        return padesSigner({ identity: openIdentity, now: settings.now, ...(tsa && { tsa }) });
+        const { revocationHttp } = settings;
+        return padesSigner({
+          identity: openIdentity,
+          now: settings.now,
+          ...(tsa && { tsa }),
+          ...(revocationHttp && { revocationHttp }),
+        });
       })();
       try {
         return await (await loaded).sign(pdf);
@@ -68,4 +77,15 @@ async function loadIdentity(settings: PadesSettings): Promise<SigningIdentity> {
     throw new SigningIdentityError(`cannot read PDF_SIGNING_P12: ${err.code ?? err.message}`);
   });
   return p12SigningIdentity(p12, settings.p12Password ?? '');
+}
+
+/** The RFC 3161 client of TSA_URLS for the bundles' Merkle roots, loaded at its first use (PKI.js). */
+export function lazyTimestampAuthority(http: HttpClient, urls: readonly string[]): TimestampAuthority {
+  let loaded: Promise<TimestampAuthority> | undefined;
+  return {
+    async timestamp(message) {
+      loaded ??= import('./tsa-client.js').then(({ rfc3161Client }) => rfc3161Client(http, urls));
+      return (await loaded).timestamp(message);
+    },
+  };
 }

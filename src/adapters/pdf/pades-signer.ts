@@ -29,6 +29,7 @@ import { Signer } from '@signpdf/utils';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { PdfSigner } from '../../app/signature-requests/attestation/pdf-signer.port.js';
+import type { HttpClient } from '../../app/shared/http-client.port.js';
 import type { SigningIdentity } from './signing-identity.js';
 import type { TimestampAuthority } from './tsa-client.js';
 
@@ -55,6 +56,11 @@ export interface PadesSignerOptions {
   readonly now: () => number;
   /** Shown by PDF readers as the signature's reason. */
   readonly reason?: string;
+  /**
+   * The guarded client (SSRF guard) that fetches the CRLs the certificates name (CRL distribution points) for
+   * the DSS; absent, no revocation data is fetched.
+   */
+  readonly revocationHttp?: HttpClient;
 }
 
 export function padesSigner(opts: PadesSignerOptions): PdfSigner {
@@ -71,7 +77,12 @@ export function padesSigner(opts: PadesSignerOptions): PdfSigner {
       const cades = new CadesSigner(identity, opts.tsa);
       let signed = await signField(pdf, sig, room, cades);
       if (opts.tsa)
-        signed = await withDocumentTimestamp(signed, opts.tsa, [...identity.certificates, ...cades.tsaCerts]);
+        signed = await withDocumentTimestamp(
+          signed,
+          opts.tsa,
+          [...identity.certificates, ...cades.tsaCerts],
+          opts.revocationHttp,
+        );
       // The updates must only append: a change of one original byte would break the document's own signatures.
       if (!Buffer.from(signed.subarray(0, pdf.length)).equals(Buffer.from(pdf)))
         throw new Error('PAdES signing altered the original bytes');
@@ -89,6 +100,7 @@ async function withDocumentTimestamp(
   pdf: Uint8Array,
   tsa: TimestampAuthority,
   certificates: readonly pkijs.Certificate[],
+  revocationHttp: HttpClient | undefined,
 ): Promise<Uint8Array> {
   const stamp = new (class extends Signer {
     override async sign(signedBytes: Buffer): Promise<Buffer> {
@@ -98,7 +110,46 @@ async function withDocumentTimestamp(
   // Each certificate once (a TSA may send its own twice: as signer and in its chain).
   const ders = new Map(certificates.map((c) => new Uint8Array(c.toSchema().toBER())).map((d) => [hex(d), d]));
   const dss = [...ders.values()];
-  return signField(pdf, { Type: 'DocTimeStamp', SubFilter: 'ETSI.RFC3161' }, TOKEN_ROOM, stamp, dss);
+  const crls = revocationHttp ? await crlsOf(certificates, revocationHttp) : [];
+  return signField(pdf, { Type: 'DocTimeStamp', SubFilter: 'ETSI.RFC3161' }, TOKEN_ROOM, stamp, { certs: dss, crls });
+}
+
+const CRL_DISTRIBUTION_POINTS = '2.5.29.31';
+const MAX_CRL_BYTES = 1024 * 1024;
+
+/**
+ * The CRLs the certificates name (B-LT): each http(s) distribution point fetched once through the guarded
+ * client, kept when it is a DER CRL of that certificate's issuer. A CA that names none gives none; a point that
+ * fails (refused address, error, not a CRL) is left out: the signature does not depend on it.
+ */
+async function crlsOf(certificates: readonly pkijs.Certificate[], http: HttpClient): Promise<Uint8Array[]> {
+  const crls = new Map<string, Uint8Array>();
+  for (const cert of certificates) {
+    for (const url of crlUrls(cert)) {
+      if (crls.has(url)) continue;
+      const crl = await fetchCrl(http, url, cert).catch(() => null);
+      if (crl !== null) crls.set(url, crl);
+    }
+  }
+  return [...new Map([...crls.values()].map((d) => [hex(d), d])).values()];
+}
+
+function crlUrls(cert: pkijs.Certificate): string[] {
+  const ext = cert.extensions?.find((e) => e.extnID === CRL_DISTRIBUTION_POINTS);
+  const points = (ext?.parsedValue as pkijs.CRLDistributionPoints | undefined)?.distributionPoints ?? [];
+  return points.flatMap((p) =>
+    (Array.isArray(p.distributionPoint) ? p.distributionPoint : [])
+      .filter((n) => n.type === 6 && typeof n.value === 'string' && /^https?:\/\//i.test(n.value))
+      .map((n) => n.value as string),
+  );
+}
+
+async function fetchCrl(http: HttpClient, url: string, cert: pkijs.Certificate): Promise<Uint8Array | null> {
+  const res = await http.request({ method: 'GET', url, timeoutMs: 15_000, maxResponseBytes: MAX_CRL_BYTES });
+  if (res.status !== 200) return null;
+  const der = new Uint8Array(res.body);
+  const crl = pkijs.CertificateRevocationList.fromBER(der);
+  return crl.issuer.isEqual(cert.issuer) ? der : null;
 }
 
 /** `pdf` with a signature field whose `/Contents` is what `signer` makes over the byte ranges. */
@@ -107,7 +158,7 @@ async function signField(
   sig: Record<string, unknown>,
   room: number,
   signer: Signer,
-  dss: Uint8Array[] = [],
+  dss: DssData = { certs: [], crls: [] },
 ): Promise<Uint8Array> {
   const prepared = await withSignatureField(pdf, sig, room, dss);
   return new Uint8Array(await new SignPdf().sign(Buffer.from(prepared), signer));
@@ -127,7 +178,7 @@ async function withSignatureField(
   pdf: Uint8Array,
   sig: Record<string, unknown>,
   room: number,
-  dss: Uint8Array[],
+  dss: DssData,
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.load(pdf, { forIncrementalUpdate: true, updateMetadata: false });
   const ctx = doc.context;
@@ -162,19 +213,30 @@ async function withSignatureField(
   const form = doc.catalog.getOrCreateAcroForm();
   form.addField(widget);
   form.dict.set(PDFName.of('SigFlags'), PDFNumber.of(3));
-  if (dss.length > 0) addToDss(doc, dss);
+  if (dss.certs.length > 0 || dss.crls.length > 0) addToDss(doc, dss);
   return doc.commit({ useObjectStreams: false });
 }
 
-/** Appends certificate streams to `/DSS /Certs` (a DSS made here, or the document's own, extended). */
-function addToDss(doc: PDFDocument, certificates: Uint8Array[]): void {
+/** What goes into the document security store: DER certificates and DER CRLs. */
+interface DssData {
+  readonly certs: Uint8Array[];
+  readonly crls: Uint8Array[];
+}
+
+/** Appends streams to `/DSS /Certs` and `/DSS /CRLs` (a DSS made here, or the document's own, extended). */
+function addToDss(doc: PDFDocument, data: DssData): void {
   const ctx = doc.context;
-  const refs = certificates.map((der) => ctx.register(ctx.stream(der)));
   const existing = doc.catalog.lookupMaybe(PDFName.of('DSS'), PDFDict);
   const dss = existing ?? ctx.obj({});
-  const certs = dss.lookupMaybe(PDFName.of('Certs'), PDFArray) ?? ctx.obj([]);
-  for (const ref of refs) certs.push(ref);
-  dss.set(PDFName.of('Certs'), certs);
+  for (const [key, ders] of [
+    ['Certs', data.certs],
+    ['CRLs', data.crls],
+  ] as const) {
+    if (ders.length === 0) continue;
+    const list = dss.lookupMaybe(PDFName.of(key), PDFArray) ?? ctx.obj([]);
+    for (const der of ders) list.push(ctx.register(ctx.stream(der)));
+    dss.set(PDFName.of(key), list);
+  }
   if (!existing) doc.catalog.set(PDFName.of('DSS'), ctx.register(dss));
 }
 

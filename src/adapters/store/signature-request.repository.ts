@@ -496,6 +496,20 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
       );
       return rows[0]?.o ?? null;
     },
+    async setTimestamps(id, json) {
+      const rows = await sql.query(
+        'UPDATE signature_request SET rfc3161_timestamps = $2 WHERE id = $1 AND rfc3161_timestamps IS NULL RETURNING id',
+        [id, json],
+      );
+      return rows.length > 0;
+    },
+    async timestamps(id) {
+      const rows = await sql.query<{ t: string | null }>(
+        'SELECT rfc3161_timestamps AS t FROM signature_request WHERE id = $1',
+        [id],
+      );
+      return rows[0]?.t ?? null;
+    },
     async setProofBundleComplete(id, now) {
       const rows = await sql.query(
         `UPDATE signature_request SET proof_bundle_complete = true, last_modified = $2

@@ -14,6 +14,7 @@ import { signedEmailOpening } from './signee-secrets.js';
 import { enqueueRequestCallback, PRODUCE_ATTESTATION } from './lifecycle.js';
 import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import type { SignatureRequest } from './signature-request.port.js';
+import type { TimestampAuthority } from './attestation/attestation.port.js';
 
 export interface ProofBundle {
   /** The receipts of the signers' anchors that have one (SENT or CONFIRMED), in signer order. */
@@ -24,6 +25,11 @@ export interface ProofBundle {
    * (`anchors[0].sourceId` = `txid`), once per transaction, beside the receipts, which stay Chainpoint v2 as is.
    */
   readonly bitcoinSpv?: SpvProof[];
+  /**
+   * The second witness of the same hashes, with TSA_URLS: one RFC 3161 token per Merkle root the receipts name
+   * (the 32 bytes the Bitcoin transaction's OP_RETURN carries), made when the bundle completed.
+   */
+  readonly rfc3161Timestamps?: Rfc3161Timestamp[];
   /**
    * The audit trail exactly as sealed: its canonical JSON (RFC 8785) hashes to the receipt's signedHash. Format 2
    * (commitments, no personal value) for everyone; a format-1 trail (sealed before, in plain) to its owner only.
@@ -38,6 +44,14 @@ export interface ProofBundle {
   readonly signatureOpenings?: SignatureOpening[];
   /** True once every receipt is CONFIRMED. */
   readonly complete: boolean;
+}
+
+/** An RFC 3161 token whose imprint is SHA-256 of the 32 bytes of `merkleRoot`. */
+export interface Rfc3161Timestamp {
+  /** The receipts' `merkleRoot` it stamps, hex. */
+  readonly merkleRoot: string;
+  /** The DER TimeStampToken (a CMS SignedData), base64. */
+  readonly token: string;
 }
 
 export interface SignatureOpening {
@@ -86,10 +100,12 @@ export async function getProofBundle(
   const spv = request.proofBundleComplete ? await spvOf(deps, anchorIds) : [];
   const sealed = await deps.store.signatureRequests.sealedTrail(request.id);
   const trail = sealed === null ? null : (JSON.parse(sealed) as SealedAuditTrail);
+  const stamps = request.proofBundleComplete ? await deps.store.signatureRequests.timestamps(request.id) : null;
   return {
     signatureReceipts: receipts.filter((r): r is ChainpointReceipt => r !== null),
     ...(trailReceipt !== null && { auditTrailReceipt: trailReceipt }),
     ...(spv.length > 0 && { bitcoinSpv: spv }),
+    ...(stamps !== null && { rfc3161Timestamps: JSON.parse(stamps) as Rfc3161Timestamp[] }),
     ...(trail !== null && isCommittedTrail(trail) && { auditTrailData: trail }),
     complete: request.proofBundleComplete,
   };
@@ -125,18 +141,25 @@ export async function getReaderProofBundle(
  * Marks the bundles of sealed requests complete when every anchor (signers' and audit trail's) is
  * CONFIRMED, with a callback, the job that makes the attestation and the attestation mail (its PDF can be
  * made from then on: it is attached when the mail is sent). Idempotent.
+ * With TSA_URLS, each Merkle root is time-stamped first and the tokens kept in the same transaction; when no
+ * authority answers, the bundle is not completed now and the next run tries again (as the B-T attestation does:
+ * a deployment configured for two witnesses never keeps a bundle with one).
  * @returns how many bundles became complete
  */
 export async function completeProofBundles(
-  deps: Pick<AppDeps, 'store'> & RequestMailDeps,
+  deps: Pick<AppDeps, 'store' | 'attestation'> & RequestMailDeps,
   input: { limit: number },
 ): Promise<number> {
   let completed = 0;
   for (const id of await deps.store.signatureRequests.awaitingBundle(input.limit)) {
     const request = await deps.store.signatureRequests.findById(id);
     if (!request || !(await allConfirmed(deps, request))) continue;
+    const tsa = deps.attestation?.timestamps;
+    const stamps = tsa ? await rootTimestamps(deps, tsa, request).catch(() => null) : undefined;
+    if (stamps === null) continue;
     const now = deps.clock.now();
     const done = await deps.store.transaction(async (tx) => {
+      if (stamps !== undefined) await tx.signatureRequests.setTimestamps(id, JSON.stringify(stamps));
       if (!(await tx.signatureRequests.setProofBundleComplete(id, now))) return false;
       await enqueueRequestCallback(tx, { ...request, proofBundleComplete: true, lastModified: now }, 'proofBundle');
       await tx.jobs.send(PRODUCE_ATTESTATION, { requestId: id }, { singletonKey: id });
@@ -146,6 +169,25 @@ export async function completeProofBundles(
     if (done) completed += 1;
   }
   return completed;
+}
+
+/** One token per distinct Merkle root of the request's receipts, in the order of the anchors. */
+async function rootTimestamps(
+  deps: Pick<AppDeps, 'store'>,
+  tsa: TimestampAuthority,
+  request: SignatureRequest,
+): Promise<Rfc3161Timestamp[]> {
+  const roots = new Set<string>();
+  for (const id of [...request.signees.map((s) => s.anchorId), request.auditTrailAnchorId]) {
+    const receipt = await receiptOf(deps, id);
+    if (receipt !== null) roots.add(receipt.merkleRoot);
+  }
+  const stamps: Rfc3161Timestamp[] = [];
+  for (const merkleRoot of roots) {
+    const token = await tsa.timestamp(Buffer.from(merkleRoot, 'hex'));
+    stamps.push({ merkleRoot, token: Buffer.from(token).toString('base64') });
+  }
+  return stamps;
 }
 
 async function allConfirmed(deps: Pick<AppDeps, 'store'>, request: SignatureRequest): Promise<boolean> {

@@ -193,4 +193,8 @@ export interface SignatureRequestRepository {
   sealedOpenings(id: string): Promise<string | null>;
   /** Marks the proof bundle complete once; false when it was already. */
   setProofBundleComplete(id: string, now: number): Promise<boolean>;
+  /** Keeps the JSON of the bundle's RFC 3161 tokens once (migration 029); false when some were kept already. */
+  setTimestamps(id: string, json: string): Promise<boolean>;
+  /** The JSON kept by {@link setTimestamps}; null when none (no TSA configured, or a bundle completed before). */
+  timestamps(id: string): Promise<string | null>;
 }

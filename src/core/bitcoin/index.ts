@@ -7,3 +7,4 @@ export * from './raw-tx.js';
 export * from './secp-backend.js';
 export * from './signed-message.js';
 export * from './spv.js';
+export * from './block-header.js';

@@ -5,7 +5,7 @@
  * whether the block is in Bitcoin's best chain needs a header source: `POST /v1/receipt/verify` of this
  * origin, or an explorer the operator allowed (verify-report.ts).
  */
-import { meetsOwnTarget, parseBlockHeader } from '../../core/bitcoin/block-header.js';
+import { hasProofOfWork, parseBlockHeader } from '../../core/bitcoin/block-header.js';
 import { verifySignedMessage } from '../../core/bitcoin/signed-message.js';
 import { checkSpvProof, type SpvProof } from '../../core/bitcoin/spv.js';
 import {
@@ -159,8 +159,9 @@ export function spvCheck(spv: unknown, receipt: ChainpointReceipt): { check: Che
         params: { failed: verdict.failed, reason: verdict.reason },
       },
     };
-  const header = parseBlockHeader(entry.blockHeader);
-  if (!meetsOwnTarget(header))
+  const headerBytes = Buffer.from(entry.blockHeader, 'hex');
+  const header = parseBlockHeader(headerBytes);
+  if (!hasProofOfWork(headerBytes))
     return { check: { state: 'fail', group: 'bitcoin', key: 'spvNoWork', params: { hash: header.hash } } };
   const block: SpvBlock = { hash: header.hash, height: entry.blockHeight, time: header.time * 1000 };
   return {

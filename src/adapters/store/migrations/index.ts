@@ -26,6 +26,7 @@ import { sql as m025 } from './025-email-backlog.js';
 import { sql as m026 } from './026-email-reply-to.js';
 import { sql as m027 } from './027-signed-copies.js';
 import { sql as m028 } from './028-static-receipts.js';
+import { sql as m029 } from './029-bundle-timestamps.js';
 
 export interface Migration {
   readonly id: string;
@@ -57,4 +58,5 @@ export const migrations: readonly Migration[] = [
   { id: '026-email-reply-to', sql: m026 },
   { id: '027-signed-copies', sql: m027 },
   { id: '028-static-receipts', sql: m028 },
+  { id: '029-bundle-timestamps', sql: m029 },
 ];

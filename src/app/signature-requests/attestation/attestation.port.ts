@@ -35,6 +35,11 @@ export interface AttestationService {
   readonly signer?: PdfSigner;
   /** Appends an attestation to an uploaded PDF (the signed copy); absent, no signed copy is made. */
   readonly copies?: SignedCopyAssembler;
+  /**
+   * The RFC 3161 authorities (TSA_URLS): each Merkle root of a completed bundle is time-stamped by them too, the
+   * tokens kept beside the Bitcoin receipts (`rfc3161Timestamps`); absent, bundles carry none.
+   */
+  readonly timestamps?: TimestampAuthority;
 }
 
 /** What a signed copy attaches: the proof bundle file, dated. */
@@ -75,4 +80,10 @@ export interface SignedCopyRepository {
   find(requestId: string): Promise<KeptSignedCopy | null>;
   /** Keeps it unless one is kept already; false when one was (the first one stays). */
   save(requestId: string, copy: KeptSignedCopy, now: number): Promise<boolean>;
+}
+
+/** An RFC 3161 time-stamping authority (or several, tried in order). */
+export interface TimestampAuthority {
+  /** The DER TimeStampToken over the SHA-256 of `message`, checked (imprint, nonce, signature). @throws when none answers */
+  timestamp(message: Uint8Array): Promise<Uint8Array>;
 }

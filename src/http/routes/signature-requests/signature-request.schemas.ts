@@ -294,6 +294,15 @@ export const ProofBundleSchema = Type.Object({
       { description: 'SPV data of each Bitcoin transaction the receipts name, once complete (docs/attestation.md)' },
     ),
   ),
+  rfc3161Timestamps: Type.Optional(
+    Type.Array(
+      Type.Object({
+        merkleRoot: Type.String({ description: "the receipts' merkleRoot the token stamps (imprint: its SHA-256)" }),
+        token: Type.String({ description: 'DER TimeStampToken (RFC 3161), base64' }),
+      }),
+      { description: 'RFC 3161 tokens over the Merkle roots, with TSA_URLS (docs/attestation.md)' },
+    ),
+  ),
   auditTrailData: Type.Optional(AuditTrailSchema),
   auditTrailOpenings: Type.Optional(Type.Array(AuditOpeningSchema)),
   signatureOpenings: Type.Optional(
