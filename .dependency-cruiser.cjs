@@ -107,8 +107,16 @@ module.exports = {
       from: { path: '^src/adapters/' },
       to: {
         path: '^src/(http|jobs|identity|cli|web)/|^src/(main|runtime|bitcoin-runtime|client-runtime|operator-runtime)\\.ts$',
-        pathNot: '^src/jobs/job-definition\\.ts$',
       },
+    },
+    {
+      name: 'job-engine-behind-its-port',
+      severity: 'error',
+      comment:
+        'the job engine (pg-boss) is known to its adapter only, types included: job handlers and the rest speak ' +
+        "the job port's words (app/shared/job-definition.port.ts), and the adapter maps them to the engine's",
+      from: { path: '^src/', pathNot: '^src/adapters/jobs/' },
+      to: { path: moduleNamed(['pg-boss']) },
     },
     {
       name: 'identity-imports-core-and-app',

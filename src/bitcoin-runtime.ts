@@ -18,7 +18,7 @@ import type { Config, Role } from './config.js';
 import { DomainError } from './core/errors.js';
 import { anchoringJobs, logUnkept } from './jobs/anchoring/bitcoin.jobs.js';
 import { findDepositsJob } from './jobs/anchoring/find-deposits.job.js';
-import type { JobDefinition } from './jobs/job-definition.js';
+import type { JobDefinition } from './app/shared/job-definition.port.js';
 import type { Runtime } from './runtime.js';
 
 /** Coinbases mined to the anchoring key when the embedded node starts with an unfunded wallet. */

@@ -6,7 +6,8 @@ import { activateDueRequests, expireDueRequests } from '../../app/signature-requ
 import { completeProofBundles } from '../../app/signature-requests/proof-bundle.js';
 import { sendDeadlineWarnings, sendDueReminders, sendProofMails } from '../../app/signature-requests/timed-mails.js';
 import { Type } from '@sinclair/typebox';
-import { NO_PAYLOAD, type JobDefinition } from '../job-definition.js';
+import { NO_PAYLOAD } from '../no-payload.js';
+import type { JobDefinition } from '../../app/shared/job-definition.port.js';
 
 /** The periodic work of signature requests (a scheduled singleton across workers). */
 export const SIGNATURE_REQUESTS_TICK = 'signature-requests.tick';
@@ -18,7 +19,7 @@ export function sealAuditTrailJob(deps: AppDeps): JobDefinition<typeof SEAL_DATA
   return {
     name: SEAL_AUDIT_TRAIL,
     schema: SEAL_DATA,
-    policy: 'standard',
+    policy: 'any-number',
     retryLimit: 20,
     retryDelaySeconds: 30,
     retryBackoff: true,
@@ -34,7 +35,7 @@ export function produceAttestationJob(deps: AppDeps): JobDefinition<typeof SEAL_
   return {
     name: PRODUCE_ATTESTATION,
     schema: SEAL_DATA,
-    policy: 'standard',
+    policy: 'any-number',
     retryLimit: 10,
     retryDelaySeconds: 30,
     retryBackoff: true,
@@ -54,7 +55,7 @@ export function signatureRequestsTickJob(deps: AppDeps, everySeconds = 5): JobDe
   return {
     name: SIGNATURE_REQUESTS_TICK,
     schema: NO_PAYLOAD,
-    policy: 'stately',
+    policy: 'one-queued-one-running',
     retryLimit: 0,
     retryDelaySeconds: 0,
     retryBackoff: false,
