@@ -14,7 +14,7 @@ import { reconcileSigned } from './app/anchoring/broadcast-anchor-tx.js';
 import { forgetVanishedChain } from './app/anchoring/forget-vanished-chain.js';
 import type { AnchoringSettings } from './app/anchoring/bitcoin.port.js';
 import type { ChainPort } from './app/anchoring/chain.port.js';
-import type { Config, Role } from './config.js';
+import { loadTestHooks, type Config, type Role } from './config.js';
 import { DomainError } from './core/errors.js';
 import { anchoringJobs, logUnkept } from './jobs/anchoring/bitcoin.jobs.js';
 import { findDepositsJob } from './jobs/anchoring/find-deposits.job.js';
@@ -123,15 +123,16 @@ export async function openBitcoin(
     await checkNetwork(chain, config);
     const wallet = await openWallet(rt, chain);
     if (node) miner = await prepareEmbedded(rt, node, wallet);
+    const hooks = loadTestHooks();
     const deps: AnchoringDeps = {
       ...rt.deps,
       chain,
       wallet,
       settings: anchoringSettings(config),
       chunkHasher: hashing.hash,
-      afterBroadcast: crashHook(rt),
-      insideClose: pauseHook(rt.config.pauseInClose, rt, 'PROOFSEAL_TEST_PAUSE_IN_CLOSE: paused inside the close'),
-      insideSend: pauseHook(rt.config.pauseInSend, rt, 'PROOFSEAL_TEST_PAUSE_IN_SEND: paused inside the send'),
+      afterBroadcast: crashHook(rt, hooks.crashAfterBroadcast),
+      insideClose: pauseHook(hooks.pauseInClose, rt, 'PROOFSEAL_TEST_PAUSE_IN_CLOSE: paused inside the close'),
+      insideSend: pauseHook(hooks.pauseInSend, rt, 'PROOFSEAL_TEST_PAUSE_IN_SEND: paused inside the send'),
     };
     await reconcileAtStart(rt, deps);
     const jobs = [
@@ -217,8 +218,8 @@ async function prepareEmbedded(
 }
 
 /** The crash test's hook: end the process right after a broadcast, before it is recorded. */
-function crashHook(rt: Runtime): (() => void) | undefined {
-  if (!rt.config.crashAfterBroadcast) return undefined;
+function crashHook(rt: Runtime, on: boolean): (() => void) | undefined {
+  if (!on) return undefined;
   return () => {
     rt.log.fatal('PROOFSEAL_TEST_CRASH_AFTER_BROADCAST: exiting right after the broadcast');
     process.exit(86);
