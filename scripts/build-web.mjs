@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Bundles the browser side of the pages (src/web/browser/*-page.ts: verify, sign, share; and the stylesheet) into dist/web-bundle/ with
 // content-hashed names, plus dist/web-bundle/manifest.json mapping each entry to its file. The page scripts import
-// the same core modules as the server (chainpoint, merkle, signed-message); the two node-only edges are
-// mapped here: node:crypto → a @noble/hashes shim, the native secp256k1 binding → a module that fails to
-// load (core then uses its @noble/curves backend), and node's global Buffer → the `buffer` package.
+// the same core modules as the server (chainpoint, merkle, signed-message, which uses the core's @noble/curves
+// backend: the native one is the server's adapter); the node-only edges are mapped here: node:crypto → a
+// @noble/hashes shim, and node's global Buffer → the `buffer` package.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,7 +38,6 @@ export async function buildWebBundle(outDir = path.join(root, 'dist', 'web-bundl
     legalComments: 'eof',
     alias: {
       'node:crypto': path.join(web, 'browser', 'node-crypto.ts'),
-      'secp256k1/bindings.js': path.join(web, 'browser', 'no-native-secp.ts'),
     },
     inject: [path.join(web, 'browser', 'buffer-global.ts')],
   });
