@@ -10,7 +10,7 @@ import { EmbeddedRegtest, type AutoMiner } from './adapters/chain/embedded-regte
 import { chunkWorkers } from './adapters/merkle/chunk-workers.js';
 import { keyVaultRepository } from './adapters/store/key-vault.repository.js';
 import type { AnchoringDeps } from './app/anchoring/anchoring-deps.js';
-import { reconcileSigned } from './app/anchoring/broadcast-anchor-tx.js';
+import { reconcileAtStart } from './app/anchoring/reconcile-at-start.js';
 import { forgetVanishedChain } from './app/anchoring/forget-vanished-chain.js';
 import type { AnchoringSettings } from './app/anchoring/bitcoin.port.js';
 import type { ChainPort } from './app/anchoring/chain.port.js';
@@ -134,7 +134,7 @@ export async function openBitcoin(
       insideClose: pauseHook(hooks.pauseInClose, rt, 'PROOFSEAL_TEST_PAUSE_IN_CLOSE: paused inside the close'),
       insideSend: pauseHook(hooks.pauseInSend, rt, 'PROOFSEAL_TEST_PAUSE_IN_SEND: paused inside the send'),
     };
-    await reconcileAtStart(rt, deps);
+    await reconcileLeftovers(rt, deps);
     const jobs = [
       ...anchoringJobs({
         deps,
@@ -172,14 +172,9 @@ export async function openBitcoin(
   }
 }
 
-/**
- * A worker that died between a broadcast and its bookkeeping left a SIGNED transaction, and its send job
- * stays active until the job engine expires it: reconcile at start (the same bytes, idempotent) so the
- * batch is SENT at once rather than after the expiry.
- */
-async function reconcileAtStart(rt: Runtime, deps: AnchoringDeps): Promise<void> {
-  // A live worker sending holds the lock and reconciles itself.
-  const done = await deps.store.btcTxs.whileSending(() => reconcileSigned(deps));
+/** Reconciles the SIGNED transactions a dead worker left (`reconcileAtStart`) and logs what it found. */
+async function reconcileLeftovers(rt: Runtime, deps: AnchoringDeps): Promise<void> {
+  const done = await reconcileAtStart(deps);
   if (!done) return;
   const { reconciled, unkept } = done;
   if (reconciled > 0) rt.log.warn({ reconciled }, 'signed transactions found at start were reconciled (same bytes)');

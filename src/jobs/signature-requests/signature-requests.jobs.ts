@@ -4,6 +4,7 @@ import { attestationPdf } from '../../app/signature-requests/attestation/attesta
 import { PRODUCE_ATTESTATION, SEAL_AUDIT_TRAIL } from '../../app/signature-requests/lifecycle.js';
 import { activateDueRequests, expireDueRequests } from '../../app/signature-requests/platform-moves.js';
 import { completeProofBundles } from '../../app/signature-requests/proof-bundle.js';
+import { sealDueAuditTrails } from '../../app/signature-requests/seal-due-audit-trails.js';
 import { sendDeadlineWarnings, sendDueReminders, sendProofMails } from '../../app/signature-requests/timed-mails.js';
 import { Type } from '@sinclair/typebox';
 import { NO_PAYLOAD } from '../no-payload.js';
@@ -64,9 +65,7 @@ export function signatureRequestsTickJob(deps: AppDeps, everySeconds = 5): JobDe
     handle: async () => {
       await activateDueRequests(deps, { limit: BATCH });
       await expireDueRequests(deps, { limit: BATCH });
-      if (deps.platformSigner)
-        for (const requestId of await deps.store.signatureRequests.awaitingSeal(BATCH))
-          await sealAuditTrail(deps, { requestId });
+      if (deps.platformSigner) await sealDueAuditTrails(deps, { limit: BATCH });
       await sendTimedMails(deps);
       await completeProofBundles(deps, { limit: BATCH });
     },
