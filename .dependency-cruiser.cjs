@@ -37,11 +37,11 @@ const BROWSER_PDF_READER = '^src/web/browser/pdf-attachment\\.ts$';
 /** The composition root: it alone builds adapters and wires them into use cases, routes, jobs and commands. */
 const COMPOSITION_ROOT = '^src/(main|runtime|bitcoin-runtime|client-runtime|operator-runtime)\\.ts$';
 /**
- * Pure libraries core may use: hashing, curves, encodings, libsecp256k1, and one pure data library,
+ * Pure libraries core may use: hashing, curves, encodings, and one pure data library,
  * libphonenumber-js (a table of numbering plans and functions over it: no I/O, no clock, no randomness), so
  * the phone rule that OTP limits count on is one core function shared by the API, the use cases and the CLI.
  */
-const PURE_LIBS = '^node_modules/(@noble|@scure|secp256k1|libphonenumber-js)/';
+const PURE_LIBS = '^node_modules/(@noble|@scure|libphonenumber-js)/';
 const PURE_NODE = '^(node:)?(crypto|buffer)$';
 
 module.exports = {
@@ -109,8 +109,16 @@ module.exports = {
       from: { path: '^src/adapters/' },
       to: {
         path: '^src/(http|jobs|identity|cli|web)/|^src/(main|runtime|bitcoin-runtime|client-runtime|operator-runtime)\\.ts$',
-        pathNot: '^src/jobs/job-definition\\.ts$',
       },
+    },
+    {
+      name: 'job-engine-behind-its-port',
+      severity: 'error',
+      comment:
+        'the job engine (pg-boss) is known to its adapter only, types included: job handlers and the rest speak ' +
+        "the job port's words (app/shared/job-definition.port.ts), and the adapter maps them to the engine's",
+      from: { path: '^src/', pathNot: '^src/adapters/jobs/' },
+      to: { path: moduleNamed(['pg-boss']) },
     },
     {
       name: 'identity-imports-core-and-app',

@@ -19,7 +19,8 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         // bin/ holds the JavaScript shim users run (outside tsconfig.json): linted in a default project.
-        projectService: { allowDefaultProject: ['bin/*.js'] },
+        // test/support/*.mjs: preloads that run before tsx (plain JavaScript).
+        projectService: { allowDefaultProject: ['bin/*.js', 'test/support/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

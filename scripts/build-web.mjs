@@ -2,9 +2,9 @@
 // Bundles the browser side of the pages (src/web/browser/*-page.ts: verify, sign, share; and the stylesheet) into dist/web-bundle/ with
 // content-hashed names, plus dist/web-bundle/manifest.json mapping each entry to its file, and the standalone
 // verification files dist/proofseal-verify.html (and .fr.html): the verify page with everything inline. The page scripts import
-// the same core modules as the server (chainpoint, merkle, signed-message); the two node-only edges are
-// mapped here: node:crypto → a @noble/hashes shim, the native secp256k1 binding → a module that fails to
-// load (core then uses its @noble/curves backend), and node's global Buffer → the `buffer` package.
+// the same core modules as the server (chainpoint, merkle, signed-message, which uses the core's @noble/curves
+// backend: the native one is the server's adapter); the node-only edges are mapped here: node:crypto → a
+// @noble/hashes shim, and node's global Buffer → the `buffer` package.
 // The signing page shows the document with PDF.js (pdfjs-dist): its library is bundled into sign-page.js and its
 // worker is one more entry, `pdf-worker.js`, built apart (it needs none of the shims), so the page loads it from
 // our own origin like every other asset.
@@ -45,7 +45,6 @@ const BROWSER = {
   ...BASE,
   alias: {
     'node:crypto': path.join(web, 'browser', 'node-crypto.ts'),
-    'secp256k1/bindings.js': path.join(web, 'browser', 'no-native-secp.ts'),
   },
   inject: [path.join(web, 'browser', 'buffer-global.ts')],
 };

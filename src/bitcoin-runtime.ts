@@ -10,15 +10,15 @@ import { EmbeddedRegtest, type AutoMiner } from './adapters/chain/embedded-regte
 import { chunkWorkers } from './adapters/merkle/chunk-workers.js';
 import { keyVaultRepository } from './adapters/store/key-vault.repository.js';
 import type { AnchoringDeps } from './app/anchoring/anchoring-deps.js';
-import { reconcileSigned } from './app/anchoring/broadcast-anchor-tx.js';
+import { reconcileAtStart } from './app/anchoring/reconcile-at-start.js';
 import { forgetVanishedChain } from './app/anchoring/forget-vanished-chain.js';
 import type { AnchoringSettings } from './app/anchoring/bitcoin.port.js';
 import type { ChainPort } from './app/anchoring/chain.port.js';
-import type { Config, Role } from './config.js';
+import { loadTestHooks, type Config, type Role } from './config.js';
 import { DomainError } from './core/errors.js';
 import { anchoringJobs, logUnkept } from './jobs/anchoring/bitcoin.jobs.js';
 import { findDepositsJob } from './jobs/anchoring/find-deposits.job.js';
-import type { JobDefinition } from './jobs/job-definition.js';
+import type { JobDefinition } from './app/shared/job-definition.port.js';
 import type { Runtime } from './runtime.js';
 
 /** Coinbases mined to the anchoring key when the embedded node starts with an unfunded wallet. */
@@ -123,17 +123,18 @@ export async function openBitcoin(
     await checkNetwork(chain, config);
     const wallet = await openWallet(rt, chain);
     if (node) miner = await prepareEmbedded(rt, node, wallet);
+    const hooks = loadTestHooks();
     const deps: AnchoringDeps = {
       ...rt.deps,
       chain,
       wallet,
       settings: anchoringSettings(config),
       chunkHasher: hashing.hash,
-      afterBroadcast: crashHook(rt),
-      insideClose: pauseHook(rt.config.pauseInClose, rt, 'PROOFSEAL_TEST_PAUSE_IN_CLOSE: paused inside the close'),
-      insideSend: pauseHook(rt.config.pauseInSend, rt, 'PROOFSEAL_TEST_PAUSE_IN_SEND: paused inside the send'),
+      afterBroadcast: crashHook(rt, hooks.crashAfterBroadcast),
+      insideClose: pauseHook(hooks.pauseInClose, rt, 'PROOFSEAL_TEST_PAUSE_IN_CLOSE: paused inside the close'),
+      insideSend: pauseHook(hooks.pauseInSend, rt, 'PROOFSEAL_TEST_PAUSE_IN_SEND: paused inside the send'),
     };
-    await reconcileAtStart(rt, deps);
+    await reconcileLeftovers(rt, deps);
     const jobs = [
       ...anchoringJobs({
         deps,
@@ -171,14 +172,9 @@ export async function openBitcoin(
   }
 }
 
-/**
- * A worker that died between a broadcast and its bookkeeping left a SIGNED transaction, and its send job
- * stays active until the job engine expires it: reconcile at start (the same bytes, idempotent) so the
- * batch is SENT at once rather than after the expiry.
- */
-async function reconcileAtStart(rt: Runtime, deps: AnchoringDeps): Promise<void> {
-  // A live worker sending holds the lock and reconciles itself.
-  const done = await deps.store.btcTxs.whileSending(() => reconcileSigned(deps));
+/** Reconciles the SIGNED transactions a dead worker left (`reconcileAtStart`) and logs what it found. */
+async function reconcileLeftovers(rt: Runtime, deps: AnchoringDeps): Promise<void> {
+  const done = await reconcileAtStart(deps);
   if (!done) return;
   const { reconciled, unkept } = done;
   if (reconciled > 0) rt.log.warn({ reconciled }, 'signed transactions found at start were reconciled (same bytes)');
@@ -217,8 +213,8 @@ async function prepareEmbedded(
 }
 
 /** The crash test's hook: end the process right after a broadcast, before it is recorded. */
-function crashHook(rt: Runtime): (() => void) | undefined {
-  if (!rt.config.crashAfterBroadcast) return undefined;
+function crashHook(rt: Runtime, on: boolean): (() => void) | undefined {
+  if (!on) return undefined;
   return () => {
     rt.log.fatal('PROOFSEAL_TEST_CRASH_AFTER_BROADCAST: exiting right after the broadcast');
     process.exit(86);

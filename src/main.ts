@@ -25,6 +25,7 @@ import { isOperatorCommand, runOperatorCommand, serveOperatorCommands } from './
 import { createLogger, identityDepsOf, openRuntime, type Runtime } from './runtime.js';
 import { apiProcessCount, isClusterWorker, runApiCluster } from './adapters/system/api-cluster.js';
 import { tuneServiceHeap } from './adapters/system/heap-tuning.js';
+import { useNativeSecpIfAvailable } from './adapters/crypto/native-secp.js';
 
 const USAGE = `usage: proofseal <command>
   start [--role api|worker|all|identity]   run the service (default role: all = api + worker + identity server)
@@ -219,6 +220,7 @@ const ONE_LINE_ERRORS = [
 export async function main(argv: string[]): Promise<void> {
   // DATA_DIR and everything written in it (the embedded store, keys, the operator socket): owner only.
   process.umask(0o077);
+  useNativeSecpIfAvailable();
   try {
     await run(argv);
   } catch (err: unknown) {

@@ -24,6 +24,7 @@ import type { Mailer } from './app/mail/email.port.js';
 import type { MailSettings } from './app/mail/mail-settings.port.js';
 import { createVelocityEngine } from './adapters/templates/velocity-engine.js';
 import type { AppDeps } from './app/shared/deps.js';
+import { useNativeSecpIfAvailable } from './adapters/crypto/native-secp.js';
 import type { Config } from './config.js';
 import type { Sql } from './adapters/store/sql.js';
 import type { DocumentObjectStore } from './app/signature-requests/document/document.port.js';
@@ -78,6 +79,7 @@ export interface RuntimeOptions {
  *   process holds the embedded store.
  */
 export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
+  useNativeSecpIfAvailable();
   const log = opts.log ?? createLogger(config);
   const secretKey = await resolveSecretKey(config.secretKey, config.dataDir);
   const opened = await openStoreWaiting(config, opts.waitSeconds ?? 0, log);

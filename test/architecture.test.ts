@@ -17,7 +17,7 @@ const require = createRequire(import.meta.url);
 const config = require(path.join(repo, '.dependency-cruiser.cjs')) as { forbidden: { name: string }[] };
 
 /** Stand-ins for installed packages, so they resolve to `node_modules/<name>/…` as the real ones do. */
-const INSTALLED = ['pg', 'fastify', 'pino', '@noble/hashes'];
+const INSTALLED = ['pg', 'pg-boss', 'fastify', 'pino', '@noble/hashes'];
 
 /** The other half of the planted cycle (reported once, from cycle-a.ts). */
 const CYCLE_PARTNER = [
@@ -40,8 +40,8 @@ const CLEAN: Record<string, string> = {
   'src/adapters/store/thing.repository.ts':
     "import pg from 'pg';\nimport fs from 'node:fs';\nimport type { Thing } from '../../app/shared/thing.port.js';\nexport const repo = (t: Thing) => [pg, fs, t];\n",
   'src/adapters/jobs/job-engine.ts':
-    "import type { JobDefinition } from '../../jobs/job-definition.js';\nexport const engine = (d: JobDefinition) => d;\n",
-  'src/jobs/job-definition.ts': 'export interface JobDefinition { name: string }\n',
+    "import type { Job } from 'pg-boss';\nimport type { JobDefinition } from '../../app/shared/job-definition.port.js';\nexport const engine = (d: JobDefinition, j?: Job) => [d, j];\n",
+  'src/app/shared/job-definition.port.ts': 'export interface JobDefinition { name: string }\n',
   'src/jobs/things.job.ts': "import { get } from '../app/things/get-thing.js';\nexport const job = get;\n",
   'src/http/things.route.ts':
     "import type { FastifyInstance } from 'fastify';\nimport { get } from '../app/things/get-thing.js';\nexport const route = (f: FastifyInstance) => [f, get];\n",
@@ -168,6 +168,21 @@ const PLANTED: [file: string, content: string, rule: string][] = [
     'src/identity/uses-route.ts',
     "import { route } from '../http/things.route.js';\nexport const r = route;\n",
     'identity-imports-core-and-app',
+  ],
+  [
+    'src/jobs/boss-options.job.ts',
+    "import type { Queue } from 'pg-boss';\nexport type Q = Queue;\n",
+    'job-engine-behind-its-port',
+  ],
+  [
+    'src/adapters/store/boss-job.ts',
+    "import type { Job } from 'pg-boss';\nexport type J = Job;\n",
+    'job-engine-behind-its-port',
+  ],
+  [
+    'src/adapters/jobs/uses-job-of-jobs.ts',
+    "import { job } from '../../jobs/things.job.js';\nexport const j = job;\n",
+    'adapters-not-inward-edges',
   ],
   ['src/core/cycle-a.ts', "import { b } from './cycle-b.js';\nexport const a = () => b;\n", 'no-circular'],
   [

@@ -55,6 +55,8 @@ export function secpRecoveriesPerSecond(seconds = 2): { wall: number; perCpuSeco
  */
 export async function recoveriesPerSecond(): Promise<{ perSecond: number; perCpuSecond: number; backend: string }> {
   const { secp: backend, activeSecpBackend } = await import('../../src/core/bitcoin/secp-backend.js');
+  const { useNativeSecpIfAvailable } = await import('../../src/adapters/crypto/native-secp.js');
+  useNativeSecpIfAvailable();
   const lib = backend();
   const rate = timeRecoveries(lib.sign, (signature, recid, hash) => lib.recover(signature, recid, hash, true), 2);
   return { perSecond: rate.wall, perCpuSecond: rate.perCpuSecond, backend: activeSecpBackend() };

@@ -4,6 +4,7 @@ import type { IdentityDeps } from '../app/identity/identity-deps.js';
 import { identityKeyStatus, identityUrlOf } from '../core/identity/key-status.js';
 import type { IdentityKey } from '../app/identity/identity.port.js';
 import { revokeIdentityKey } from '../app/identity/revoke-identity-key.js';
+import { listIdentityKeys } from '../app/identity/list-identity-keys.js';
 import { parse, required, UsageError } from './args.js';
 
 type Out = (line: string) => void;
@@ -76,7 +77,7 @@ async function keyCreate(deps: IdentityDeps, args: string[], out: Out): Promise<
 
 async function keyList(deps: IdentityDeps, args: string[], out: Out): Promise<void> {
   const { values } = parse(args, { json: { type: 'boolean' } });
-  const keys = await deps.store.identityKeys.list();
+  const keys = await listIdentityKeys(deps);
   if (values.json) return out(JSON.stringify(keys.map((k) => keyJson(deps, k))));
   if (keys.length === 0)
     return out('no identity key (create one: proofseal identity key create --name N --cn "Common Name")');

@@ -4,7 +4,7 @@ import type { Mailer } from '../app/mail/email.port.js';
 import type { AppDeps } from '../app/shared/deps.js';
 import { requestAttachments, type AttestationProducer } from '../app/signature-requests/request-attachments.js';
 import { deliverCallbackJob } from './callbacks/deliver-callback.job.js';
-import type { JobDefinition } from './job-definition.js';
+import type { JobDefinition } from '../app/shared/job-definition.port.js';
 import { purgeTokensJob } from './accounts/purge-tokens.job.js';
 import { deliverEmailJob } from './mail/deliver-email.job.js';
 import {

@@ -27,7 +27,8 @@ import {
   type MerkleTree,
 } from '../../src/core/merkle/index.js';
 import { closeBatchJob } from '../../src/jobs/anchoring/bitcoin.jobs.js';
-import { NO_PAYLOAD, type JobDefinition } from '../../src/jobs/job-definition.js';
+import { NO_PAYLOAD } from '../../src/jobs/no-payload.js';
+import type { JobDefinition } from '../../src/app/shared/job-definition.port.js';
 import { TEST_SETTINGS } from '../support/anchoring-fixture.js';
 import { insertDataAnchors, randomHash, randomLeaves } from '../support/anchors.js';
 import { recordingJobs, silentLog, testClock, testDeps } from '../support/fixtures.js';
@@ -355,7 +356,7 @@ for (const kind of kinds) {
         const send: JobDefinition = {
           name: SEND_BATCHES,
           schema: NO_PAYLOAD,
-          policy: 'stately',
+          policy: 'one-queued-one-running',
           retryLimit: 0,
           retryDelaySeconds: 1,
           retryBackoff: false,

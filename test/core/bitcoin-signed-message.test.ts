@@ -7,8 +7,8 @@ import bitcoinMessage from 'bitcoinjs-message';
 import fc from 'fast-check';
 import {
   activeSecpBackend,
+  jsSecpBackend,
   addressFromPublicKey,
-  nativeSecpAvailable,
   publicKeyOf,
   signedMessageHash,
   signMessage,
@@ -17,6 +17,7 @@ import {
   type AddressType,
   type Network,
 } from '../../src/core/bitcoin/index.js';
+import { nativeSecp } from '../../src/adapters/crypto/native-secp.js';
 
 const woleet = JSON.parse(readFileSync(new URL('../vectors/woleet-receipts.json', import.meta.url), 'utf8')) as {
   validSignedReceipt: { signature: { signature: string; signedHash: string; pubKey: string } };
@@ -46,15 +47,15 @@ const networks = fc.constantFrom<Network>('mainnet', 'testnet', 'signet', 'regte
 for (const backend of ['native', 'js'] as const) {
   describe(
     `signed messages, ${backend} backend`,
-    { skip: backend === 'native' && !nativeSecpAvailable() && process.env.CI !== 'true' },
+    { skip: backend === 'native' && !(nativeSecp() !== null) && process.env.CI !== 'true' },
     () => {
       it('switches backend', () => {
-        useSecpBackend(backend);
+        useSecpBackend(backend === 'native' ? nativeSecp()! : jsSecpBackend);
         assert.equal(activeSecpBackend(), backend);
       });
 
       it('verifies the woleet vectors (mainnet P2PKH)', () => {
-        useSecpBackend(backend);
+        useSecpBackend(backend === 'native' ? nativeSecp()! : jsSecpBackend);
         for (const v of [...woleet.messageVectors, woleet.validSignedReceipt.signature]) {
           assert.equal(verifySignedMessage(v.signedHash, v.signature, v.pubKey).ok, true);
           const altered = `${v.signedHash.slice(0, -1)}${v.signedHash.endsWith('0') ? '1' : '0'}`;
@@ -63,7 +64,7 @@ for (const backend of ['native', 'js'] as const) {
       });
 
       it('verifies the 10 frozen bitcoinjs-message vectors and reproduces their signatures', () => {
-        useSecpBackend(backend);
+        useSecpBackend(backend === 'native' ? nativeSecp()! : jsSecpBackend);
         for (const v of fixed.vectors) {
           assert.equal(verifySignedMessage(v.message, v.signature, v.address).ok, true, `${v.kind} ${v.network}`);
           assert.equal(verifySignedMessage(v.message, v.signature, v.publicKey).ok, true, `${v.kind} by key`);
@@ -77,7 +78,7 @@ for (const backend of ['native', 'js'] as const) {
       });
 
       it('our signatures verify with bitcoinjs-message, and theirs with ours (random keys, messages, types, networks)', () => {
-        useSecpBackend(backend);
+        useSecpBackend(backend === 'native' ? nativeSecp()! : jsSecpBackend);
         fc.assert(
           fc.property(
             privateKeys,
@@ -103,7 +104,7 @@ for (const backend of ['native', 'js'] as const) {
       });
 
       it('accepts the Electrum form (compressed P2PKH header) for segwit addresses, as bitcoinjs checkSegwitAlways does', () => {
-        useSecpBackend(backend);
+        useSecpBackend(backend === 'native' ? nativeSecp()! : jsSecpBackend);
         fc.assert(
           fc.property(
             privateKeys,
@@ -122,7 +123,7 @@ for (const backend of ['native', 'js'] as const) {
       });
 
       it('rejects another key, another message, a header for another type, and an uncompressed key for segwit', () => {
-        useSecpBackend(backend);
+        useSecpBackend(backend === 'native' ? nativeSecp()! : jsSecpBackend);
         const key = Buffer.alloc(32, 7);
         const other = Buffer.alloc(32, 8);
         const p2wpkh = addressFromPublicKey(publicKeyOf(key), 'p2wpkh', 'regtest');
@@ -147,7 +148,7 @@ for (const backend of ['native', 'js'] as const) {
       });
 
       it('returns a reason for an unusable header or an unrecoverable signature', () => {
-        useSecpBackend(backend);
+        useSecpBackend(backend === 'native' ? nativeSecp()! : jsSecpBackend);
         const address = addressFromPublicKey(publicKeyOf(Buffer.alloc(32, 1)), 'p2pkh', 'mainnet');
         const badHeader = Buffer.alloc(65, 1);
         badHeader[0] = 43;
@@ -204,7 +205,7 @@ describe('signed messages, a pubKey seen before', () => {
 
 describe('signed messages, malformed input', () => {
   after(() => {
-    if (nativeSecpAvailable()) useSecpBackend('native');
+    if (nativeSecp() !== null) useSecpBackend(nativeSecp()!);
   });
   const address = '1BGLkyG7SCHH32bALDnMP2YrS84JMCimc3';
   it('throws INVALID_SIGNATURE for base64 that is not 65 bytes or not base64', () => {
@@ -240,6 +241,6 @@ describe('signed messages, malformed input', () => {
       assert.deepEqual(signedMessageHash(m), bitcoinMessage.magicHash(m));
   });
   it('loads libsecp256k1 (the prebuilt native module), not only the JS fallback', () => {
-    assert.equal(nativeSecpAvailable(), true);
+    assert.equal(nativeSecp() !== null, true);
   });
 });

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import { createJobEngine, type JobEngine } from '../../src/adapters/jobs/job-engine.js';
 import { openStore } from '../../src/adapters/store/create-store.js';
-import type { JobDefinition } from '../../src/jobs/job-definition.js';
+import type { JobDefinition } from '../../src/app/shared/job-definition.port.js';
 import pino from 'pino';
 import { silentLog } from '../support/fixtures.js';
 import { capturedLog, waitUntil } from '../support/wait.js';
@@ -21,7 +21,7 @@ function def(name: string, handle: (d: object) => Promise<void>, extra: Partial<
   return {
     name,
     schema: Type.Object({}),
-    policy: 'standard',
+    policy: 'any-number',
     retryLimit: 3,
     retryDelaySeconds: 1,
     retryBackoff: true,
@@ -191,7 +191,7 @@ for (const kind of kinds) {
           async () => {
             runs += 1;
           },
-          { policy: 'stately', everySeconds: 3600 },
+          { policy: 'one-queued-one-running', everySeconds: 3600 },
         );
         for (const e of engines) {
           await e.start();

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sendDeadlineWarnings, sendDueReminders } from '../../src/app/signature-requests/timed-mails.js';
+import { sendDeadlineWarnings } from '../../src/app/signature-requests/send-deadline-warnings.js';
+import { sendDueReminders } from '../../src/app/signature-requests/send-due-reminders.js';
 import { signatureRequestsTickJob } from '../../src/jobs/signature-requests/signature-requests.jobs.js';
 import type { TestSmtp } from '../support/smtp.js';
 import { storeKinds } from '../support/stores.js';

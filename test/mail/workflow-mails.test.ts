@@ -12,7 +12,7 @@ import { deliverEmail } from '../../src/app/mail/deliver-email.js';
 import { sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
 import { completeProofBundles } from '../../src/app/signature-requests/proof-bundle.js';
 import { requestAttachments } from '../../src/app/signature-requests/request-attachments.js';
-import { sendProofMails } from '../../src/app/signature-requests/timed-mails.js';
+import { sendProofMails } from '../../src/app/signature-requests/send-proof-mails.js';
 import { insertBatch } from '../support/anchors.js';
 import type { TestSmtp } from '../support/smtp.js';
 import { storeKinds } from '../support/stores.js';

@@ -1,7 +1,7 @@
 /** Every state × every owner move, over HTTP, on both stores; the expected table is written out here, apart from core. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { expireDueRequests } from '../../src/app/signature-requests/platform-moves.js';
+import { expireDueRequests } from '../../src/app/signature-requests/expire-due-requests.js';
 import { storeKinds } from '../support/stores.js';
 import { createRequest, delegate, openBench, requestBody, signer, type Bench } from './fixture.js';
 

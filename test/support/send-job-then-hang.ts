@@ -16,7 +16,7 @@ await engine.declare([
   {
     name: queue,
     schema: Type.Object({}),
-    policy: 'standard',
+    policy: 'any-number',
     retryLimit: 1,
     retryDelaySeconds: 1,
     retryBackoff: false,

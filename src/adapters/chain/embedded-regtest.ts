@@ -80,7 +80,7 @@ let bcoinModule: Bcoin | null = null;
  */
 function loadBcoin(): Bcoin {
   if (bcoinModule) return bcoinModule;
-  const bcoin = require('bcoin') as Bcoin;
+  const bcoin = requireBcoin();
   const core = BITCOIN_NETWORKS.regtest;
   Object.assign(bcoin.networks.regtest.addressPrefix, {
     pubkeyhash: core.pubKeyHash,
@@ -91,6 +91,25 @@ function loadBcoin(): Bcoin {
   bcoin.set('regtest');
   bcoinModule = bcoin;
   return bcoin;
+}
+
+/**
+ * bcoin is an optional dependency, needed by the embedded regtest node only (the default run and the
+ * tests): a production install (`npm ci --omit=optional`, PostgreSQL and Bitcoin Core) does not build its
+ * native LevelDB. Loaded here, on the first start of a node, never at import.
+ * @throws DomainError CHAIN_UNAVAILABLE when it is not installed
+ */
+function requireBcoin(): Bcoin {
+  try {
+    return require('bcoin') as Bcoin;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
+    throw new DomainError(
+      'CHAIN_UNAVAILABLE',
+      'the embedded regtest node needs the optional dependency bcoin, which is not installed ' +
+        '(install without --omit=optional), or set BITCOIN_RPC_URL to a Bitcoin Core node',
+    );
+  }
 }
 
 /** Options of {@link EmbeddedRegtest.start}. */

@@ -1,7 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { JobQueue, JobToSend, SendOptions } from '../../app/shared/jobs.port.js';
-import type { JobDefinition } from '../../jobs/job-definition.js';
+import type { JobDefinition, QueuePolicy } from '../../app/shared/job-definition.port.js';
 import type { Sql, SqlDatabase } from '../store/sql.js';
 import { payloadCheck } from './payload-check.js';
 
@@ -39,6 +39,15 @@ function insertDb(sql: Sql): PgBoss.Db {
   };
 }
 
+/**
+ * The port's queue policies in pg-boss's words: `standard` keeps every job; `stately` allows one job in each
+ * of its states (created/retry, active) per queue, which is "one queued, one running".
+ */
+const BOSS_POLICY: Record<QueuePolicy, PgBoss.QueuePolicy> = {
+  'any-number': 'standard',
+  'one-queued-one-running': 'stately',
+};
+
 /** A job as pg-boss's `insert` takes it (the same options as `send`, one statement for all). */
 function toInsert(j: JobToSend): PgBoss.JobInsert {
   const o = j.options ?? {};
@@ -65,7 +74,7 @@ export interface JobEngine extends JobQueue {
 
 /**
  * How often pg-boss looks for jobs past their expiry (a worker that died leaves its job `active`):
- * its default, 120 s, would add two minutes to every recovery of a stately queue after a crash.
+ * its default, 120 s, would add two minutes to every recovery of a one-queued-one-running queue after a crash.
  */
 const MAINTENANCE_INTERVAL_SECONDS = 30;
 
@@ -129,7 +138,7 @@ export function createJobEngine(
         const existing = await boss.getQueue(d.name);
         const options = {
           name: d.name,
-          policy: d.policy,
+          policy: BOSS_POLICY[d.policy],
           retryLimit: d.retryLimit,
           retryDelay: d.retryDelaySeconds,
           retryBackoff: d.retryBackoff,

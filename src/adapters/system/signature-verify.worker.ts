@@ -5,7 +5,10 @@
 import { parentPort } from 'node:worker_threads';
 import { verifySignedMessage } from '../../core/bitcoin/signed-message.js';
 import { DomainError } from '../../core/errors.js';
+import { useNativeSecpIfAvailable } from '../crypto/native-secp.js';
 import type { VerifyBatch, VerifyItemResult } from './signature-verify-pool.js';
+
+useNativeSecpIfAvailable();
 
 function verifyItem(message: string, signature: string, pubKey: string): VerifyItemResult {
   try {

@@ -44,7 +44,7 @@ export async function closeBatch(deps: CloseDeps, input: { maxSize: number }): P
     });
     const root = await storeRangeTree(tx.batches, batchId, range, treeKey, deps.chunkHasher ?? inlineChunkHasher);
     await tx.batches.setRoot(batchId, root);
-    // Keyed like the scheduled sends, so the stately queue holds one active send whichever queued it.
+    // Keyed like the scheduled sends, so the one-queued-one-running queue holds one running send whichever queued it.
     await tx.jobs.send(SEND_BATCHES, {}, { singletonKey: SEND_BATCHES });
     return { batchId, anchorCount: range.count, root: root.toString('hex') };
   });

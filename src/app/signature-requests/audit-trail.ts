@@ -128,7 +128,7 @@ export async function sealAuditTrail(deps: SealDeps, input: { requestId: string 
   }
 }
 
-type SealDeps = Pick<AppDeps, 'store' | 'platformSigner' | 'random'> & RequestMailDeps;
+export type SealDeps = Pick<AppDeps, 'store' | 'platformSigner' | 'random'> & RequestMailDeps;
 /** A trail grows while it is sealed when a mail of the request is delivered meanwhile (EMAIL_SENT): try again. */
 const SEAL_TRIES = 3;
 

@@ -1,11 +1,10 @@
 /**
- * secp256k1 operations behind one small interface, with two backends: libsecp256k1 (`secp256k1` v5,
- * prebuilt N-API, ~20x faster on recovery) and @noble/curves (pure JS) when the native module does
- * not load. The native module is loaded by a dynamic `import()` in a try/catch rather than
- * `createRequire`: the import rules (core-is-pure) forbid `node:module` in core.
+ * secp256k1 operations behind one small interface (a port of the core's own): the core carries the pure
+ * JavaScript backend (@noble/curves) and uses it until it is given another; libsecp256k1 (`secp256k1` v5,
+ * prebuilt N-API, ~20x faster on recovery) is a native module, so its adapter
+ * (adapters/crypto/native-secp.ts) loads it and the composition root hands it in with `useSecpBackend`.
  */
 import { secp256k1 as noble } from '@noble/curves/secp256k1.js';
-import { DomainError } from '../errors.js';
 
 export type SecpBackendName = 'native' | 'js';
 
@@ -19,18 +18,6 @@ export interface SecpBackend {
   publicKey(privateKey: Uint8Array, compressed: boolean): Uint8Array;
   /** Re-encode a SEC public key, or null when it is not a point on the curve. */
   convertPublicKey(publicKey: Uint8Array, compressed: boolean): Uint8Array | null;
-}
-
-type NativeModule = (typeof import('secp256k1/bindings.js'))['default'];
-
-function nativeBackend(lib: NativeModule): SecpBackend {
-  return {
-    name: 'native',
-    recover: (sig, recid, hash, compressed) => attempt(() => lib.ecdsaRecover(sig, recid, hash, compressed)),
-    sign: (hash, key) => lib.ecdsaSign(hash, key),
-    publicKey: (key, compressed) => lib.publicKeyCreate(key, compressed),
-    convertPublicKey: (pub, compressed) => attempt(() => lib.publicKeyConvert(pub, compressed)),
-  };
 }
 
 const jsBackend: SecpBackend = {
@@ -55,16 +42,7 @@ function attempt(fn: () => Uint8Array): Uint8Array | null {
   }
 }
 
-async function loadNative(): Promise<SecpBackend | null> {
-  try {
-    return nativeBackend((await import('secp256k1/bindings.js')).default);
-  } catch {
-    return null;
-  }
-}
-
-const native = await loadNative();
-let active: SecpBackend = native ?? jsBackend;
+let active: SecpBackend = jsBackend;
 
 /** The backend in use. */
 export function secp(): SecpBackend {
@@ -76,17 +54,14 @@ export function activeSecpBackend(): SecpBackendName {
   return active.name;
 }
 
-/** True when libsecp256k1 loaded. */
-export function nativeSecpAvailable(): boolean {
-  return native !== null;
-}
+/** The pure JavaScript backend (@noble/curves), the one in use until another is given. */
+export const jsSecpBackend: SecpBackend = jsBackend;
 
 /**
- * Choose the backend (tests use it to exercise both).
- * @throws DomainError INTERNAL when `native` is asked for but did not load
+ * Gives the backend every signed-message function uses from now on in this process (or thread): the
+ * composition root gives libsecp256k1 when its adapter loads it (adapters/crypto/native-secp.ts); tests
+ * switch between the two to exercise both.
  */
-export function useSecpBackend(name: SecpBackendName): void {
-  if (name === 'native' && native === null)
-    throw new DomainError('INTERNAL', 'libsecp256k1 (secp256k1 v5) did not load');
-  active = name === 'native' && native !== null ? native : jsBackend;
+export function useSecpBackend(backend: SecpBackend): void {
+  active = backend;
 }

@@ -1,7 +1,8 @@
 import type { AppDeps } from '../../app/shared/deps.js';
 import { purgeExpiredAttempts } from '../../app/accounts/purge-expired-attempts.js';
 import { purgeRevokedTokens } from '../../app/accounts/purge-revoked-tokens.js';
-import { NO_PAYLOAD, type JobDefinition } from '../job-definition.js';
+import { NO_PAYLOAD } from '../no-payload.js';
+import type { JobDefinition } from '../../app/shared/job-definition.port.js';
 
 export const PURGE_TOKENS = 'maintenance.purge-tokens';
 
@@ -10,7 +11,7 @@ export function purgeTokensJob(deps: AppDeps): JobDefinition {
   return {
     name: PURGE_TOKENS,
     schema: NO_PAYLOAD,
-    policy: 'stately',
+    policy: 'one-queued-one-running',
     retryLimit: 3,
     retryDelaySeconds: 30,
     retryBackoff: true,

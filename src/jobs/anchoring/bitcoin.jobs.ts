@@ -4,7 +4,8 @@ import { closeDueBatches } from '../../app/anchoring/close-batch.js';
 import { confirmBatches, type ConfirmSummary } from '../../app/anchoring/confirm-batches.js';
 import { sendBatches } from '../../app/anchoring/send-batches.js';
 import type { UnkeptTx } from '../../app/anchoring/broadcast-anchor-tx.js';
-import { NO_PAYLOAD, type JobDefinition } from '../job-definition.js';
+import { NO_PAYLOAD } from '../no-payload.js';
+import type { JobDefinition } from '../../app/shared/job-definition.port.js';
 
 /** The part of a logger the batching jobs use (pino's signature). */
 export interface JobLog {
@@ -31,7 +32,7 @@ export interface AnchoringJobOptions {
 }
 
 /**
- * The three batching jobs, each a stately singleton (one queued, one active across all workers):
+ * The three batching jobs, each one queued, one running across all workers:
  * close a batch every BATCH_INTERVAL_SECONDS; send closed batches (queued by the close, and on the
  * poll schedule so a batch that could not be paid is retried); poll confirmations.
  */
@@ -43,7 +44,7 @@ export function anchoringJobs(o: AnchoringJobOptions): JobDefinition[] {
 const FULL_BATCH_CHECK_SECONDS = 30;
 
 /**
- * Closing, sending and confirming must resume soon after a worker dies mid-run. A stately queue runs no
+ * Closing, sending and confirming must resume soon after a worker dies mid-run. A one-queued-one-running queue runs no
  * job while one is `active`, and a killed worker's job stays active until pg-boss's maintenance (every
  * 30 s, see job-engine.ts) finds it past its expiry and fails it into a retry. So the expiry is short
  * (60 s: a crash stops the queue for about 60 + 30 s + the retry delay, under two minutes) and a run is
@@ -61,7 +62,7 @@ export function closeBatchJob({ deps, log, batchIntervalSeconds }: AnchoringJobO
   return {
     name: CLOSE_BATCH,
     schema: NO_PAYLOAD,
-    policy: 'stately',
+    policy: 'one-queued-one-running',
     retryLimit: 2,
     retryDelaySeconds: 5,
     retryBackoff: true,
@@ -83,7 +84,7 @@ export function sendBatchesJob({ deps, log, pollSeconds }: AnchoringJobOptions):
   return {
     name: SEND_BATCHES,
     schema: NO_PAYLOAD,
-    policy: 'stately',
+    policy: 'one-queued-one-running',
     retryLimit: 3,
     retryDelaySeconds: 5,
     retryBackoff: true,
@@ -108,7 +109,7 @@ export function confirmBatchesJob({ deps, log, pollSeconds }: AnchoringJobOption
   return {
     name: CONFIRM_BATCHES,
     schema: NO_PAYLOAD,
-    policy: 'stately',
+    policy: 'one-queued-one-running',
     retryLimit: 2,
     retryDelaySeconds: 5,
     retryBackoff: true,

@@ -1,5 +1,6 @@
 import { FIND_DEPOSITS, findDeposits, type FindDepositsDeps } from '../../app/anchoring/find-deposits.js';
-import { NO_PAYLOAD, type JobDefinition } from '../job-definition.js';
+import { NO_PAYLOAD } from '../no-payload.js';
+import type { JobDefinition } from '../../app/shared/job-definition.port.js';
 import type { JobLog } from './bitcoin.jobs.js';
 
 /** Blocks read by one pass; a worker far behind catches up over several passes. */
@@ -15,7 +16,7 @@ export interface FindDepositsJobOptions {
 }
 
 /**
- * Picks up coins sent to the anchoring address as blocks arrive (a stately singleton across workers),
+ * Picks up coins sent to the anchoring address as blocks arrive (one queued, one running across workers),
  * so funding the wallet needs no `proofseal wallet import`.
  */
 export function findDepositsJob({
@@ -27,7 +28,7 @@ export function findDepositsJob({
   return {
     name: FIND_DEPOSITS,
     schema: NO_PAYLOAD,
-    policy: 'stately',
+    policy: 'one-queued-one-running',
     retryLimit: 2,
     retryDelaySeconds: 5,
     retryBackoff: true,

@@ -1,14 +1,15 @@
 import { publishStaticReceipts } from '../../app/anchoring/publish-static-receipts.js';
 import type { StaticReceiptDeps } from '../../app/anchoring/static-receipts.port.js';
 import type { AppDeps } from '../../app/shared/deps.js';
-import { NO_PAYLOAD, type JobDefinition } from '../job-definition.js';
+import type { JobDefinition } from '../../app/shared/job-definition.port.js';
+import { NO_PAYLOAD } from '../no-payload.js';
 
 export const PUBLISH_STATIC_RECEIPTS = 'receipts.publish-static';
 /** A run stops after this much work and queues the next (well inside its expiry, like the batching jobs). */
 const BUDGET_MS = 20_000;
 
 /**
- * Writes the receipts of settled batches as static objects (STATIC_RECEIPTS_URL), a stately singleton: on
+ * Writes the receipts of settled batches as static objects (STATIC_RECEIPTS_URL), a singleton (one queued, one running): on
  * its schedule (a batch settles when its block leaves the reorg watch, which the confirmation job notices)
  * and again at once while receipts are left.
  */
@@ -19,7 +20,7 @@ export function staticReceiptsJob(
   return {
     name: PUBLISH_STATIC_RECEIPTS,
     schema: NO_PAYLOAD,
-    policy: 'stately',
+    policy: 'one-queued-one-running',
     retryLimit: 2,
     retryDelaySeconds: 10,
     retryBackoff: true,

@@ -2,7 +2,7 @@ import type { AppDeps } from '../../app/shared/deps.js';
 import { deliverCallback } from '../../app/callbacks/deliver-callback.js';
 import { DELIVER_CALLBACK, type CallbackJobData } from '../../app/callbacks/callback.port.js';
 import { Type } from '@sinclair/typebox';
-import type { JobDefinition } from '../job-definition.js';
+import type { JobDefinition } from '../../app/shared/job-definition.port.js';
 
 const MESSAGE = {
   messageId: Type.String({ minLength: 1 }),
@@ -44,7 +44,7 @@ export function deliverCallbackJob(
   return {
     name: DELIVER_CALLBACK,
     schema: CALLBACK_JOB_DATA,
-    policy: 'standard',
+    policy: 'any-number',
     retryLimit: retry.limit,
     retryDelaySeconds: retry.delaySeconds,
     retryBackoff: true,

@@ -1,7 +1,7 @@
 import { deliverEmail, type DeliverEmailDeps } from '../../app/mail/deliver-email.js';
 import { DELIVER_EMAIL, type DeliverEmailJob } from '../../app/mail/queue-email.js';
 import { Type } from '@sinclair/typebox';
-import type { JobDefinition } from '../job-definition.js';
+import type { JobDefinition } from '../../app/shared/job-definition.port.js';
 
 /** {@link DeliverEmailJob} as queued by queueEmail. */
 const DELIVER_EMAIL_JOB = Type.Object({ emailId: Type.String({ minLength: 1 }) }, { additionalProperties: false });
@@ -23,7 +23,7 @@ export function deliverEmailJob(
   return {
     name: DELIVER_EMAIL,
     schema: DELIVER_EMAIL_JOB,
-    policy: 'standard',
+    policy: 'any-number',
     retryLimit: retry.limit,
     retryDelaySeconds: retry.delaySeconds,
     retryBackoff: true,

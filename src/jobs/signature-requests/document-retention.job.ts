@@ -1,6 +1,7 @@
 import { deleteExpiredDocuments } from '../../app/signature-requests/document/delete-expired-documents.js';
 import type { AppDeps } from '../../app/shared/deps.js';
-import { NO_PAYLOAD, type JobDefinition } from '../job-definition.js';
+import { NO_PAYLOAD } from '../no-payload.js';
+import type { JobDefinition } from '../../app/shared/job-definition.port.js';
 
 export const DOCUMENT_RETENTION = 'documents.retention';
 /** Files deleted per statement batch; a run loops until none is due. */
@@ -14,7 +15,7 @@ export function documentRetentionJob(deps: AppDeps, everySeconds = 3600): JobDef
   return {
     name: DOCUMENT_RETENTION,
     schema: NO_PAYLOAD,
-    policy: 'stately',
+    policy: 'one-queued-one-running',
     retryLimit: 0,
     retryDelaySeconds: 0,
     retryBackoff: false,

@@ -3,11 +3,16 @@ import { sealAuditTrail } from '../../app/signature-requests/audit-trail.js';
 import { attestationPdf } from '../../app/signature-requests/attestation/attestation-pdf.js';
 import { signedCopyOf } from '../../app/signature-requests/attestation/signed-copy.js';
 import { PRODUCE_ATTESTATION, SEAL_AUDIT_TRAIL } from '../../app/signature-requests/lifecycle.js';
-import { activateDueRequests, expireDueRequests } from '../../app/signature-requests/platform-moves.js';
+import { activateDueRequests } from '../../app/signature-requests/activate-due-requests.js';
+import { expireDueRequests } from '../../app/signature-requests/expire-due-requests.js';
 import { completeProofBundles } from '../../app/signature-requests/proof-bundle.js';
-import { sendDeadlineWarnings, sendDueReminders, sendProofMails } from '../../app/signature-requests/timed-mails.js';
+import { sealDueAuditTrails } from '../../app/signature-requests/seal-due-audit-trails.js';
+import { sendDeadlineWarnings } from '../../app/signature-requests/send-deadline-warnings.js';
+import { sendDueReminders } from '../../app/signature-requests/send-due-reminders.js';
+import { sendProofMails } from '../../app/signature-requests/send-proof-mails.js';
 import { Type } from '@sinclair/typebox';
-import { NO_PAYLOAD, type JobDefinition } from '../job-definition.js';
+import { NO_PAYLOAD } from '../no-payload.js';
+import type { JobDefinition } from '../../app/shared/job-definition.port.js';
 
 /** The periodic work of signature requests (a scheduled singleton across workers). */
 export const SIGNATURE_REQUESTS_TICK = 'signature-requests.tick';
@@ -19,7 +24,7 @@ export function sealAuditTrailJob(deps: AppDeps): JobDefinition<typeof SEAL_DATA
   return {
     name: SEAL_AUDIT_TRAIL,
     schema: SEAL_DATA,
-    policy: 'standard',
+    policy: 'any-number',
     retryLimit: 20,
     retryDelaySeconds: 30,
     retryBackoff: true,
@@ -38,7 +43,7 @@ export function produceAttestationJob(deps: AppDeps): JobDefinition<typeof SEAL_
   return {
     name: PRODUCE_ATTESTATION,
     schema: SEAL_DATA,
-    policy: 'standard',
+    policy: 'any-number',
     retryLimit: 10,
     retryDelaySeconds: 30,
     retryBackoff: true,
@@ -59,7 +64,7 @@ export function signatureRequestsTickJob(deps: AppDeps, everySeconds = 5): JobDe
   return {
     name: SIGNATURE_REQUESTS_TICK,
     schema: NO_PAYLOAD,
-    policy: 'stately',
+    policy: 'one-queued-one-running',
     retryLimit: 0,
     retryDelaySeconds: 0,
     retryBackoff: false,
@@ -68,9 +73,7 @@ export function signatureRequestsTickJob(deps: AppDeps, everySeconds = 5): JobDe
     handle: async () => {
       await activateDueRequests(deps, { limit: BATCH });
       await expireDueRequests(deps, { limit: BATCH });
-      if (deps.platformSigner)
-        for (const requestId of await deps.store.signatureRequests.awaitingSeal(BATCH))
-          await sealAuditTrail(deps, { requestId });
+      if (deps.platformSigner) await sealDueAuditTrails(deps, { limit: BATCH });
       await sendTimedMails(deps);
       await completeProofBundles(deps, { limit: BATCH });
     },

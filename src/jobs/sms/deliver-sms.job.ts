@@ -2,7 +2,7 @@ import { deliverSms } from '../../app/sms/deliver-sms.js';
 import { Type } from '@sinclair/typebox';
 import { DELIVER_SMS } from '../../app/sms/queue-sms.js';
 import type { AppDeps } from '../../app/shared/deps.js';
-import type { JobDefinition } from '../job-definition.js';
+import type { JobDefinition } from '../../app/shared/job-definition.port.js';
 
 /** The `SmsJobData` queued by queueSms. */
 const SMS_JOB_DATA = Type.Object({ smsId: Type.String({ minLength: 1 }) }, { additionalProperties: false });
@@ -20,7 +20,7 @@ export function deliverSmsJob(
   return {
     name: DELIVER_SMS,
     schema: SMS_JOB_DATA,
-    policy: 'standard',
+    policy: 'any-number',
     retryLimit,
     retryDelaySeconds: opts.retryDelaySeconds ?? 5,
     retryBackoff: true,

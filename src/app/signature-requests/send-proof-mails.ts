@@ -1,0 +1,15 @@
+import { queueRequestMails } from './request-mails.js';
+import { type TimedMailDeps, countDone, onceFor } from './timed-mails.js';
+
+/**
+ * Tells each signer once that its proof of signature is confirmed, the proof attached.
+ * @returns how many mails were queued
+ */
+export async function sendProofMails(deps: TimedMailDeps, input: { limit: number }): Promise<number> {
+  const due = await deps.store.requestMailMarks.dueProofMails(input.limit);
+  return countDone(due, (ref) =>
+    onceFor(deps, ref, `proof:${ref.signeeId}`, async (tx, request, signee) => {
+      return (await queueRequestMails(tx, deps, request, { kind: 'proofConfirmed', signee })) > 0;
+    }),
+  );
+}
