@@ -6,6 +6,7 @@ import { BitcoinRpcClient } from './adapters/chain/bitcoin-rpc.js';
 import { ServiceClient } from './adapters/client/service-client.js';
 import { httpSigner } from './adapters/identity/http-signer.js';
 import { createSafeFetch } from './adapters/net/safe-fetch.js';
+import { pdfAttachmentReader } from './adapters/pdf/pdf-attachment-reader.js';
 import { readCredentialsFile } from './adapters/system/credentials-file.js';
 import { systemRandom } from './adapters/system/system.js';
 import type { ClientAdapters } from './cli/client-context.js';
@@ -19,6 +20,7 @@ export function clientAdapters(): ClientAdapters {
     // The identity server of the default run is on this machine: the user's own client may reach it.
     httpClient: createSafeFetch({ allowPrivateUrls: true }),
     random: systemRandom,
+    pdfAttachments: pdfAttachmentReader(),
     readCredentials: readCredentialsFile,
   };
 }

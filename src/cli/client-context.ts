@@ -3,6 +3,7 @@ import type { ChainPort } from '../app/anchoring/chain.port.js';
 import type { Signer } from '../app/identity/signer.port.js';
 import type { Random } from '../app/shared/clock.port.js';
 import type { HttpClient } from '../app/shared/http-client.port.js';
+import type { PdfAttachmentReader } from '../app/signature-requests/pdf-attachments.port.js';
 import type { ServiceApi, ServiceApiOptions } from '../app/shared/service-api.port.js';
 import type { CliEnv } from '../config.js';
 
@@ -20,6 +21,8 @@ export interface ClientAdapters {
   /** Outbound HTTP for the identity check made from this machine (the user's own network, private addresses allowed). */
   readonly httpClient: HttpClient;
   readonly random: Random;
+  /** The files a PDF carries (`verify <signed-copy.pdf>` reads its proof bundle). */
+  readonly pdfAttachments: PdfAttachmentReader;
   /** The credentials of the default run in `<dataDir>/credentials.json`, or null when there are none. */
   readCredentials(dataDir: string): Promise<Partial<LocalCredentials> | null>;
 }

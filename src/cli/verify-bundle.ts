@@ -6,7 +6,12 @@
 import fs from 'node:fs/promises';
 import { esploraHeaderSource, headerChainSource, nodeHeaderSource } from '../app/anchoring/header-sources.js';
 import type { HeaderSource } from '../app/anchoring/header-source.port.js';
-import { verifyProofBundle, type BundleVerification } from '../app/signature-requests/verify-proof-bundle.js';
+import {
+  verifyProofBundle,
+  type BundleItem,
+  type BundleVerification,
+} from '../app/signature-requests/verify-proof-bundle.js';
+import type { SignedCopyOriginal } from '../core/documents/signed-copy.js';
 import { HeadersFileError, parseHeadersFile } from '../core/bitcoin/block-header.js';
 import { UsageError } from './args.js';
 import type { ClientContext } from './client-context.js';
@@ -51,15 +56,49 @@ function withoutCredentials(url: string): string {
   }
 }
 
-/** Verifies the bundle, prints the verdict and the blocks relied on; exit code 0 when verified, 1 when not. */
+/** What was found in a signed copy given alone: its size, its original revision (null: none), the hashes sought. */
+export interface SignedCopyFinding {
+  readonly size: number;
+  readonly original: SignedCopyOriginal | null;
+  readonly documentHashes: readonly string[];
+}
+
+/**
+ * Verifies the bundle, prints the verdict and the blocks relied on; exit code 0 when verified, 1 when not. For a
+ * signed copy given alone (`signedCopy`), a first item says which of its bytes are the original, or that none is.
+ */
 export async function verifyBundleCommand(
   ctx: ClientContext,
-  input: { file: string; hash: string; bundle: unknown; values: Flags },
+  input: { file: string; hash: string; bundle: unknown; values: Flags; signedCopy?: SignedCopyFinding },
 ): Promise<void> {
   const headers = await headerSourceOf(input.values, ctx);
-  const v = await verifyProofBundle({ headers }, { bundle: input.bundle, documentHash: input.hash });
+  let v = await verifyProofBundle({ headers }, { bundle: input.bundle, documentHash: input.hash });
+  if (input.signedCopy !== undefined) {
+    const copy = signedCopyItem(input.signedCopy);
+    v = { ...v, items: [copy, ...v.items], verified: v.verified && copy.checks.every((c) => c.ok !== false) };
+  }
   reportBundle(ctx, input.file, input.hash, v, input.values.json === true);
   process.exitCode = v.verified ? 0 : 1;
+}
+
+function signedCopyItem(copy: SignedCopyFinding): BundleItem {
+  const { original, size } = copy;
+  return {
+    what: 'signed copy',
+    checks: [
+      original !== null
+        ? {
+            name: 'original',
+            ok: true,
+            text: `its first ${original.length} of ${size} bytes, a revision ending at %%EOF, are the original: SHA-256 ${original.sha256}, the document the attached bundle names`,
+          }
+        : {
+            name: 'original',
+            ok: false,
+            text: `no revision of it (a prefix ending at %%EOF) hashes to the document the attached bundle names (${copy.documentHashes[0] ?? 'none'}): it was changed, or it is not a signed copy (an attestation: give the document too)`,
+          },
+    ],
+  };
 }
 
 function reportBundle(ctx: ClientContext, file: string, hash: string, v: BundleVerification, json: boolean): void {
@@ -82,7 +121,9 @@ function reportBundle(ctx: ClientContext, file: string, hash: string, v: BundleV
     return;
   }
   const earliest = Math.min(...v.blocks.map((b) => b.time));
+  const receipts = v.items.filter((i) => i.what.startsWith('signature ') || i.what === 'audit trail').length;
+  const original = v.items.some((i) => i.what === 'signed copy') ? ' (its original revision)' : '';
   ctx.out(
-    `VERIFIED: ${file} and its ${v.items.length - 1} receipts, proven by Bitcoin no later than ${new Date(earliest * 1000).toISOString()}; no proofseal server was asked`,
+    `VERIFIED: ${file}${original} and its ${receipts} receipts, proven by Bitcoin no later than ${new Date(earliest * 1000).toISOString()}; no proofseal server was asked`,
   );
 }

@@ -15,7 +15,8 @@ import { CLIENT_OPTIONS, resolveClientSettings, type Flags } from './client-sett
 import { sha256File } from './file-hash.js';
 import { apiClient } from './seal-command.js';
 import { isProofBundle } from '../app/signature-requests/verify-proof-bundle.js';
-import { verifyBundleCommand } from './verify-bundle.js';
+import { verifyBundleCommand, type SignedCopyFinding } from './verify-bundle.js';
+import { documentHashesOf, originalInSignedCopy, proofBundleAmong } from '../core/documents/signed-copy.js';
 
 /** One line of the verdict: ok true ✓, false ✗ (fails the verdict), null ? (could not be checked, informative). */
 export interface Check {
@@ -31,8 +32,10 @@ export interface Check {
  * (`POST /v1/receipt/verify`) or, with `--rpc-url`, here against that Bitcoin node: one verification,
  * one verdict either way. Exit code 0 when verified, 1 when not.
  *
- * Given a proof bundle instead of a receipt, it trusts no proofseal server: see `verify-bundle.ts`
- * (`--headers FILE`, `--rpc-url URL` or `--explorer URL` names the header source).
+ * Given a proof bundle instead of a receipt (its JSON, or a PDF that carries it), it trusts no proofseal server:
+ * see `verify-bundle.ts` (`--headers FILE`, `--rpc-url URL` or `--explorer URL` names the header source). Given
+ * one file that is a signed copy (a PDF carrying its proof bundle) and no `<file>.receipt.json` beside it, the
+ * document checked is the original revision inside it, and the bundle the one it carries.
  * @throws UsageError for bad arguments or an unreadable receipt file
  */
 export async function verifyCommand(args: string[], ctx: ClientContext): Promise<void> {
@@ -45,12 +48,20 @@ export async function verifyCommand(args: string[], ctx: ClientContext): Promise
   if (positionals.length < 1 || positionals.length > 2)
     throw new UsageError(
       'usage: proofseal verify <file> [<receipt.json>] [--rpc-url URL]\n' +
-        '       proofseal verify <file> <proof-bundle.json> (--headers FILE | --rpc-url URL | --explorer URL)',
+        '       proofseal verify <file> <proof-bundle.json | attestation.pdf> (--headers FILE | --rpc-url URL | --explorer URL)\n' +
+        '       proofseal verify <signed-copy.pdf> (--headers FILE | --rpc-url URL | --explorer URL)',
     );
   const file = positionals[0]!;
   const hash = await sha256File(file);
   const proofFile = positionals[1] ?? `${file}.receipt.json`;
-  const bundle = await readBundle(proofFile);
+  if (positionals.length === 1 && !(await exists(proofFile))) {
+    const copy = await readSignedCopy(ctx, file, hash);
+    if (copy !== null) return verifyBundleCommand(ctx, { file, values, ...copy });
+    throw new UsageError(
+      `${file} carries no proof bundle (it is not a signed copy) and there is no ${proofFile}: give its receipt or proof bundle as the second file`,
+    );
+  }
+  const bundle = await readBundle(proofFile, ctx);
   if (bundle !== null) return verifyBundleCommand(ctx, { file, hash, bundle, values });
   if (typeof values.headers === 'string' || typeof values.explorer === 'string')
     throw new UsageError(
@@ -84,15 +95,65 @@ export async function receiptChecks(
   return { checks: [...checks, ...(await chainChecks(via.ctx, via.values, receipt, chain))], chain };
 }
 
-/** The JSON of `file` when it is a proof bundle; null otherwise (a receipt, or not JSON: `readReceipt` says). */
-async function readBundle(file: string): Promise<unknown> {
+/**
+ * The proof bundle in `file`: its JSON when it is a bundle, or the bundle a PDF carries (an attestation or a
+ * signed copy given as the second file); null otherwise (a receipt, or not JSON: `readReceipt` says).
+ */
+async function readBundle(file: string, ctx: ClientContext): Promise<unknown> {
+  let bytes: Buffer;
+  try {
+    bytes = await fs.readFile(file);
+  } catch {
+    return null;
+  }
+  if (looksLikePdf(bytes)) return bundleInPdf(ctx, bytes);
   let json: unknown;
   try {
-    json = JSON.parse(await fs.readFile(file, 'utf8'));
+    json = JSON.parse(bytes.toString('utf8'));
   } catch {
     return null;
   }
   return isProofBundle(json) ? json : null;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+function looksLikePdf(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-';
+}
+
+/** The proof bundle a PDF carries as an attached file; null when it carries none or cannot be read. */
+async function bundleInPdf(ctx: ClientContext, pdf: Uint8Array): Promise<unknown> {
+  const files = await ctx.adapters.pdfAttachments.embeddedFiles(pdf).catch(() => []);
+  return proofBundleAmong(files);
+}
+
+/**
+ * `file` read as a signed copy (docs/attestation.md): a PDF carrying a proof bundle, whose original is the
+ * earliest revision hashing to the document the bundle names. The hash checked is that revision's; when no
+ * revision has it, the whole file's (`wholeHash`), and the `signedCopy` line says so. Null when `file` is not a
+ * PDF carrying a bundle (then it is taken for a sealed file, as before).
+ */
+async function readSignedCopy(
+  ctx: ClientContext,
+  file: string,
+  wholeHash: string,
+): Promise<{ hash: string; bundle: unknown; signedCopy: SignedCopyFinding } | null> {
+  const pdf = new Uint8Array(await fs.readFile(file));
+  if (!looksLikePdf(pdf)) return null;
+  const bundle = await bundleInPdf(ctx, pdf);
+  if (bundle === null) return null;
+  const original = originalInSignedCopy(pdf, bundle);
+  return {
+    hash: original?.sha256 ?? wholeHash,
+    bundle,
+    signedCopy: { size: pdf.length, original, documentHashes: documentHashesOf(bundle) },
+  };
 }
 
 async function readReceipt(file: string): Promise<{ receipt: ChainpointReceipt } | { error: string }> {

@@ -75,3 +75,20 @@ export function documentHashesOf(bundle: unknown): string[] {
   const hashes = found.filter((h): h is string => typeof h === 'string' && HEX64.test(h)).map((h) => h.toLowerCase());
   return [...new Set(hashes)];
 }
+
+/**
+ * The proof bundle among the files a PDF carries (an attestation's or a signed copy's): the first `.json` file
+ * whose JSON has `signatureReceipts`. Null when none has. Used by the page and by `proofseal verify`.
+ */
+export function proofBundleAmong(files: readonly { readonly name: string; readonly bytes: Uint8Array }[]): unknown {
+  for (const file of files) {
+    if (!file.name.toLowerCase().endsWith('.json')) continue;
+    try {
+      const json = JSON.parse(new TextDecoder().decode(file.bytes)) as { signatureReceipts?: unknown };
+      if (json !== null && typeof json === 'object' && Array.isArray(json.signatureReceipts)) return json;
+    } catch {
+      continue;
+    }
+  }
+  return null;
+}

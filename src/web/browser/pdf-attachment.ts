@@ -12,6 +12,7 @@ import {
   PDFRawStream,
   PDFString,
 } from 'pdf-lib';
+import { proofBundleAmong } from '../../core/documents/signed-copy.js';
 
 export interface EmbeddedFile {
   readonly name: string;
@@ -50,16 +51,7 @@ export async function embeddedFiles(pdf: Uint8Array): Promise<EmbeddedFile[]> {
   return files;
 }
 
-/** The proof bundle an attestation PDF carries (its JSON file with `signatureReceipts`); null when none. */
+/** The proof bundle an attestation PDF or a signed copy carries (its JSON file with `signatureReceipts`); null when none. */
 export async function bundleInPdf(pdf: Uint8Array): Promise<unknown> {
-  for (const file of await embeddedFiles(pdf)) {
-    if (!file.name.toLowerCase().endsWith('.json')) continue;
-    try {
-      const json = JSON.parse(new TextDecoder().decode(file.bytes)) as { signatureReceipts?: unknown };
-      if (json !== null && typeof json === 'object' && Array.isArray(json.signatureReceipts)) return json;
-    } catch {
-      continue;
-    }
-  }
-  return null;
+  return proofBundleAmong(await embeddedFiles(pdf));
 }
