@@ -7,6 +7,7 @@ import { ServiceClient } from './adapters/client/service-client.js';
 import { httpSigner } from './adapters/identity/http-signer.js';
 import { createSafeFetch } from './adapters/net/safe-fetch.js';
 import { pdfAttachmentReader } from './adapters/pdf/pdf-attachment-reader.js';
+import { pkijsTimestampTokenReader } from './adapters/pdf/timestamp-token-reader.js';
 import { readCredentialsFile } from './adapters/system/credentials-file.js';
 import { systemRandom } from './adapters/system/system.js';
 import type { ClientAdapters } from './cli/client-context.js';
@@ -21,6 +22,7 @@ export function clientAdapters(): ClientAdapters {
     httpClient: createSafeFetch({ allowPrivateUrls: true }),
     random: systemRandom,
     pdfAttachments: pdfAttachmentReader(),
+    timestampTokens: pkijsTimestampTokenReader(),
     readCredentials: readCredentialsFile,
   };
 }

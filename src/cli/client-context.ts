@@ -4,6 +4,7 @@ import type { Signer } from '../app/identity/signer.port.js';
 import type { Random } from '../app/shared/clock.port.js';
 import type { HttpClient } from '../app/shared/http-client.port.js';
 import type { PdfAttachmentReader } from '../app/signature-requests/pdf-attachments.port.js';
+import type { TimestampTokenReader } from '../app/signature-requests/timestamp-token.port.js';
 import type { ServiceApi, ServiceApiOptions } from '../app/shared/service-api.port.js';
 import type { CliEnv } from '../config.js';
 
@@ -23,6 +24,8 @@ export interface ClientAdapters {
   readonly random: Random;
   /** The files a PDF carries (`verify <signed-copy.pdf>` reads its proof bundle). */
   readonly pdfAttachments: PdfAttachmentReader;
+  /** Reads and checks a bundle's RFC 3161 tokens (`rfc3161Timestamps`). */
+  readonly timestampTokens: TimestampTokenReader;
   /** The credentials of the default run in `<dataDir>/credentials.json`, or null when there are none. */
   readCredentials(dataDir: string): Promise<Partial<LocalCredentials> | null>;
 }

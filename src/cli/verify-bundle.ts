@@ -72,7 +72,10 @@ export async function verifyBundleCommand(
   input: { file: string; hash: string; bundle: unknown; values: Flags; signedCopy?: SignedCopyFinding },
 ): Promise<void> {
   const headers = await headerSourceOf(input.values, ctx);
-  let v = await verifyProofBundle({ headers }, { bundle: input.bundle, documentHash: input.hash });
+  let v = await verifyProofBundle(
+    { headers, timestamps: ctx.adapters.timestampTokens },
+    { bundle: input.bundle, documentHash: input.hash },
+  );
   if (input.signedCopy !== undefined) {
     const copy = signedCopyItem(input.signedCopy);
     v = { ...v, items: [copy, ...v.items], verified: v.verified && copy.checks.every((c) => c.ok !== false) };
@@ -115,6 +118,10 @@ function reportBundle(ctx: ClientContext, file: string, hash: string, v: BundleV
     ctx.out(
       `relied on block ${b.hash} at height ${b.height} (block time ${new Date(b.time * 1000).toISOString()}${b.confirmations === null ? ', not confirmed by the header source' : `, ${b.confirmations} confirmations`})`,
     );
+  for (const t of v.timestamps)
+    ctx.out(
+      `time-stamped: root ${t.merkleRoot} existed at ${t.genTime} by ${t.tsa ?? 'an unnamed authority'} (RFC 3161)`,
+    );
   if (!v.verified) {
     const first = v.items.flatMap((i) => i.checks.map((c) => ({ i, c }))).find(({ c }) => c.ok === false);
     ctx.out(`NOT VERIFIED: ${first ? `${first.i.what}: ${first.c.text}` : 'a check failed'}`);
@@ -123,7 +130,8 @@ function reportBundle(ctx: ClientContext, file: string, hash: string, v: BundleV
   const earliest = Math.min(...v.blocks.map((b) => b.time));
   const receipts = v.items.filter((i) => i.what.startsWith('signature ') || i.what === 'audit trail').length;
   const original = v.items.some((i) => i.what === 'signed copy') ? ' (its original revision)' : '';
+  const stamped = v.timestamps.length > 0 ? ` and by ${v.timestamps.length} RFC 3161 time stamp(s)` : '';
   ctx.out(
-    `VERIFIED: ${file}${original} and its ${receipts} receipts, proven by Bitcoin no later than ${new Date(earliest * 1000).toISOString()}; no proofseal server was asked`,
+    `VERIFIED: ${file}${original} and its ${receipts} receipts, proven by Bitcoin no later than ${new Date(earliest * 1000).toISOString()}${stamped}; no proofseal server was asked`,
   );
 }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { HeaderSource } from '../../src/app/anchoring/header-source.port.js';
 import { isProofBundle, verifyProofBundle } from '../../src/app/signature-requests/verify-proof-bundle.js';
+import { pkijsTimestampTokenReader } from '../../src/adapters/pdf/timestamp-token-reader.js';
 import { checkAuditTrailLink } from '../../src/core/signature-requests/trail-link.js';
 import { sha256Hex } from '../../src/core/hash/sha256.js';
 
@@ -24,6 +25,7 @@ const failing: HeaderSource = {
   },
 };
 const hash = 'ab'.repeat(32);
+const timestamps = pkijsTimestampTokenReader();
 
 describe('verifyProofBundle on hostile input', () => {
   it('tells a bundle from a receipt', () => {
@@ -39,16 +41,21 @@ describe('verifyProofBundle on hostile input', () => {
     { signatureReceipts: [] },
     { signatureReceipts: [null, 5, 'x', {}], bitcoinSpv: 'x', auditTrailReceipt: 3 },
     { signatureReceipts: [{ targetHash: hash }], bitcoinSpv: [null, 1, { txid: 5 }], auditTrailData: { a: 1.5 } },
+    { signatureReceipts: [], rfc3161Timestamps: 'x' },
+    { signatureReceipts: [], rfc3161Timestamps: [null, 7, { merkleRoot: hash, token: '%%%' }, { merkleRoot: 5 }] },
   ])
     it(`fails, without throwing: ${JSON.stringify(bundle)}`, async () => {
-      const v = await verifyProofBundle({ headers }, { bundle, documentHash: hash });
+      const v = await verifyProofBundle({ headers, timestamps }, { bundle, documentHash: hash });
       assert.equal(v.verified, false);
       assert.ok(v.items.some((i) => i.checks.some((c) => c.ok === false)));
       assert.deepEqual(v.blocks, []);
     });
 
   it('a header source that fails is a failed check naming it', async () => {
-    const v = await verifyProofBundle({ headers: failing }, { bundle: { signatureReceipts: [] }, documentHash: hash });
+    const v = await verifyProofBundle(
+      { headers: failing, timestamps },
+      { bundle: { signatureReceipts: [] }, documentHash: hash },
+    );
     assert.equal(v.verified, false);
     assert.equal(v.headerSource, 'a dead explorer');
   });

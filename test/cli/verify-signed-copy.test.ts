@@ -6,6 +6,10 @@
  * original is found inside it, the bundle read from its attachment, and every check of
  * `proofseal verify <document> <bundle>` made, against an Esplora API and a node's JSON-RPC answered by a local
  * server. One byte of the original changed inside the copy: not verified, with the reason.
+ *
+ * Then the bundle's RFC 3161 tokens (`rfc3161Timestamps`), made by a real authority (`openssl ts -reply` on the
+ * loopback): `proofseal verify` checks each itself (imprint, signature with the certificate inside, time and
+ * subject printed) and agrees with `openssl ts -verify` on sound and tampered tokens.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -17,12 +21,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
+import { rfc3161Client } from '../../src/adapters/pdf/tsa-client.js';
 import { padesSigner } from '../../src/adapters/pdf/pades-signer.js';
 import { pdfSignedCopyAssembler } from '../../src/adapters/pdf/signed-copy-assembler.js';
 import { serviceSigningIdentity } from '../../src/adapters/pdf/signing-identity.js';
 import { UsageError } from '../../src/cli/args.js';
 import { verifyCommand } from '../../src/cli/verify-command.js';
 import { testClientContext } from '../support/client-context.js';
+import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
 import { proofBundle, type BundleFixture } from '../support/proof-bundle-fixture.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-verify-copy-'));
@@ -32,6 +39,40 @@ function file(name: string, bytes: Uint8Array | string): string {
   writeFileSync(p, bytes);
   return p;
 }
+
+/** The synthetic chain the fixtures' blocks are in: height → block hash, tip 5 above the highest. */
+const chain = new Map<number, string>();
+const tip = () => Math.max(0, ...chain.keys()) + 5;
+// An Esplora API (GET) and a node's JSON-RPC (POST) over that chain.
+const server = http.createServer((req, res) => {
+  if (req.method === 'POST') {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const { id, method, params } = JSON.parse(body) as { id: number; method: string; params: number[] };
+      const hash = chain.get(params[0]!);
+      const answer =
+        method === 'getblockcount'
+          ? { result: tip(), error: null, id }
+          : hash !== undefined
+            ? { result: hash, error: null, id }
+            : { result: null, error: { code: -8, message: 'Block height out of range' }, id };
+      res.setHeader('content-type', 'application/json').end(JSON.stringify(answer));
+    });
+    return;
+  }
+  const height = /^\/api\/block-height\/(\d+)$/.exec(req.url ?? '')?.[1];
+  if (req.url === '/api/blocks/tip/height') return void res.end(String(tip()));
+  const hash = height === undefined ? undefined : chain.get(Number(height));
+  if (hash === undefined) return void res.writeHead(404).end('Block not found');
+  res.end(hash);
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+after(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  rmSync(dir, { recursive: true, force: true });
+});
 
 async function onePagePdf(text: string): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -74,45 +115,12 @@ describe('proofseal verify <signed-copy.pdf>, the one file', () => {
   let original: Uint8Array;
   let fx: BundleFixture;
   let copy: Buffer;
-  let server: http.Server;
-  let base: string;
 
   before(async () => {
     original = await onePagePdf(`Lease of flat 4B, ${new Date().toISOString()}`);
     fx = proofBundle(Buffer.from(original), [{ name: 'Ann Lee', email: 'ann@example.com' }]);
     copy = await signedCopyOf(original, fx.bundle);
-    const byHeight = new Map(fx.bundle.bitcoinSpv.map((e) => [e.blockHeight, e.blockHash]));
-    const tip = Math.max(...byHeight.keys()) + 5;
-    // An Esplora API (GET) and a node's JSON-RPC (POST) over the same synthetic chain.
-    server = http.createServer((req, res) => {
-      if (req.method === 'POST') {
-        let body = '';
-        req.on('data', (c: Buffer) => (body += c.toString()));
-        req.on('end', () => {
-          const { id, method, params } = JSON.parse(body) as { id: number; method: string; params: number[] };
-          const hash = byHeight.get(params[0]!);
-          const answer =
-            method === 'getblockcount'
-              ? { result: tip, error: null, id }
-              : hash !== undefined
-                ? { result: hash, error: null, id }
-                : { result: null, error: { code: -8, message: 'Block height out of range' }, id };
-          res.setHeader('content-type', 'application/json').end(JSON.stringify(answer));
-        });
-        return;
-      }
-      const height = /^\/api\/block-height\/(\d+)$/.exec(req.url ?? '')?.[1];
-      if (req.url === '/api/blocks/tip/height') return void res.end(String(tip));
-      const hash = height === undefined ? undefined : byHeight.get(Number(height));
-      if (hash === undefined) return void res.writeHead(404).end('Block not found');
-      res.end(hash);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  after(async () => {
-    await new Promise<void>((resolve) => server?.close(() => resolve()));
-    rmSync(dir, { recursive: true, force: true });
+    for (const e of fx.bundle.bitcoinSpv) chain.set(e.blockHeight, e.blockHash);
   });
 
   it('is a real signed copy: qpdf reads it, the original is its exact prefix', () => {
@@ -186,5 +194,139 @@ describe('proofseal verify <signed-copy.pdf>, the one file', () => {
       out,
     );
     assert.match(out, /✗ the document's SHA-256 [0-9a-f]{64} is not the hash the receipt proves/);
+  });
+});
+
+describe("proofseal verify checks the bundle's RFC 3161 tokens itself, as openssl ts -verify does", () => {
+  let tsa: OpensslTsa;
+  let fx: BundleFixture;
+  let docFile: string;
+  type Stamp = { merkleRoot: string; token: string };
+  let stamps: Stamp[];
+
+  const run = (cmd: string, args: string[]) => {
+    const r = spawnSync(cmd, args, { encoding: 'utf8' });
+    return { status: r.status, out: `${r.stdout}${r.stderr}` };
+  };
+  const opensslVerify = (s: Stamp) =>
+    run('openssl', [
+      'ts',
+      '-verify',
+      '-data',
+      file('root.bin', Buffer.from(s.merkleRoot, 'hex')),
+      '-in',
+      file('token.der', Buffer.from(s.token, 'base64')),
+      '-token_in',
+      '-CAfile',
+      tsa.caFile,
+      '-untrusted',
+      tsa.tsaCertFile,
+    ]);
+  const withStamps = (list: Stamp[]) => file('bundle.json', JSON.stringify({ ...fx.bundle, rfc3161Timestamps: list }));
+  const flip = (s: Stamp, at: (der: Buffer) => number): Stamp => {
+    const der = Buffer.from(s.token, 'base64');
+    der[at(der)] ^= 0x01;
+    return { ...s, token: der.toString('base64') };
+  };
+
+  before(async () => {
+    tsa = await startOpensslTsa();
+    const content = Buffer.from(`contract ${Date.now()}\n`);
+    docFile = file('contract.txt', content);
+    fx = proofBundle(content, [{ name: 'Ann Lee', email: 'ann@example.com' }]);
+    for (const e of fx.bundle.bitcoinSpv) chain.set(e.blockHeight, e.blockHash);
+    const authority = rfc3161Client(createSafeFetch({ allowPrivateUrls: true }), [tsa.url]);
+    const roots = [...fx.bundle.signatureReceipts, fx.bundle.auditTrailReceipt].map((r) => r.merkleRoot);
+    stamps = [];
+    for (const root of roots) {
+      const token = await authority.timestamp(Buffer.from(root, 'hex'));
+      stamps.push({ merkleRoot: root, token: Buffer.from(token).toString('base64') });
+    }
+  });
+  after(() => tsa?.close());
+
+  it('sound tokens: imprint, signature, time and authority, as openssl reads them', async (t) => {
+    const { code, out } = await verify([docFile, withStamps(stamps), '--explorer', `${base}/api`]);
+    t.diagnostic(out);
+    assert.equal(code, 0, out);
+    for (const [i, s] of stamps.entries()) {
+      assert.equal(opensslVerify(s).out.includes('Verification: OK'), true, 'openssl agrees');
+      const text = run('openssl', [
+        'ts',
+        '-reply',
+        '-in',
+        file('t.der', Buffer.from(s.token, 'base64')),
+        '-token_in',
+        '-text',
+        '-token_out',
+      ]).out;
+      const genTime = new Date(/Time stamp: (.+)/.exec(text)![1]!.trim()).toISOString();
+      const imprint = createHash('sha256').update(Buffer.from(s.merkleRoot, 'hex')).digest('hex');
+      assert.ok(
+        out.includes(
+          `time stamp ${i + 1}:\n  ✓ it stamps root ${s.merkleRoot}, the Merkle root of the bundle's receipts`,
+        ),
+        out,
+      );
+      assert.ok(out.includes(`✓ its message imprint is SHA-256 of the root's 32 bytes, ${imprint}`), out);
+      assert.match(
+        out,
+        new RegExp(
+          `✓ the authority CN=Test TSA \\(issued by CN=Test TSA CA\\) signed it at ${genTime.replace(/\.000Z$/, '')}\\.\\d{3}Z \\(serial [0-9a-f]+\\)`,
+        ),
+      );
+      assert.ok(out.includes(`time-stamped: root ${s.merkleRoot} existed at ${genTime.replace(/\.000Z$/, '')}`), out);
+    }
+    assert.match(out, /VERIFIED: .* and by 2 RFC 3161 time stamp\(s\); no proofseal server was asked/);
+  });
+
+  it('a tampered token fails here and in openssl, with a clear message', async () => {
+    // One byte of the signature value, at the token's end.
+    const badSig = flip(stamps[0]!, (der) => der.length - 10);
+    const sig = await verify([docFile, withStamps([badSig, stamps[1]!]), '--explorer', `${base}/api`]);
+    assert.equal(sig.code, 1, sig.out);
+    assert.match(
+      sig.out,
+      /NOT VERIFIED: time stamp 1: the token of CN=Test TSA \(issued by CN=Test TSA CA\), time [0-9T:.-]+Z: its signature does not hold: /,
+    );
+    const sigOpenssl = opensslVerify(badSig);
+    assert.notEqual(sigOpenssl.status, 0);
+    assert.match(sigOpenssl.out, /Verification: FAILED/);
+
+    // One digit of the authority's time (inside the TSTInfo the signature covers).
+    const year = new Date().getUTCFullYear().toString();
+    const badTime = flip(stamps[0]!, (der) => der.indexOf(Buffer.from(`${year}`)) + 3);
+    const time = await verify([docFile, withStamps([badTime]), '--explorer', `${base}/api`]);
+    assert.equal(time.code, 1, time.out);
+    assert.match(
+      time.out,
+      /NOT VERIFIED: time stamp 1: the token of CN=Test TSA .*its signature does not hold: .*[Mm]essage digest/,
+    );
+    assert.match(opensslVerify(badTime).out, /Verification: FAILED/);
+
+    // The token of the other root: its imprint is not this root's.
+    const swapped = { merkleRoot: stamps[0]!.merkleRoot, token: stamps[1]!.token };
+    const imprint = await verify([docFile, withStamps([swapped]), '--explorer', `${base}/api`]);
+    assert.equal(imprint.code, 1);
+    assert.match(
+      imprint.out,
+      /NOT VERIFIED: time stamp 1: its message imprint [0-9a-f]{64} \(SHA-256\) is not SHA-256 of the root's 32 bytes/,
+    );
+    assert.match(opensslVerify(swapped).out, /Verification: FAILED/);
+
+    // A root no receipt leads to, and bytes that are no token.
+    const other = { merkleRoot: 'ab'.repeat(32), token: stamps[0]!.token };
+    const root = await verify([docFile, withStamps([other]), '--explorer', `${base}/api`]);
+    assert.match(
+      root.out,
+      /NOT VERIFIED: time stamp 1: it stamps (ab){32}, the Merkle root of none of the bundle's receipts/,
+    );
+    const junk = await verify([
+      docFile,
+      withStamps([{ merkleRoot: stamps[0]!.merkleRoot, token: 'AAAA' }]),
+      '--explorer',
+      `${base}/api`,
+    ]);
+    assert.match(junk.out, /NOT VERIFIED: time stamp 1: not an RFC 3161 time-stamp token: /);
   });
 });

@@ -6,6 +6,7 @@
  * that block is at that height of the best chain. Each check is a function of its own, so callers (the CLI, the
  * signed copy's check) compose the ones they need.
  */
+import { createHash } from 'node:crypto';
 import { hasProofOfWork } from '../../core/bitcoin/block-header.js';
 import { checkSpvProof, type SpvProof } from '../../core/bitcoin/spv.js';
 import type { ChainpointReceipt } from '../../core/chainpoint/receipt.js';
@@ -13,6 +14,7 @@ import { validateReceipt } from '../../core/chainpoint/validate.js';
 import { checkAuditTrailLink, provenHash } from '../../core/signature-requests/trail-link.js';
 import { verifyReceiptOffline } from '../anchoring/verify-receipt.js';
 import type { HeaderSource } from '../anchoring/header-source.port.js';
+import type { TimestampTokenReader } from './timestamp-token.port.js';
 
 /** One line of a verdict: ok true passes, false fails the verdict, null could not be checked (informative). */
 export interface BundleCheck {
@@ -37,10 +39,21 @@ export interface ReliedBlock {
   readonly confirmations: number | null;
 }
 
+/** An RFC 3161 token of the bundle whose every check held: which root existed when, by which authority. */
+export interface StampedRoot {
+  readonly merkleRoot: string;
+  /** The authority's `genTime`, ISO 8601. */
+  readonly genTime: string;
+  /** The subject of the certificate that signed the token. */
+  readonly tsa: string | null;
+}
+
 export interface BundleVerification {
   readonly verified: boolean;
   readonly items: BundleItem[];
   readonly blocks: ReliedBlock[];
+  /** The bundle's time-stamp tokens that hold (`rfc3161Timestamps`), in its order. */
+  readonly timestamps: StampedRoot[];
   /** The header source's description. */
   readonly headerSource: string;
 }
@@ -50,6 +63,7 @@ interface BundleShape {
   readonly auditTrailReceipt?: unknown;
   readonly auditTrailData?: unknown;
   readonly bitcoinSpv?: unknown;
+  readonly rfc3161Timestamps?: unknown;
 }
 
 /** True when `json` has the shape of a proof bundle (rather than of one receipt). */
@@ -58,12 +72,13 @@ export function isProofBundle(json: unknown): boolean {
 }
 
 /**
- * Verifies a proof bundle against the document's SHA-256, asking `headers` only which block is at a height.
+ * Verifies a proof bundle against the document's SHA-256, asking `headers` only which block is at a height,
+ * and each of its RFC 3161 tokens with `timestamps` (read here: imprint, signature, time, authority).
  * Never throws on a hostile bundle (each fault is a failed check); a header source that fails is a failed
  * check too.
  */
 export async function verifyProofBundle(
-  deps: { readonly headers: HeaderSource },
+  deps: { readonly headers: HeaderSource; readonly timestamps: TimestampTokenReader },
   input: { readonly bundle: unknown; readonly documentHash: string },
 ): Promise<BundleVerification> {
   const bundle = (isProofBundle(input.bundle) ? input.bundle : {}) as BundleShape;
@@ -88,8 +103,93 @@ export async function verifyProofBundle(
   }
   const { blocks, checks } = await chainChecks(deps.headers, [...relied.values()]);
   items.push({ what: 'best chain', checks });
+  const roots = receiptRoots([...receipts, bundle.auditTrailReceipt]);
+  const stamps = await timestampItems(deps.timestamps, bundle.rfc3161Timestamps, roots);
+  items.push(...stamps.items);
   const verified = items.every((item) => item.checks.every((c) => c.ok !== false));
-  return { verified, items, blocks, headerSource: deps.headers.description };
+  return { verified, items, blocks, timestamps: stamps.held, headerSource: deps.headers.description };
+}
+
+function receiptRoots(raws: readonly unknown[]): Set<string> {
+  const roots = new Set<string>();
+  for (const raw of raws) {
+    const root = (raw as { merkleRoot?: unknown } | null)?.merkleRoot;
+    if (typeof root === 'string') roots.add(root.toLowerCase());
+  }
+  return roots;
+}
+
+const HEX64 = /^[0-9a-f]{64}$/i;
+const SHA256_OID = '2.16.840.1.101.3.4.2.1';
+
+/**
+ * One item per token of `rfc3161Timestamps` (absent: none): the root it stamps is a receipt's, its imprint is
+ * SHA-256 of the root's 32 bytes, and the authority's signature holds with the certificate the token carries;
+ * the authority's time and certificate subject are named. Whether that certificate is one to trust is not
+ * decided here (no trust store): `openssl ts -verify -CAfile` does that.
+ */
+async function timestampItems(
+  reader: TimestampTokenReader,
+  raw: unknown,
+  roots: ReadonlySet<string>,
+): Promise<{ items: BundleItem[]; held: StampedRoot[] }> {
+  if (raw === undefined || raw === null) return { items: [], held: [] };
+  if (!Array.isArray(raw))
+    return {
+      items: [{ what: 'time stamps', checks: [{ name: 'stamp', ok: false, text: 'rfc3161Timestamps is not a list' }] }],
+      held: [],
+    };
+  const items: BundleItem[] = [];
+  const held: StampedRoot[] = [];
+  for (const [i, entry] of (raw as unknown[]).entries()) {
+    const what = `time stamp ${i + 1}`;
+    const { merkleRoot, token } = (entry ?? {}) as { merkleRoot?: unknown; token?: unknown };
+    if (typeof merkleRoot !== 'string' || !HEX64.test(merkleRoot) || typeof token !== 'string') {
+      const text = 'not a time stamp of the bundle: merkleRoot (64 hex) and token (base64) expected';
+      items.push({ what, checks: [{ name: 'stamp', ok: false, text }] });
+      continue;
+    }
+    const root = merkleRoot.toLowerCase();
+    const checks: BundleCheck[] = [
+      roots.has(root)
+        ? { name: 'root', ok: true, text: `it stamps root ${root}, the Merkle root of the bundle's receipts` }
+        : { name: 'root', ok: false, text: `it stamps ${root}, the Merkle root of none of the bundle's receipts` },
+    ];
+    const reading = await reader.read(Buffer.from(token, 'base64'), Buffer.from(root, 'hex'));
+    if (!reading.readable) {
+      items.push({ what, checks: [...checks, { name: 'token', ok: false, text: reading.reason }] });
+      continue;
+    }
+    const c = reading.content;
+    const expected = createHash('sha256').update(Buffer.from(root, 'hex')).digest('hex');
+    checks.push(
+      c.hashAlgorithm === SHA256_OID && c.imprint === expected
+        ? { name: 'imprint', ok: true, text: `its message imprint is SHA-256 of the root's 32 bytes, ${expected}` }
+        : {
+            name: 'imprint',
+            ok: false,
+            text: `its message imprint ${c.imprint} (${c.hashAlgorithm === SHA256_OID ? 'SHA-256' : c.hashAlgorithm}) is not SHA-256 of the root's 32 bytes, ${expected}`,
+          },
+    );
+    const by = `${c.tsaSubject ?? 'an unnamed authority'}${c.tsaIssuer !== null ? ` (issued by ${c.tsaIssuer})` : ''}`;
+    const sig = reading.signature;
+    checks.push(
+      sig.valid === true
+        ? {
+            name: 'tsa',
+            ok: true,
+            text: `the authority ${by} signed it at ${c.genTime} (serial ${c.serialNumber}): its signature holds with the certificate the token carries`,
+          }
+        : {
+            name: 'tsa',
+            ok: sig.valid,
+            text: `the token of ${by}, time ${c.genTime}: ${sig.valid === null ? sig.reason : `its signature does not hold: ${sig.reason}`}`,
+          },
+    );
+    if (checks.every((ch) => ch.ok === true)) held.push({ merkleRoot: root, genTime: c.genTime, tsa: c.tsaSubject });
+    items.push({ what, checks });
+  }
+  return { items, held };
 }
 
 /** Validation, the receipt's own check (`own`), signature, Merkle path, SPV and proof of work, in that order. */
