@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/http/routes/web/web.route.js';
-import { pickLang } from '../../src/web/i18n.js';
+import { pickLang, t, type MessageKey } from '../../src/web/i18n.js';
 import { testConfig, testDeps } from '../support/fixtures.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
 import { testWebAssets } from '../support/web-bundle.js';
@@ -74,6 +74,22 @@ describe('web pages served by the API', () => {
     assert.doesNotMatch(body, /<script\b[^>]*>[^<\s]/);
     assert.doesNotMatch(body, /<style\b| style=| on[a-z]+=/i);
     assert.doesNotMatch(body, /(src|href)="(https?:)?\/\//);
+  });
+
+  it('the form says a signed copy may be given alone, in English and in French (a space before each colon)', async () => {
+    const keys: MessageKey[] = ['verifyIntro', 'fileHint', 'receiptHint', 'dropHint', 'needBoth'];
+    const en = await app.inject({ method: 'GET', url: '/verify?lang=en' });
+    assert.match(en.body, /or a signed copy alone: it holds both/);
+    assert.match(en.body, /Any file, or a signed copy alone \(the PDF with its proofs attached\)/);
+    assert.match(t('en', 'needBoth'), /or a signed copy alone \(it carries both\)/);
+    const fr = await app.inject({ method: 'GET', url: '/verify?lang=fr' });
+    assert.match(fr.body, /ou une copie signée seule\u00a0: elle contient les deux/);
+    assert.match(fr.body, /Laissez-le vide pour une copie signée/);
+    assert.match(t('fr', 'needBoth'), /ou une copie signée seule \(elle contient les deux\)/);
+    for (const key of keys) {
+      assert.doesNotMatch(t('fr', key), /[^\s]:/, `${key}: French puts a space before ':'`);
+      assert.notEqual(t('fr', key), t('en', key));
+    }
   });
 
   it('French from Accept-Language or ?lang=, English otherwise', async () => {
