@@ -3,6 +3,7 @@
  * the PNG a local server serves, fetched once through the real safe fetch and its cache, with the sniffed
  * type and the private cache headers; a wrong signeeId or token gets the same 404 as an unknown request; no
  * logo (a signer's own `serviceLogoURL` overriding the request's), one the guard refuses (internal address) or one that is not an image: 404 NO_LOGO.
+ * The signer's view says whether a logo is named (`hasLogo`), and the signing page asks `…/logo` only then.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -16,6 +17,7 @@ import { createRequest, openBench, requestBody, signer, type Bench } from '../si
 import { TEST_SECRET_KEY, testApp } from '../support/fixtures.js';
 import { logoServer, type LogoServer } from '../support/logo-server.js';
 import { storeKinds } from '../support/stores.js';
+import { signerLogoUrl } from '../../src/web/browser/signer-logo.js';
 
 const kinds = await storeKinds();
 
@@ -83,6 +85,35 @@ for (const kind of kinds) {
           assert.equal(res.json().code, 'NOT_FOUND');
           assert.deepEqual(res.json(), answers[0]!.json());
         }
+    });
+
+    it("the signer's view says whether a logo is named; the signing page asks for none without one", async () => {
+      const view = async (id: string, signeeId: string) => {
+        const res = await get(`/v1/signatureRequest/${id}?signeeId=${encodeURIComponent(signeeId)}`);
+        assert.equal(res.statusCode, 200, res.body);
+        return res.json<{ hasLogo?: boolean }>();
+      };
+      const none = await createRequest(b);
+      const mixed = await createRequest(
+        b,
+        requestBody({ authorizedSignees: [signer(1), signer(2)], vars: { serviceLogoURL: logo.url } }),
+      );
+      const signerOnly = await createRequest(
+        b,
+        requestBody({ authorizedSignees: [{ ...signer(1), vars: { serviceLogoURL: logo.url } }] }),
+      );
+      const target = (id: string, signeeId: string) => ({ path: `/v1/signatureRequest/${id}`, signeeId });
+      const noLogo = await view(none.id, none.signeeIds[0]!);
+      assert.equal(noLogo.hasLogo, false);
+      assert.equal(signerLogoUrl(noLogo, target(none.id, none.signeeIds[0]!)), null, 'no /logo asked');
+      const withOne = await view(mixed.id, mixed.signeeIds[0]!);
+      assert.equal(withOne.hasLogo, true);
+      const url = signerLogoUrl(withOne, target(mixed.id, mixed.signeeIds[0]!))!;
+      assert.equal((await get(url)).statusCode, 200, 'the URL the page asks serves the logo');
+      assert.equal((await view(mixed.id, mixed.signeeIds[1]!)).hasLogo, true, "the request's logo, for each signer");
+      assert.equal((await view(signerOnly.id, signerOnly.signeeIds[0]!)).hasLogo, true, "the signer's own var");
+      const owner = await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${mixed.id}`, headers: b.auth });
+      assert.equal(owner.json<{ hasLogo?: boolean }>().hasLogo, undefined, "not in the owner's view");
     });
 
     it('NO_LOGO without a logo, for one that is not an image, and for one the guard refuses', async () => {

@@ -49,6 +49,11 @@ export interface SignatureRequestView {
   proofBundleComplete: boolean;
   /** The file to sign was uploaded (served at fileURL). */
   isUploaded: boolean;
+  /**
+   * Only in a signer's own view: whether a logo is named for that signer (`serviceLogoURL`, the signer's own
+   * var over the request's), so that the signing page asks `…/logo` only then.
+   */
+  hasLogo?: boolean;
 }
 
 function optional<T extends object>(pairs: [keyof T, unknown][]): Partial<T> {
@@ -135,5 +140,7 @@ export function signeeViewOf(
     ...(declinedOn !== null && { declinedOn }),
   };
   const others = r.signees.filter((s) => s.id !== me.id).map((s) => signeeView(s, 'public'));
-  return { ...baseView(r), authorizedSignees: [own, ...others] };
+  const logo = { ...r.vars, ...me.vars }.serviceLogoURL;
+  const hasLogo = typeof logo === 'string' && logo.trim() !== '';
+  return { ...baseView(r), authorizedSignees: [own, ...others], hasLogo };
 }

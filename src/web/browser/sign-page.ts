@@ -21,6 +21,7 @@ import {
   showLogo,
 } from './page-kit.js';
 import { showPdf, ZOOMS, type PdfView } from './pdf-view.js';
+import { signerLogoUrl } from './signer-logo.js';
 
 const lang = pageLang();
 const m = (key: SigningKey, params?: Record<string, string | number>) => st(lang, key, params);
@@ -47,6 +48,8 @@ interface RequestView {
   lang?: string;
   vars?: Record<string, unknown>;
   requester?: { name: string; email?: string };
+  /** Whether a logo is named for this signer: the page asks `…/logo` only then. */
+  hasLogo?: boolean;
   authorizedSignees: SignerView[];
 }
 /** Where the signer's request lives on this origin, and the signer's secret. */
@@ -506,7 +509,8 @@ async function main(): Promise<void> {
   const me = view.authorizedSignees[0]!;
   if (switchLanguage(view, me)) return;
   applyBranding({ ...view.vars, ...me.vars });
-  showLogo(`${target.path}/logo?signeeId=${encodeURIComponent(target.signeeId)}`);
+  const logo = signerLogoUrl(view, target);
+  if (logo !== null) showLogo(logo);
   renderRequest(view);
   if (settled(view, me, target)) {
     if (documentUrl(view, target) !== null) await setupFile(view, target);

@@ -155,6 +155,12 @@ export const RequestSchema = Type.Object({
   signatureRequestSharingURL: Type.Optional(
     Type.String({ description: "in the owner's view: the sharing page's URL (works once the request left DRAFT)" }),
   ),
+  hasLogo: Type.Optional(
+    Type.Boolean({
+      description:
+        "in a signer's view: true when a logo is named for the signer (GET …/logo?signeeId= may then serve it); the page asks for none otherwise",
+    }),
+  ),
   requester: Type.Optional(
     Type.Object(
       { name: Type.String(), email: Type.Optional(Type.String()) },
