@@ -94,7 +94,12 @@ async function signatureOf(
       ? { valid: true }
       : { valid: false, reason: 'the signature does not verify with the certificate the token carries' };
   } catch (err) {
-    const e = err as { message?: string; signatureVerified?: boolean | null };
-    return { valid: false, reason: e.message ?? String(err) };
+    const message = ((err as { message?: string }).message ?? String(err)).replace(/^Error during verification: /, '');
+    return {
+      valid: false,
+      reason: /Message digest doesn't match/.test(message)
+        ? 'its TSTInfo (time, serial, imprint) is not what the authority signed: the message digest differs'
+        : message,
+    };
   }
 }
