@@ -267,7 +267,9 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
     assert.match(out, /✓ the header of block [0-9a-f]{64} carries its proof of work/);
     assert.ok(out.includes(`relied on block ${spv.blockHash} at height ${spv.blockHeight}`), out);
     assert.equal(await f.chain.getBlockHash(spv.blockHeight), spv.blockHash, 'the node agrees');
-    assert.match(out, /VERIFIED: .* no proofseal server was asked/);
+    assert.match(out, /time stamp 1:\n {2}✓ it stamps root [0-9a-f]{64}, the Merkle root of the bundle's receipts/);
+    assert.match(out, /✓ the authority CN=Test TSA \(issued by CN=Test TSA CA\) signed it at /);
+    assert.match(out, /VERIFIED: .* and by 1 RFC 3161 time stamp\(s\); no proofseal server was asked/);
     const viaNode = await verify([documentFile, bundleFile, '--rpc-url', f.node.rpcUrl]);
     assert.equal(viaNode.code, 0, viaNode.out);
     assert.ok(viaNode.out.includes(`relied on block ${spv.blockHash} at height ${spv.blockHeight}`));
@@ -383,6 +385,19 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
     assert.notEqual(ts.status, 0);
     assert.match(ts.out, /Verification: FAILED/);
     assert.match(ts.out, /signature failure|bad signature|invalid signature|wrong signature length/i, ts.out);
+    // ... and proofseal verify, which checks the bundle's tokens itself.
+    const stampChanged = {
+      ...JSON.parse(bundleText),
+      rfc3161Timestamps: [{ ...stamps[0]!, token: badToken.toString('base64') }],
+    };
+    const tsOurs = await verify([
+      documentFile,
+      file('b-ts.json', JSON.stringify(stampChanged)),
+      '--headers',
+      headersFile,
+    ]);
+    assert.equal(tsOurs.code, 1, tsOurs.out);
+    assert.match(tsOurs.out, /NOT VERIFIED: time stamp 1: the token of CN=Test TSA .*: its signature does not hold: /);
 
     // A header from another block: in the bundle (the branch no longer meets it) ...
     const nextHeader = (await f.chain.getBlockHeaderHex((await f.chain.getBlockHash(spv.blockHeight + 1))!))!;
