@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { attestationContent } from '../../src/app/signature-requests/attestation/attestation-content.js';
 import { auditTrailOf, sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
 import { getProofBundle, proofBundleJson } from '../../src/app/signature-requests/proof-bundle.js';
-import { signeeIdOf } from '../../src/app/signature-requests/signee-secrets.js';
+import { signeeIdOf } from '../../src/app/signature-requests/signer-secrets.js';
 import type { Random } from '../../src/app/shared/clock.port.js';
 import { COMMITTED_FIELDS } from '../../src/core/signature-requests/audit-commitment.js';
 import { auditTrailCanonicalJson } from '../../src/core/signature-requests/audit-trail.js';
