@@ -270,7 +270,7 @@ async function platformSigner(base: Omit<BaseDeps, 'identity'>, create: boolean)
 async function seedRequests(deps: import('../src/app/shared/deps.js').AppDeps, count: number): Promise<Pair[]> {
   const { createAccount } = await import('../src/app/accounts/create-account.js');
   const { createSignatureRequest } = await import('../src/app/signature-requests/create-signature-request.js');
-  const { signeeIdOf } = await import('../src/app/signature-requests/signee-secrets.js');
+  const { signeeIdOf } = await import('../src/app/signature-requests/signer-secrets.js');
   ownerAccountId ??= (await createAccount(deps, { email: 'bench@example.com', password: 'bench password 123' })).id;
   const pairs: Pair[] = [];
   const one = async (i: number) => {

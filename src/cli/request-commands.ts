@@ -40,7 +40,7 @@ export const REQUEST_USAGE = `  request create <file> --signer "Name <email>" [-
                                   sign as that signer, by delegation (the platform key signs for them)
   request proofs <id> [--out FILE] [--rpc-url URL]   save the proof bundle and verify every receipt in it`;
 
-interface Signee {
+interface Signer {
   commonName: string;
   email?: string;
   countryCallingCode?: string;
@@ -56,7 +56,7 @@ interface SignatureRequestView {
   state?: string;
   hashToSign: string;
   created: number;
-  authorizedSignees?: Signee[];
+  authorizedSignees?: Signer[];
   proofBundleComplete?: boolean;
 }
 
@@ -117,7 +117,7 @@ export function parseSigner(text: string): { commonName: string; email: string }
   return { commonName: m[1]!, email: m[2]! };
 }
 
-function signeesOf(signers: string[], phones: string[]): Signee[] {
+function signersOf(signers: string[], phones: string[]): Signer[] {
   if (signers.length === 0) throw new UsageError('give at least one --signer "Name <email>"');
   if (phones.length > signers.length) throw new UsageError('more --otp phone numbers than --signer');
   return signers.map((text, i) => {
@@ -137,7 +137,7 @@ async function createRequest(args: string[], ctx: ClientContext): Promise<void> 
   });
   if (positionals.length !== 1) throw new UsageError(`usage:\n${REQUEST_USAGE}`);
   const file = positionals[0]!;
-  const authorizedSignees = signeesOf(list(values.signer), list(values.otp));
+  const authorizedSignees = signersOf(list(values.signer), list(values.otp));
   const hashToSign = await sha256File(file);
   if (hashToSign === EMPTY_SHA256) throw new DomainError('INVALID_HASH', `${file} is empty: there is nothing to sign`);
   const upload = values['hash-only'] !== true;

@@ -21,7 +21,7 @@ import { signatureRequestRoutes } from './routes/signature-requests/signature-re
 import { signatureRequestProofRoutes } from './routes/signature-requests/signature-request-proofs.route.js';
 import { logoRoutes } from './routes/signature-requests/logo.route.js';
 import { sharedRequestRoutes } from './routes/signature-requests/shared.route.js';
-import { signeeRoutes } from './routes/signature-requests/signee.route.js';
+import { signerRoutes } from './routes/signature-requests/signer.route.js';
 import { attestationRoutes } from './routes/signature-requests/attestation.route.js';
 import { documentRoutes } from './routes/signature-requests/document.route.js';
 import { webRoutes, type WebAssets } from './routes/web/web.route.js';
@@ -114,7 +114,7 @@ export async function buildApp(
       signatureRequestProofRoutes,
       attestationRoutes,
       documentRoutes,
-      signeeRoutes,
+      signerRoutes,
       sharedRequestRoutes,
       logoRoutes,
       ...extraRoutes,

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { signeeIdOf } from '../../src/app/signature-requests/signee-secrets.js';
+import { signeeIdOf } from '../../src/app/signature-requests/signer-secrets.js';
 import { savedNameOf } from '../../src/cli/document-commands.js';
 import { requestCommand } from '../../src/cli/request-commands.js';
 import type { Bench } from '../signature-requests/fixture.js';

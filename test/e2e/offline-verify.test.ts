@@ -30,7 +30,7 @@ import type { AppDeps } from '../../src/app/shared/deps.js';
 import { attestationPdf } from '../../src/app/signature-requests/attestation/attestation-pdf.js';
 import { sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
 import { completeProofBundles } from '../../src/app/signature-requests/proof-bundle.js';
-import { signeeIdOf } from '../../src/app/signature-requests/signee-secrets.js';
+import { signeeIdOf } from '../../src/app/signature-requests/signer-secrets.js';
 import { verifyCommand } from '../../src/cli/verify-command.js';
 import { UsageError } from '../../src/cli/args.js';
 import { bundleInPdf } from '../../src/web/browser/pdf-attachment.js';
@@ -135,12 +135,12 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
     document = Buffer.from(`lease of flat 4B, signed ${new Date().toISOString()}\n`);
     documentFile = file('lease.txt', document);
     const hashToSign = createHash('sha256').update(document).digest('hex');
-    const signees = [1, 2].map((n) => ({ commonName: `Signer ${n}`, email: `signer${n}@example.com` }));
+    const signers = [1, 2].map((n) => ({ commonName: `Signer ${n}`, email: `signer${n}@example.com` }));
     const created = await app.inject({
       method: 'POST',
       url: '/v1/signatureRequest',
       headers: auth,
-      payload: { name: 'Lease', hashToSign, authorizedSignees: signees },
+      payload: { name: 'Lease', hashToSign, authorizedSignees: signers },
     });
     assert.equal(created.statusCode, 200, created.body);
     const id = created.json<{ id: string }>().id;

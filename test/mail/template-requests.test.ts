@@ -141,12 +141,12 @@ for (const kind of kinds) {
     it('signers named with combining marks sign by delegation (200); their subjects keep whole characters', async () => {
       const marked = 'x\u0301'.repeat(101);
       const odd = `a${'x\u0301'.repeat(127)}`;
-      const signees = [
+      const signers = [
         { commonName: marked, email: 'marked@example.com' },
         { commonName: odd, email: 'odd@example.com' },
         ...Array.from({ length: 48 }, (_, i) => signer(i + 1)),
       ];
-      const { id, signeeIds } = await createRequest(b, requestBody({ authorizedSignees: signees }));
+      const { id, signeeIds } = await createRequest(b, requestBody({ authorizedSignees: signers }));
       assert.equal((await delegate(b, id, signeeIds[0]!)).statusCode, 200);
       assert.equal((await delegate(b, id, signeeIds[1]!)).statusCode, 200);
       const subjects = (await mailsOf(id))

@@ -30,7 +30,7 @@ import { attestationPdf } from '../../src/app/signature-requests/attestation/att
 import { sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
 import { PRODUCE_ATTESTATION } from '../../src/app/signature-requests/lifecycle.js';
 import { completeProofBundles } from '../../src/app/signature-requests/proof-bundle.js';
-import { signeeIdOf } from '../../src/app/signature-requests/signee-secrets.js';
+import { signeeIdOf } from '../../src/app/signature-requests/signer-secrets.js';
 import { deriveSharingToken, sharingPath } from '../../src/core/signature-requests/sharing-token.js';
 import { startAnchoring, until, type AnchoringFixture } from '../support/anchoring-fixture.js';
 import { testApp, testConfig, testDeps } from '../support/fixtures.js';
@@ -112,11 +112,11 @@ for (const kind of kinds) {
 
     async function signedRequest(name: string, lang: string, vars: Record<string, string>) {
       const hashToSign = createHash('sha256').update(`${name} ${Date.now()}`).digest('hex');
-      const signees = [
+      const signers = [
         { commonName: 'Élodie Français', email: 'elodie@example.com' },
         { commonName: 'Zoë Brontë', email: 'zoe@example.com' },
       ];
-      const payload = { name, hashToSign, fileName: 'bail-signé.pdf', lang, vars, authorizedSignees: signees };
+      const payload = { name, hashToSign, fileName: 'bail-signé.pdf', lang, vars, authorizedSignees: signers };
       const created = await app.inject({ method: 'POST', url: '/v1/signatureRequest', headers: auth, payload });
       assert.equal(created.statusCode, 200, created.body);
       const id = created.json<{ id: string }>().id;

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { attestationContent } from '../../src/app/signature-requests/attestation/attestation-content.js';
 import { auditTrailOf, sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
 import { getProofBundle, proofBundleJson } from '../../src/app/signature-requests/proof-bundle.js';
-import { signeeIdOf } from '../../src/app/signature-requests/signee-secrets.js';
+import { signeeIdOf } from '../../src/app/signature-requests/signer-secrets.js';
 import type { Random } from '../../src/app/shared/clock.port.js';
 import { COMMITTED_FIELDS } from '../../src/core/signature-requests/audit-commitment.js';
 import { auditTrailCanonicalJson } from '../../src/core/signature-requests/audit-trail.js';
@@ -174,7 +174,7 @@ for (const kind of kinds) {
       // Still proves the trail: the hash of its canonical JSON is what the audit-trail anchor signs.
       const hash = createHash('sha256').update(canonical(trail)).digest('hex');
       assert.equal(bundle.auditTrailReceipt.signature.signedHash, hash);
-      assert.deepEqual(trailCheck(bundle), { state: 'ok', key: 'trailMatches' }, "the browser pages' check");
+      assert.deepEqual(trailCheck(bundle), { state: 'ok', group: 'trail', key: 'trailMatches' }, "the browser pages' check");
       assert.equal(
         res.body,
         proofBundleJson(await getProofBundle(b.deps, (await b.deps.store.signatureRequests.findById(id))!)),

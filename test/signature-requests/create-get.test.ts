@@ -1,7 +1,7 @@
 /** Creating, reading, changing and listing signature requests over HTTP, on both stores. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { signeeIdOf } from '../../src/app/signature-requests/signee-secrets.js';
+import { signeeIdOf } from '../../src/app/signature-requests/signer-secrets.js';
 import { storeKinds } from '../support/stores.js';
 import { createRequest, getRequest, openBench, requestBody, signer, type Bench } from './fixture.js';
 

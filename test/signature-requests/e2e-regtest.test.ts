@@ -15,7 +15,7 @@ import { confirmBatches } from '../../src/app/anchoring/confirm-batches.js';
 import { sendBatches } from '../../src/app/anchoring/send-batches.js';
 import { sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
 import { completeProofBundles, getProofBundle } from '../../src/app/signature-requests/proof-bundle.js';
-import { signeeIdOf } from '../../src/app/signature-requests/signee-secrets.js';
+import { signeeIdOf } from '../../src/app/signature-requests/signer-secrets.js';
 import { checkSpvProof, type SpvProof } from '../../src/core/bitcoin/spv.js';
 import type { AppDeps } from '../../src/app/shared/deps.js';
 import { startAnchoring, until, type AnchoringFixture } from '../support/anchoring-fixture.js';
@@ -98,12 +98,12 @@ for (const kind of kinds) {
     it('COMPLETED, sealed, confirmed: every receipt verifies independently', async () => {
       const file = Buffer.from(`lease signed on ${new Date().toISOString()}\n`);
       const hashToSign = createHash('sha256').update(file).digest('hex');
-      const signees = [1, 2].map((n) => ({ commonName: `Signer ${n}`, email: `signer${n}@example.com` }));
+      const signers = [1, 2].map((n) => ({ commonName: `Signer ${n}`, email: `signer${n}@example.com` }));
       const created = await app.inject({
         method: 'POST',
         url: '/v1/signatureRequest',
         headers: auth,
-        payload: { name: 'Lease', hashToSign, authorizedSignees: signees },
+        payload: { name: 'Lease', hashToSign, authorizedSignees: signers },
       });
       assert.equal(created.statusCode, 200, created.body);
       const id = created.json<{ id: string }>().id;

@@ -10,7 +10,7 @@ import { randomHash } from '../support/anchors.js';
 import { createIdentityKey } from '../../src/app/identity/create-identity-key.js';
 import { localSigner, PLATFORM_KEY_CACHE_MS } from '../../src/app/identity/sign-hash.js';
 import type { PlatformSigner } from '../../src/app/signature-requests/platform-signer.port.js';
-import { signeeIdOf } from '../../src/app/signature-requests/signee-secrets.js';
+import { signeeIdOf } from '../../src/app/signature-requests/signer-secrets.js';
 import type { Clock } from '../../src/app/shared/clock.port.js';
 import type { Store } from '../../src/app/shared/store.port.js';
 import { realRandom, recordingJobs, TEST_SECRET_KEY, testApp, testClock, testDeps } from '../support/fixtures.js';

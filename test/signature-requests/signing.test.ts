@@ -124,12 +124,12 @@ for (const kind of kinds) {
       const res = await delegate(b, id, signeeIds[0]!);
       assert.equal(res.statusCode, 200, res.body);
       const request = (await b.deps.store.signatureRequests.findById(id))!;
-      const signee = request.signees[0]!;
+      const storedSigner = request.signees[0]!;
       const event = {
         date: Date.now(),
         type: 'DELEGATE' as const,
         actor: 'test',
-        signeeId: signee.id,
+        signeeId: storedSigner.id,
         ip: null,
         userAgent: null,
         comment: null,
@@ -139,7 +139,7 @@ for (const kind of kinds) {
           await tx.settings.put(`written-before-${id}`, 'x', Date.now());
           // The invariant broken on purpose: markSigned for a signer who has signed.
           await tx.signatureRequests.markSigned(
-            signee.id,
+            storedSigner.id,
             id,
             { anchorId: request.signees[0]!.anchorId!, method: 'delegated' },
             event,

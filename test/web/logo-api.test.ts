@@ -42,7 +42,7 @@ for (const kind of kinds) {
     });
 
     const get = (url: string, app: FastifyInstance = b.app) => app.inject({ method: 'GET', url });
-    const signeeLogo = (id: string, signeeId: string, app?: FastifyInstance) =>
+    const signerLogo = (id: string, signeeId: string, app?: FastifyInstance) =>
       get(`/v1/signatureRequest/${id}/logo?signeeId=${encodeURIComponent(signeeId)}`, app);
     const sharedLogo = (id: string, token: string) => get(`/v1/signatureRequest/${id}/shared/${token}/logo`);
     const withLogo = (url: string) => createRequest(b, requestBody({ vars: { serviceLogoURL: url } }));
@@ -51,8 +51,8 @@ for (const kind of kinds) {
       const { id, signeeIds } = await withLogo(logo.url);
       const before = logo.hits();
       const answers = [
-        await signeeLogo(id, signeeIds[0]!),
-        await signeeLogo(id, signeeIds[1]!),
+        await signerLogo(id, signeeIds[0]!),
+        await signerLogo(id, signeeIds[1]!),
         await sharedLogo(id, deriveSharingToken(TEST_SECRET_KEY, id)),
       ];
       for (const res of answers) {
@@ -70,9 +70,9 @@ for (const kind of kinds) {
       const other = await withLogo(logo.url);
       const wrongKey = 'another key of at least thirty-two chars';
       const asSigner = await Promise.all([
-        signeeLogo(randomUUID(), other.signeeIds[0]!),
-        signeeLogo(id, other.signeeIds[0]!),
-        signeeLogo(id, 'x'.repeat(43)),
+        signerLogo(randomUUID(), other.signeeIds[0]!),
+        signerLogo(id, other.signeeIds[0]!),
+        signerLogo(id, 'x'.repeat(43)),
       ]);
       const asLink = await Promise.all([
         sharedLogo(randomUUID(), deriveSharingToken(TEST_SECRET_KEY, randomUUID())),
@@ -120,15 +120,15 @@ for (const kind of kinds) {
       const none = await createRequest(b);
       const missingUrl = logo.url.replace('/logo.png', '/missing.png');
       const missing = await withLogo(missingUrl);
-      assert.equal((await signeeLogo(none.id, none.signeeIds[0]!)).json().code, 'NO_LOGO');
+      assert.equal((await signerLogo(none.id, none.signeeIds[0]!)).json().code, 'NO_LOGO');
       const own = { ...signer(2), vars: { serviceLogoURL: missingUrl } };
       const mixed = await createRequest(
         b,
         requestBody({ authorizedSignees: [signer(1), own], vars: { serviceLogoURL: logo.url } }),
       );
-      assert.equal((await signeeLogo(mixed.id, mixed.signeeIds[0]!)).statusCode, 200);
+      assert.equal((await signerLogo(mixed.id, mixed.signeeIds[0]!)).statusCode, 200);
       assert.equal(
-        (await signeeLogo(mixed.id, mixed.signeeIds[1]!)).json().code,
+        (await signerLogo(mixed.id, mixed.signeeIds[1]!)).json().code,
         'NO_LOGO',
         "the signer's own var wins",
       );
@@ -139,7 +139,7 @@ for (const kind of kinds) {
       try {
         const internal = await withLogo(logo.url);
         const hits = logo.hits();
-        const refused = await signeeLogo(internal.id, internal.signeeIds[0]!, guarded);
+        const refused = await signerLogo(internal.id, internal.signeeIds[0]!, guarded);
         assert.equal(refused.statusCode, 404, refused.body);
         assert.equal(refused.json().code, 'NO_LOGO');
         assert.equal(logo.hits(), hits, 'the guard refused the internal address before any request');

@@ -1,4 +1,4 @@
-import type { RequestMailMarkRepository, SigneeRef } from '../../app/signature-requests/request-mail.port.js';
+import type { RequestMailMarkRepository, SignerRef } from '../../app/signature-requests/request-mail.port.js';
 import type { Sql } from './sql.js';
 
 interface RefRow {
@@ -6,7 +6,7 @@ interface RefRow {
   signee_id: string;
 }
 
-const toRef = (r: RefRow): SigneeRef => ({ requestId: r.request_id, signeeId: r.signee_id });
+const toRef = (r: RefRow): SignerRef => ({ requestId: r.request_id, signeeId: r.signee_id });
 
 /** Marks of the request mail flow (migration 016), one row per moment, written once. */
 export function requestMailMarkRepository(sql: Sql): RequestMailMarkRepository {

@@ -3,11 +3,11 @@ import type { Vars } from '../../core/signature-requests/limits.js';
 import type { SignatureRequestState } from '../../core/signature-requests/states.js';
 import type {
   AuditEvent,
-  NewSignee,
+  NewSigner,
   RequestFields,
   SignatureRequest,
   SignatureRequestRepository,
-  Signee,
+  Signer,
   SignMethod,
   Watcher,
 } from '../../app/signature-requests/signature-request.port.js';
@@ -36,7 +36,7 @@ interface RequestRow {
   uploaded: boolean;
 }
 
-interface SigneeRow {
+interface SignerRow {
   id: string;
   request_id: string;
   position: number;
@@ -77,11 +77,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const REQUEST_COLUMNS = `id, account_id, name, hash_to_sign, state, file_name, file_url, deadline, activation, lang, ordered,
   public, callback_url, identity_url, vars, audit_trail_anchor_id, proof_bundle_complete, created, last_modified, uploaded`;
-const SIGNEE_COLUMNS = `id, request_id, position, common_name, email, country_calling_code, phone, requires_otp, vars, lang,
+const SIGNER_COLUMNS = `id, request_id, position, common_name, email, country_calling_code, phone, requires_otp, vars, lang,
   secret_salt, audit_trail_id, viewed_on, signed_on, anchor_id, method`;
 
 /** A signer row, read directly (salt as bytes) or inside a request's JSON (salt as hex). */
-const toSignee = (r: SigneeRow): Signee => ({
+const toSigner = (r: SignerRow): Signer => ({
   id: r.id,
   requestId: r.request_id,
   position: r.position,
@@ -116,7 +116,7 @@ const selectWithPeople = ({
 }: { lookup?: string; lockCheck?: boolean; from?: string } = {}) => `
 SELECT ${REQUEST_COLUMNS},
   (SELECT coalesce(json_agg(s ORDER BY s.position), '[]'::json)
-   FROM (SELECT ${SIGNEE_COLUMNS.replace('secret_salt', "encode(secret_salt, 'hex') AS secret_salt")}
+   FROM (SELECT ${SIGNER_COLUMNS.replace('secret_salt', "encode(secret_salt, 'hex') AS secret_salt")}
          FROM signee WHERE request_id = r.id) s) AS signees,
   (SELECT coalesce(json_agg(w ORDER BY w.position), '[]'::json)
    FROM (SELECT position, email, common_name, vars, lang FROM signature_request_watcher WHERE request_id = r.id) w)
@@ -137,15 +137,15 @@ const signersRead = (lock: boolean) =>
     from: `, k.n FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS k(kid, khash, n) JOIN signature_request r ON r.id = k.kid`,
   })} ORDER BY k.n ${lock ? 'FOR UPDATE OF r' : ''}`;
 
-type SignerRow = RequestWithPeopleRow & { n: number; stale?: boolean };
+type RequestBySignerRow = RequestWithPeopleRow & { n: number; stale?: boolean };
 
 interface RequestWithPeopleRow extends RequestRow {
-  signees: SigneeRow[];
+  signees: SignerRow[];
   watchers: WatcherRow[];
   matched: string | null;
 }
 
-const withPeople = (r: RequestWithPeopleRow) => toRequest(r, r.signees.map(toSignee), r.watchers.map(toWatcher));
+const withPeople = (r: RequestWithPeopleRow) => toRequest(r, r.signees.map(toSigner), r.watchers.map(toWatcher));
 
 const toWatcher = (r: WatcherRow): Watcher => ({
   email: r.email,
@@ -154,7 +154,7 @@ const toWatcher = (r: WatcherRow): Watcher => ({
   ...(r.lang !== null && { lang: r.lang }),
 });
 
-function toRequest(r: RequestRow, signees: Signee[], watchers: Watcher[]): SignatureRequest {
+function toRequest(r: RequestRow, signers: Signer[], watchers: Watcher[]): SignatureRequest {
   return {
     id: r.id,
     accountId: r.account_id,
@@ -176,7 +176,7 @@ function toRequest(r: RequestRow, signees: Signee[], watchers: Watcher[]): Signa
     uploaded: r.uploaded,
     created: r.created,
     lastModified: r.last_modified,
-    signees,
+    signees: signers,
     watchers,
   };
 }
@@ -191,7 +191,7 @@ const toEvent = (r: EventRow): AuditEvent => ({
   comment: r.comment,
 });
 
-const INSERT_SIGNEES = `
+const INSERT_SIGNERS = `
 INSERT INTO signee (id, request_id, position, common_name, email, country_calling_code, phone, requires_otp, vars, lang,
                     secret_salt, secret_hash, audit_trail_id)
 SELECT r.id, r.request_id, r.position, r.common_name, r.email, r.country_calling_code, r.phone, r.requires_otp, r.vars,
@@ -255,7 +255,7 @@ const insertEventOf = (source: string) => `
 INSERT INTO signature_request_event (request_id, date, type, actor, signee_id, ip, user_agent, comment)
 SELECT id, $4::bigint, $5::text, $6::text, $7::uuid, $8::text, $9::text, $10::text FROM ${source} RETURNING request_id`;
 
-const signeeRecord = (s: NewSignee) => ({
+const signerRecord = (s: NewSigner) => ({
   id: s.id,
   request_id: s.requestId,
   position: s.position,
@@ -299,10 +299,10 @@ function fieldParams(f: RequestFields): unknown[] {
 async function writePeople(
   sql: Sql,
   id: string,
-  signees: readonly NewSignee[],
+  signers: readonly NewSigner[],
   watchers: readonly Watcher[],
 ): Promise<void> {
-  if (signees.length > 0) await sql.query(INSERT_SIGNEES, [JSON.stringify(signees.map(signeeRecord))]);
+  if (signers.length > 0) await sql.query(INSERT_SIGNERS, [JSON.stringify(signers.map(signerRecord))]);
   if (watchers.length > 0) await sql.query(INSERT_WATCHERS, [id, JSON.stringify(watchers.map(watcherRecord))]);
 }
 
@@ -326,29 +326,29 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
   async function findForSigners(
     asked: readonly { id: string; lookupHash: Buffer }[],
     lock: boolean,
-  ): Promise<({ request: SignatureRequest; signee: Signee } | null)[]> {
+  ): Promise<({ request: SignatureRequest; signee: Signer } | null)[]> {
     const valid = asked.filter((a) => UUID.test(a.id));
     const read = async (some: readonly { id: string; lookupHash: Buffer }[]) => {
-      const rows = await sql.query<SignerRow>(signersRead(lock), [
+      const rows = await sql.query<RequestBySignerRow>(signersRead(lock), [
         some.map((a) => a.id),
         some.map((a) => a.lookupHash.toString('hex')),
       ]);
       return new Map(rows.map((r) => [some[Number(r.n) - 1]!, r]));
     };
-    const found = valid.length > 0 ? await read(valid) : new Map<object, SignerRow>();
+    const found = valid.length > 0 ? await read(valid) : new Map<object, RequestBySignerRow>();
     // As in find: locked after a concurrent change committed, the signers are read again under the lock.
     const stale = valid.filter((a) => found.get(a)?.stale);
     if (stale.length > 0) for (const [a, r] of await read(stale)) found.set(a, r);
     return asked.map((a) => {
       const r = found.get(a);
       const request = r && withPeople(r);
-      const signee = request?.signees.find((s) => s.id === r!.matched);
-      return request && signee ? { request, signee } : null;
+      const signer = request?.signees.find((s) => s.id === r!.matched);
+      return request && signer ? { request, signee: signer } : null;
     });
   }
 
   return {
-    async insert(r, signees) {
+    async insert(r, signers) {
       await sql.transaction(async (tx) => {
         await tx.query(
           `INSERT INTO signature_request (id, account_id, state, created, last_modified, name, hash_to_sign, file_name,
@@ -356,7 +356,7 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
            VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb)`,
           [r.id, r.accountId, r.state, r.created, ...fieldParams(r)],
         );
-        await writePeople(tx, r.id, signees, r.watchers);
+        await writePeople(tx, r.id, signers, r.watchers);
       });
     },
     findById: (id, accountId) => find(id, accountId, false),
@@ -365,7 +365,7 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
       return (await findForSigners([{ id, lookupHash }], lock))[0]!;
     },
     findForSigners,
-    async replaceDraft(id, fields, signees, watchers, now) {
+    async replaceDraft(id, fields, signers, watchers, now) {
       return sql.transaction(async (tx) => {
         const updated = await tx.query(
           // An uploaded file stays the request's while the hash is unchanged (and keeps its fileURL when none is given).
@@ -380,7 +380,7 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
         if (updated.length === 0) return false;
         await tx.query('DELETE FROM signee WHERE request_id = $1', [id]);
         await tx.query('DELETE FROM signature_request_watcher WHERE request_id = $1', [id]);
-        await writePeople(tx, id, signees, watchers);
+        await writePeople(tx, id, signers, watchers);
         return true;
       });
     },

@@ -16,10 +16,10 @@
 import type { Account } from '../../app/accounts/account.port.js';
 import { BACKLOG_CAP } from '../../app/mail/queue-email.js';
 import type { Store } from '../../app/shared/store.port.js';
-import type { SignatureRequest, Signee } from '../../app/signature-requests/signature-request.port.js';
+import type { SignatureRequest, Signer } from '../../app/signature-requests/signature-request.port.js';
 import { sharedTransactions, type SharedTransactions } from './shared-transactions.js';
 
-type Found = { request: SignatureRequest; signee: Signee } | null;
+type Found = { request: SignatureRequest; signee: Signer } | null;
 
 /** Runs keyed units of work in transactions of `transaction`, shared by units arriving together. */
 export function unitsOfWork(

@@ -17,7 +17,7 @@ import { SEALING_STATES } from '../../core/signature-requests/states.js';
 import { createAnchor } from '../anchoring/create-anchor.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { RequestMailDeps } from './request-mails.js';
-import { PLATFORM_ACTOR, signeeActor } from './audit.js';
+import { PLATFORM_ACTOR, signerActor } from './audit.js';
 import type { AuditEvent, SignatureRequest } from './signature-request.port.js';
 
 /** The audit trail document of a request from its stored events: every value in plain (the owner's form). */
@@ -75,7 +75,7 @@ export function splitEvents(request: SignatureRequest, events: readonly AuditEve
   return events.map((e) => {
     const concerned = e.signeeId === null ? undefined : byId.get(e.signeeId);
     // Every signer's own event names that signer (recordEvent's `signee`); any other actor is the account's.
-    const signer = concerned !== undefined && e.actor === signeeActor(concerned) ? concerned : undefined;
+    const signer = concerned !== undefined && e.actor === signerActor(concerned) ? concerned : undefined;
     const of = signer?.auditTrailId;
     const personal: PersonalValue[] = [];
     const add = (field: PersonalValue['field'], value: string | null | undefined, owner = of): void => {

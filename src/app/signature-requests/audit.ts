@@ -1,7 +1,7 @@
 /** Writing audit events: always on the store of the transaction that makes the change they record. */
 import type { AuditEventType } from '../../core/signature-requests/audit-trail.js';
 import type { Store } from '../shared/store.port.js';
-import type { AuditEvent, Signee } from './signature-request.port.js';
+import type { AuditEvent, Signer } from './signature-request.port.js';
 import { truncateGraphemes } from '../../core/text/graphemes.js';
 
 /** Where a request came from, when it came over HTTP. */
@@ -14,7 +14,7 @@ export interface Origin {
 export const PLATFORM_ACTOR = 'platform';
 
 /** How a signer appears as an actor: `Name <email>` (or the name alone). */
-export function signeeActor(s: Pick<Signee, 'commonName' | 'email'>): string {
+export function signerActor(s: Pick<Signer, 'commonName' | 'email'>): string {
   return s.email === null ? s.commonName : `${s.commonName} <${s.email}>`;
 }
 
@@ -23,7 +23,7 @@ export interface EventInput {
   readonly type: AuditEventType;
   readonly date: number;
   readonly actor: string;
-  readonly signee?: Pick<Signee, 'id'>;
+  readonly signee?: Pick<Signer, 'id'>;
   readonly origin?: Origin;
   readonly comment?: string;
 }

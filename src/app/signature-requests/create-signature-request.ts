@@ -3,7 +3,7 @@ import type { AppDeps } from '../shared/deps.js';
 import { recordEvent, type Origin } from './audit.js';
 import { activateIfDue } from './lifecycle.js';
 import { checkRequestInput } from './request-input.js';
-import { newSignees } from './signee-secrets.js';
+import { newSigners } from './signer-secrets.js';
 import type { SignatureRequest, SignatureRequestInput } from './signature-request.port.js';
 
 export interface CreateSignatureRequestInput extends SignatureRequestInput {
@@ -34,10 +34,10 @@ export async function createSignatureRequest(
   if (!draft && checked.signees.length === 0)
     fail('VALIDATION_FAILED', 'a request activated at once needs "authorizedSignees" (or create it with state DRAFT)');
   const id = deps.random.uuid();
-  const signees = newSignees(deps, id, checked.signees);
+  const signers = newSigners(deps, id, checked.signees);
   return deps.store.transaction(async (tx) => {
     const base = { id, accountId: input.accountId, created: now, ...checked.fields, watchers: [...checked.watchers] };
-    await tx.signatureRequests.insert({ ...base, state: draft ? 'DRAFT' : 'PENDING' }, signees);
+    await tx.signatureRequests.insert({ ...base, state: draft ? 'DRAFT' : 'PENDING' }, signers);
     await recordEvent(tx, id, { type: 'CREATED', date: now, actor: input.actor, origin: input.origin });
     const created = await tx.signatureRequests.findById(id);
     if (!created) throw new Error(`signature request ${id} vanished inside its own transaction`);

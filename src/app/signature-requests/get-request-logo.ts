@@ -8,7 +8,7 @@ import type { AppDeps } from '../shared/deps.js';
 import type { BrandImage } from './attestation/attestation-model.js';
 import { findSharedRequest } from './get-shared-request.js';
 import type { Vars } from '../../core/signature-requests/limits.js';
-import { findSignee } from './signee-secrets.js';
+import { findSigner } from './signer-secrets.js';
 
 /** The one answer for a request without a logo, or whose logo cannot be fetched or is not a PNG or JPEG. */
 export const NO_LOGO_MESSAGE = 'this signature request has no logo to show';
@@ -26,9 +26,9 @@ async function logoOf(deps: LogoDeps, vars: Vars | null): Promise<BrandImage> {
  * The logo as a signer sees it: the signer's own `serviceLogoURL` var overrides the request's, as on the page.
  * @throws DomainError NOT_FOUND for an unknown request or a wrong signeeId; NO_LOGO when there is none to show
  */
-export async function getSigneeLogo(deps: LogoDeps, input: { id: string; signeeId: string }): Promise<BrandImage> {
-  const { request, signee } = await findSignee(deps, { requestId: input.id, signeeId: input.signeeId });
-  return logoOf(deps, { ...request.vars, ...signee.vars });
+export async function getSignerLogo(deps: LogoDeps, input: { id: string; signeeId: string }): Promise<BrandImage> {
+  const { request, signee: signer } = await findSigner(deps, { requestId: input.id, signeeId: input.signeeId });
+  return logoOf(deps, { ...request.vars, ...signer.vars });
 }
 
 /**

@@ -1,9 +1,9 @@
 import { fail } from '../../core/errors.js';
 import type { AppDeps } from '../shared/deps.js';
-import { recordEvent, signeeActor, type Origin } from './audit.js';
+import { recordEvent, signerActor, type Origin } from './audit.js';
 import { declinedOn } from './record-signer-event.js';
-import { findSignee } from './signee-secrets.js';
-import type { SignatureRequest, Signee } from './signature-request.port.js';
+import { findSigner } from './signer-secrets.js';
+import type { SignatureRequest, Signer } from './signature-request.port.js';
 
 /**
  * One of the account's signature requests.
@@ -24,17 +24,17 @@ export async function getSignatureRequest(
  * date of the signer's decline (SIGN_REFUSED), or null.
  * @throws DomainError NOT_FOUND for a wrong, revoked or foreign signeeId, or an unknown request (one answer)
  */
-export async function getSignatureRequestAsSignee(
+export async function getSignatureRequestAsSigner(
   deps: Pick<AppDeps, 'store' | 'clock' | 'secretKey'>,
   input: { id: string; signeeId: string; origin?: Origin },
-): Promise<{ request: SignatureRequest; signee: Signee; declinedOn: number | null }> {
-  const found = await findSignee(deps, { requestId: input.id, signeeId: input.signeeId });
+): Promise<{ request: SignatureRequest; signee: Signer; declinedOn: number | null }> {
+  const found = await findSigner(deps, { requestId: input.id, signeeId: input.signeeId });
   const declined = await declinedOn(deps.store, found.signee);
   if (found.signee.viewedOn !== null) return { ...found, declinedOn: declined };
   const now = deps.clock.now();
   await deps.store.transaction(async (tx) => {
     if (!(await tx.signatureRequests.markViewed(found.signee.id, now))) return;
-    const actor = signeeActor(found.signee);
+    const actor = signerActor(found.signee);
     await recordEvent(tx, input.id, { type: 'VIEWED', date: now, actor, signee: found.signee, origin: input.origin });
   });
   return { ...found, signee: { ...found.signee, viewedOn: now }, declinedOn: declined };

@@ -12,7 +12,7 @@ import {
 import { DELIVER_CALLBACK, type CallbackJobData } from '../callbacks/callback.port.js';
 import type { Store } from '../shared/store.port.js';
 import { PLATFORM_ACTOR, auditEvent } from './audit.js';
-import { invitedSignees, queueRequestMails, type RequestMailDeps } from './request-mails.js';
+import { invitedSigners, queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import { ownerView } from './signature-request-view.js';
 import type { AuditEvent, SignatureRequest } from './signature-request.port.js';
 
@@ -112,7 +112,7 @@ async function queueMoveMails(
 ): Promise<void> {
   if (moved.state === 'IN_PROGRESS') await queueRequestMails(tx, deps, moved, { kind: 'activated' });
   if (moved.state !== 'CANCELED' && moved.state !== 'CLOSED') return;
-  const invited = await invitedSignees(tx, moved);
+  const invited = await invitedSigners(tx, moved);
   const kind = moved.state === 'CANCELED' ? 'canceled' : 'closed';
   await queueRequestMails(tx, deps, moved, { kind, invited, wasActive: before.state === 'IN_PROGRESS' });
 }

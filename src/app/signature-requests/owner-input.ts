@@ -1,4 +1,4 @@
-/** What the owner's operations on a request (remind-signees.ts, update-deadline.ts) take. */
+/** What the owner's operations on a request (remind-signers.ts, update-deadline.ts) take. */
 import type { AppDeps } from '../shared/deps.js';
 import { type Origin } from './audit.js';
 import { type RequestMailDeps } from './request-mails.js';

@@ -10,7 +10,7 @@ import { getReceipt } from '../anchoring/get-receipt.js';
 import { getSpvProof } from '../anchoring/get-spv-proof.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { TrailReader } from './audit-trail.js';
-import { signedEmailOpening } from './signee-secrets.js';
+import { signedEmailOpening } from './signer-secrets.js';
 import { enqueueRequestCallback, PRODUCE_ATTESTATION } from './lifecycle.js';
 import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import type { SignatureRequest } from './signature-request.port.js';

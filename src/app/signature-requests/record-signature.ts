@@ -1,10 +1,10 @@
 /** What every signature of a request does, delegated or with the signer's own key. */
 import { fail } from '../../core/errors.js';
 import type { Store } from '../shared/store.port.js';
-import { auditEvent, signeeActor, type Origin } from './audit.js';
-import { findSignee } from './signee-secrets.js';
+import { auditEvent, signerActor, type Origin } from './audit.js';
+import { findSigner } from './signer-secrets.js';
 import { queueMoveConsequences, enqueueRequestCallback, platformMoveEvent } from './lifecycle.js';
-import type { SignatureRequest, Signee, SignMethod } from './signature-request.port.js';
+import type { SignatureRequest, Signer, SignMethod } from './signature-request.port.js';
 import type { AppDeps } from '../shared/deps.js';
 import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
 
@@ -17,8 +17,8 @@ export async function lockForSigning(
   tx: Store,
   deps: Pick<AppDeps, 'secretKey'>,
   input: { requestId: string; signeeId: string; now: number },
-): Promise<{ request: SignatureRequest; signee: Signee }> {
-  const found = await findSignee(
+): Promise<{ request: SignatureRequest; signee: Signer }> {
+  const found = await findSigner(
     { store: tx, secretKey: deps.secretKey },
     { requestId: input.requestId, signeeId: input.signeeId, lock: true },
   );
@@ -35,9 +35,9 @@ export const declinedKey = (signeeId: string): string => `declined:${signeeId}`;
  * who is done learns so, not that a code is needed), and again under the request's lock.
  * @throws DomainError ALREADY_SIGNED, ALREADY_DECLINED
  */
-export async function assertSignerOpen(store: Pick<Store, 'requestMailMarks'>, signee: Signee): Promise<void> {
-  if (signee.signedOn !== null) fail('ALREADY_SIGNED', 'this signer has already signed this request');
-  if (await store.requestMailMarks.isMarked(declinedKey(signee.id)))
+export async function assertSignerOpen(store: Pick<Store, 'requestMailMarks'>, signer: Signer): Promise<void> {
+  if (signer.signedOn !== null) fail('ALREADY_SIGNED', 'this signer has already signed this request');
+  if (await store.requestMailMarks.isMarked(declinedKey(signer.id)))
     fail('ALREADY_DECLINED', 'this signer declined to sign this request');
 }
 
@@ -45,13 +45,16 @@ export async function assertSignerOpen(store: Pick<Store, 'requestMailMarks'>, s
  * Checks that the signer of a request (read under its lock) can sign now.
  * @throws DomainError ALREADY_SIGNED, SIGNING_CLOSED, DEADLINE_PASSED, NOT_YOUR_TURN
  */
-export function assertCanSign({ request, signee }: { request: SignatureRequest; signee: Signee }, now: number): void {
-  if (signee.signedOn !== null) fail('ALREADY_SIGNED', 'this signer has already signed this request');
+export function assertCanSign(
+  { request, signee: signer }: { request: SignatureRequest; signee: Signer },
+  now: number,
+): void {
+  if (signer.signedOn !== null) fail('ALREADY_SIGNED', 'this signer has already signed this request');
   if (request.state !== 'IN_PROGRESS')
     fail('SIGNING_CLOSED', `the request is ${request.state}: it is signed only while IN_PROGRESS`);
   if (request.deadline !== null && now >= request.deadline)
     fail('DEADLINE_PASSED', `the deadline of this request passed on ${new Date(request.deadline).toISOString()}`);
-  if (request.ordered && request.signees.some((s) => s.position < signee.position && s.signedOn === null))
+  if (request.ordered && request.signees.some((s) => s.position < signer.position && s.signedOn === null))
     fail('NOT_YOUR_TURN', 'this request is signed in order, and a signer before you has not signed yet');
 }
 
@@ -64,7 +67,7 @@ export async function recordSignature(
   tx: Store,
   input: {
     request: SignatureRequest;
-    signee: Signee;
+    signee: Signer;
     anchorId: string;
     method: SignMethod;
     now: number;
@@ -72,20 +75,20 @@ export async function recordSignature(
   },
   deps?: RequestMailDeps,
 ): Promise<SignatureRequest> {
-  const { request, signee, anchorId, method, now } = input;
+  const { request, signee: signer, anchorId, method, now } = input;
   const type = method === 'delegated' ? 'DELEGATE' : 'SIGN';
-  const event = auditEvent({ type, date: now, actor: signeeActor(signee), signee, origin: input.origin });
-  const signees = request.signees.map((s) => (s.id === signee.id ? { ...s, signedOn: now, anchorId, method } : s));
+  const event = auditEvent({ type, date: now, actor: signerActor(signer), signee: signer, origin: input.origin });
+  const signers = request.signees.map((s) => (s.id === signer.id ? { ...s, signedOn: now, anchorId, method } : s));
   // The last signature completes the request in the same statement (the request is locked by the caller).
-  const last = signees.every((s) => s.signedOn !== null);
+  const last = signers.every((s) => s.signedOn !== null);
   const move = last
     ? { from: request.state, to: 'COMPLETED' as const, event: platformMoveEvent(request.state, 'COMPLETED', now) }
     : undefined;
   // The request is locked and the signer was read unsigned under the lock (lockForSigning).
-  await tx.signatureRequests.markSigned(signee.id, request.id, { anchorId, method }, event, move);
-  const signed: SignatureRequest = { ...request, signees, lastModified: now };
+  await tx.signatureRequests.markSigned(signer.id, request.id, { anchorId, method }, event, move);
+  const signed: SignatureRequest = { ...request, signees: signers, lastModified: now };
   await enqueueRequestCallback(tx, signed, 'signature');
-  const signedNow = signees.find((s) => s.id === signee.id)!;
+  const signedNow = signers.find((s) => s.id === signer.id)!;
   if (deps) await queueRequestMails(tx, deps, signed, { kind: 'signed', signee: signedNow });
   if (!move) return signed;
   const completed: SignatureRequest = { ...signed, state: move.to };

@@ -3,7 +3,7 @@ import { RateLimitedError, fail } from '../../core/errors.js';
 import type { SignerEventType } from '../../core/signature-requests/audit-trail.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
-import { recordEvent, signeeActor, type Origin } from './audit.js';
+import { recordEvent, signerActor, type Origin } from './audit.js';
 import {
   SIGNER_EVENTS_PER_REQUEST_PER_HOUR,
   SIGNER_EVENTS_PER_SIGNER_PER_HOUR,
@@ -12,8 +12,8 @@ import {
 } from './mail-limits.js';
 import { assertSignerOpen, declinedKey } from './record-signature.js';
 import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
-import type { SignatureRequest, Signee } from './signature-request.port.js';
-import { findSignee } from './signee-secrets.js';
+import type { SignatureRequest, Signer } from './signature-request.port.js';
+import { findSigner } from './signer-secrets.js';
 
 /** The longest comment (a decline's reason), in UTF-16 units; the route refuses longer ones. */
 export const SIGNER_EVENT_COMMENT_MAX = 2000;
@@ -33,14 +33,22 @@ export async function recordSignerEvent(
   const comment = input.comment === undefined || input.comment === '' ? undefined : input.comment;
   await deps.store.transaction(async (tx) => {
     const found = { requestId: input.id, signeeId: input.signeeId, lock: true };
-    const { request, signee } = await findSignee({ ...deps, store: tx }, found);
-    if (input.type === 'SIGN_REFUSED') await assertSignerOpen(tx, signee);
+    const { request, signee: signer } = await findSigner({ ...deps, store: tx }, found);
+    if (input.type === 'SIGN_REFUSED') await assertSignerOpen(tx, signer);
     if (request.state !== 'IN_PROGRESS') fail('SIGNING_CLOSED', `the request is ${request.state}, not IN_PROGRESS`);
     const now = deps.clock.now();
-    await checkRate(tx, request.id, signee.id, now);
-    const actor = signeeActor(signee);
-    await recordEvent(tx, request.id, { type: input.type, date: now, actor, signee, origin: input.origin, comment });
-    if (input.type === 'SIGN_REFUSED') await decline(tx, deps, { request, signee, now, reason: comment ?? null });
+    await checkRate(tx, request.id, signer.id, now);
+    const actor = signerActor(signer);
+    await recordEvent(tx, request.id, {
+      type: input.type,
+      date: now,
+      actor,
+      signee: signer,
+      origin: input.origin,
+      comment,
+    });
+    if (input.type === 'SIGN_REFUSED')
+      await decline(tx, deps, { request, signee: signer, now, reason: comment ?? null });
   });
 }
 
@@ -56,21 +64,21 @@ async function checkRate(tx: Store, requestId: string, signeeId: string, now: nu
 async function decline(
   tx: Store,
   deps: RequestMailDeps,
-  input: { request: SignatureRequest; signee: Signee; now: number; reason: string | null },
+  input: { request: SignatureRequest; signee: Signer; now: number; reason: string | null },
 ): Promise<void> {
-  const { request, signee, now } = input;
-  const ref = { requestId: request.id, signeeId: signee.id };
-  if (!(await tx.requestMailMarks.mark(declinedKey(signee.id), ref, now)))
+  const { request, signee: signer, now } = input;
+  const ref = { requestId: request.id, signeeId: signer.id };
+  if (!(await tx.requestMailMarks.mark(declinedKey(signer.id), ref, now)))
     fail('ALREADY_DECLINED', 'this signer declined to sign this request');
-  await tx.requestMailMarks.mark(`reminded:${signee.id}`, ref, now);
-  await queueRequestMails(tx, deps, request, { kind: 'declined', signee, reason: input.reason });
+  await tx.requestMailMarks.mark(`reminded:${signer.id}`, ref, now);
+  await queueRequestMails(tx, deps, request, { kind: 'declined', signee: signer, reason: input.reason });
 }
 
 /**
  * When the signer declined (the date of its SIGN_REFUSED event), or null: read only for a declined signer.
  */
-export async function declinedOn(store: Store, signee: Signee): Promise<number | null> {
-  if (!(await store.requestMailMarks.isMarked(declinedKey(signee.id)))) return null;
-  const events = await store.signatureRequests.events(signee.requestId);
-  return events.find((e) => e.type === 'SIGN_REFUSED' && e.signeeId === signee.id)?.date ?? null;
+export async function declinedOn(store: Store, signer: Signer): Promise<number | null> {
+  if (!(await store.requestMailMarks.isMarked(declinedKey(signer.id)))) return null;
+  const events = await store.signatureRequests.events(signer.requestId);
+  return events.find((e) => e.type === 'SIGN_REFUSED' && e.signeeId === signer.id)?.date ?? null;
 }

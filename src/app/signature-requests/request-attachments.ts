@@ -43,11 +43,11 @@ export function requestAttachments(
  */
 async function signerProof(deps: Pick<AppDeps, 'store'>, ref: AttachmentRef): Promise<Attachment> {
   const request = await deps.store.signatureRequests.findById(ref.requestId);
-  const signee = request?.signees.find((s) => s.id === ref.signerId);
-  if (!signee?.anchorId) fail('NOT_FOUND', `no signature of signer ${ref.signerId} in request ${ref.requestId}`);
-  const result = await getReceipt(deps, { id: signee.anchorId });
-  if (!result.complete) fail('NOT_READY', `the receipt of anchor ${signee.anchorId} is not complete yet`);
-  const name = signee.commonName.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'signer';
+  const signer = request?.signees.find((s) => s.id === ref.signerId);
+  if (!signer?.anchorId) fail('NOT_FOUND', `no signature of signer ${ref.signerId} in request ${ref.requestId}`);
+  const result = await getReceipt(deps, { id: signer.anchorId });
+  if (!result.complete) fail('NOT_READY', `the receipt of anchor ${signer.anchorId} is not complete yet`);
+  const name = signer.commonName.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'signer';
   const content = Buffer.from(`${JSON.stringify(result.receipt, null, 2)}\n`, 'utf8');
   return { filename: `proof-${name}.json`, contentType: 'application/json', content };
 }

@@ -9,12 +9,12 @@ import { checkMailVars } from '../mail/render-email.js';
 import { checkSenderVars } from '../mail/sender.js';
 import { checkUserUrl } from '../shared/check-user-url.js';
 import type { AppDeps } from '../shared/deps.js';
-import type { RequestFields, SignatureRequestInput, SigneeInput, Watcher } from './signature-request.port.js';
+import type { RequestFields, SignatureRequestInput, SignerInput, Watcher } from './signature-request.port.js';
 import { trialRenderMails } from './trial-render-mails.js';
 
 export interface CheckedInput {
   readonly fields: RequestFields;
-  readonly signees: readonly SigneeInput[];
+  readonly signees: readonly SignerInput[];
   readonly watchers: readonly Watcher[];
 }
 
@@ -34,17 +34,17 @@ export async function checkRequestInput(
   requesterEmail: string,
 ): Promise<CheckedInput> {
   const hashToSign = assertHash(input.hashToSign, 'hashToSign', { refuseEmpty: true });
-  const signees = input.authorizedSignees ?? [];
+  const signers = input.authorizedSignees ?? [];
   const watchers = input.watchers ?? [];
   assertPeople(
-    signees.map((s) => s.email),
+    signers.map((s) => s.email),
     watchers.length,
   );
   assertVarsSize(input.vars, 'vars');
-  const normalised = signees.map((s, i) => checkSignee(s, i));
+  const normalised = signers.map((s, i) => checkSigner(s, i));
   watchers.forEach((w, i) => assertVarsSize(w.vars, `watchers[${i}].vars`));
   checkDates(input, now);
-  checkMail(deps, [input.vars, ...signees.map((s) => s.vars), ...watchers.map((w) => w.vars)]);
+  checkMail(deps, [input.vars, ...signers.map((s) => s.vars), ...watchers.map((w) => w.vars)]);
   if (deps.mail) trialRenderMails(deps.mail, input, { email: requesterEmail });
   await checkUrls(deps, input);
   return { fields: fieldsOf(input, hashToSign), signees: normalised, watchers };
@@ -88,7 +88,7 @@ function checkMail(deps: Pick<AppDeps, 'mail'>, varsList: readonly (Vars | undef
 }
 
 /** The signer with its phone normalised (calling code digits, national significant number). */
-function checkSignee(s: SigneeInput, i: number): SigneeInput {
+function checkSigner(s: SignerInput, i: number): SignerInput {
   assertVarsSize(s.vars, `authorizedSignees[${i}].vars`);
   if (s.email === undefined && s.phone === undefined)
     fail('VALIDATION_FAILED', `authorizedSignees[${i}] needs an "email" (or a "phone" for face-to-face signing)`);

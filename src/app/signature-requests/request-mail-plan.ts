@@ -4,23 +4,23 @@
  */
 import type { EmailTypeId } from '../../core/mail/email-types.js';
 import type { AttachmentRef } from '../mail/email.port.js';
-import type { SignatureRequest, Signee, Watcher } from './signature-request.port.js';
+import type { SignatureRequest, Signer, Watcher } from './signature-request.port.js';
 
 /** What happened to a request, as far as its mails are concerned. */
 export type RequestMailEvent =
   | { readonly kind: 'activated' }
-  | { readonly kind: 'signed'; readonly signee: Signee }
+  | { readonly kind: 'signed'; readonly signee: Signer }
   | { readonly kind: 'canceled' | 'closed'; readonly invited: ReadonlySet<string>; readonly wasActive: boolean }
   | { readonly kind: 'deadlinePostponed'; readonly invited: ReadonlySet<string> }
-  | { readonly kind: 'feedback'; readonly signee: Signee; readonly subject: string; readonly message: string }
-  | { readonly kind: 'declined'; readonly signee: Signee; readonly reason: string | null }
-  | { readonly kind: 'reminder'; readonly signees: readonly Signee[] }
-  | { readonly kind: 'proofConfirmed'; readonly signee: Signee }
+  | { readonly kind: 'feedback'; readonly signee: Signer; readonly subject: string; readonly message: string }
+  | { readonly kind: 'declined'; readonly signee: Signer; readonly reason: string | null }
+  | { readonly kind: 'reminder'; readonly signees: readonly Signer[] }
+  | { readonly kind: 'proofConfirmed'; readonly signee: Signer }
   | { readonly kind: 'expiring' }
   | { readonly kind: 'attestation' };
 
 export type MailTarget =
-  | { readonly kind: 'signee'; readonly signee: Signee }
+  | { readonly kind: 'signee'; readonly signee: Signer }
   | { readonly kind: 'requester' }
   | { readonly kind: 'watcher'; readonly watcher: Watcher };
 
@@ -31,20 +31,20 @@ export interface PlannedMail {
   readonly event?: Readonly<Record<string, string>>;
   readonly attachments?: readonly AttachmentRef[];
   /** The signer a reply goes to (a feedback mail); otherwise a mail to a signer or watcher replies to the requester. */
-  readonly replyToSignee?: Signee;
+  readonly replyToSignee?: Signer;
   /** An invitation: sent once per signer (the caller marks it). */
   readonly invitation?: boolean;
 }
 
 /** The signers a request waits for now: every unsigned one, or with ordered signing the first unsigned one. */
-export function currentSignees(request: SignatureRequest): Signee[] {
+export function currentSigners(request: SignatureRequest): Signer[] {
   const unsigned = request.signees.filter((s) => s.signedOn === null);
   return request.ordered ? unsigned.slice(0, 1) : unsigned;
 }
 
-const hasEmail = (s: Signee): boolean => s.email !== null;
-const toSignees = (type: EmailTypeId, signees: readonly Signee[], extra: Partial<PlannedMail> = {}): PlannedMail[] =>
-  signees.filter(hasEmail).map((signee) => ({ type, to: { kind: 'signee', signee }, ...extra }));
+const hasEmail = (s: Signer): boolean => s.email !== null;
+const toSigners = (type: EmailTypeId, signers: readonly Signer[], extra: Partial<PlannedMail> = {}): PlannedMail[] =>
+  signers.filter(hasEmail).map((signer) => ({ type, to: { kind: 'signee', signee: signer }, ...extra }));
 const toWatchers = (type: EmailTypeId, request: SignatureRequest, event?: PlannedMail['event']): PlannedMail[] =>
   request.watchers.map((watcher) => ({ type, to: { kind: 'watcher', watcher }, ...(event && { event }) }));
 
@@ -67,16 +67,16 @@ export function planRequestMails(
       return endMails(request, event);
     case 'deadlinePostponed': {
       const waiting = request.signees.filter((s) => s.signedOn === null && event.invited.has(s.id));
-      return toSignees('signatureDeadlineUpdatedSigneeEmail', waiting);
+      return toSigners('signatureDeadlineUpdatedSigneeEmail', waiting);
     }
     case 'feedback':
       return [feedbackMail(event)];
     case 'declined':
       return declineMails(request, event);
     case 'reminder':
-      return toSignees('signatureReminderSigneeEmail', event.signees);
+      return toSigners('signatureReminderSigneeEmail', event.signees);
     case 'proofConfirmed':
-      return toSignees('signatureProofConfirmedSigneeEmail', [event.signee], {
+      return toSigners('signatureProofConfirmedSigneeEmail', [event.signee], {
         attachments: [{ kind: 'signer-proof', requestId: request.id, signerId: event.signee.id }],
       });
     case 'expiring':
@@ -88,18 +88,18 @@ export function planRequestMails(
 
 function invitations(request: SignatureRequest): PlannedMail[] {
   if (request.state !== 'IN_PROGRESS') return [];
-  return toSignees('signatureRequestSigneeEmail', currentSignees(request), { invitation: true });
+  return toSigners('signatureRequestSigneeEmail', currentSigners(request), { invitation: true });
 }
 
-function signerVars(signee: Signee): Record<string, string> {
-  return { signeeName: signee.commonName, signeeEmail: signee.email ?? '' };
+function signerVars(signer: Signer): Record<string, string> {
+  return { signeeName: signer.commonName, signeeEmail: signer.email ?? '' };
 }
 
-function signedMails(request: SignatureRequest, signee: Signee, requesterEmail: string): PlannedMail[] {
-  const event = signerVars(signee);
-  const requesterSigned = signee.email !== null && signee.email.toLowerCase() === requesterEmail.toLowerCase();
+function signedMails(request: SignatureRequest, signer: Signer, requesterEmail: string): PlannedMail[] {
+  const event = signerVars(signer);
+  const requesterSigned = signer.email !== null && signer.email.toLowerCase() === requesterEmail.toLowerCase();
   return [
-    ...toSignees('signatureConfirmedSigneeEmail', [signee]),
+    ...toSigners('signatureConfirmedSigneeEmail', [signer]),
     ...(requesterSigned
       ? []
       : [{ type: 'signatureConfirmedRequesterEmail', to: { kind: 'requester' }, event } as const]),
@@ -112,15 +112,15 @@ function endMails(
   request: SignatureRequest,
   event: { kind: 'canceled' | 'closed'; invited: ReadonlySet<string>; wasActive: boolean },
 ): PlannedMail[] {
-  const [signeeType, watcherType] =
+  const [signerType, watcherType] =
     event.kind === 'canceled'
       ? (['signatureCanceledSigneeEmail', 'signatureCanceledWatcherEmail'] as const)
       : (['signatureClosedSigneeEmail', 'signatureClosedWatcherEmail'] as const);
   const invited = request.signees.filter((s) => event.invited.has(s.id));
-  return [...toSignees(signeeType, invited), ...(event.wasActive ? toWatchers(watcherType, request) : [])];
+  return [...toSigners(signerType, invited), ...(event.wasActive ? toWatchers(watcherType, request) : [])];
 }
 
-function feedbackMail(event: { signee: Signee; subject: string; message: string }): PlannedMail {
+function feedbackMail(event: { signee: Signer; subject: string; message: string }): PlannedMail {
   return {
     type: 'signatureFeedbackRequesterEmail',
     to: { kind: 'requester' },
@@ -134,7 +134,7 @@ function feedbackMail(event: { signee: Signee; subject: string; message: string 
  * signer declined, in the recipient's language, and its message is the reason. No new mail type: the
  * spec's fifteen stay the contract, and an owner's feedback template already shows a signer's words.
  */
-function declineMails(request: SignatureRequest, event: { signee: Signee; reason: string | null }): PlannedMail[] {
+function declineMails(request: SignatureRequest, event: { signee: Signer; reason: string | null }): PlannedMail[] {
   const vars = (lang: string | null | undefined): Record<string, string> => {
     const fr = (lang ?? request.lang ?? '').toLowerCase().startsWith('fr');
     return {
@@ -175,9 +175,9 @@ function attestationMails(request: SignatureRequest, requesterEmail: string): Pl
       })),
     ...request.signees
       .filter((s) => once(s.email))
-      .map((signee) => ({
+      .map((signer) => ({
         type,
-        to: { kind: 'signee', signee } as const,
+        to: { kind: 'signee', signee: signer } as const,
         attachments,
       })),
   ];

@@ -1,7 +1,7 @@
 /** What the mail flow of signature requests keeps: the moments that happen once, and finding those due. */
 
 /** A signer of a request. */
-export interface SigneeRef {
+export interface SignerRef {
   readonly requestId: string;
   readonly signeeId: string;
 }
@@ -15,9 +15,9 @@ export interface RequestMailMarkRepository {
   /** True when this moment was recorded. */
   isMarked(key: string): Promise<boolean>;
   /** Signers of IN_PROGRESS requests invited at or before `invitedBy`, unsigned and not reminded by the platform. */
-  dueReminders(invitedBy: number, limit: number): Promise<SigneeRef[]>;
+  dueReminders(invitedBy: number, limit: number): Promise<SignerRef[]>;
   /** Signers whose signature anchor is CONFIRMED and who were not told so yet. */
-  dueProofMails(limit: number): Promise<SigneeRef[]>;
+  dueProofMails(limit: number): Promise<SignerRef[]>;
   /** IN_PROGRESS requests whose deadline falls in (now, now + within] and whose requester was not warned of it. */
   dueDeadlineWarnings(now: number, within: number, limit: number): Promise<{ requestId: string; deadline: number }[]>;
 }

@@ -15,7 +15,7 @@ import { replyToOf, senderOf } from '../mail/sender.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
 import { planRequestMails, type MailTarget, type PlannedMail, type RequestMailEvent } from './request-mail-plan.js';
-import { signeeIdOf } from './signee-secrets.js';
+import { signeeIdOf } from './signer-secrets.js';
 import type { SignatureRequest } from './signature-request.port.js';
 
 /** What queueing a request's mails needs; without `mail` settings no mail is queued. */
@@ -64,7 +64,7 @@ export async function queueRequestMails(
 }
 
 /** The ids of the request's signers who were invited (their invitation was queued). */
-export async function invitedSignees(tx: Store, request: SignatureRequest): Promise<Set<string>> {
+export async function invitedSigners(tx: Store, request: SignatureRequest): Promise<Set<string>> {
   const invited = await Promise.all(request.signees.map((s) => tx.requestMailMarks.isMarked(invitedKey(s.id))));
   return new Set(request.signees.filter((_, i) => invited[i]).map((s) => s.id));
 }

@@ -10,10 +10,10 @@ export async function sendDueReminders(deps: TimedMailDeps, input: { limit: numb
   const now = deps.clock.now();
   const due = await deps.store.requestMailMarks.dueReminders(now - REMINDER_AFTER_MS, input.limit);
   return countDone(due, (ref) =>
-    onceFor(deps, ref, `reminded:${ref.signeeId}`, async (tx, request, signee) => {
-      if (request.state !== 'IN_PROGRESS' || signee.signedOn !== null) return false;
-      await recordEvent(tx, request.id, { type: 'REMINDED', date: now, actor: PLATFORM_ACTOR, signee });
-      return (await queueRequestMails(tx, deps, request, { kind: 'reminder', signees: [signee] })) > 0;
+    onceFor(deps, ref, `reminded:${ref.signeeId}`, async (tx, request, signer) => {
+      if (request.state !== 'IN_PROGRESS' || signer.signedOn !== null) return false;
+      await recordEvent(tx, request.id, { type: 'REMINDED', date: now, actor: PLATFORM_ACTOR, signee: signer });
+      return (await queueRequestMails(tx, deps, request, { kind: 'reminder', signees: [signer] })) > 0;
     }),
   );
 }

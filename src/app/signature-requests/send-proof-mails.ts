@@ -8,8 +8,8 @@ import { type TimedMailDeps, countDone, onceFor } from './timed-mails.js';
 export async function sendProofMails(deps: TimedMailDeps, input: { limit: number }): Promise<number> {
   const due = await deps.store.requestMailMarks.dueProofMails(input.limit);
   return countDone(due, (ref) =>
-    onceFor(deps, ref, `proof:${ref.signeeId}`, async (tx, request, signee) => {
-      return (await queueRequestMails(tx, deps, request, { kind: 'proofConfirmed', signee })) > 0;
+    onceFor(deps, ref, `proof:${ref.signeeId}`, async (tx, request, signer) => {
+      return (await queueRequestMails(tx, deps, request, { kind: 'proofConfirmed', signee: signer })) > 0;
     }),
   );
 }

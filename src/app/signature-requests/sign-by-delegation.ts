@@ -1,16 +1,16 @@
 import { DomainError, fail } from '../../core/errors.js';
 import { identityBoundMessage } from '../../core/identity/identity-message.js';
 import { issuerDomain } from '../../core/identity/issuer-domain.js';
-import { signeeIdentity } from '../../core/signature-requests/limits.js';
+import { signerIdentity } from '../../core/signature-requests/limits.js';
 import { createAnchor, type CreateAnchorInput } from '../anchoring/create-anchor.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
 import type { Origin } from './audit.js';
 import { assertCanSign, assertSignerOpen, recordSignature } from './record-signature.js';
-import { checkSigneeOtp, consumeSigneeOtp } from './signee-otp.js';
-import { findSignee, signedEmailOpening } from './signee-secrets.js';
+import { checkSignerOtp, consumeSignerOtp } from './signer-otp.js';
+import { findSigner, signedEmailOpening } from './signer-secrets.js';
 import type { PlatformSigner } from './platform-signer.port.js';
-import type { SignatureRequest, Signee } from './signature-request.port.js';
+import type { SignatureRequest, Signer } from './signature-request.port.js';
 
 type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'platformSigner' | 'mail'>;
 
@@ -34,14 +34,14 @@ export async function signByDelegation(
   const platform = deps.platformSigner ?? fail('NOT_READY', 'this server has no platform key to sign with');
   const signed = await deps.store.transaction(
     async (tx): Promise<{ anchorId: string; request: SignatureRequest } | { refused: DomainError }> => {
-      const found = await findSignee(
+      const found = await findSigner(
         { store: tx, secretKey: deps.secretKey },
         { requestId: input.id, signeeId: input.signeeId, lock: true },
       );
       await assertSignerOpen(tx, found.signee);
       let otpId: string | null;
       try {
-        otpId = await checkSigneeOtp({ ...deps, store: tx }, found.signee, input.otp);
+        otpId = await checkSignerOtp({ ...deps, store: tx }, found.signee, input.otp);
       } catch (err) {
         // Committed with nothing but the wrong try counted.
         if (err instanceof DomainError) return { refused: err };
@@ -65,27 +65,27 @@ async function writeSignature(
   deps: Deps,
   input: {
     request: SignatureRequest;
-    signee: Signee;
+    signee: Signer;
     signature: Awaited<ReturnType<typeof delegatedSignature>>;
     otpId: string | null;
     now: number;
     origin?: Origin;
   },
 ): Promise<{ anchorId: string; request: SignatureRequest }> {
-  const { request, signee, now, origin } = input;
-  await consumeSigneeOtp(tx, { requestId: request.id, signee, otpId: input.otpId, now, origin });
-  const anchor = await createAnchor({ ...deps, store: tx }, anchorInput(request, signee, input.signature));
+  const { request, signee: signer, now, origin } = input;
+  await consumeSignerOtp(tx, { requestId: request.id, signee: signer, otpId: input.otpId, now, origin });
+  const anchor = await createAnchor({ ...deps, store: tx }, anchorInput(request, signer, input.signature));
   const after = await recordSignature(
     tx,
-    { request, signee, anchorId: anchor.id, method: 'delegated', now, origin },
+    { request, signee: signer, anchorId: anchor.id, method: 'delegated', now, origin },
     deps,
   );
   return { anchorId: anchor.id, request: after };
 }
 
 /** The identity a delegated signature binds: the signer's name and committed e-mail (no e-mail in plain). */
-function identityOf(deps: Pick<AppDeps, 'secretKey'>, signee: Signee): string {
-  return signeeIdentity(signee.commonName, signedEmailOpening(deps, signee)?.committed ?? null);
+function identityOf(deps: Pick<AppDeps, 'secretKey'>, signer: Signer): string {
+  return signerIdentity(signer.commonName, signedEmailOpening(deps, signer)?.committed ?? null);
 }
 
 /** The platform's signature of the request's hash bound to the signer's identity and the platform's domain. */
@@ -100,7 +100,7 @@ async function delegatedSignature(platform: PlatformSigner, request: SignatureRe
 
 function anchorInput(
   request: SignatureRequest,
-  signee: Signee,
+  signer: Signer,
   signature: Awaited<ReturnType<typeof delegatedSignature>>,
 ): CreateAnchorInput {
   return {
@@ -113,6 +113,6 @@ function anchorInput(
     signedIdentity: signature.signedIdentity,
     signedIssuerDomain: signature.signedIssuerDomain,
     public: request.public,
-    metadata: { signatureRequestId: request.id, auditTrailId: signee.auditTrailId },
+    metadata: { signatureRequestId: request.id, auditTrailId: signer.auditTrailId },
   };
 }

@@ -4,8 +4,8 @@ import { checkUserUrl } from '../shared/check-user-url.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Origin } from './audit.js';
 import { assertSignerOpen, lockForSigning, recordSignature } from './record-signature.js';
-import { checkSigneeOtp, consumeSigneeOtp } from './signee-otp.js';
-import { findSignee } from './signee-secrets.js';
+import { checkSignerOtp, consumeSignerOtp } from './signer-otp.js';
+import { findSigner } from './signer-secrets.js';
 import type { SignatureRequest } from './signature-request.port.js';
 
 export interface OwnKeySignature {
@@ -29,15 +29,19 @@ export async function signWithOwnKey(
 ): Promise<{ anchorId: string; request: SignatureRequest }> {
   // The identity server a verifier will be sent to: checked (address included) before any transaction.
   if (input.identityURL !== undefined) await checkUserUrl(deps.httpClient, input.identityURL, 'identityURL');
-  const { signee: first, request: current } = await findSignee(deps, { requestId: input.id, signeeId: input.signeeId });
+  const { signee: first, request: current } = await findSigner(deps, { requestId: input.id, signeeId: input.signeeId });
   if (input.signedHash !== undefined && input.signedHash !== current.hashToSign)
     fail('HASH_MISMATCH', '"signedHash" is not the hashToSign of this request');
   await assertSignerOpen(deps.store, first);
-  const otpId = await checkSigneeOtp(deps, first, input.otp);
+  const otpId = await checkSignerOtp(deps, first, input.otp);
   return deps.store.transaction(async (tx) => {
     const now = deps.clock.now();
-    const { request, signee } = await lockForSigning(tx, deps, { requestId: input.id, signeeId: input.signeeId, now });
-    await consumeSigneeOtp(tx, { requestId: request.id, signee, otpId, now, origin: input.origin });
+    const { request, signee: signer } = await lockForSigning(tx, deps, {
+      requestId: input.id,
+      signeeId: input.signeeId,
+      now,
+    });
+    await consumeSignerOtp(tx, { requestId: request.id, signee: signer, otpId, now, origin: input.origin });
     const anchor = await createAnchor(
       { ...deps, store: tx },
       {
@@ -50,14 +54,14 @@ export async function signWithOwnKey(
         signedIdentity: input.signedIdentity,
         signedIssuerDomain: input.signedIssuerDomain,
         public: request.public,
-        metadata: { signatureRequestId: request.id, auditTrailId: signee.auditTrailId },
+        metadata: { signatureRequestId: request.id, auditTrailId: signer.auditTrailId },
       },
     );
     const after = await recordSignature(
       tx,
       {
         request,
-        signee,
+        signee: signer,
         anchorId: anchor.id,
         method: 'own-key',
         now,

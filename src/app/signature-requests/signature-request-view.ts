@@ -3,10 +3,10 @@ import type { Vars } from '../../core/signature-requests/limits.js';
 import { maskPhone } from '../../core/signature-requests/phone.js';
 import type { SignatureRequestState } from '../../core/signature-requests/states.js';
 import type { AppDeps } from '../shared/deps.js';
-import { signeeIdOf } from './signee-secrets.js';
-import type { SignatureRequest, Signee, Watcher } from './signature-request.port.js';
+import { signeeIdOf } from './signer-secrets.js';
+import type { SignatureRequest, Signer, Watcher } from './signature-request.port.js';
 
-export interface SigneeView {
+export interface SignerView {
   commonName: string;
   email?: string;
   countryCallingCode?: string;
@@ -43,7 +43,7 @@ export interface SignatureRequestView {
   identityURL?: string;
   vars?: Vars;
   watchers?: Watcher[];
-  authorizedSignees: SigneeView[];
+  authorizedSignees: SignerView[];
   anchors: string[];
   auditTrailAnchorId?: string;
   proofBundleComplete: boolean;
@@ -61,16 +61,16 @@ function optional<T extends object>(pairs: [keyof T, unknown][]): Partial<T> {
 }
 
 /** A signer as its owner (full) or another signer (`public`: name and signature facts only, no contact) sees it. */
-function signeeView(s: Signee, form: 'full' | 'public'): SigneeView {
+function signerView(s: Signer, form: 'full' | 'public'): SignerView {
   const facts = { commonName: s.commonName, auditTrailId: s.auditTrailId };
-  const signed = optional<SigneeView>([
+  const signed = optional<SignerView>([
     ['signedOn', s.signedOn],
     ['anchorId', s.anchorId],
   ]);
   if (form === 'public') return { ...facts, ...signed };
   return {
     ...facts,
-    ...optional<SigneeView>([
+    ...optional<SignerView>([
       ['email', s.email],
       ['countryCallingCode', s.countryCallingCode],
       ['phone', s.phone],
@@ -114,7 +114,7 @@ export function ownerView(r: SignatureRequest): SignatureRequestView {
     ...baseView(r),
     ...optional<SignatureRequestView>([['callbackURL', r.callbackUrl]]),
     watchers: r.watchers.map((w) => ({ ...w })),
-    authorizedSignees: r.signees.map((s) => signeeView(s, 'full')),
+    authorizedSignees: r.signees.map((s) => signerView(s, 'full')),
   };
 }
 
@@ -124,22 +124,22 @@ export function ownerView(r: SignatureRequest): SignatureRequestView {
  * The signer's own phone is given masked (`maskedPhone`): a link may be forwarded, and the page needs only
  * to say where the code goes.
  */
-export function signeeViewOf(
+export function signerViewOf(
   deps: Pick<AppDeps, 'secretKey'>,
   r: SignatureRequest,
-  me: Signee,
+  me: Signer,
   declinedOn: number | null = null,
 ): SignatureRequestView {
-  const full = signeeView(me, 'full');
+  const full = signerView(me, 'full');
   delete full.phone;
   delete full.countryCallingCode;
-  const own: SigneeView = {
+  const own: SignerView = {
     ...full,
     ...(me.phone !== null && { maskedPhone: maskPhone(me.countryCallingCode ?? '', me.phone) }),
     signeeId: signeeIdOf(deps, me),
     ...(declinedOn !== null && { declinedOn }),
   };
-  const others = r.signees.filter((s) => s.id !== me.id).map((s) => signeeView(s, 'public'));
+  const others = r.signees.filter((s) => s.id !== me.id).map((s) => signerView(s, 'public'));
   const logo = { ...r.vars, ...me.vars }.serviceLogoURL;
   const hasLogo = typeof logo === 'string' && logo.trim() !== '';
   return { ...baseView(r), authorizedSignees: [own, ...others], hasLogo };

@@ -7,7 +7,7 @@ import type { PageOf } from '../anchoring/anchor.port.js';
 export type SignMethod = 'delegated' | 'own-key';
 
 /** A signer as given by the owner. */
-export interface SigneeInput {
+export interface SignerInput {
   readonly commonName: string;
   readonly email?: string;
   readonly countryCallingCode?: string;
@@ -28,7 +28,7 @@ export interface Watcher {
 export interface SignatureRequestInput {
   readonly name: string;
   readonly hashToSign: string;
-  readonly authorizedSignees?: readonly SigneeInput[];
+  readonly authorizedSignees?: readonly SignerInput[];
   readonly watchers?: readonly Watcher[];
   readonly vars?: Vars;
   readonly fileName?: string;
@@ -43,7 +43,7 @@ export interface SignatureRequestInput {
 }
 
 /** A signer as stored: never its signeeId, only the salt it derives from and its keyed lookup hash. */
-export interface Signee {
+export interface Signer {
   /** Internal, stable id (the `signerKey` of one-time passwords); never shown. */
   readonly id: string;
   readonly requestId: string;
@@ -64,7 +64,7 @@ export interface Signee {
 }
 
 /** What a new signer row holds (the lookup hash is written, never read back). */
-export interface NewSignee extends Omit<Signee, 'viewedOn' | 'signedOn' | 'anchorId' | 'method'> {
+export interface NewSigner extends Omit<Signer, 'viewedOn' | 'signedOn' | 'anchorId' | 'method'> {
   readonly secretHash: Buffer;
 }
 
@@ -94,7 +94,7 @@ export interface SignatureRequest extends RequestFields {
   readonly uploaded?: boolean;
   readonly created: number;
   readonly lastModified: number;
-  readonly signees: readonly Signee[];
+  readonly signees: readonly Signer[];
   readonly watchers: readonly Watcher[];
 }
 
@@ -122,7 +122,7 @@ export interface SignatureRequestSearch {
 export interface SignatureRequestRepository {
   insert(
     request: Omit<SignatureRequest, 'signees' | 'auditTrailAnchorId' | 'proofBundleComplete' | 'lastModified'>,
-    signees: readonly NewSignee[],
+    signers: readonly NewSigner[],
   ): Promise<void>;
   /** The request with its signers (by position) and watchers; null when unknown or another account's. */
   findById(id: string, accountId?: string): Promise<SignatureRequest | null>;
@@ -132,7 +132,7 @@ export interface SignatureRequestRepository {
   replaceDraft(
     id: string,
     fields: RequestFields,
-    signees: readonly NewSignee[],
+    signers: readonly NewSigner[],
     watchers: readonly Watcher[],
     now: number,
   ): Promise<boolean>;
@@ -150,12 +150,12 @@ export interface SignatureRequestRepository {
     id: string,
     lookupHash: Buffer,
     opts: { readonly lock: boolean },
-  ): Promise<{ request: SignatureRequest; signee: Signee } | null>;
+  ): Promise<{ request: SignatureRequest; signee: Signer } | null>;
   /** {@link findForSigner} of several signers in one statement (locks taken in the order asked): one answer each. */
   findForSigners(
     asked: readonly { readonly id: string; readonly lookupHash: Buffer }[],
     lock: boolean,
-  ): Promise<({ request: SignatureRequest; signee: Signee } | null)[]>;
+  ): Promise<({ request: SignatureRequest; signee: Signer } | null)[]>;
   /**
    * Records a signature at `event.date`, touches the request's lastModified and appends the event that
    * records it; with `move` (the last signature), moves the request from `move.from` to `move.to` and

@@ -8,9 +8,9 @@
  */
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
-import type { SigneeRef } from './request-mail.port.js';
+import type { SignerRef } from './request-mail.port.js';
 import { type RequestMailDeps } from './request-mails.js';
-import type { SignatureRequest, Signee } from './signature-request.port.js';
+import type { SignatureRequest, Signer } from './signature-request.port.js';
 
 /** A reminder goes this long after the signer's invitation. */
 export const REMINDER_AFTER_MS = 3 * 24 * 3600 * 1000;
@@ -29,14 +29,14 @@ export async function countDone<T>(items: readonly T[], run: (item: T) => Promis
 /** Runs `fn` in a transaction that first marks `key`; nothing when the mark was there already. */
 export function onceFor(
   deps: TimedMailDeps,
-  ref: SigneeRef,
+  ref: SignerRef,
   key: string,
-  fn: (tx: Store, request: SignatureRequest, signee: Signee) => Promise<boolean>,
+  fn: (tx: Store, request: SignatureRequest, signer: Signer) => Promise<boolean>,
 ): Promise<boolean> {
   return deps.store.transaction(async (tx) => {
     if (!(await tx.requestMailMarks.mark(key, ref, deps.clock.now()))) return false;
     const request = await tx.signatureRequests.lockById(ref.requestId);
-    const signee = request?.signees.find((s) => s.id === ref.signeeId);
-    return request && signee ? fn(tx, request, signee) : false;
+    const signer = request?.signees.find((s) => s.id === ref.signeeId);
+    return request && signer ? fn(tx, request, signer) : false;
   });
 }

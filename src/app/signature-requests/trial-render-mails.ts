@@ -30,13 +30,13 @@ export function trialRenderMails(
   requester: { readonly email: string },
 ): void {
   const meter: RenderMeter = { steps: 0, maxSteps: TRIAL_MAX_STEPS };
-  const signees = (input.authorizedSignees ?? []).map(signeeRecipient);
+  const signers = (input.authorizedSignees ?? []).map(signerRecipient);
   const watchers = (input.watchers ?? []).map(watcherRecipient);
   const requesterEvent = largestSigner(input);
   for (const type of EMAIL_TYPE_IDS) {
     const kind = EMAIL_TYPES[type].recipient;
     const targets: { recipient: Recipient; event?: Record<string, string> }[] = [
-      ...(kind === 'signee' || kind === 'all' ? signees.map((recipient) => ({ recipient })) : []),
+      ...(kind === 'signee' || kind === 'all' ? signers.map((recipient) => ({ recipient })) : []),
       ...(kind === 'watcher' || kind === 'all'
         ? watchers.map((recipient) => ({ recipient, event: requesterEvent }))
         : []),
@@ -83,7 +83,7 @@ function trialOne(
   if (custom && !disabled) renderEmail(settings.engine, { type: t.type, context }, meter);
 }
 
-function signeeRecipient(s: NonNullable<SignatureRequestInput['authorizedSignees']>[number]): Recipient {
+function signerRecipient(s: NonNullable<SignatureRequestInput['authorizedSignees']>[number]): Recipient {
   return {
     kind: 'signee',
     email: s.email ?? '',

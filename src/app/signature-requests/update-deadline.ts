@@ -1,7 +1,7 @@
 import { fail } from '../../core/errors.js';
 import { FINAL_STATES } from '../../core/signature-requests/states.js';
 import { recordEvent } from './audit.js';
-import { invitedSignees, queueRequestMails } from './request-mails.js';
+import { invitedSigners, queueRequestMails } from './request-mails.js';
 import type { SignatureRequest } from './signature-request.port.js';
 import type { OwnerActionDeps, OwnerInput } from './owner-input.js';
 
@@ -34,7 +34,7 @@ export async function updateDeadline(
     });
     const updated = { ...request, deadline: input.deadline, lastModified: now };
     if (isPostponed(request, input.deadline)) {
-      const invited = await invitedSignees(tx, request);
+      const invited = await invitedSigners(tx, request);
       await queueRequestMails(tx, deps, updated, { kind: 'deadlinePostponed', invited });
     }
     return updated;

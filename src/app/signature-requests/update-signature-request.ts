@@ -2,7 +2,7 @@ import { fail } from '../../core/errors.js';
 import type { AppDeps } from '../shared/deps.js';
 import { recordEvent, type Origin } from './audit.js';
 import { checkRequestInput } from './request-input.js';
-import { newSignees } from './signee-secrets.js';
+import { newSigners } from './signer-secrets.js';
 import type { SignatureRequest, SignatureRequestInput } from './signature-request.port.js';
 
 export interface UpdateSignatureRequestInput extends SignatureRequestInput {
@@ -27,8 +27,8 @@ export async function updateSignatureRequest(
     const current = await tx.signatureRequests.lockById(input.id, input.accountId);
     if (!current) fail('NOT_FOUND', `no signature request ${input.id}`);
     if (current.state !== 'DRAFT') fail('NOT_EDITABLE', `the request is ${current.state}; only a DRAFT is changed`);
-    const signees = newSignees(deps, input.id, checked.signees);
-    await tx.signatureRequests.replaceDraft(input.id, checked.fields, signees, checked.watchers, now);
+    const signers = newSigners(deps, input.id, checked.signees);
+    await tx.signatureRequests.replaceDraft(input.id, checked.fields, signers, checked.watchers, now);
     await recordEvent(tx, input.id, { type: 'UPDATED', date: now, actor: input.actor, origin: input.origin });
     const updated = await tx.signatureRequests.findById(input.id);
     if (!updated) throw new Error(`signature request ${input.id} vanished inside its own transaction`);

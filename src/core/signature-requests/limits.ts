@@ -32,13 +32,13 @@ export function assertVarsSize(vars: Vars | undefined, label: string): void {
  * Checks the number of signers and watchers and that no e-mail appears twice among the signers.
  * @throws DomainError TOO_MANY_SIGNEES, TOO_MANY_WATCHERS, DUPLICATE_SIGNEE
  */
-export function assertPeople(signeeEmails: readonly (string | undefined)[], watcherCount: number): void {
-  if (signeeEmails.length > SIGNATURE_REQUEST_LIMITS.maxSignees)
-    fail('TOO_MANY_SIGNEES', `at most ${SIGNATURE_REQUEST_LIMITS.maxSignees} signers, got ${signeeEmails.length}`);
+export function assertPeople(signerEmails: readonly (string | undefined)[], watcherCount: number): void {
+  if (signerEmails.length > SIGNATURE_REQUEST_LIMITS.maxSignees)
+    fail('TOO_MANY_SIGNEES', `at most ${SIGNATURE_REQUEST_LIMITS.maxSignees} signers, got ${signerEmails.length}`);
   if (watcherCount > SIGNATURE_REQUEST_LIMITS.maxWatchers)
     fail('TOO_MANY_WATCHERS', `at most ${SIGNATURE_REQUEST_LIMITS.maxWatchers} watchers, got ${watcherCount}`);
   const seen = new Set<string>();
-  for (const email of signeeEmails) {
+  for (const email of signerEmails) {
     if (email === undefined) continue;
     const key = email.toLowerCase();
     if (seen.has(key)) fail('DUPLICATE_SIGNEE', `the signer ${email} is listed twice`);
@@ -51,6 +51,6 @@ export function assertPeople(signeeEmails: readonly (string | undefined)[], watc
  * service passes the e-mail committed (`sha256:<SHA-256(salt ‖ e-mail)>`, committedEmail), so that a receipt
  * anyone may hold names the signer and proves the e-mail only to whom the owner gives the opening.
  */
-export function signeeIdentity(commonName: string, email: string | null): string {
+export function signerIdentity(commonName: string, email: string | null): string {
   return formatIdentity({ commonName, ...(email !== null && { emailAddress: email }) }, 'ALL');
 }

@@ -2,7 +2,7 @@ import { fail } from '../../../core/errors.js';
 import type { AppDeps } from '../../shared/deps.js';
 import { getSignatureRequest } from '../get-signature-request.js';
 import { findSharedRequest } from '../get-shared-request.js';
-import { findSignee } from '../signee-secrets.js';
+import { findSigner } from '../signer-secrets.js';
 import type { SignatureRequest } from '../signature-request.port.js';
 import type { DocumentDeps } from './document.port.js';
 import { readSealed } from './sealed-stream.js';
@@ -25,7 +25,7 @@ export type DocumentReader =
 
 async function requestFor(deps: Deps, id: string, reader: DocumentReader): Promise<SignatureRequest> {
   if ('accountId' in reader) return getSignatureRequest(deps, { accountId: reader.accountId, id });
-  if ('signeeId' in reader) return (await findSignee(deps, { requestId: id, signeeId: reader.signeeId })).request;
+  if ('signeeId' in reader) return (await findSigner(deps, { requestId: id, signeeId: reader.signeeId })).request;
   return findSharedRequest(deps, { id, token: reader.sharingToken });
 }
 

@@ -6,7 +6,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { BrandImage } from '../../../app/signature-requests/attestation/attestation-model.js';
-import { getSharedLogo, getSigneeLogo } from '../../../app/signature-requests/get-request-logo.js';
+import { getSharedLogo, getSignerLogo } from '../../../app/signature-requests/get-request-logo.js';
 import type { RouteModule } from '../../route-module.js';
 import { errors } from '../../schemas.js';
 import { IdParams, SharedParams, SigneeId } from './signature-request.schemas.js';
@@ -37,7 +37,7 @@ export const logoRoutes: RouteModule = (app, deps, config) => {
         response: { 200: Image, ...errors(400, 404, 429) },
       },
     },
-    async (req, reply) => sendImage(reply, await getSigneeLogo(deps, { ...req.params, ...req.query })),
+    async (req, reply) => sendImage(reply, await getSignerLogo(deps, { ...req.params, ...req.query })),
   );
 
   app.get(

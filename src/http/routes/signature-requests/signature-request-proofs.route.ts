@@ -2,10 +2,10 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { readAuditTrail, type TrailReader } from '../../../app/signature-requests/audit-trail.js';
 import { getSignatureRequest } from '../../../app/signature-requests/get-signature-request.js';
-import { remindSignees } from '../../../app/signature-requests/remind-signees.js';
+import { remindSigners } from '../../../app/signature-requests/remind-signers.js';
 import { updateDeadline } from '../../../app/signature-requests/update-deadline.js';
 import { getReaderProofBundle, proofBundleJson } from '../../../app/signature-requests/proof-bundle.js';
-import { findSignee } from '../../../app/signature-requests/signee-secrets.js';
+import { findSigner } from '../../../app/signature-requests/signer-secrets.js';
 import type { SignatureRequest } from '../../../app/signature-requests/signature-request.port.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { accountSecurity as security, errors } from '../../schemas.js';
@@ -19,7 +19,7 @@ import {
   ProofBundleSchema,
   RemindBody,
   RequestSchema,
-  SigneeQuery,
+  SignerQuery,
 } from './signature-request.schemas.js';
 
 const tags = ['signature requests'];
@@ -33,8 +33,8 @@ async function readerRequest(
 ): Promise<[SignatureRequest, TrailReader]> {
   if (signeeId === undefined)
     return [await getSignatureRequest(deps, { accountId: accountOf(req).id, id }), { kind: 'owner' }];
-  const { request, signee } = await findSignee(deps, { requestId: id, signeeId });
-  return [request, { kind: 'signee', auditTrailId: signee.auditTrailId }];
+  const { request, signee: signer } = await findSigner(deps, { requestId: id, signeeId });
+  return [request, { kind: 'signee', auditTrailId: signer.auditTrailId }];
 }
 
 /** Reminders, deadline, audit trail and proof bundle. */
@@ -59,7 +59,7 @@ export const signatureRequestProofRoutes: RouteModule = (app, deps, config) => {
     async (req) => {
       const account = accountOf(req);
       const input = { accountId: account.id, id: req.params.id, actor: account.email, emails: req.body };
-      return { reminded: await remindSignees(deps, { ...input, origin: originOf(req) }) };
+      return { reminded: await remindSigners(deps, { ...input, origin: originOf(req) }) };
     },
   );
 
@@ -92,7 +92,7 @@ export const signatureRequestProofRoutes: RouteModule = (app, deps, config) => {
         summary: "The audit trail as it is now (owner; or a signer with ?signeeId=: others' personal values left out)",
         security: readerSecurity,
         params: IdParams,
-        querystring: SigneeQuery,
+        querystring: SignerQuery,
         response: { 200: AuditTrailSchema, ...errors(400, 401, 404, 429) },
       },
     },
@@ -109,7 +109,7 @@ export const signatureRequestProofRoutes: RouteModule = (app, deps, config) => {
           'Every proof and the openings of the reader (owner: all; signer: their own): 200 when complete, 202 before',
         security: readerSecurity,
         params: IdParams,
-        querystring: SigneeQuery,
+        querystring: SignerQuery,
         response: { 200: ProofBundleSchema, 202: ProofBundleSchema, ...errors(400, 401, 404, 429) },
       },
     },

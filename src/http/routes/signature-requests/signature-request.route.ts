@@ -1,11 +1,11 @@
 import { createSignatureRequest } from '../../../app/signature-requests/create-signature-request.js';
 import {
   getSignatureRequest,
-  getSignatureRequestAsSignee,
+  getSignatureRequestAsSigner,
 } from '../../../app/signature-requests/get-signature-request.js';
 import { requesterOf } from '../../../app/signature-requests/get-shared-request.js';
 import { searchSignatureRequests } from '../../../app/signature-requests/search-signature-requests.js';
-import { signeeViewOf } from '../../../app/signature-requests/signature-request-view.js';
+import { signerViewOf } from '../../../app/signature-requests/signature-request-view.js';
 import { transitionSignatureRequest } from '../../../app/signature-requests/transition-signature-request.js';
 import { updateSignatureRequest } from '../../../app/signature-requests/update-signature-request.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
@@ -16,7 +16,7 @@ import {
   IdParams,
   ListQuery,
   RequestSchema,
-  SigneeQuery,
+  SignerQuery,
   TransitionBody,
   UpdateRequestBody,
 } from './signature-request.schemas.js';
@@ -56,7 +56,7 @@ export const signatureRequestRoutes: RouteModule = (app, deps, config) => {
         summary: 'Get a signature request: as its owner (credentials), or as a signer (?signeeId=, no account)',
         security: [...security, {}],
         params: IdParams,
-        querystring: SigneeQuery,
+        querystring: SignerQuery,
         response: { 200: RequestSchema, ...errors(400, 401, 404, 429) },
       },
     },
@@ -64,8 +64,8 @@ export const signatureRequestRoutes: RouteModule = (app, deps, config) => {
       const { signeeId } = req.query;
       if (signeeId === undefined)
         return ownerView(await getSignatureRequest(deps, { accountId: accountOf(req).id, id: req.params.id }));
-      const found = await getSignatureRequestAsSignee(deps, { id: req.params.id, signeeId, origin: originOf(req) });
-      const view = signeeViewOf(deps, found.request, found.signee, found.declinedOn);
+      const found = await getSignatureRequestAsSigner(deps, { id: req.params.id, signeeId, origin: originOf(req) });
+      const view = signerViewOf(deps, found.request, found.signee, found.declinedOn);
       return { ...view, requester: await requesterOf(deps, found.request) };
     },
   );

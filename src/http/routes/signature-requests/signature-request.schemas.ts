@@ -48,7 +48,7 @@ export const State = Type.Union(
   { examples: ['IN_PROGRESS'] },
 );
 
-const SigneeFields = {
+const SignerFields = {
   commonName: Type.String({ minLength: 1, maxLength: 256, examples: ['Jane Doe'] }),
   email: Type.Optional(Email),
   countryCallingCode: Type.Optional(
@@ -71,7 +71,7 @@ const SigneeFields = {
   vars: Type.Optional(Vars),
   lang: Type.Optional(Lang),
 };
-const SigneeInput = Type.Object(SigneeFields, { additionalProperties: false });
+const SignerInput = Type.Object(SignerFields, { additionalProperties: false });
 const WatcherSchema = Type.Object(
   { email: Email, commonName: Type.Optional(Name), vars: Type.Optional(Vars), lang: Type.Optional(Lang) },
   { additionalProperties: false },
@@ -80,7 +80,7 @@ const WatcherSchema = Type.Object(
 const RequestFields = {
   name: Type.String({ minLength: 1, maxLength: 256, examples: ['Contract 2026-114'] }),
   hashToSign: BodyHash,
-  authorizedSignees: Type.Optional(Type.Array(SigneeInput, { maxItems: SIGNATURE_REQUEST_LIMITS.maxSignees + 1 })),
+  authorizedSignees: Type.Optional(Type.Array(SignerInput, { maxItems: SIGNATURE_REQUEST_LIMITS.maxSignees + 1 })),
   watchers: Type.Optional(Type.Array(WatcherSchema, { maxItems: SIGNATURE_REQUEST_LIMITS.maxWatchers + 1 })),
   vars: Type.Optional(Vars),
   fileName: Type.Optional(Type.String({ minLength: 1, maxLength: 256, examples: ['contract.pdf'] })),
@@ -117,8 +117,8 @@ export const CreateRequestBody = Type.Object(
 
 export const UpdateRequestBody = Type.Object(RequestFields, { additionalProperties: false });
 
-const SigneeView = Type.Object({
-  ...SigneeFields,
+const SignerView = Type.Object({
+  ...SignerFields,
   auditTrailId: Type.String({ description: 'per-signer audit trail id' }),
   signedOn: Type.Optional(Timestamp),
   anchorId: Type.Optional(Uuid),
@@ -147,7 +147,7 @@ export const RequestSchema = Type.Object({
   identityURL: Type.Optional(Type.String()),
   vars: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Boolean()]))),
   watchers: Type.Optional(Type.Array(WatcherSchema)),
-  authorizedSignees: Type.Array(SigneeView),
+  authorizedSignees: Type.Array(SignerView),
   anchors: Type.Array(Uuid, { description: "the signers' signature anchors" }),
   auditTrailAnchorId: Type.Optional(Uuid),
   proofBundleComplete: Type.Boolean(),
@@ -173,7 +173,7 @@ export const RequestSchema = Type.Object({
 });
 
 export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-export const SigneeQuery = Type.Object({ signeeId: Type.Optional(SigneeId) }, { additionalProperties: false });
+export const SignerQuery = Type.Object({ signeeId: Type.Optional(SigneeId) }, { additionalProperties: false });
 
 export const DelegateBody = Type.Object(
   {

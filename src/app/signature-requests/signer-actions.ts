@@ -2,7 +2,7 @@
 import { RateLimitedError, fail } from '../../core/errors.js';
 import { FINAL_STATES } from '../../core/signature-requests/states.js';
 import type { AppDeps } from '../shared/deps.js';
-import { recordEvent, signeeActor, type Origin } from './audit.js';
+import { recordEvent, signerActor, type Origin } from './audit.js';
 import {
   FEEDBACK_PER_REQUEST_PER_HOUR,
   FEEDBACK_PER_SIGNER_PER_HOUR,
@@ -10,7 +10,7 @@ import {
   retryAfterSeconds,
 } from './mail-limits.js';
 import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
-import { findSignee } from './signee-secrets.js';
+import { findSigner } from './signer-secrets.js';
 
 /**
  * Records a signer's feedback (FEEDBACK, with subject and message) and queues the mandatory feedback mail.
@@ -25,10 +25,10 @@ export async function giveFeedback(
   const comment = `${input.subject}\n\n${input.message}`;
   await deps.store.transaction(async (tx) => {
     const found = { requestId: input.id, signeeId: input.signeeId, lock: true };
-    const { request, signee } = await findSignee({ ...deps, store: tx }, found);
+    const { request, signee: signer } = await findSigner({ ...deps, store: tx }, found);
     if (FINAL_STATES.has(request.state)) fail('SIGNING_CLOSED', `the request is ${request.state}: feedback is closed`);
     const now = deps.clock.now();
-    const wait = feedbackWaitMs(await tx.signatureRequests.events(request.id), signee.id, now);
+    const wait = feedbackWaitMs(await tx.signatureRequests.events(request.id), signer.id, now);
     if (wait > 0) {
       const seconds = retryAfterSeconds(wait);
       const limits = `${FEEDBACK_PER_SIGNER_PER_HOUR} per signer, ${FEEDBACK_PER_REQUEST_PER_HOUR} per request`;
@@ -37,12 +37,12 @@ export async function giveFeedback(
     await recordEvent(tx, input.id, {
       type: 'FEEDBACK',
       date: now,
-      actor: signeeActor(signee),
-      signee,
+      actor: signerActor(signer),
+      signee: signer,
       origin: input.origin,
       comment,
     });
-    const event = { kind: 'feedback', signee, subject: input.subject, message: input.message } as const;
+    const event = { kind: 'feedback', signee: signer, subject: input.subject, message: input.message } as const;
     await queueRequestMails(tx, deps, request, event);
   });
 }

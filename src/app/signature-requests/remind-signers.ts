@@ -2,7 +2,7 @@ import { RateLimitedError, fail } from '../../core/errors.js';
 import { recordEvent, type Origin } from './audit.js';
 import { remindWaitMs, retryAfterSeconds } from './mail-limits.js';
 import { queueRequestMails } from './request-mails.js';
-import type { SignatureRequest, Signee } from './signature-request.port.js';
+import type { SignatureRequest, Signer } from './signature-request.port.js';
 import type { Store } from '../shared/store.port.js';
 import { type OwnerActionDeps, type OwnerInput } from './owner-input.js';
 
@@ -16,7 +16,7 @@ import { type OwnerActionDeps, type OwnerInput } from './owner-input.js';
  *   unsigned signer's); RateLimitedError (RATE_LIMITED)
  * @returns the e-mails reminded
  */
-export async function remindSignees(
+export async function remindSigners(
   deps: OwnerActionDeps,
   input: OwnerInput & { emails: readonly string[] },
 ): Promise<string[]> {
@@ -45,11 +45,17 @@ export async function remindSignees(
 async function remind(
   tx: Store,
   deps: OwnerActionDeps,
-  input: { request: SignatureRequest; signees: readonly Signee[]; date: number; actor: string; origin?: Origin },
+  input: { request: SignatureRequest; signees: readonly Signer[]; date: number; actor: string; origin?: Origin },
 ): Promise<string[]> {
-  const { request, signees, date } = input;
-  for (const signee of signees)
-    await recordEvent(tx, request.id, { type: 'REMINDED', date, actor: input.actor, signee, origin: input.origin });
-  await queueRequestMails(tx, deps, request, { kind: 'reminder', signees });
-  return signees.map((s) => s.email!);
+  const { request, signees: signers, date } = input;
+  for (const signer of signers)
+    await recordEvent(tx, request.id, {
+      type: 'REMINDED',
+      date,
+      actor: input.actor,
+      signee: signer,
+      origin: input.origin,
+    });
+  await queueRequestMails(tx, deps, request, { kind: 'reminder', signees: signers });
+  return signers.map((s) => s.email!);
 }

@@ -10,8 +10,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { derivedKey } from '../crypto/derived-key.js';
 import { fail } from '../errors.js';
 
-export const SIGNEE_SALT_BYTES = 32;
-const HKDF_SALT = 'proofseal/signee-secret/v1';
+export const SIGNER_SALT_BYTES = 32;
+const HKDF_SALT = 'proofseal/signer-secret/v1';
 /** The form of a signeeId: 43 base64url characters (256 bits). */
 const SIGNEE_ID = /^[A-Za-z0-9_-]{43}$/;
 
@@ -22,7 +22,7 @@ const subKey = (secretKey: string, label: string): Buffer => derivedKey(secretKe
  * @throws DomainError VALIDATION_FAILED when the salt is not 32 bytes or the key is empty
  */
 export function deriveSigneeId(secretKey: string, salt: Uint8Array): string {
-  if (salt.length !== SIGNEE_SALT_BYTES) fail('VALIDATION_FAILED', `signee salt expected ${SIGNEE_SALT_BYTES} bytes`);
+  if (salt.length !== SIGNER_SALT_BYTES) fail('VALIDATION_FAILED', `signee salt expected ${SIGNER_SALT_BYTES} bytes`);
   return createHmac('sha256', subKey(secretKey, 'signee-id')).update(salt).digest('base64url');
 }
 
@@ -44,7 +44,7 @@ export function looksLikeSigneeId(value: string): boolean {
  * The stored lookup value of a signeeId.
  * @throws DomainError VALIDATION_FAILED when the key is empty
  */
-export function signeeLookupHash(secretKey: string, signeeId: string): Buffer {
+export function signerLookupHash(secretKey: string, signeeId: string): Buffer {
   return createHmac('sha256', subKey(secretKey, 'signee-lookup')).update(signeeId, 'utf8').digest();
 }
 

@@ -6,12 +6,12 @@ import { fail } from '../../core/errors.js';
 import { normaliseSmsPhone } from '../../core/signature-requests/phone.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
-import { recordEvent, signeeActor, type Origin } from './audit.js';
+import { recordEvent, signerActor, type Origin } from './audit.js';
 import { issueOtp } from './otp/issue-otp.js';
 import { consumeOtp, verifyOtp } from './otp/verify-otp.js';
 import { assertSignerOpen } from './record-signature.js';
-import { findSignee } from './signee-secrets.js';
-import type { Signee } from './signature-request.port.js';
+import { findSigner } from './signer-secrets.js';
+import type { Signer } from './signature-request.port.js';
 
 /** The sender name of SMS when neither the request's vars (`serviceName`) nor SERVICE_NAME give one. */
 const DEFAULT_SERVICE_NAME = 'proofseal';
@@ -23,38 +23,38 @@ const DEFAULT_SERVICE_NAME = 'proofseal';
  *   ALREADY_DECLINED,
  *   SIGNING_CLOSED, OTP_TOO_SOON / OTP_LIMIT_REACHED (429, Retry-After)
  */
-export async function sendSigneeOtp(
+export async function sendSignerOtp(
   deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'mail'>,
   input: { id: string; signeeId: string; origin?: Origin },
 ): Promise<{ expiresAt: number }> {
   return deps.store.transaction(async (tx) => {
-    const { request, signee } = await findSignee(
+    const { request, signee: signer } = await findSigner(
       { store: tx, secretKey: deps.secretKey },
       { requestId: input.id, signeeId: input.signeeId, lock: true },
     );
-    if (!signee.requiresOtp || signee.phone === null || signee.countryCallingCode === null)
+    if (!signer.requiresOtp || signer.phone === null || signer.countryCallingCode === null)
       fail('VALIDATION_FAILED', 'this signer signs without a one-time password');
-    await assertSignerOpen(tx, signee);
+    await assertSignerOpen(tx, signer);
     if (request.state !== 'IN_PROGRESS') fail('SIGNING_CLOSED', `the request is ${request.state}, not IN_PROGRESS`);
     const serviceName = request.vars?.serviceName;
     const sent = await issueOtp(
       { ...deps, store: tx },
       {
-        signerKey: signee.id,
-        phone: normaliseSmsPhone(signee.countryCallingCode, signee.phone).e164,
+        signerKey: signer.id,
+        phone: normaliseSmsPhone(signer.countryCallingCode, signer.phone).e164,
         serviceName:
           typeof serviceName === 'string' && serviceName !== ''
             ? serviceName
             : (deps.mail?.serviceName ?? DEFAULT_SERVICE_NAME),
-        lang: signee.lang ?? request.lang ?? 'en',
+        lang: signer.lang ?? request.lang ?? 'en',
       },
     );
     const date = deps.clock.now();
     await recordEvent(tx, request.id, {
       type: 'OTP_SENT',
       date,
-      actor: signeeActor(signee),
-      signee,
+      actor: signerActor(signer),
+      signee: signer,
       origin: input.origin,
     });
     return sent;
@@ -66,29 +66,29 @@ export async function sendSigneeOtp(
  * is counted on `deps.store`: outside a transaction, or in one the caller commits after the refusal.
  * @throws DomainError OTP_REQUIRED, OTP_INVALID, OTP_EXPIRED, OTP_TOO_MANY_TRIES
  */
-export async function checkSigneeOtp(
+export async function checkSignerOtp(
   deps: Pick<AppDeps, 'store' | 'clock' | 'secretKey'>,
-  signee: Signee,
+  signer: Signer,
   otp: string | undefined,
 ): Promise<string | null> {
-  if (!signee.requiresOtp) return null;
-  return (await verifyOtp(deps, { signerKey: signee.id, otp })).otpId;
+  if (!signer.requiresOtp) return null;
+  return (await verifyOtp(deps, { signerKey: signer.id, otp })).otpId;
 }
 
 /**
  * Uses up the one-time password inside the signing transaction (once only) and records OTP_AUTH.
  * @throws DomainError OTP_INVALID when it was used already
  */
-export async function consumeSigneeOtp(
+export async function consumeSignerOtp(
   tx: Store,
-  input: { requestId: string; signee: Signee; otpId: string | null; now: number; origin?: Origin },
+  input: { requestId: string; signee: Signer; otpId: string | null; now: number; origin?: Origin },
 ): Promise<void> {
   if (input.otpId === null) return;
   await consumeOtp(tx, input.otpId);
   await recordEvent(tx, input.requestId, {
     type: 'OTP_AUTH',
     date: input.now,
-    actor: signeeActor(input.signee),
+    actor: signerActor(input.signee),
     signee: input.signee,
     origin: input.origin,
   });

@@ -2,14 +2,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { newSignees, signeeIdOf } from '../../src/app/signature-requests/signee-secrets.js';
-import { ownerView, signeeViewOf } from '../../src/app/signature-requests/signature-request-view.js';
-import type { SignatureRequest, Signee } from '../../src/app/signature-requests/signature-request.port.js';
+import { newSigners, signeeIdOf } from '../../src/app/signature-requests/signer-secrets.js';
+import { ownerView, signerViewOf } from '../../src/app/signature-requests/signature-request-view.js';
+import type { SignatureRequest, Signer } from '../../src/app/signature-requests/signature-request.port.js';
 import { realRandom, TEST_SECRET_KEY } from '../support/fixtures.js';
 
 const deps = { random: realRandom, secretKey: TEST_SECRET_KEY };
 
-const signeeInput = fc.record({
+const signerInput = fc.record({
   commonName: fc.string({ minLength: 1, maxLength: 20 }),
   email: fc.option(fc.emailAddress(), { nil: undefined }),
   phone: fc.option(fc.stringMatching(/^[0-9]{6,12}$/), { nil: undefined }),
@@ -18,18 +18,18 @@ const signeeInput = fc.record({
 });
 
 const request = fc.record({
-  inputs: fc.array(signeeInput, { minLength: 1, maxLength: 8 }),
+  inputs: fc.array(signerInput, { minLength: 1, maxLength: 8 }),
   signed: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
   vars: fc.option(fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })), { nil: null }),
 });
 
 function build(r: {
-  inputs: Parameters<typeof newSignees>[2];
+  inputs: Parameters<typeof newSigners>[2];
   signed: boolean[];
   vars: Record<string, string> | null;
 }): SignatureRequest {
   const id = realRandom.uuid();
-  const signees: Signee[] = newSignees(deps, id, r.inputs).map(({ secretHash: _unused, ...s }, i) => ({
+  const signers: Signer[] = newSigners(deps, id, r.inputs).map(({ secretHash: _unused, ...s }, i) => ({
     ...s,
     viewedOn: null,
     signedOn: r.signed[i] ? 1 : null,
@@ -56,7 +56,7 @@ function build(r: {
     proofBundleComplete: false,
     created: 0,
     lastModified: 0,
-    signees,
+    signees: signers,
     watchers: [{ email: 'watcher@example.com' }],
   };
 }
@@ -67,7 +67,7 @@ describe('signer view (property)', () => {
       fc.property(request, fc.nat(), (r, pick) => {
         const req = build(r);
         const me = req.signees[pick % req.signees.length]!;
-        const view = signeeViewOf(deps, req, me);
+        const view = signerViewOf(deps, req, me);
         const json = JSON.stringify(view);
         assert.equal(view.authorizedSignees[0]!.signeeId, signeeIdOf(deps, me));
         assert.equal(view.authorizedSignees.filter((s) => s.signeeId !== undefined).length, 1);

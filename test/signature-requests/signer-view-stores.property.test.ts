@@ -2,7 +2,7 @@
  * Property, through HTTP and the store on both stores: a signer reading a request with its signeeId
  * sees its own secret and never another signer's (nor their phones, the watchers or the callback URL),
  * whatever the signers, their order, phones, OTP needs and who signed already. The in-memory view has
- * its own property test (signee-view.property.test.ts); this one goes through the one-statement read.
+ * its own property test (signer-view.property.test.ts); this one goes through the one-statement read.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { signByDelegation } from '../../../app/signature-requests/sign-by-delegation.js';
 import { signWithOwnKey } from '../../../app/signature-requests/sign-with-own-key.js';
 import { recordSignerEvent } from '../../../app/signature-requests/record-signer-event.js';
-import { giveFeedback } from '../../../app/signature-requests/signee-actions.js';
-import { sendSigneeOtp } from '../../../app/signature-requests/signee-otp.js';
+import { giveFeedback } from '../../../app/signature-requests/signer-actions.js';
+import { sendSignerOtp } from '../../../app/signature-requests/signer-otp.js';
 import type { RouteModule } from '../../route-module.js';
 import { errors, Timestamp, Uuid } from '../../schemas.js';
 import { originOf } from './route-helpers.js';
@@ -22,7 +22,7 @@ const tags = ['signature requests (signers)'];
  * What a signer does with its signeeId (no account): sign by delegation or with its own key, give feedback,
  * report an event (SIGN_REFUSED declines).
  */
-export const signeeRoutes: RouteModule = (app, deps, config) => {
+export const signerRoutes: RouteModule = (app, deps, config) => {
   const rateLimit = { max: config.rateLimitPublicPerMinute, timeWindow: 60_000 };
 
   app.post(
@@ -75,7 +75,7 @@ export const signeeRoutes: RouteModule = (app, deps, config) => {
         response: { 200: Type.Object({ expiresAt: Timestamp }), ...errors(400, 403, 404, 409, 429) },
       },
     },
-    async (req) => sendSigneeOtp(deps, { ...req.params, origin: originOf(req) }),
+    async (req) => sendSignerOtp(deps, { ...req.params, origin: originOf(req) }),
   );
 
   app.post(

@@ -1,29 +1,29 @@
 /** Creating signers with their secrets, and finding a signer from the secret it presents. */
 import { fail } from '../../core/errors.js';
 import {
-  SIGNEE_SALT_BYTES,
+  SIGNER_SALT_BYTES,
   deriveSigneeId,
   looksLikeSigneeId,
   sameLookupHash,
   signedEmailSalt,
-  signeeLookupHash,
-} from '../../core/signature-requests/signee-secret.js';
+  signerLookupHash,
+} from '../../core/signature-requests/signer-secret.js';
 import { committedEmail } from '../../core/signature-requests/audit-commitment.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
-import type { NewSignee, SignatureRequest, Signee, SigneeInput } from './signature-request.port.js';
+import type { NewSigner, SignatureRequest, Signer, SignerInput } from './signature-request.port.js';
 
 /** The one answer for a wrong, revoked or foreign signeeId, or an unknown request: no hint of which. */
-export const UNKNOWN_SIGNEE_MESSAGE = 'no such signature request for this signer';
+export const UNKNOWN_SIGNER_MESSAGE = 'no such signature request for this signer';
 
 /** New signer rows for a request: a random salt each (the signeeId derives from it) and an audit trail id. */
-export function newSignees(
+export function newSigners(
   deps: Pick<AppDeps, 'random' | 'secretKey'>,
   requestId: string,
-  inputs: readonly SigneeInput[],
-): NewSignee[] {
+  inputs: readonly SignerInput[],
+): NewSigner[] {
   return inputs.map((s, position) => {
-    const secretSalt = deps.random.bytes(SIGNEE_SALT_BYTES);
+    const secretSalt = deps.random.bytes(SIGNER_SALT_BYTES);
     return {
       id: deps.random.uuid(),
       requestId,
@@ -36,7 +36,7 @@ export function newSignees(
       vars: s.vars ?? null,
       lang: s.lang ?? null,
       secretSalt,
-      secretHash: signeeLookupHash(deps.secretKey, deriveSigneeId(deps.secretKey, secretSalt)),
+      secretHash: signerLookupHash(deps.secretKey, deriveSigneeId(deps.secretKey, secretSalt)),
       auditTrailId: deps.random.bytes(32).toString('hex'),
     };
   });
@@ -46,8 +46,8 @@ export function newSignees(
  * The signeeId of a signer, derived again from SECRET_KEY and its salt (for the signer's own view,
  * and for the e-mails that carry it). Never log it.
  */
-export function signeeIdOf(deps: Pick<AppDeps, 'secretKey'>, signee: Pick<Signee, 'secretSalt'>): string {
-  return deriveSigneeId(deps.secretKey, signee.secretSalt);
+export function signeeIdOf(deps: Pick<AppDeps, 'secretKey'>, signer: Pick<Signer, 'secretSalt'>): string {
+  return deriveSigneeId(deps.secretKey, signer.secretSalt);
 }
 
 /**
@@ -56,26 +56,26 @@ export function signeeIdOf(deps: Pick<AppDeps, 'secretKey'>, signee: Pick<Signee
  * statement by keyed hash, then the hash derived again from the signer's salt is compared in constant time.
  * @throws DomainError NOT_FOUND
  */
-export async function findSignee(
+export async function findSigner(
   deps: Pick<AppDeps, 'secretKey'> & { readonly store: Store },
   input: { requestId: string; signeeId: string; lock?: boolean },
-): Promise<{ request: SignatureRequest; signee: Signee }> {
-  if (!looksLikeSigneeId(input.signeeId)) fail('NOT_FOUND', UNKNOWN_SIGNEE_MESSAGE);
-  const hash = signeeLookupHash(deps.secretKey, input.signeeId);
+): Promise<{ request: SignatureRequest; signee: Signer }> {
+  if (!looksLikeSigneeId(input.signeeId)) fail('NOT_FOUND', UNKNOWN_SIGNER_MESSAGE);
+  const hash = signerLookupHash(deps.secretKey, input.signeeId);
   const found = await deps.store.signatureRequests.findForSigner(input.requestId, hash, { lock: input.lock ?? false });
-  if (!found) fail('NOT_FOUND', UNKNOWN_SIGNEE_MESSAGE);
-  const { request, signee } = found;
-  const again = signeeLookupHash(deps.secretKey, signeeIdOf(deps, signee));
-  if (!sameLookupHash(again, hash)) fail('NOT_FOUND', UNKNOWN_SIGNEE_MESSAGE);
-  return { request, signee };
+  if (!found) fail('NOT_FOUND', UNKNOWN_SIGNER_MESSAGE);
+  const { request, signee: signer } = found;
+  const again = signerLookupHash(deps.secretKey, signeeIdOf(deps, signer));
+  if (!sameLookupHash(again, hash)) fail('NOT_FOUND', UNKNOWN_SIGNER_MESSAGE);
+  return { request, signee: signer };
 }
 
 /** The opening of a signer's e-mail as a delegated signature's identity commits to it; null without an e-mail. */
 export function signedEmailOpening(
   deps: Pick<AppDeps, 'secretKey'>,
-  signee: Signee,
+  signer: Signer,
 ): { salt: string; value: string; committed: string } | null {
-  if (signee.email === null) return null;
-  const salt = signedEmailSalt(deps.secretKey, signee.secretSalt);
-  return { salt, value: signee.email, committed: committedEmail(salt, signee.email) };
+  if (signer.email === null) return null;
+  const salt = signedEmailSalt(deps.secretKey, signer.secretSalt);
+  return { salt, value: signer.email, committed: committedEmail(salt, signer.email) };
 }
