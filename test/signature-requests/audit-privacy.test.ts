@@ -174,7 +174,11 @@ for (const kind of kinds) {
       // Still proves the trail: the hash of its canonical JSON is what the audit-trail anchor signs.
       const hash = createHash('sha256').update(canonical(trail)).digest('hex');
       assert.equal(bundle.auditTrailReceipt.signature.signedHash, hash);
-      assert.deepEqual(trailCheck(bundle), { state: 'ok', group: 'trail', key: 'trailMatches' }, "the browser pages' check");
+      assert.deepEqual(
+        trailCheck(bundle),
+        { state: 'ok', group: 'trail', key: 'trailMatches' },
+        "the browser pages' check",
+      );
       assert.equal(
         res.body,
         proofBundleJson(await getProofBundle(b.deps, (await b.deps.store.signatureRequests.findById(id))!)),
