@@ -102,6 +102,17 @@ describe('the signing page shows the uploaded document (chromium)', { skip }, ()
     await page.waitForSelector('body[data-ready="true"]');
     return page;
   }
+  /**
+   * Waits until `expression` (browser code as text) is true in the page, polled from here: Playwright's own
+   * polling of a predicate runs it in the page, where the CSP (no 'unsafe-eval') may refuse it.
+   */
+  const until = async (page: Page, expression: string) => {
+    for (let i = 0; i < 300; i++) {
+      if (await page.evaluate<boolean>(expression)) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.fail(`never true in the page: ${expression}`);
+  };
   const text = async (page: Page, selector: string) => ((await page.textContent(selector)) ?? '').trim();
   const signedOn = async (id: string, n: number) => {
     const r = await b.app.inject({ url: `/v1/signatureRequest/${id}`, headers: b.auth });
@@ -111,7 +122,7 @@ describe('the signing page shows the uploaded document (chromium)', { skip }, ()
   async function assertPageDrawn(page: Page, n: number, expected: string): Promise<void> {
     const sel = `.pdf-page[data-page="${n}"]`;
     await page.waitForSelector(`${sel} canvas`);
-    await page.waitForFunction(`(document.querySelector('${sel} .textLayer')?.textContent ?? '').length > 0`);
+    await until(page, `(document.querySelector('${sel} .textLayer')?.textContent ?? '').length > 0`);
     // Browser code as text: the tests are compiled without the DOM library.
     const ink = await page.evaluate<number>(`(() => {
       const canvas = document.querySelector('${sel} canvas');
@@ -171,7 +182,8 @@ describe('the signing page shows the uploaded document (chromium)', { skip }, ()
       assert.equal(await text(page, '#zoom-level'), '100 %');
       // Turned sideways (or resized), the pages fit the new width.
       await page.setViewportSize({ width: viewport.height, height: viewport.width });
-      await page.waitForFunction(
+      await until(
+        page,
         "Math.abs(document.querySelector('.pdf-page').getBoundingClientRect().width - document.querySelector('#pages').clientWidth) < 4",
       );
       await noSidewaysScroll(page, `${name} turned`);
@@ -185,7 +197,7 @@ describe('the signing page shows the uploaded document (chromium)', { skip }, ()
       await page.waitForSelector('#done:not([hidden])');
       assert.equal(await page.evaluate('document.activeElement?.id'), 'done-heading');
       assert.match(await text(page, '#done-text'), /^Your signature of “Lease été.pdf” is recorded/);
-      await page.waitForFunction("/signed on/.test(document.querySelector('#signers li')?.textContent ?? '')");
+      await until(page, "/signed on/.test(document.querySelector('#signers li')?.textContent ?? '')");
       const signers = await page.$$eval('#signers li', (els) => els.map((e) => e.textContent ?? ''));
       assert.match(signers[0]!, /^Signer 1 \(you\) — signed on /);
       assert.equal(signers[1], 'Signer 2 — not signed yet');
