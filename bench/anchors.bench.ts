@@ -20,6 +20,7 @@ import { describeLoad, percentile, rateOf, rawRequest, runLoad, type LoadResult 
 import { loadAverage, measureReferences } from './lib/references.js';
 import { signatureBodies } from './lib/anchor-bodies.js';
 import { backendPids, cpuSeconds, freePort } from './lib/service-process.js';
+import { useServiceSecp } from './lib/service-secp.js';
 import { startProfiling, stopProfiling, summarizeProfile } from './lib/cpu-profile.js';
 
 const { values: args } = parseArgs({
@@ -84,6 +85,7 @@ async function serve(store: string, receiptCount: number): Promise<void> {
 
 async function openBenchStore(setup: ServerSetup, poolSize: number) {
   const { openStore } = await import('../src/adapters/store/create-store.js');
+  await useServiceSecp();
   const opened = await openStore({ databaseUrl: setup.url, embeddedDir: undefined, now: Date.now, poolSize });
   const threads = Number(args['verify-threads']);
   const pool = threads > 0 ? await import('../src/adapters/system/signature-verify-pool.js') : undefined;

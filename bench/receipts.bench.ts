@@ -46,6 +46,7 @@ import {
 } from './lib/random-receipts.js';
 import { recoveriesPerSecond } from './lib/references.js';
 import { backendPids, cpuSeconds } from './lib/service-process.js';
+import { useServiceSecp } from './lib/service-secp.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -80,6 +81,7 @@ async function serveApi(storeName: string, n: number): Promise<void> {
   const { buildApp } = await import('../src/http/app.js');
   const { loadConfig } = await import('../src/config.js');
   const { dropSchema, newSchemaName, schemaUrl } = await import('../test/support/stores.js');
+  await useServiceSecp();
   const schema = newSchemaName();
   const dir = storeName === 'pglite' ? await mkdtemp(path.join(os.tmpdir(), 'proofseal-receipts-')) : undefined;
   const opened = await openStore({

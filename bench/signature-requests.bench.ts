@@ -47,6 +47,7 @@ import {
 } from './lib/http-load.js';
 import { bareServerOpenLoad, loadAverage, measureReferences } from './lib/references.js';
 import { backendPids, cpuSeconds, freePort } from './lib/service-process.js';
+import { useServiceSecp } from './lib/service-secp.js';
 import { startProfiling, stopProfiling, summarizeProfile } from './lib/cpu-profile.js';
 import { pgbenchReference, statementFloor } from './lib/pgbench-reference.js';
 
@@ -96,6 +97,7 @@ interface ApiSetup {
 /** The service's parts as src/runtime.ts puts them together, on the bench's schema. */
 async function openApi(setup: ApiSetup, seed: boolean) {
   await countStatements();
+  await useServiceSecp();
   const { openStore } = await import('../src/adapters/store/create-store.js');
   const { createJobEngine } = await import('../src/adapters/jobs/job-engine.js');
   const { buildApp } = await import('../src/http/app.js');

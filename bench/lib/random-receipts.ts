@@ -12,6 +12,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { useServiceSecp } from './service-secp.js';
 
 /** The id of bench anchor `i` (1-based): the md5 of a counter laid out as a UUID, computed alike in SQL. */
 export function benchAnchorId(i: number): string {
@@ -51,6 +52,7 @@ export async function seedRandomStore(plan: SeedPlan): Promise<number> {
   const { createAccount } = await import('../../src/app/accounts/create-account.js');
   const { closeBatch } = await import('../../src/app/anchoring/close-batch.js');
   const t0 = performance.now();
+  await useServiceSecp(root);
   const opened = await openStore(await storeOptions(root, plan));
   const deps = {
     store: opened.withJobs(() => ({ send: async () => null })),
