@@ -1,0 +1,194 @@
+/**
+ * Ingest per CPU second of everything the service runs (issue 25, goal 2): the built service started as
+ * an operator starts it, `proofseal start` with every role in one process (API, worker, identity server,
+ * the embedded Bitcoin regtest node), on PostgreSQL or on the embedded store; signature anchors posted
+ * through HTTP by the light load generator (64 keep-alive connections); then the bench waits until the
+ * worker has put every one of them into a batch and broadcast it (the last anchor leaves WAIT), and reads
+ * the CPU the service's process tree and its PostgreSQL backends (by application_name) spent from the first
+ * request until then. That CPU per anchor is printed in microseconds and as a multiple of one libsecp256k1
+ * public-key recovery measured in the same run (one core, `bench/lib/references.ts`), beside the bare
+ * node:http server's CPU per request under the same load. The service's idle CPU (timers, the regtest
+ * miner, pollers) is measured for a few seconds before the load and printed per second, so what the
+ * anchors cost can be told apart from what the service costs when nobody asks anything.
+ *   node --import tsx bench/ingest.bench.ts [--store postgres|embedded|both] [--anchors 20000] [--concurrency 64]
+ *     [--idle-seconds 5] [--rounds 1]
+ * Figures are printed, never asserted.
+ */
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { signatureBodies } from './lib/anchor-bodies.js';
+import { describeLoad, rateOf, rawRequest, runLoad, type LoadResult } from './lib/http-load.js';
+import { loadAverage, secpRecoveriesPerSecond } from './lib/references.js';
+import * as service from './lib/service-process.js';
+
+const { values: args } = parseArgs({
+  options: {
+    store: { type: 'string', default: 'both' },
+    anchors: { type: 'string', default: '20000' },
+    concurrency: { type: 'string', default: '64' },
+    'idle-seconds': { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '1' },
+  },
+});
+const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const APPLICATION_NAME = 'proofseal-ingest-bench';
+const connections = Number(args.concurrency);
+const anchors = Number(args.anchors);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Started {
+  readonly child: Awaited<ReturnType<typeof service.startUntilReady>>['child'];
+  readonly port: number;
+  readonly token: string;
+  readonly db: pg.Client | null;
+  cleanup(): Promise<void>;
+}
+
+async function startService(store: string): Promise<Started> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-ingest-'));
+  const schema = `t_ingest_${randomBytes(4).toString('hex')}`;
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    SECRET_KEY: 'bench-secret-key-of-at-least-32-characters',
+    LOG_LEVEL: 'warn',
+    BATCH_INTERVAL_SECONDS: '2',
+    ...(store === 'postgres'
+      ? { DATABASE_URL: `${POSTGRES_URL}?schema=${schema}&application_name=${APPLICATION_NAME}` }
+      : {}),
+  };
+  service.proofseal(['migrate'], env);
+  const token = service.operatorToken(env);
+  const port = await service.freePort();
+  const { child } = await service.startUntilReady(
+    [process.execPath, service.MAIN, 'start'],
+    { ...env, PORT: String(port) },
+    port,
+  );
+  const db = store === 'postgres' ? new pg.Client({ connectionString: POSTGRES_URL }) : null;
+  await db?.connect();
+  return {
+    child,
+    port,
+    token,
+    db,
+    async cleanup() {
+      await service.stop(child);
+      if (db) {
+        await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_pgboss CASCADE`);
+        await db.end();
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** CPU seconds so far of the service's process tree and of its PostgreSQL backends. */
+async function cpuNow(s: Started): Promise<{ service: number; postgres: number }> {
+  const backends = s.db ? await service.backendPids(s.db, APPLICATION_NAME) : [];
+  return { service: service.cpuSeconds(service.processTree(s.child.pid!)), postgres: service.cpuSeconds(backends) };
+}
+
+/**
+ * Posts `bodies`, then one anchor more whose id it reads, and waits until the worker has batched that one
+ * (its status leaves WAIT): batches take anchors in the order they were stored, so every earlier one is in it
+ * or in an earlier batch.
+ */
+async function ingest(
+  s: Started,
+  bodies: Buffer[],
+  lastBody: string,
+): Promise<{ load: LoadResult; settleSeconds: number }> {
+  const load = await runLoad({ port: s.port, connections, total: bodies.length, request: (i) => bodies[i]! });
+  const auth = { authorization: `Bearer ${s.token}` };
+  const posted = await fetch(`http://127.0.0.1:${s.port}/v1/anchor`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: lastBody,
+  });
+  const { id } = (await posted.json()) as { id: string };
+  const t0 = performance.now();
+  for (;;) {
+    const res = await fetch(`http://127.0.0.1:${s.port}/v1/anchor/${id}`, { headers: auth });
+    const status = ((await res.json()) as { status?: string }).status;
+    if (status !== undefined && status !== 'WAIT') break;
+    if (performance.now() - t0 > 120_000) throw new Error(`the last anchor is still ${status} after 120 s`);
+    await sleep(200);
+  }
+  return { load, settleSeconds: (performance.now() - t0) / 1000 };
+}
+
+async function measure(store: string, secpCpuSeconds: number, bareCpuPerRequest: number): Promise<void> {
+  const s = await startService(store);
+  try {
+    const headers = { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' };
+    const bodies = signatureBodies(anchors + 2002);
+    const posts = bodies.slice(0, anchors + 2000).map((b) => rawRequest('POST', '/v1/anchor', headers, b));
+    // Warm-up: V8 optimises the hot paths, the pools fill, a first batch closes.
+    await ingest(s, posts.slice(anchors), bodies[anchors + 2000]!);
+    const idleSeconds = Number(args['idle-seconds']);
+    const i0 = await cpuNow(s);
+    await sleep(idleSeconds * 1000);
+    const i1 = await cpuNow(s);
+    const idlePerSecond = (i1.service - i0.service + i1.postgres - i0.postgres) / idleSeconds;
+    const before = await cpuNow(s);
+    const { load, settleSeconds } = await ingest(s, posts.slice(0, anchors), bodies[anchors + 2001]!);
+    const after = await cpuNow(s);
+    const us = (k: 'service' | 'postgres') => ((after[k] - before[k]) * 1e6) / load.requests;
+    const total = us('service') + us('postgres');
+    const recovery = secpCpuSeconds * 1e6;
+    console.log(
+      `  [${store}] ${describeLoad(load, 'anchors')}; the last one batched ${settleSeconds.toFixed(1)} s after the load`,
+    );
+    console.log(
+      `    CPU per anchor, from the first request until the last anchor left WAIT: service ${us('service').toFixed(0)} µs` +
+        ` + PostgreSQL ${us('postgres').toFixed(0)} µs = ${total.toFixed(0)} µs = ${(total / recovery).toFixed(2)}× one recovery` +
+        ` (${recovery.toFixed(1)} µs); ${((100 * rateOf(load) * recovery) / 1e6).toFixed(0)} % of one core's recoveries;` +
+        ` the bare server ${bareCpuPerRequest.toFixed(1)} µs a request = ${(bareCpuPerRequest / recovery).toFixed(2)}×;` +
+        ` idle service ${(idlePerSecond * 1000).toFixed(0)} ms CPU a second; ${loadAverage()}`,
+    );
+  } finally {
+    await s.cleanup();
+  }
+}
+
+async function main(): Promise<void> {
+  service.buildIfChanged();
+  const stores = args.store === 'both' ? ['postgres', 'embedded'] : [args.store!];
+  console.log(
+    `\n[ingest, proofseal start with every role] ${anchors} signature anchors, ${connections} connections; ${loadAverage()}`,
+  );
+  for (let round = 0; round < Number(args.rounds); round++) {
+    const secp = secpRecoveriesPerSecond();
+    console.log(
+      `  libsecp256k1 recoveries, one core: ${Math.round(secp.wall)}/s (${Math.round(secp.perCpuSecond)} per CPU second)`,
+    );
+    // The bare server's CPU per request under the same load: the floor of any HTTP service here.
+    const bareBody = rawRequest('POST', '/', { 'content-type': 'application/json' }, signatureBodies(1)[0]!);
+    const bare = await bareServerCpu((port) => runLoad({ port, connections, total: anchors, request: () => bareBody }));
+    console.log(`  bare node:http server: ${describeLoad(bare.load, 'requests')}`);
+    const bareUs = (bare.cpu * 1e6) / bare.load.requests;
+    for (const store of stores) await measure(store, 1 / secp.perCpuSecond, bareUs);
+  }
+}
+
+/** The bare server (bench/lib/bare-server.ts) in a child process: a warm-up, then `use`, and the CPU it spent in `use`. */
+async function bareServerCpu(use: (port: number) => Promise<LoadResult>): Promise<{ load: LoadResult; cpu: number }> {
+  const child = fork(new URL('./lib/bare-server.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'] });
+  const { port } = await new Promise<{ port: number }>((resolve) => child.once('message', resolve));
+  try {
+    await runLoad({ port, connections, total: 2000, request: () => Buffer.from('GET / HTTP/1.1\r\nhost: x\r\n\r\n') });
+    const c0 = service.cpuSeconds([child.pid!]);
+    const load = await use(port);
+    return { load, cpu: service.cpuSeconds([child.pid!]) - c0 };
+  } finally {
+    child.send('stop');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+
+await main();
