@@ -7,7 +7,11 @@ const benches = [
   ['--expose-gc', '--import', 'tsx', 'bench/merkle.bench.ts'],
   ['--expose-gc', '--import', 'tsx', 'bench/batch.bench.ts'],
   ['--import', 'tsx', 'bench/anchors.bench.ts'],
+  // Issue 25 goal 2: CPU per anchor of everything `proofseal start` runs, in recoveries.
+  ['--import', 'tsx', 'bench/ingest.bench.ts'],
   ['--import', 'tsx', 'bench/receipts.bench.ts'],
+  // Issue 25 goal 1: receipts of random anchors of all stored, with and without the static receipts' redirect.
+  ['--import', 'tsx', 'bench/receipts.bench.ts', '--mode', 'random', '--anchors', '100000,1000000', '--redirect'],
   ['--import', 'tsx', 'bench/scaling.bench.ts'],
   ['--import', 'tsx', 'bench/footprint.bench.ts'],
   ['--import', 'tsx', 'bench/chain-memory.bench.ts'],
