@@ -100,7 +100,7 @@ export async function settleAll(plan: SeedPlan): Promise<void> {
 }
 
 /**
- * Records every settled batch's static receipts as written (`--redirect`), as the static-receipts job does
+ * Records every confirmed batch's static receipts as written (`--redirect`), as the static-receipts job does
  * once it has written them: the API's redirect reads only this record, never the objects, so the bench
  * measures the API's side of the redirect without writing 100,000 objects first.
  */
@@ -108,7 +108,9 @@ export async function markStaticReceiptsWritten(plan: SeedPlan): Promise<void> {
   const root = path.resolve(new URL('../..', import.meta.url).pathname);
   const { openStore } = await import('../../src/adapters/store/create-store.js');
   const opened = await openStore(await storeOptions(root, plan));
-  await opened.db.query('UPDATE batch SET static_receipts_through = last_seq WHERE settled');
+  await opened.db.query(
+    `UPDATE batch SET static_receipts_through = last_seq, static_receipts_tx = tx_id WHERE status = 'CONFIRMED'`,
+  );
   await opened.close();
 }
 

@@ -1,8 +1,10 @@
 /**
- * Static settled receipts (STATIC_RECEIPTS_URL, RECEIPT_REDIRECT) against a real S3 HTTP server (s3rver):
- * the job's use case writes each settled receipt once, byte for byte what the route serves, under a keyed
- * name that is not the anchor id; the route redirects to it only when enabled and only once written; and
- * Woleet's own client library (its Node build) follows the redirect to the same receipt.
+ * Static receipts (STATIC_RECEIPTS_URL, RECEIPT_REDIRECT) against a real S3 HTTP server (s3rver): the job's
+ * use case writes each confirmed receipt once per transaction, byte for byte what the route serves, under a
+ * keyed name that is neither the anchor id nor the same for another transaction; the route redirects to it
+ * only when enabled and only once written for the batch's present transaction (cacheable once settled, asked
+ * again each time before); a reorg that moves a batch into another transaction stops the redirect until the
+ * receipts are written again; and Woleet's own client library (its Node build) follows the redirect.
  */
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -36,8 +38,25 @@ for (const kind of await storeKinds()) {
     let plain: FastifyInstance;
     let settledIds: string[] = [];
     let watchedIds: string[] = [];
+    let watchedBatch = '';
+    /** The transaction of each anchor's batch, by anchor id. */
+    const txOf = new Map<string, string>();
     let base = '';
     const served = new Map<string, string>();
+
+    /** Confirms the batch `id` in transaction `txId` at `height` (6 confirmations). */
+    async function confirm(id: string, txId: string, height: number): Promise<void> {
+      const proof = {
+        txId,
+        blockHash: randomHash(),
+        blockHeight: height,
+        blockTime: Date.now(),
+        rawTx: '00',
+        txMerkleBranch: { siblings: [], index: 0 },
+      };
+      await s.store.batches.recordConfirmation(id, proof, 6, Date.now());
+      await s.store.batches.setConfirmations(id, 6, true, Date.now());
+    }
 
     /** Closes a batch over the anchors inserted, sends it and confirms it at `height`. */
     async function batchAt(height: number): Promise<string> {
@@ -49,19 +68,16 @@ for (const kind of await storeKinds()) {
         ),
         { maxSize: 1000 },
       ))!.batchId;
-      await s.store.batches.markSent(id, randomHash(), Date.now());
-      const b = (await s.store.batches.findById(id))!;
-      const proof = {
-        txId: b.txId!,
-        blockHash: randomHash(),
-        blockHeight: height,
-        blockTime: Date.now(),
-        rawTx: '00',
-        txMerkleBranch: { siblings: [], index: 0 },
-      };
-      await s.store.batches.recordConfirmation(id, proof, 6, Date.now());
-      await s.store.batches.setConfirmations(id, 6, true, Date.now());
+      const txId = randomHash();
+      await s.store.batches.markSent(id, txId, Date.now());
+      await confirm(id, txId, height);
       return id;
+    }
+
+    /** Records each anchor's transaction, as its batch now has it. */
+    async function noteTx(ids: string[], batchId: string): Promise<void> {
+      const txId = (await s.store.batches.findById(batchId))!.txId!;
+      for (const id of ids) txOf.set(id, txId);
     }
 
     before(async () => {
@@ -76,9 +92,10 @@ for (const kind of await storeKinds()) {
         password: 'correct horse battery',
       });
       settledIds = await insertDataAnchors(s.db, account.id, randomLeaves(21), 'settled');
-      await batchAt(1000);
+      await noteTx(settledIds, await batchAt(1000));
       watchedIds = await insertDataAnchors(s.db, account.id, randomLeaves(5), 'watched');
-      await batchAt(1090);
+      watchedBatch = await batchAt(1090);
+      await noteTx(watchedIds, watchedBatch);
       await s.store.batches.settleUpTo(1000);
       const env = {
         RATE_LIMIT_PUBLIC_PER_MINUTE: '100000',
@@ -108,35 +125,69 @@ for (const kind of await storeKinds()) {
       }
     });
 
-    it('writes each settled receipt once, the very bytes the route serves, under a keyed name', async () => {
-      const deps = { ...testDeps(s.store), staticReceipts: statics };
-      const run = await publishStaticReceipts(deps, { budgetMs: 60_000 });
-      assert.deepEqual(run, { written: settledIds.length, more: false });
-      for (const id of settledIds) {
-        const name = staticReceiptName(TEST_SECRET_KEY, id);
+    const nameOf = (id: string) => staticReceiptName(TEST_SECRET_KEY, id, txOf.get(id)!);
+    const objectText = async (name: string) => {
+      const bytes = await s3.get(`svc/receipts/${name}.json`);
+      return bytes === null ? null : Buffer.from(bytes).toString('utf8');
+    };
+    const deps = () => ({ ...testDeps(s.store), staticReceipts: statics });
+
+    it('writes each confirmed receipt once, the very bytes the route serves, under a keyed name', async () => {
+      const run = await publishStaticReceipts(deps(), { budgetMs: 60_000 });
+      assert.deepEqual(run, { written: settledIds.length + watchedIds.length, more: false });
+      for (const id of [...settledIds, ...watchedIds]) {
+        const name = nameOf(id);
         assert.match(name, /^[0-9a-f]{64}$/);
         assert.ok(!name.includes(id.replaceAll('-', '')));
-        const bytes = await s3.get(`svc/receipts/${name}.json`);
-        assert.equal(Buffer.from(bytes!).toString('utf8'), served.get(id));
+        assert.notEqual(
+          name,
+          staticReceiptName(TEST_SECRET_KEY, id, randomHash()),
+          'another transaction, another name',
+        );
+        assert.equal(await objectText(name), served.get(id));
       }
-      for (const id of watchedIds)
-        assert.equal(await s3.get(`svc/receipts/${staticReceiptName(TEST_SECRET_KEY, id)}.json`), null, 'not settled');
-      assert.deepEqual(await publishStaticReceipts(deps, { budgetMs: 60_000 }), { written: 0, more: false });
+      assert.deepEqual(await publishStaticReceipts(deps(), { budgetMs: 60_000 }), { written: 0, more: false });
     });
 
-    it('redirects a written receipt when enabled; the rest, and every receipt when not enabled, as before', async () => {
-      for (const id of settledIds) {
+    it('redirects a written receipt when enabled (cacheable once settled); every receipt as before when not', async () => {
+      for (const id of [...settledIds, ...watchedIds]) {
         const r = await get(redirecting, id);
         assert.equal(r.statusCode, 302);
-        assert.equal(r.headers.location, `${base}${staticReceiptName(TEST_SECRET_KEY, id)}.json`);
-        assert.equal(r.headers['cache-control'], 'public, max-age=86400');
+        assert.equal(r.headers.location, `${base}${nameOf(id)}.json`);
+        const settled = settledIds.includes(id);
+        assert.equal(r.headers['cache-control'], settled ? 'public, max-age=86400' : 'no-cache');
         const p = await get(plain, id);
         assert.equal(p.statusCode, 200);
         assert.equal(p.body, served.get(id));
       }
-      for (const id of watchedIds) assert.equal((await get(redirecting, id)).statusCode, 200);
       assert.equal((await get(redirecting, '00000000-0000-4000-8000-000000000000')).statusCode, 404);
       assert.equal((await get(redirecting, 'not-a-uuid')).statusCode, (await get(plain, 'not-a-uuid')).statusCode);
+    });
+
+    it('a reorg into another transaction stops the redirect until the receipts are written for it', async () => {
+      const oldNames = watchedIds.map(nameOf);
+      await s.store.batches.clearConfirmation(watchedBatch, Date.now());
+      for (const id of watchedIds) assert.notEqual((await get(redirecting, id)).statusCode, 302, 'SENT again');
+      const newTx = randomHash();
+      await confirm(watchedBatch, newTx, 1091);
+      for (const id of watchedIds) {
+        const r = await get(redirecting, id);
+        assert.equal(r.statusCode, 200, 'not written for the new transaction yet');
+        assert.equal(JSON.parse(r.body).anchors[0].sourceId, newTx);
+        served.set(id, r.body);
+        txOf.set(id, newTx);
+      }
+      const run = await publishStaticReceipts(deps(), { budgetMs: 60_000 });
+      assert.deepEqual(run, { written: watchedIds.length, more: false });
+      for (const [k, id] of watchedIds.entries()) {
+        assert.notEqual(nameOf(id), oldNames[k]);
+        assert.equal(await objectText(nameOf(id)), served.get(id));
+        const r = await get(redirecting, id);
+        assert.equal(r.statusCode, 302);
+        assert.equal(r.headers.location, `${base}${nameOf(id)}.json`);
+      }
+      for (const id of settledIds)
+        assert.equal((await get(redirecting, id)).statusCode, 302, 'other batches untouched');
     });
 
     it("Woleet's client library follows the redirect to the static receipt", async () => {

@@ -1,19 +1,34 @@
-import type { BatchToPublish, StaticReceiptRepository } from '../../app/anchoring/static-receipts.port.js';
+import type {
+  BatchToPublish,
+  PublishedReceipt,
+  StaticReceiptRepository,
+} from '../../app/anchoring/static-receipts.port.js';
 import type { Sql } from './sql.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** How far the static receipts of settled batches are written (migration 028). */
+/** Whether the static receipts recorded for a batch (`b`) are those of its present transaction. */
+const FOR_PRESENT_TX = `b.static_receipts_tx IS NOT DISTINCT FROM b.tx_id`;
+
+/** How far the static receipts of confirmed batches are written, and for which transaction (migrations 028, 032). */
 export function staticReceiptRepository(sql: Sql): StaticReceiptRepository {
   return {
     async batchesToPublish(limit) {
-      const rows = await sql.query<{ id: string; next_seq: string | number; last_seq: string | number }>(
-        `SELECT id, coalesce(static_receipts_through + 1, first_seq) AS next_seq, last_seq FROM batch
-         WHERE settled AND first_seq IS NOT NULL AND (static_receipts_through IS NULL OR static_receipts_through < last_seq)
-         ORDER BY last_seq LIMIT $1`,
+      const rows = await sql.query<{ id: string; tx_id: string; next_seq: string | number; last_seq: string | number }>(
+        `SELECT b.id, b.tx_id, b.last_seq,
+           CASE WHEN ${FOR_PRESENT_TX} THEN coalesce(b.static_receipts_through + 1, b.first_seq) ELSE b.first_seq END AS next_seq
+         FROM batch b
+         WHERE b.status = 'CONFIRMED' AND b.tx_id IS NOT NULL AND b.first_seq IS NOT NULL
+           AND (NOT ${FOR_PRESENT_TX} OR b.static_receipts_through IS NULL OR b.static_receipts_through < b.last_seq)
+         ORDER BY b.last_seq LIMIT $1`,
         [limit],
       );
-      return rows.map((r): BatchToPublish => ({ id: r.id, nextSeq: Number(r.next_seq), lastSeq: Number(r.last_seq) }));
+      return rows.map((r): BatchToPublish => ({
+        id: r.id,
+        txId: r.tx_id,
+        nextSeq: Number(r.next_seq),
+        lastSeq: Number(r.last_seq),
+      }));
     },
     async anchorsInRange(fromSeq, toSeq, limit) {
       const rows = await sql.query<{ id: string; seq: string | number }>(
@@ -22,23 +37,26 @@ export function staticReceiptRepository(sql: Sql): StaticReceiptRepository {
       );
       return rows.map((r) => ({ id: r.id, seq: Number(r.seq) }));
     },
-    async markPublished(batchId, throughSeq) {
+    async markPublished(batchId, txId, throughSeq) {
       await sql.query(
-        `UPDATE batch SET static_receipts_through = greatest(coalesce(static_receipts_through, $2), $2) WHERE id = $1`,
-        [batchId, throughSeq],
+        `UPDATE batch b SET static_receipts_tx = $2, static_receipts_through =
+           CASE WHEN ${FOR_PRESENT_TX} THEN greatest(coalesce(b.static_receipts_through, $3), $3) ELSE $3 END
+         WHERE b.id = $1 AND b.tx_id = $2`,
+        [batchId, txId, throughSeq],
       );
     },
     async published(ids) {
       const valid = ids.filter((id) => UUID.test(id));
-      if (valid.length === 0) return new Set();
-      const rows = await sql.query<{ id: string }>(
-        `SELECT a.id FROM anchor a
-         JOIN LATERAL (SELECT r.first_seq, r.static_receipts_through FROM batch r WHERE r.last_seq >= a.seq
-           ORDER BY r.last_seq LIMIT 1) b ON true
-         WHERE a.id = ANY($1::uuid[]) AND b.first_seq <= a.seq AND a.seq <= b.static_receipts_through`,
+      if (valid.length === 0) return new Map();
+      const rows = await sql.query<{ id: string; tx_id: string; settled: boolean }>(
+        `SELECT a.id, b.tx_id, b.settled FROM anchor a
+         JOIN LATERAL (SELECT r.first_seq, r.static_receipts_through, r.static_receipts_tx, r.tx_id, r.status, r.settled
+           FROM batch r WHERE r.last_seq >= a.seq ORDER BY r.last_seq LIMIT 1) b ON true
+         WHERE a.id = ANY($1::uuid[]) AND b.first_seq <= a.seq AND a.seq <= b.static_receipts_through
+           AND b.status = 'CONFIRMED' AND b.static_receipts_tx = b.tx_id`,
         [valid],
       );
-      return new Set(rows.map((r) => r.id));
+      return new Map(rows.map((r): [string, PublishedReceipt] => [r.id, { txId: r.tx_id, settled: r.settled }]));
     },
   };
 }

@@ -16,6 +16,8 @@ export interface ReceiptDocument {
   readonly etag: string;
   /** The receipt can no longer change (its batch is confirmed below the reorg watch). */
   readonly settled: boolean;
+  /** The transaction of the anchor's batch the receipt names. */
+  readonly txId: string;
 }
 
 export type ReceiptDocumentResult =
@@ -31,7 +33,7 @@ interface BatchState {
 interface Kept {
   readonly signature?: ReceiptSignature;
   readonly proof: ReceiptProof;
-  readonly doc?: ReceiptDocument & { readonly txId: string };
+  readonly doc?: ReceiptDocument;
 }
 
 /**

@@ -2,7 +2,7 @@ import { coalescedReads } from '../../core/cache/coalesced-reads.js';
 import { staticReceiptName } from '../../core/chainpoint/static-receipt-name.js';
 import type { AppDeps } from '../shared/deps.js';
 import { createReceiptCache, getReceiptDocument } from './get-receipt-document.js';
-import type { StaticReceiptDeps } from './static-receipts.port.js';
+import type { PublishedReceipt, StaticReceiptDeps } from './static-receipts.port.js';
 
 /** Anchors read and written per step: their receipts share a few statements, their objects are written concurrently. */
 const PAGE = 512;
@@ -16,10 +16,13 @@ export type PublishDeps = Pick<AppDeps, 'store' | 'secretKey' | 'clock'> & {
 };
 
 /**
- * Writes the static receipts of settled batches, each anchor's once, in seq order, recording the progress
- * after each page (a run stopped midway resumes there; a page written twice writes the same bytes). The
- * JSON is the very text `GET /v1/receipt/{id}` answers. Stops after `budgetMs`.
- * @returns receipts written and whether settled receipts are left to write
+ * Writes the static receipts of confirmed batches, each anchor's once per transaction of its batch, in seq
+ * order, recording the progress after each page (a run stopped midway resumes there; a page written twice
+ * writes the same bytes). The JSON is the very text `GET /v1/receipt/{id}` answers, named by the anchor and
+ * the transaction it names (a receipt read after a reorg moved the batch is not written under the old name,
+ * and its batch is written again on a later run).
+ * Stops after `budgetMs`.
+ * @returns receipts written and whether receipts are left to write
  */
 export async function publishStaticReceipts(
   deps: PublishDeps,
@@ -40,14 +43,15 @@ export async function publishStaticReceipts(
         while (k < anchors.length) {
           const i = k++;
           const doc = docs[i]!;
-          // A settled batch's receipts are complete and settled; anything else is left to the API's path.
-          if (!doc.complete || !doc.settled) continue;
-          await deps.staticReceipts.objects.put(staticReceiptName(deps.secretKey, anchors[i]!.id), doc.json);
+          // A confirmed batch's receipts are complete; one that names another transaction than the batch had
+          // when it was picked (a reorg since) is left to a later run, which starts the batch again.
+          if (!doc.complete || doc.txId !== batch.txId) continue;
+          await deps.staticReceipts.objects.put(staticReceiptName(deps.secretKey, anchors[i]!.id, doc.txId), doc.json);
           written++;
         }
       };
       await Promise.all(Array.from({ length: WRITES_IN_FLIGHT }, writer));
-      await deps.store.staticReceipts.markPublished(batch.id, through);
+      await deps.store.staticReceipts.markPublished(batch.id, batch.txId, through);
       next = through + 1;
     }
   }
@@ -55,28 +59,33 @@ export async function publishStaticReceipts(
 }
 
 /**
- * Whether an anchor's static receipt is written: concurrent asks share one statement (`= ANY($1)`), like
- * the receipts' first reads. Not kept: each answer is a fresh read (a receipt written a moment later is found).
+ * Whether an anchor's static receipt is written for its batch's present transaction, and that transaction:
+ * concurrent asks share one statement (`= ANY($1)`), like the receipts' first reads. Not kept: each answer is
+ * a fresh read (a receipt written a moment later is found, a batch moved by a reorg is seen at once).
  */
-export function publishedLookup(store: Pick<AppDeps['store'], 'staticReceipts'>): (id: string) => Promise<boolean> {
-  const read = coalescedReads<string, true>(
-    async (ids) => new Map([...(await store.staticReceipts.published(ids))].map((id) => [id, true as const])),
-    { maxKeys: 256, maxInFlight: 2 },
-  );
-  return async (id) => (await read(id)) === true;
+export function publishedLookup(
+  store: Pick<AppDeps['store'], 'staticReceipts'>,
+): (id: string) => Promise<PublishedReceipt | undefined> {
+  return coalescedReads<string, PublishedReceipt>((ids) => store.staticReceipts.published(ids), {
+    maxKeys: 256,
+    maxInFlight: 2,
+  });
 }
 
 /**
- * Where `GET /v1/receipt/{id}` may send the client: the anchor's static receipt once written, else null
- * (the receipt is then served as before).
+ * Where `GET /v1/receipt/{id}` may send the client: the anchor's static receipt once written for its batch's
+ * present transaction, and whether that batch is settled (the redirect may then be cached); else null (the
+ * receipt is then served as before).
  */
 export async function staticReceiptLocation(
   deps: Pick<AppDeps, 'secretKey'> & {
     readonly staticReceipts: StaticReceiptDeps;
-    readonly isPublished: (id: string) => Promise<boolean>;
+    readonly isPublished: (id: string) => Promise<PublishedReceipt | undefined>;
   },
   input: { id: string },
-): Promise<string | null> {
-  if (!(await deps.isPublished(input.id))) return null;
-  return `${deps.staticReceipts.publicBaseUrl}${staticReceiptName(deps.secretKey, input.id)}.json`;
+): Promise<{ url: string; settled: boolean } | null> {
+  const published = await deps.isPublished(input.id);
+  if (published === undefined) return null;
+  const name = staticReceiptName(deps.secretKey, input.id, published.txId);
+  return { url: `${deps.staticReceipts.publicBaseUrl}${name}.json`, settled: published.settled };
 }

@@ -35,6 +35,6 @@ export interface AppDeps {
   readonly signatureVerifier?: SignatureVerifier;
   /** The files to sign (object store, retention); absent, uploads and downloads fail with NOT_READY. */
   readonly documents?: DocumentDeps;
-  /** Static settled receipts (STATIC_RECEIPTS_URL): where they are written and served; absent, none are written. */
+  /** Static receipts of confirmed batches (STATIC_RECEIPTS_URL): where they are written and served; absent, none are written. */
   readonly staticReceipts?: StaticReceiptDeps;
 }

@@ -9,9 +9,9 @@ export const PUBLISH_STATIC_RECEIPTS = 'receipts.publish-static';
 const BUDGET_MS = 20_000;
 
 /**
- * Writes the receipts of settled batches as static objects (STATIC_RECEIPTS_URL), a singleton (one queued, one running): on
- * its schedule (a batch settles when its block leaves the reorg watch, which the confirmation job notices)
- * and again at once while receipts are left.
+ * Writes the receipts of confirmed batches as static objects (STATIC_RECEIPTS_URL), once per transaction of
+ * each batch, a singleton (one queued, one running): on its schedule (a batch is confirmed, or moved by a
+ * reorg, when the confirmation job notices) and again at once while receipts are left.
  */
 export function staticReceiptsJob(
   deps: AppDeps & { readonly staticReceipts: StaticReceiptDeps },

@@ -11,11 +11,13 @@ import { IdParams, PartialReceiptSchema, ReceiptSchema, VerificationSchema } fro
 const SETTLED = 'public, max-age=31536000, immutable';
 /** A receipt that may still change (fee bump, reorg): caches revalidate it with its ETag every time. */
 const UNSETTLED = 'no-cache';
-/** A redirect to a static receipt: kept a day (the operator may move the static receipts; the receipt never changes). */
+/** A redirect to a settled static receipt: kept a day (the operator may move the static receipts; the receipt never changes). */
 const REDIRECT = 'public, max-age=86400';
+/** A redirect to the static receipt of a batch still under the reorg watch: asked again each time (a reorg moves it). */
+const REDIRECT_UNSETTLED = 'no-cache';
 const NotModified = Type.Null({ description: 'Not Modified: the receipt is the one whose ETag was given' });
 const Found = Type.Null({
-  description: 'Found: the settled receipt is the static object named by Location (RECEIPT_REDIRECT)',
+  description: 'Found: the receipt is the static object named by Location (RECEIPT_REDIRECT; its batch is confirmed)',
 });
 
 export const receiptRoutes: RouteModule = (app, deps, config) => {
@@ -50,7 +52,10 @@ export const receiptRoutes: RouteModule = (app, deps, config) => {
     },
     async (req, reply) => {
       const location = redirect && (await staticReceiptLocation(redirect, { id: req.params.id }));
-      if (location) return reply.header('cache-control', REDIRECT).redirect(location, 302);
+      if (location)
+        return reply
+          .header('cache-control', location.settled ? REDIRECT : REDIRECT_UNSETTLED)
+          .redirect(location.url, 302);
       const result = await getReceiptDocument(receiptDeps, { id: req.params.id });
       if (!result.complete)
         return reply.status(202).send({ partial: true, ...(result.signature ? { signature: result.signature } : {}) });
