@@ -26,9 +26,7 @@ import { rfc3161Client } from '../../src/adapters/pdf/tsa-client.js';
 import { padesSigner } from '../../src/adapters/pdf/pades-signer.js';
 import { pdfSignedCopyAssembler } from '../../src/adapters/pdf/signed-copy-assembler.js';
 import { serviceSigningIdentity } from '../../src/adapters/pdf/signing-identity.js';
-import { UsageError } from '../../src/cli/args.js';
-import { verifyCommand } from '../../src/cli/verify-command.js';
-import { testClientContext } from '../support/client-context.js';
+import { runVerify } from '../support/client-context.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
 import { proofBundle, type BundleFixture } from '../support/proof-bundle-fixture.js';
 
@@ -81,23 +79,8 @@ async function onePagePdf(text: string): Promise<Uint8Array> {
   return doc.save();
 }
 
-/** `proofseal verify …` as a user runs it: its lines, its exit code (2 for a usage error). */
-async function verify(args: string[]): Promise<{ code: number | undefined; out: string }> {
-  const lines: string[] = [];
-  process.exitCode = undefined;
-  try {
-    await verifyCommand(
-      args,
-      testClientContext(dir, (l) => lines.push(l)),
-    );
-    return { code: process.exitCode, out: lines.join('\n') };
-  } catch (err) {
-    if (err instanceof UsageError) return { code: 2, out: err.message };
-    throw err;
-  } finally {
-    process.exitCode = undefined;
-  }
-}
+/** `proofseal verify …` as a user runs it (test/support/client-context.ts). */
+const verify = (args: string[]) => runVerify(dir, args);
 
 /** The signed copy of `original` carrying `bundle`, made as the service makes it. */
 export async function signedCopyOf(original: Uint8Array, bundle: unknown): Promise<Buffer> {

@@ -8,7 +8,6 @@
  * of a TSA token, and a header from another block, each rejected by the tool that should catch it, with its message.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -31,12 +30,11 @@ import { attestationPdf } from '../../src/app/signature-requests/attestation/att
 import { sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
 import { completeProofBundles } from '../../src/app/signature-requests/proof-bundle.js';
 import { signeeIdOf } from '../../src/app/signature-requests/signer-secrets.js';
-import { verifyCommand } from '../../src/cli/verify-command.js';
-import { UsageError } from '../../src/cli/args.js';
 import { bundleInPdf } from '../../src/web/browser/pdf-attachment.js';
 import { startAnchoring, until, type AnchoringFixture } from '../support/anchoring-fixture.js';
-import { testClientContext } from '../support/client-context.js';
+import { runVerify } from '../support/client-context.js';
 import { testApp, testConfig, testDeps } from '../support/fixtures.js';
+import { signatureAt, tool } from '../support/pdf-checks.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
 import { storeKinds } from '../support/stores.js';
 import { createOwner, platformSignerIn } from '../signature-requests/fixture.js';
@@ -49,25 +47,11 @@ function file(name: string, bytes: Uint8Array | string): string {
   writeFileSync(p, bytes);
   return p;
 }
-function tool(cmd: string, args: string[]): { status: number | null; out: string } {
-  const r = spawnSync(cmd, args, { encoding: 'utf8' });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
-}
 const flipByte = (bytes: Uint8Array, at: number): Buffer => {
   const b = Buffer.from(bytes);
   b[at] ^= 0x01;
   return b;
 };
-
-/** The `index`th signature of a PDF by its `/ByteRange`: its CMS (padding cut) and the bytes it signs. */
-function signatureAt(pdf: Buffer, index: number): { cms: Buffer; signed: Buffer; range: number[] } {
-  const ranges = [...pdf.toString('latin1').matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)];
-  const range = ranges.at(index)!.slice(1, 5).map(Number);
-  const [a, b, c, d] = range as [number, number, number, number];
-  const hex = Buffer.from(pdf.subarray(a + b + 1, c - 1).toString('latin1'), 'hex');
-  const cms = hex.subarray(0, 4 + hex.readUInt16BE(2));
-  return { cms, signed: Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]), range };
-}
 
 describe(`offline verification of a completed request (${kind.name} store, bcoin regtest, OpenSSL TSA)`, () => {
   let f: AnchoringFixture;
@@ -83,23 +67,8 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
   let spv: { blockHash: string; blockHeight: number; blockHeader: string; txid: string };
   let certFile: string;
 
-  /** `proofseal verify …` as a user runs it: its lines, its exit code, or the usage error it throws. */
-  async function verify(args: string[]): Promise<{ code: number | undefined; out: string }> {
-    const lines: string[] = [];
-    process.exitCode = undefined;
-    try {
-      await verifyCommand(
-        args,
-        testClientContext(dir, (l) => lines.push(l)),
-      );
-      return { code: process.exitCode, out: lines.join('\n') };
-    } catch (err) {
-      if (err instanceof UsageError) return { code: 2, out: err.message };
-      throw err;
-    } finally {
-      process.exitCode = undefined;
-    }
-  }
+  /** `proofseal verify …` as a user runs it (test/support/client-context.ts). */
+  const verify = (args: string[]) => runVerify(dir, args);
 
   async function dumpHeaders(rpc: (m: string, p: unknown[]) => Promise<unknown>, name: string): Promise<string> {
     const tip = (await rpc('getblockcount', [])) as number;

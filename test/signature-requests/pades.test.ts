@@ -6,7 +6,7 @@
  * (test/support/openssl-tsa.ts). One byte changed in a signed range and both pdfsig and openssl reject.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
@@ -32,6 +32,7 @@ import { DomainError } from '../../src/core/errors.js';
 import { bundleInPdf } from '../../src/web/browser/pdf-attachment.js';
 import { sampleAttestationModel } from '../support/attestation-model.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
+import { signatureAt, tool } from '../support/pdf-checks.js';
 
 const SECRET = 's'.repeat(40);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-pades-'));
@@ -41,27 +42,6 @@ function file(name: string, bytes: Uint8Array | string): string {
   const p = path.join(dir, `${(seq += 1)}-${name}`);
   writeFileSync(p, bytes);
   return p;
-}
-
-/** Runs a tool; its exit status and everything it printed. */
-function tool(cmd: string, args: string[]): { status: number | null; out: string } {
-  const r = spawnSync(cmd, args, { encoding: 'utf8' });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
-}
-
-/**
- * The `index`th signature of a PDF (negative: from the end) as its `/ByteRange` says: the CMS (DER, padding
- * cut; a time-stamp token for a document time-stamp) and the bytes it signs.
- */
-function signatureAt(pdf: Buffer, index: number): { cms: Buffer; signed: Buffer; range: number[] } {
-  const ranges = [...pdf.toString('latin1').matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)];
-  const range = ranges.at(index)!.slice(1, 5).map(Number);
-  const [a, b, c, d] = range as [number, number, number, number];
-  const hex = Buffer.from(pdf.subarray(a + b + 1, c - 1).toString('latin1'), 'hex');
-  assert.equal(hex[0], 0x30, 'the CMS is a DER SEQUENCE');
-  assert.equal(hex[1], 0x82, 'with a two-byte length');
-  const cms = hex.subarray(0, 4 + hex.readUInt16BE(2));
-  return { cms, signed: Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]), range };
 }
 
 function certificatePem(identity: SigningIdentity, name: string): string {
