@@ -22,17 +22,12 @@ import { cachedBrandImages } from '../../src/adapters/pdf/brand-images.js';
 import { padesSigner } from '../../src/adapters/pdf/pades-signer.js';
 import { serviceSigningIdentity, type SigningIdentity } from '../../src/adapters/pdf/signing-identity.js';
 import { rfc3161Client } from '../../src/adapters/pdf/tsa-client.js';
-import { closeBatch } from '../../src/app/anchoring/close-batch.js';
-import { confirmBatches } from '../../src/app/anchoring/confirm-batches.js';
-import { sendBatches } from '../../src/app/anchoring/send-batches.js';
 import type { AppDeps } from '../../src/app/shared/deps.js';
 import { attestationPdf } from '../../src/app/signature-requests/attestation/attestation-pdf.js';
-import { sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
-import { completeProofBundles } from '../../src/app/signature-requests/proof-bundle.js';
-import { signeeIdOf } from '../../src/app/signature-requests/signer-secrets.js';
 import { bundleInPdf } from '../../src/web/browser/pdf-attachment.js';
-import { startAnchoring, until, type AnchoringFixture } from '../support/anchoring-fixture.js';
+import { startAnchoring, type AnchoringFixture } from '../support/anchoring-fixture.js';
 import { runVerify } from '../support/client-context.js';
+import { completedRequest } from '../support/completed-request.js';
 import { testApp, testConfig, testDeps } from '../support/fixtures.js';
 import { signatureAt, tool } from '../support/pdf-checks.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
@@ -104,30 +99,7 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
     document = Buffer.from(`lease of flat 4B, signed ${new Date().toISOString()}\n`);
     documentFile = file('lease.txt', document);
     const hashToSign = createHash('sha256').update(document).digest('hex');
-    const signers = [1, 2].map((n) => ({ commonName: `Signer ${n}`, email: `signer${n}@example.com` }));
-    const created = await app.inject({
-      method: 'POST',
-      url: '/v1/signatureRequest',
-      headers: auth,
-      payload: { name: 'Lease', hashToSign, authorizedSignees: signers },
-    });
-    assert.equal(created.statusCode, 200, created.body);
-    const id = created.json<{ id: string }>().id;
-    for (const s of (await deps.store.signatureRequests.findById(id))!.signees) {
-      const res = await app.inject({
-        method: 'POST',
-        url: `/v1/signatureRequest/${id}/delegate`,
-        payload: { signeeId: signeeIdOf(deps, s) },
-      });
-      assert.equal(res.statusCode, 200, res.body);
-    }
-    assert.equal(await sealAuditTrail(deps, { requestId: id }), 'sealed');
-    await closeBatch(f.deps, { maxSize: 1000 });
-    const txid = (await sendBatches(f.deps)).sent[0]!;
-    await until(() => f.chain.isInMempool(txid), `${txid} in the mempool`);
-    await f.node.mine(6);
-    await confirmBatches(f.deps);
-    assert.equal(await completeProofBundles(deps, { limit: 10 }), 1);
+    const { id } = await completedRequest({ f, app, deps, auth, hashToSign });
     pdf = Buffer.from(await attestationPdf(deps, id));
     const served = await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/proofbundle`, headers: auth });
     const fromPdf = await bundleInPdf(new Uint8Array(pdf));
