@@ -16,7 +16,7 @@ import { closeBatch } from '../../src/app/anchoring/close-batch.js';
 import { publishStaticReceipts } from '../../src/app/anchoring/publish-static-receipts.js';
 import type { StaticReceiptDeps } from '../../src/app/anchoring/static-receipts.port.js';
 import { staticReceiptName } from '../../src/core/chainpoint/static-receipt-name.js';
-import { insertDataAnchors, randomHash, randomLeaves } from '../support/anchors.js';
+import { confirmBatchAt, insertDataAnchors, randomHash, randomLeaves } from '../support/anchors.js';
 import { recordingJobs, TEST_SECRET_KEY, testApp, testConfig, testDeps } from '../support/fixtures.js';
 import { startS3, type TestS3 } from '../support/s3-server.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
@@ -50,17 +50,7 @@ for (const kind of await storeKinds()) {
         { maxSize: 1000 },
       ))!.batchId;
       await s.store.batches.markSent(id, randomHash(), Date.now());
-      const b = (await s.store.batches.findById(id))!;
-      const proof = {
-        txId: b.txId!,
-        blockHash: randomHash(),
-        blockHeight: height,
-        blockTime: Date.now(),
-        rawTx: '00',
-        txMerkleBranch: { siblings: [], index: 0 },
-      };
-      await s.store.batches.recordConfirmation(id, proof, 6, Date.now());
-      await s.store.batches.setConfirmations(id, 6, true, Date.now());
+      await confirmBatchAt(s.store, id, height);
       return id;
     }
 

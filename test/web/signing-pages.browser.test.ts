@@ -32,7 +32,15 @@ import { TEST_SECRET_KEY, testConfig } from '../support/fixtures.js';
 import { logoServer, type LogoServer } from '../support/logo-server.js';
 import { storeKinds } from '../support/stores.js';
 import { testWebAssets } from '../support/web-bundle.js';
-import { createRequest, delegate, openBench, requestBody, signer, type Bench } from '../signature-requests/fixture.js';
+import {
+  createRequest,
+  delegate,
+  openBench,
+  otpSigner,
+  requestBody,
+  signer,
+  type Bench,
+} from '../signature-requests/fixture.js';
 // @ts-expect-error: a plain .mjs example without type declarations
 import { startCustomPage } from '../../examples/custom-signature-page/server.mjs';
 
@@ -42,13 +50,6 @@ const docsImg = path.resolve(import.meta.dirname, '../../docs/img');
 const embedded = (await storeKinds()).find((k) => k.name === 'embedded')!;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
-const otpSigner = {
-  commonName: 'Olga',
-  email: 'olga@example.com',
-  countryCallingCode: '33',
-  phone: '612345678',
-  requiresOTP: true,
-};
 
 const txs = new Map<string, RawTransactionInfo>();
 const chain = { getRawTransaction: async (txid: string) => txs.get(txid) ?? null } as unknown as ChainPort;
