@@ -28,6 +28,7 @@ import { pdfSignedCopyAssembler } from '../../src/adapters/pdf/signed-copy-assem
 import { serviceSigningIdentity } from '../../src/adapters/pdf/signing-identity.js';
 import { runVerify } from '../support/client-context.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
+import { opensslTsVerify, tool } from '../support/pdf-checks.js';
 import { proofBundle, type BundleFixture } from '../support/proof-bundle-fixture.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-verify-copy-'));
@@ -187,24 +188,12 @@ describe("proofseal verify checks the bundle's RFC 3161 tokens itself, as openss
   type Stamp = { merkleRoot: string; token: string };
   let stamps: Stamp[];
 
-  const run = (cmd: string, args: string[]) => {
-    const r = spawnSync(cmd, args, { encoding: 'utf8' });
-    return { status: r.status, out: `${r.stdout}${r.stderr}` };
-  };
   const opensslVerify = (s: Stamp) =>
-    run('openssl', [
-      'ts',
-      '-verify',
-      '-data',
+    opensslTsVerify(
       file('root.bin', Buffer.from(s.merkleRoot, 'hex')),
-      '-in',
       file('token.der', Buffer.from(s.token, 'base64')),
-      '-token_in',
-      '-CAfile',
-      tsa.caFile,
-      '-untrusted',
-      tsa.tsaCertFile,
-    ]);
+      tsa,
+    );
   const withStamps = (list: Stamp[]) => file('bundle.json', JSON.stringify({ ...fx.bundle, rfc3161Timestamps: list }));
   const flip = (s: Stamp, at: (der: Buffer) => number): Stamp => {
     const der = Buffer.from(s.token, 'base64');
@@ -234,7 +223,7 @@ describe("proofseal verify checks the bundle's RFC 3161 tokens itself, as openss
     assert.equal(code, 0, out);
     for (const [i, s] of stamps.entries()) {
       assert.equal(opensslVerify(s).out.includes('Verification: OK'), true, 'openssl agrees');
-      const text = run('openssl', [
+      const text = tool('openssl', [
         'ts',
         '-reply',
         '-in',

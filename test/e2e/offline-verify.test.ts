@@ -29,7 +29,7 @@ import { startAnchoring, type AnchoringFixture } from '../support/anchoring-fixt
 import { runVerify } from '../support/client-context.js';
 import { completedRequest } from '../support/completed-request.js';
 import { testApp, testConfig, testDeps } from '../support/fixtures.js';
-import { signatureAt, tool } from '../support/pdf-checks.js';
+import { opensslCmsVerify, opensslTsVerify, signatureAt, tool } from '../support/pdf-checks.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
 import { storeKinds } from '../support/stores.js';
 import { createOwner, platformSignerIn } from '../signature-requests/fixture.js';
@@ -136,39 +136,11 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
 
   it('openssl: the CMS over its byte ranges, its time-stamp, the document time-stamp and the bundle’s tokens', () => {
     const { cms, signed } = signatureAt(pdf, 0);
-    const cmsOk = tool('openssl', [
-      'cms',
-      '-verify',
-      '-binary',
-      '-inform',
-      'DER',
-      '-in',
-      file('cms.der', cms),
-      '-content',
-      file('signed.bin', signed),
-      '-CAfile',
-      certFile,
-      '-purpose',
-      'any',
-      '-out',
-      '/dev/null',
-    ]);
+    const cmsOk = opensslCmsVerify(file('cms.der', cms), file('signed.bin', signed), certFile);
     assert.equal(cmsOk.status, 0, cmsOk.out);
     assert.match(cmsOk.out, /CMS Verification successful/);
     const doc = signatureAt(pdf, -1);
-    const docOk = tool('openssl', [
-      'ts',
-      '-verify',
-      '-data',
-      file('doc-ranges.bin', doc.signed),
-      '-in',
-      file('doc-ts.der', doc.cms),
-      '-token_in',
-      '-CAfile',
-      tsa.caFile,
-      '-untrusted',
-      tsa.tsaCertFile,
-    ]);
+    const docOk = opensslTsVerify(file('doc-ranges.bin', doc.signed), file('doc-ts.der', doc.cms), tsa);
     assert.match(docOk.out, /Verification: OK/);
     const bundle = JSON.parse(bundleText) as {
       rfc3161Timestamps: { merkleRoot: string; token: string }[];
@@ -180,19 +152,11 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
       'one batch: one root, one token',
     );
     for (const t of bundle.rfc3161Timestamps) {
-      const ok = tool('openssl', [
-        'ts',
-        '-verify',
-        '-data',
+      const ok = opensslTsVerify(
         file('root.bin', Buffer.from(t.merkleRoot, 'hex')),
-        '-in',
         file('root-token.der', Buffer.from(t.token, 'base64')),
-        '-token_in',
-        '-CAfile',
-        tsa.caFile,
-        '-untrusted',
-        tsa.tsaCertFile,
-      ]);
+        tsa,
+      );
       assert.match(ok.out, /Verification: OK/, ok.out);
     }
   });
@@ -263,23 +227,7 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
     const changedPdf = flipByte(pdf, textAt);
     assert.match(tool('pdfsig', [file('changed.pdf', changedPdf)]).out, /Signature Validation: Digest Mismatch\./);
     const changed = signatureAt(changedPdf, 0);
-    const cms = tool('openssl', [
-      'cms',
-      '-verify',
-      '-binary',
-      '-inform',
-      'DER',
-      '-in',
-      file('cms.der', changed.cms),
-      '-content',
-      file('signed.bin', changed.signed),
-      '-CAfile',
-      certFile,
-      '-purpose',
-      'any',
-      '-out',
-      '/dev/null',
-    ]);
+    const cms = opensslCmsVerify(file('cms.der', changed.cms), file('signed.bin', changed.signed), certFile);
     assert.notEqual(cms.status, 0);
     assert.match(
       cms.out,
@@ -310,19 +258,11 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
       .rfc3161Timestamps;
     const token = Buffer.from(stamps[0]!.token, 'base64');
     const badToken = flipByte(token, token.length - 10); // inside the signature value at the end
-    const ts = tool('openssl', [
-      'ts',
-      '-verify',
-      '-data',
+    const ts = opensslTsVerify(
       file('root.bin', Buffer.from(stamps[0]!.merkleRoot, 'hex')),
-      '-in',
       file('bad-token.der', badToken),
-      '-token_in',
-      '-CAfile',
-      tsa.caFile,
-      '-untrusted',
-      tsa.tsaCertFile,
-    ]);
+      tsa,
+    );
     assert.notEqual(ts.status, 0);
     assert.match(ts.out, /Verification: FAILED/);
     assert.match(ts.out, /signature failure|bad signature|invalid signature|wrong signature length/i, ts.out);

@@ -32,7 +32,7 @@ import { DomainError } from '../../src/core/errors.js';
 import { bundleInPdf } from '../../src/web/browser/pdf-attachment.js';
 import { sampleAttestationModel } from '../support/attestation-model.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
-import { signatureAt, tool } from '../support/pdf-checks.js';
+import { opensslCmsVerify, opensslTsVerify, signatureAt, tool } from '../support/pdf-checks.js';
 
 const SECRET = 's'.repeat(40);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-pades-'));
@@ -58,18 +58,7 @@ function pdfsig(pdf: Buffer): string {
 /** `openssl cms -verify` of the `index`th signature (the CAdES one: the first of a freshly signed PDF). */
 function cmsVerify(pdf: Buffer, caFile: string, index = 0): { status: number | null; out: string } {
   const { cms, signed } = signatureAt(pdf, index);
-  const args = ['cms', '-verify', '-binary', '-inform', 'DER', '-in', file('cms.der', cms)];
-  return tool('openssl', [
-    ...args,
-    '-content',
-    file('signed.bin', signed),
-    '-CAfile',
-    caFile,
-    '-purpose',
-    'any',
-    '-out',
-    '/dev/null',
-  ]);
+  return opensslCmsVerify(file('cms.der', cms), file('signed.bin', signed), caFile);
 }
 
 /** The signature-time-stamp token (unsigned attribute) of a CMS, and the signature value it stamps. */
@@ -204,8 +193,7 @@ describe('PAdES signatures on the attestation PDF', () => {
     assert.match(report, /Signature #2:[\s\S]*Signer Certificate Common Name: Test TSA/);
     const docTs = signatureAt(signed, -1);
     assert.equal(docTs.range[2]! + docTs.range[3]!, signed.length, 'it covers the file to its last byte');
-    const args = ['ts', '-verify', '-data', file('ranges.bin', docTs.signed), '-in', file('dts.der', docTs.cms)];
-    const verified = tool('openssl', [...args, '-token_in', '-CAfile', tsa.caFile, '-untrusted', tsa.tsaCertFile]);
+    const verified = opensslTsVerify(file('ranges.bin', docTs.signed), file('dts.der', docTs.cms), tsa);
     assert.equal(verified.status, 0, verified.out);
     assert.match(verified.out, /Verification: OK/);
     const text = signed.toString('latin1');
@@ -267,8 +255,7 @@ describe('PAdES signatures on the attestation PDF', () => {
     assert.notEqual(verified.status, 0);
     assert.match(verified.out, /digest failure|content verify error/);
     const docTs = signatureAt(tampered, -1);
-    const args = ['ts', '-verify', '-data', file('ranges.bin', docTs.signed), '-in', file('dts.der', docTs.cms)];
-    const stamped = tool('openssl', [...args, '-token_in', '-CAfile', tsa.caFile, '-untrusted', tsa.tsaCertFile]);
+    const stamped = opensslTsVerify(file('ranges.bin', docTs.signed), file('dts.der', docTs.cms), tsa);
     assert.notEqual(stamped.status, 0, 'the document time-stamp rejects it too');
     assert.match(stamped.out, /message imprint mismatch/);
   });

@@ -25,3 +25,23 @@ export function signatureAt(pdf: Buffer, index: number): { cms: Buffer; signed: 
   const cms = hex.subarray(0, 4 + hex.readUInt16BE(2));
   return { cms, signed: Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]), range };
 }
+
+/** `openssl ts -verify` of a time-stamp token (a DER file) over a data file, with the test TSA's CA and certificate. */
+export function opensslTsVerify(
+  dataFile: string,
+  tokenFile: string,
+  tsa: { readonly caFile: string; readonly tsaCertFile: string },
+): { status: number | null; out: string } {
+  const trust = ['-CAfile', tsa.caFile, '-untrusted', tsa.tsaCertFile];
+  return tool('openssl', ['ts', '-verify', '-data', dataFile, '-in', tokenFile, '-token_in', ...trust]);
+}
+
+/** `openssl cms -verify` of a detached CMS (a DER file) over its content file, trusting `caFile`, for any purpose. */
+export function opensslCmsVerify(
+  cmsFile: string,
+  contentFile: string,
+  caFile: string,
+): { status: number | null; out: string } {
+  const cms = ['cms', '-verify', '-binary', '-inform', 'DER', '-in', cmsFile, '-content', contentFile];
+  return tool('openssl', [...cms, '-CAfile', caFile, '-purpose', 'any', '-out', '/dev/null']);
+}
