@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -39,4 +39,15 @@ export function webArtifactsDir(): string {
   const dir = process.env.WEB_ARTIFACTS_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'proofseal-web-artifacts-'));
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/**
+ * Records on `problems` what no page of ours may show: a Content Security Policy refusal in its console (or a
+ * console text matching `alsoInConsole`) and an uncaught script error.
+ */
+export function recordPageProblems(page: Page, problems: string[], alsoInConsole?: RegExp): void {
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text()) || alsoInConsole?.test(m.text())) problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
 }

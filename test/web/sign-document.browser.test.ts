@@ -16,7 +16,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { signatureRequestUrl, signingLink } from '../../src/core/mail/mail-context.js';
-import { chromiumSkip, launchChromium, webArtifactsDir } from '../support/chromium.js';
+import { chromiumSkip, launchChromium, recordPageProblems, webArtifactsDir } from '../support/chromium.js';
 import { testConfig } from '../support/fixtures.js';
 import { storeKinds } from '../support/stores.js';
 import { hostilePdf, pageText, textPdf, truncatedPdf } from '../support/test-pdfs.js';
@@ -74,10 +74,7 @@ describe('the signing page shows the uploaded document (chromium)', { skip }, ()
   /** A page that records CSP violations, script errors, dialogs, navigations and requests off the origin. */
   async function open(url: string, viewport: { width: number; height: number }): Promise<Page> {
     const page = await browser.newPage({ viewport });
-    page.on('console', (msg) => {
-      if (/Content Security Policy|Refused to|pdf script ran/i.test(msg.text())) problems.push(msg.text());
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    recordPageProblems(page, problems, /pdf script ran/i);
     page.on('dialog', (d) => {
       problems.push(`dialog: ${d.message()}`);
       void d.dismiss();

@@ -26,7 +26,7 @@ import { listSmsOutbox } from '../../src/app/sms/list-sms-outbox.js';
 import { opReturnScript } from '../../src/core/bitcoin/op-return.js';
 import { mailContext, signatureRequestUrl, signingLink } from '../../src/core/mail/mail-context.js';
 import { sharingPath } from '../../src/core/signature-requests/sharing-token.js';
-import { chromiumSkip, launchChromium, webArtifactsDir } from '../support/chromium.js';
+import { chromiumSkip, launchChromium, recordPageProblems, webArtifactsDir } from '../support/chromium.js';
 import { insertBatch } from '../support/anchors.js';
 import { TEST_SECRET_KEY, testConfig } from '../support/fixtures.js';
 import { logoServer, type LogoServer } from '../support/logo-server.js';
@@ -92,10 +92,7 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
   /** A page that records CSP violations, script errors and any request to an origin not in `allowed`. */
   async function open(url: string, viewport = DESKTOP, allowed = [base]): Promise<Page> {
     const page = await browser.newPage({ viewport });
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text());
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    recordPageProblems(page, problems);
     page.on('request', (r) => {
       if (!allowed.includes(new URL(r.url()).origin)) problems.push(`request left the origin: ${r.url()}`);
     });

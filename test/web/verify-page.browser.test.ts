@@ -23,7 +23,7 @@ import { canonicalJson } from '../../src/core/signature-requests/audit-trail.js'
 import { buildMerkleTree, merkleRoot, proofPath } from '../../src/core/merkle/index.js';
 import { buildApp } from '../../src/http/app.js';
 import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';
-import { chromiumSkip, launchChromium, webArtifactsDir } from '../support/chromium.js';
+import { chromiumSkip, launchChromium, recordPageProblems, webArtifactsDir } from '../support/chromium.js';
 import { sampleAttestationModel } from '../support/attestation-model.js';
 import { newSigner, randomHash } from '../support/anchors.js';
 import { testConfig, testDeps } from '../support/fixtures.js';
@@ -111,10 +111,7 @@ describe('verification page in chromium', { skip }, () => {
 
   async function open(url = '/verify', viewport = { width: 1280, height: 800 }): Promise<Page> {
     const page = await browser.newPage({ viewport });
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
-    });
-    page.on('pageerror', (e) => cspViolations.push(`page error: ${e.message}`));
+    recordPageProblems(page, cspViolations);
     await page.goto(base + url);
     await page.waitForSelector('#verify-form[data-ready="true"]');
     return page;
@@ -445,10 +442,7 @@ describe('verification page in chromium', { skip }, () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     const requests: string[] = [];
     page.on('request', (req) => requests.push(req.url()));
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
-    });
-    page.on('pageerror', (e) => cspViolations.push(`page error: ${e.message}`));
+    recordPageProblems(page, cspViolations);
     const url = `file://${path.join(dir, 'proofseal-verify.html')}`;
     await page.goto(url);
     await page.waitForSelector('#verify-form[data-ready="true"]');
