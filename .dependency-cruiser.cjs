@@ -30,10 +30,13 @@ const IO_LIBS = moduleNamed([
 /** Node modules that reach the file system, other processes or the network. */
 const NODE_IO = '^(node:)?(fs|fs/promises|child_process|net|http|https|http2|dgram|tls|dns|worker_threads)$';
 /**
- * The one browser file allowed pdf-lib: it only parses a PDF the user chose, in memory, to take out the
- * proof bundle an attestation carries (no I/O; the verification page's way of reading attestations).
+ * The verification page's reader of attestation PDFs, and the one adapter file it may import: the walk of a PDF's
+ * embedded files with pdf-lib, in memory (no I/O, no state), which the command line's PdfAttachmentReader uses too.
+ * The browser bundle has no composition root to be handed an adapter, and the walk lives in one place rather than
+ * one copy on each side, so this one edge from web to adapters is allowed (rule browser-imports-only-the-pdf-walk).
  */
 const BROWSER_PDF_READER = '^src/web/browser/pdf-attachment\\.ts$';
+const PDF_EMBEDDED_FILES = '^src/adapters/pdf/embedded-files\\.ts$';
 /** The composition root: it alone builds adapters and wires them into use cases, routes, jobs and commands. */
 const COMPOSITION_ROOT = '^src/(main|runtime|bitcoin-runtime|client-runtime|operator-runtime)\\.ts$';
 /**
@@ -75,7 +78,7 @@ module.exports = {
       comment:
         'only adapters (and the composition root that builds them) import I/O libraries; a type-only import is no I/O ' +
         '(core and app have their stricter rules)',
-      from: { path: '^src/', pathNot: ['^src/(adapters|core|app)/', COMPOSITION_ROOT, BROWSER_PDF_READER] },
+      from: { path: '^src/', pathNot: ['^src/(adapters|core|app)/', COMPOSITION_ROOT] },
       to: { path: IO_LIBS, dependencyTypesNot: ['type-only'] },
     },
     {
@@ -99,8 +102,17 @@ module.exports = {
       severity: 'error',
       comment:
         'http, jobs, identity, cli and web get adapters injected; only the composition root imports them (type-only too)',
-      from: { path: '^src/(http|jobs|identity|cli|web)/' },
+      from: { path: '^src/(http|jobs|identity|cli|web)/', pathNot: BROWSER_PDF_READER },
       to: { path: '^src/adapters/' },
+    },
+    {
+      name: 'browser-imports-only-the-pdf-walk',
+      severity: 'error',
+      comment:
+        "the verification page's PDF reader (web/browser/pdf-attachment.ts) imports one adapter file, the in-memory " +
+        'walk of embedded files it shares with the command line (adapters/pdf/embedded-files.ts), and no other',
+      from: { path: BROWSER_PDF_READER },
+      to: { path: '^src/adapters/', pathNot: PDF_EMBEDDED_FILES },
     },
     {
       name: 'adapters-not-inward-edges',

@@ -41,6 +41,7 @@ const CLEAN: Record<string, string> = {
     "import pg from 'pg';\nimport fs from 'node:fs';\nimport type { Thing } from '../../app/shared/thing.port.js';\nexport const repo = (t: Thing) => [pg, fs, t];\n",
   'src/adapters/jobs/job-engine.ts':
     "import type { Job } from 'pg-boss';\nimport type { JobDefinition } from '../../app/shared/job-definition.port.js';\nexport const engine = (d: JobDefinition, j?: Job) => [d, j];\n",
+  'src/adapters/pdf/embedded-files.ts': "import { PDFDocument } from 'pdf-lib';\nexport const walk = PDFDocument;\n",
   'src/app/shared/job-definition.port.ts': 'export interface JobDefinition { name: string }\n',
   'src/jobs/things.job.ts': "import { get } from '../app/things/get-thing.js';\nexport const job = get;\n",
   'src/http/things.route.ts':
@@ -184,6 +185,16 @@ const PLANTED: [file: string, content: string, rule: string][] = [
     "import { job } from '../../jobs/things.job.js';\nexport const j = job;\n",
     'adapters-not-inward-edges',
   ],
+  [
+    'src/web/browser/verify-page.ts',
+    "import { walk } from '../../adapters/pdf/embedded-files.js';\nexport const w = walk;\n",
+    'only-composition-root-builds-adapters',
+  ],
+  [
+    'src/web/browser/pdf-attachment.ts',
+    "import { walk } from '../../adapters/pdf/embedded-files.js';\nimport { repo } from '../../adapters/store/thing.repository.js';\nexport const r = [walk, repo];\n",
+    'browser-imports-only-the-pdf-walk',
+  ],
   ['src/core/cycle-a.ts', "import { b } from './cycle-b.js';\nexport const a = () => b;\n", 'no-circular'],
   [
     'src/app/things/type-cycle-a.ts',
@@ -262,6 +273,13 @@ describe('import rules (.dependency-cruiser.cjs)', () => {
 
   it('the clean files break no rule', () => {
     for (const file of Object.keys(CLEAN)) assert.deepEqual(rulesOf(file), [], `${file} should be clean`);
+  });
+
+  it("the verification page's PDF reader may import the walk of embedded files, its one adapter file", () => {
+    const edges = violations.filter(
+      (v) => v.from === 'src/web/browser/pdf-attachment.ts' && v.to === 'src/adapters/pdf/embedded-files.ts',
+    );
+    assert.deepEqual(edges, []);
   });
 
   for (const [file, content, rule] of PLANTED) {

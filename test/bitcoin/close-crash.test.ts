@@ -7,14 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { EmbeddedRegtest } from '../../src/adapters/chain/embedded-regtest.js';
-import { openStore, type OpenedStore } from '../../src/adapters/store/create-store.js';
+import type { OpenedStore } from '../../src/adapters/store/create-store.js';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { CLOSE_BATCH } from '../../src/app/anchoring/anchoring-deps.js';
 import { testDeps } from '../support/fixtures.js';
 import { insertDataAnchors, randomLeaves } from '../support/anchors.js';
 import { startProofseal, type Proc } from '../support/processes.js';
-import { dropSchema, newSchemaName, schemaUrl, storeKinds } from '../support/stores.js';
+import { startRegtestOnSchema, type RegtestOnSchema } from '../support/regtest-fixture.js';
+import { dropSchema, newSchemaName, storeKinds } from '../support/stores.js';
 import { waitUntil } from '../support/wait.js';
 import { jobStates, killWorkerPausedIn } from '../support/worker-crash.js';
 
@@ -25,32 +25,23 @@ const ANCHORS = 40;
 
 describe('a worker killed mid-close (worker processes, PostgreSQL)', { skip: postgres!.skip }, () => {
   const schema = newSchemaName();
-  let node: EmbeddedRegtest;
+  let rig: RegtestOnSchema | undefined;
   let opened: OpenedStore;
   const workers: Proc[] = [];
   let env: Record<string, string>;
 
   before(async () => {
-    node = await EmbeddedRegtest.start();
-    opened = await openStore({ databaseUrl: schemaUrl(schema), embeddedDir: undefined, now: Date.now });
+    rig = await startRegtestOnSchema(schema, { name: 'close-crash', secretKey: 'd'.repeat(40) });
+    ({ opened, env } = rig);
     const account = await createAccount(testDeps(opened.store), {
       email: 'close@example.com',
       password: 'pw pw pw pw',
     });
     await insertDataAnchors(opened.db, account.id, randomLeaves(ANCHORS), 'close');
-    env = {
-      DATABASE_URL: schemaUrl(schema),
-      DATA_DIR: `/tmp/proofseal-close-crash-${schema}`,
-      SECRET_KEY: 'd'.repeat(40),
-      BITCOIN_RPC_URL: node.rpcUrl.replace(/\/$/, ''),
-      BITCOIN_NETWORK: 'regtest',
-      BATCH_INTERVAL_SECONDS: '1',
-    };
   });
   after(async () => {
     for (const w of workers) await w.stop();
-    await opened?.close();
-    await node?.stop();
+    await rig?.close();
     await dropSchema(schema);
   });
 

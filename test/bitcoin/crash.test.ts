@@ -9,17 +9,17 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { AnchoringWallet } from '../../src/adapters/chain/anchoring-wallet.js';
 import { BitcoinRpcClient } from '../../src/adapters/chain/bitcoin-rpc.js';
-import { EmbeddedRegtest } from '../../src/adapters/chain/embedded-regtest.js';
-import { openStore, type OpenedStore } from '../../src/adapters/store/create-store.js';
+import type { EmbeddedRegtest } from '../../src/adapters/chain/embedded-regtest.js';
+import type { OpenedStore } from '../../src/adapters/store/create-store.js';
 import { keyVaultRepository } from '../../src/adapters/store/key-vault.repository.js';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { txidsCarrying, until } from '../support/anchoring-fixture.js';
 import { insertDataAnchors, randomLeaves } from '../support/anchors.js';
 import { testDeps } from '../support/fixtures.js';
 import { proofsealArgs, startProofseal, type Proc } from '../support/processes.js';
-import { dropSchema, newSchemaName, schemaUrl, storeKinds } from '../support/stores.js';
+import { openFundedWallet, startRegtestOnSchema, type RegtestOnSchema } from '../support/regtest-fixture.js';
+import { dropSchema, newSchemaName, storeKinds } from '../support/stores.js';
 
 const [, postgres] = await storeKinds();
 const SECRET_KEY = 'c'.repeat(40);
@@ -54,6 +54,7 @@ function runWorkerUntilExit(
 
 describe('crash between broadcast and recording (worker processes, PostgreSQL)', { skip: postgres!.skip }, () => {
   const schema = newSchemaName();
+  let rig: RegtestOnSchema | undefined;
   let node: EmbeddedRegtest;
   let chain: BitcoinRpcClient;
   let opened: OpenedStore;
@@ -62,17 +63,15 @@ describe('crash between broadcast and recording (worker processes, PostgreSQL)',
   let startHeight = 0;
 
   before(async () => {
-    node = await EmbeddedRegtest.start();
-    chain = new BitcoinRpcClient({ url: node.rpcUrl });
-    opened = await openStore({ databaseUrl: schemaUrl(schema), embeddedDir: undefined, now: Date.now });
-    const wallet = await AnchoringWallet.open({
-      chain,
-      vault: keyVaultRepository(opened.db, Date.now),
-      utxos: opened.store.utxos,
-      network: 'regtest',
+    rig = await startRegtestOnSchema(schema, {
+      name: 'crash',
       secretKey: SECRET_KEY,
+      env: { CONFIRM_POLL_SECONDS: '1', LOG_LEVEL: 'info' },
     });
-    for (const txid of await node.fund(wallet.address, 1)) await wallet.importDeposit(txid);
+    ({ node, opened, env } = rig);
+    chain = new BitcoinRpcClient({ url: node.rpcUrl });
+    const vault = keyVaultRepository(opened.db, Date.now);
+    await openFundedWallet(node, { chain, vault, utxos: opened.store.utxos, secretKey: SECRET_KEY }, 1);
     const account = await createAccount(testDeps(opened.store), {
       email: 'crash@example.com',
       password: 'correct horse battery',
@@ -80,21 +79,10 @@ describe('crash between broadcast and recording (worker processes, PostgreSQL)',
     const leaves = randomLeaves(25);
     await insertDataAnchors(opened.db, account.id, leaves, 'crash');
     startHeight = await chain.getBlockCount();
-    env = {
-      DATABASE_URL: schemaUrl(schema),
-      DATA_DIR: `/tmp/proofseal-crash-${schema}`,
-      SECRET_KEY,
-      BITCOIN_RPC_URL: node.rpcUrl.replace(/\/$/, ''),
-      BITCOIN_NETWORK: 'regtest',
-      BATCH_INTERVAL_SECONDS: '1',
-      CONFIRM_POLL_SECONDS: '1',
-      LOG_LEVEL: 'info',
-    };
   });
   after(async () => {
     await worker?.stop();
-    await opened?.close();
-    await node?.stop();
+    await rig?.close();
     await dropSchema(schema);
   });
 

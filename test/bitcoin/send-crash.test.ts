@@ -8,10 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AnchoringWallet } from '../../src/adapters/chain/anchoring-wallet.js';
 import { BitcoinRpcClient } from '../../src/adapters/chain/bitcoin-rpc.js';
-import { EmbeddedRegtest } from '../../src/adapters/chain/embedded-regtest.js';
-import { openStore, type OpenedStore } from '../../src/adapters/store/create-store.js';
+import type { OpenedStore } from '../../src/adapters/store/create-store.js';
 import { keyVaultRepository } from '../../src/adapters/store/key-vault.repository.js';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { SEND_BATCHES } from '../../src/app/anchoring/anchoring-deps.js';
@@ -21,7 +19,8 @@ import { startAnchoring, type AnchoringFixture } from '../support/anchoring-fixt
 import { testDeps } from '../support/fixtures.js';
 import { insertDataAnchors, randomLeaves } from '../support/anchors.js';
 import { startProofseal, type Proc } from '../support/processes.js';
-import { dropSchema, newSchemaName, schemaUrl, storeKinds } from '../support/stores.js';
+import { openFundedWallet, startRegtestOnSchema, type RegtestOnSchema } from '../support/regtest-fixture.js';
+import { dropSchema, newSchemaName, storeKinds } from '../support/stores.js';
 import { waitUntil } from '../support/wait.js';
 import { jobStates, killWorkerPausedIn } from '../support/worker-crash.js';
 
@@ -35,38 +34,27 @@ const insertAnchors = (db: OpenedStore['db'], accountId: string, n: number) =>
 
 describe('a worker killed mid-send (worker processes, PostgreSQL)', { skip: postgres!.skip }, () => {
   const schema = newSchemaName();
-  let node: EmbeddedRegtest;
+  let rig: RegtestOnSchema | undefined;
   let opened: OpenedStore;
   const workers: Proc[] = [];
   let env: Record<string, string>;
 
   before(async () => {
-    node = await EmbeddedRegtest.start();
-    opened = await openStore({ databaseUrl: schemaUrl(schema), embeddedDir: undefined, now: Date.now });
-    const wallet = await AnchoringWallet.open({
-      chain: new BitcoinRpcClient({ url: node.rpcUrl }),
-      vault: keyVaultRepository(opened.db, Date.now),
-      utxos: opened.store.utxos,
-      network: 'regtest',
+    rig = await startRegtestOnSchema(schema, {
+      name: 'send-crash',
       secretKey: SECRET_KEY,
+      env: { CONFIRM_POLL_SECONDS: '1' },
     });
-    for (const txid of await node.fund(wallet.address, 1)) await wallet.importDeposit(txid);
+    ({ opened, env } = rig);
+    const chain = new BitcoinRpcClient({ url: rig.node.rpcUrl });
+    const vault = keyVaultRepository(opened.db, Date.now);
+    await openFundedWallet(rig.node, { chain, vault, utxos: opened.store.utxos, secretKey: SECRET_KEY }, 1);
     const account = await createAccount(testDeps(opened.store), { email: 'send@example.com', password: 'pw pw pw pw' });
     await insertAnchors(opened.db, account.id, 20);
-    env = {
-      DATABASE_URL: schemaUrl(schema),
-      DATA_DIR: `/tmp/proofseal-send-crash-${schema}`,
-      SECRET_KEY,
-      BITCOIN_RPC_URL: node.rpcUrl.replace(/\/$/, ''),
-      BITCOIN_NETWORK: 'regtest',
-      BATCH_INTERVAL_SECONDS: '1',
-      CONFIRM_POLL_SECONDS: '1',
-    };
   });
   after(async () => {
     for (const w of workers) await w.stop();
-    await opened?.close();
-    await node?.stop();
+    await rig?.close();
     await dropSchema(schema);
   });
 

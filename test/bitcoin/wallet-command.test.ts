@@ -5,6 +5,7 @@ import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { EmbeddedRegtest } from '../../src/adapters/chain/embedded-regtest.js';
 import { runProofseal } from '../support/processes.js';
+import { regtestEnv } from '../support/regtest-fixture.js';
 
 describe('proofseal wallet', () => {
   const dataDir = `/tmp/proofseal-wallet-${process.pid}-${Date.now()}`;
@@ -37,7 +38,7 @@ describe('proofseal wallet', () => {
     assert.equal(offline.code, 2);
     assert.match(offline.stderr, /BITCOIN_RPC_URL/);
     const [txid] = await node.fund(address, 1);
-    const online = { ...env, BITCOIN_RPC_URL: node.rpcUrl.replace(/\/$/, '') };
+    const online = { ...env, ...regtestEnv(node) };
     const imported = await runProofseal(['wallet', 'import', txid!], online);
     assert.equal(imported.code, 0, imported.stderr);
     assert.match(imported.stdout, /imported 1 output/);

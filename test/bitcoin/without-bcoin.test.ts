@@ -12,6 +12,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { EmbeddedRegtest } from '../../src/adapters/chain/embedded-regtest.js';
 import { freePort, startProofseal, type Proc } from '../support/processes.js';
+import { regtestEnv } from '../support/regtest-fixture.js';
 import { dropSchema, newSchemaName, schemaUrl } from '../support/stores.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -69,8 +70,7 @@ describe('without bcoin (a production install)', () => {
           NODE_OPTIONS: WITHOUT_BCOIN,
           DATABASE_URL: schemaUrl(schema),
           DATA_DIR: `/tmp/proofseal-without-bcoin-${schema}`,
-          BITCOIN_RPC_URL: node.rpcUrl.replace(/\/$/, ''),
-          BITCOIN_NETWORK: 'regtest',
+          ...regtestEnv(node),
           PORT: String(port),
           IDENTITY_PORT: String(await freePort()),
         },

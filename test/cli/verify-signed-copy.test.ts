@@ -26,10 +26,9 @@ import { rfc3161Client } from '../../src/adapters/pdf/tsa-client.js';
 import { padesSigner } from '../../src/adapters/pdf/pades-signer.js';
 import { pdfSignedCopyAssembler } from '../../src/adapters/pdf/signed-copy-assembler.js';
 import { serviceSigningIdentity } from '../../src/adapters/pdf/signing-identity.js';
-import { UsageError } from '../../src/cli/args.js';
-import { verifyCommand } from '../../src/cli/verify-command.js';
-import { testClientContext } from '../support/client-context.js';
+import { runVerify } from '../support/client-context.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
+import { opensslTsVerify, tool } from '../support/pdf-checks.js';
 import { proofBundle, type BundleFixture } from '../support/proof-bundle-fixture.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-verify-copy-'));
@@ -81,23 +80,8 @@ async function onePagePdf(text: string): Promise<Uint8Array> {
   return doc.save();
 }
 
-/** `proofseal verify …` as a user runs it: its lines, its exit code (2 for a usage error). */
-async function verify(args: string[]): Promise<{ code: number | undefined; out: string }> {
-  const lines: string[] = [];
-  process.exitCode = undefined;
-  try {
-    await verifyCommand(
-      args,
-      testClientContext(dir, (l) => lines.push(l)),
-    );
-    return { code: process.exitCode, out: lines.join('\n') };
-  } catch (err) {
-    if (err instanceof UsageError) return { code: 2, out: err.message };
-    throw err;
-  } finally {
-    process.exitCode = undefined;
-  }
-}
+/** `proofseal verify …` as a user runs it (test/support/client-context.ts). */
+const verify = (args: string[]) => runVerify(dir, args);
 
 /** The signed copy of `original` carrying `bundle`, made as the service makes it. */
 export async function signedCopyOf(original: Uint8Array, bundle: unknown): Promise<Buffer> {
@@ -204,24 +188,12 @@ describe("proofseal verify checks the bundle's RFC 3161 tokens itself, as openss
   type Stamp = { merkleRoot: string; token: string };
   let stamps: Stamp[];
 
-  const run = (cmd: string, args: string[]) => {
-    const r = spawnSync(cmd, args, { encoding: 'utf8' });
-    return { status: r.status, out: `${r.stdout}${r.stderr}` };
-  };
   const opensslVerify = (s: Stamp) =>
-    run('openssl', [
-      'ts',
-      '-verify',
-      '-data',
+    opensslTsVerify(
       file('root.bin', Buffer.from(s.merkleRoot, 'hex')),
-      '-in',
       file('token.der', Buffer.from(s.token, 'base64')),
-      '-token_in',
-      '-CAfile',
-      tsa.caFile,
-      '-untrusted',
-      tsa.tsaCertFile,
-    ]);
+      tsa,
+    );
   const withStamps = (list: Stamp[]) => file('bundle.json', JSON.stringify({ ...fx.bundle, rfc3161Timestamps: list }));
   const flip = (s: Stamp, at: (der: Buffer) => number): Stamp => {
     const der = Buffer.from(s.token, 'base64');
@@ -251,7 +223,7 @@ describe("proofseal verify checks the bundle's RFC 3161 tokens itself, as openss
     assert.equal(code, 0, out);
     for (const [i, s] of stamps.entries()) {
       assert.equal(opensslVerify(s).out.includes('Verification: OK'), true, 'openssl agrees');
-      const text = run('openssl', [
+      const text = tool('openssl', [
         'ts',
         '-reply',
         '-in',

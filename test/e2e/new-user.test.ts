@@ -9,17 +9,15 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumSkip, launchChromium } from '../support/chromium.js';
 import { cli, startDefaultRun, type DefaultRun } from '../support/default-run.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-if (!existsSync(CHROMIUM) && process.env.CI === 'true')
-  throw new Error(`${CHROMIUM} is missing; CI requires it (.ci/run installs Debian's chromium)`);
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install chromium)`;
+const skip = chromiumSkip();
 
 async function until<T>(what: string, probe: () => Promise<T | null>, ms: number, log: () => string): Promise<T> {
   const end = Date.now() + ms;
@@ -54,10 +52,7 @@ describe('the new-user path of the README', { skip }, () => {
     const built = spawnSync(process.execPath, ['scripts/build-web.mjs'], { encoding: 'utf8' });
     assert.equal(built.status, 0, built.stderr);
     run = await startDefaultRun({ BATCH_INTERVAL_SECONDS: '2', REGTEST_BLOCK_INTERVAL_SECONDS: '1' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

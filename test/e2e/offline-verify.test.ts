@@ -8,7 +8,6 @@
  * of a TSA token, and a header from another block, each rejected by the tool that should catch it, with its message.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -23,20 +22,14 @@ import { cachedBrandImages } from '../../src/adapters/pdf/brand-images.js';
 import { padesSigner } from '../../src/adapters/pdf/pades-signer.js';
 import { serviceSigningIdentity, type SigningIdentity } from '../../src/adapters/pdf/signing-identity.js';
 import { rfc3161Client } from '../../src/adapters/pdf/tsa-client.js';
-import { closeBatch } from '../../src/app/anchoring/close-batch.js';
-import { confirmBatches } from '../../src/app/anchoring/confirm-batches.js';
-import { sendBatches } from '../../src/app/anchoring/send-batches.js';
 import type { AppDeps } from '../../src/app/shared/deps.js';
 import { attestationPdf } from '../../src/app/signature-requests/attestation/attestation-pdf.js';
-import { sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
-import { completeProofBundles } from '../../src/app/signature-requests/proof-bundle.js';
-import { signeeIdOf } from '../../src/app/signature-requests/signer-secrets.js';
-import { verifyCommand } from '../../src/cli/verify-command.js';
-import { UsageError } from '../../src/cli/args.js';
 import { bundleInPdf } from '../../src/web/browser/pdf-attachment.js';
-import { startAnchoring, until, type AnchoringFixture } from '../support/anchoring-fixture.js';
-import { testClientContext } from '../support/client-context.js';
+import { startAnchoring, type AnchoringFixture } from '../support/anchoring-fixture.js';
+import { runVerify } from '../support/client-context.js';
+import { completedRequest } from '../support/completed-request.js';
 import { testApp, testConfig, testDeps } from '../support/fixtures.js';
+import { opensslCmsVerify, opensslTsVerify, signatureAt, tool } from '../support/pdf-checks.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
 import { storeKinds } from '../support/stores.js';
 import { createOwner, platformSignerIn } from '../signature-requests/fixture.js';
@@ -49,25 +42,11 @@ function file(name: string, bytes: Uint8Array | string): string {
   writeFileSync(p, bytes);
   return p;
 }
-function tool(cmd: string, args: string[]): { status: number | null; out: string } {
-  const r = spawnSync(cmd, args, { encoding: 'utf8' });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
-}
 const flipByte = (bytes: Uint8Array, at: number): Buffer => {
   const b = Buffer.from(bytes);
   b[at] ^= 0x01;
   return b;
 };
-
-/** The `index`th signature of a PDF by its `/ByteRange`: its CMS (padding cut) and the bytes it signs. */
-function signatureAt(pdf: Buffer, index: number): { cms: Buffer; signed: Buffer; range: number[] } {
-  const ranges = [...pdf.toString('latin1').matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)];
-  const range = ranges.at(index)!.slice(1, 5).map(Number);
-  const [a, b, c, d] = range as [number, number, number, number];
-  const hex = Buffer.from(pdf.subarray(a + b + 1, c - 1).toString('latin1'), 'hex');
-  const cms = hex.subarray(0, 4 + hex.readUInt16BE(2));
-  return { cms, signed: Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]), range };
-}
 
 describe(`offline verification of a completed request (${kind.name} store, bcoin regtest, OpenSSL TSA)`, () => {
   let f: AnchoringFixture;
@@ -83,23 +62,8 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
   let spv: { blockHash: string; blockHeight: number; blockHeader: string; txid: string };
   let certFile: string;
 
-  /** `proofseal verify …` as a user runs it: its lines, its exit code, or the usage error it throws. */
-  async function verify(args: string[]): Promise<{ code: number | undefined; out: string }> {
-    const lines: string[] = [];
-    process.exitCode = undefined;
-    try {
-      await verifyCommand(
-        args,
-        testClientContext(dir, (l) => lines.push(l)),
-      );
-      return { code: process.exitCode, out: lines.join('\n') };
-    } catch (err) {
-      if (err instanceof UsageError) return { code: 2, out: err.message };
-      throw err;
-    } finally {
-      process.exitCode = undefined;
-    }
-  }
+  /** `proofseal verify …` as a user runs it (test/support/client-context.ts). */
+  const verify = (args: string[]) => runVerify(dir, args);
 
   async function dumpHeaders(rpc: (m: string, p: unknown[]) => Promise<unknown>, name: string): Promise<string> {
     const tip = (await rpc('getblockcount', [])) as number;
@@ -135,30 +99,7 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
     document = Buffer.from(`lease of flat 4B, signed ${new Date().toISOString()}\n`);
     documentFile = file('lease.txt', document);
     const hashToSign = createHash('sha256').update(document).digest('hex');
-    const signers = [1, 2].map((n) => ({ commonName: `Signer ${n}`, email: `signer${n}@example.com` }));
-    const created = await app.inject({
-      method: 'POST',
-      url: '/v1/signatureRequest',
-      headers: auth,
-      payload: { name: 'Lease', hashToSign, authorizedSignees: signers },
-    });
-    assert.equal(created.statusCode, 200, created.body);
-    const id = created.json<{ id: string }>().id;
-    for (const s of (await deps.store.signatureRequests.findById(id))!.signees) {
-      const res = await app.inject({
-        method: 'POST',
-        url: `/v1/signatureRequest/${id}/delegate`,
-        payload: { signeeId: signeeIdOf(deps, s) },
-      });
-      assert.equal(res.statusCode, 200, res.body);
-    }
-    assert.equal(await sealAuditTrail(deps, { requestId: id }), 'sealed');
-    await closeBatch(f.deps, { maxSize: 1000 });
-    const txid = (await sendBatches(f.deps)).sent[0]!;
-    await until(() => f.chain.isInMempool(txid), `${txid} in the mempool`);
-    await f.node.mine(6);
-    await confirmBatches(f.deps);
-    assert.equal(await completeProofBundles(deps, { limit: 10 }), 1);
+    const { id } = await completedRequest({ f, app, deps, auth, hashToSign });
     pdf = Buffer.from(await attestationPdf(deps, id));
     const served = await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/proofbundle`, headers: auth });
     const fromPdf = await bundleInPdf(new Uint8Array(pdf));
@@ -195,39 +136,11 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
 
   it('openssl: the CMS over its byte ranges, its time-stamp, the document time-stamp and the bundle’s tokens', () => {
     const { cms, signed } = signatureAt(pdf, 0);
-    const cmsOk = tool('openssl', [
-      'cms',
-      '-verify',
-      '-binary',
-      '-inform',
-      'DER',
-      '-in',
-      file('cms.der', cms),
-      '-content',
-      file('signed.bin', signed),
-      '-CAfile',
-      certFile,
-      '-purpose',
-      'any',
-      '-out',
-      '/dev/null',
-    ]);
+    const cmsOk = opensslCmsVerify(file('cms.der', cms), file('signed.bin', signed), certFile);
     assert.equal(cmsOk.status, 0, cmsOk.out);
     assert.match(cmsOk.out, /CMS Verification successful/);
     const doc = signatureAt(pdf, -1);
-    const docOk = tool('openssl', [
-      'ts',
-      '-verify',
-      '-data',
-      file('doc-ranges.bin', doc.signed),
-      '-in',
-      file('doc-ts.der', doc.cms),
-      '-token_in',
-      '-CAfile',
-      tsa.caFile,
-      '-untrusted',
-      tsa.tsaCertFile,
-    ]);
+    const docOk = opensslTsVerify(file('doc-ranges.bin', doc.signed), file('doc-ts.der', doc.cms), tsa);
     assert.match(docOk.out, /Verification: OK/);
     const bundle = JSON.parse(bundleText) as {
       rfc3161Timestamps: { merkleRoot: string; token: string }[];
@@ -239,19 +152,11 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
       'one batch: one root, one token',
     );
     for (const t of bundle.rfc3161Timestamps) {
-      const ok = tool('openssl', [
-        'ts',
-        '-verify',
-        '-data',
+      const ok = opensslTsVerify(
         file('root.bin', Buffer.from(t.merkleRoot, 'hex')),
-        '-in',
         file('root-token.der', Buffer.from(t.token, 'base64')),
-        '-token_in',
-        '-CAfile',
-        tsa.caFile,
-        '-untrusted',
-        tsa.tsaCertFile,
-      ]);
+        tsa,
+      );
       assert.match(ok.out, /Verification: OK/, ok.out);
     }
   });
@@ -322,23 +227,7 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
     const changedPdf = flipByte(pdf, textAt);
     assert.match(tool('pdfsig', [file('changed.pdf', changedPdf)]).out, /Signature Validation: Digest Mismatch\./);
     const changed = signatureAt(changedPdf, 0);
-    const cms = tool('openssl', [
-      'cms',
-      '-verify',
-      '-binary',
-      '-inform',
-      'DER',
-      '-in',
-      file('cms.der', changed.cms),
-      '-content',
-      file('signed.bin', changed.signed),
-      '-CAfile',
-      certFile,
-      '-purpose',
-      'any',
-      '-out',
-      '/dev/null',
-    ]);
+    const cms = opensslCmsVerify(file('cms.der', changed.cms), file('signed.bin', changed.signed), certFile);
     assert.notEqual(cms.status, 0);
     assert.match(
       cms.out,
@@ -369,19 +258,11 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
       .rfc3161Timestamps;
     const token = Buffer.from(stamps[0]!.token, 'base64');
     const badToken = flipByte(token, token.length - 10); // inside the signature value at the end
-    const ts = tool('openssl', [
-      'ts',
-      '-verify',
-      '-data',
+    const ts = opensslTsVerify(
       file('root.bin', Buffer.from(stamps[0]!.merkleRoot, 'hex')),
-      '-in',
       file('bad-token.der', badToken),
-      '-token_in',
-      '-CAfile',
-      tsa.caFile,
-      '-untrusted',
-      tsa.tsaCertFile,
-    ]);
+      tsa,
+    );
     assert.notEqual(ts.status, 0);
     assert.match(ts.out, /Verification: FAILED/);
     assert.match(ts.out, /signature failure|bad signature|invalid signature|wrong signature length/i, ts.out);

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { createAccount } from '../../src/app/accounts/create-account.js';
 import { closeBatch } from '../../src/app/anchoring/close-batch.js';
 import { pathReachesRoot } from '../../src/core/chainpoint/receipt.js';
-import { insertDataAnchors, randomHash, randomLeaves } from '../support/anchors.js';
+import { confirmBatchAt, insertDataAnchors, randomHash, randomLeaves } from '../support/anchors.js';
 import { recordingJobs, testApp, testConfig, testDeps } from '../support/fixtures.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
 
@@ -116,18 +116,6 @@ for (const kind of kinds) {
     });
 
     /** The batch's transaction confirmed at `height` with 6 confirmations (CONFIRMED). */
-    async function confirm(height: number): Promise<void> {
-      const b = (await s.store.batches.findById(batchId))!;
-      const proof = {
-        txId: b.txId!,
-        blockHash: randomHash(),
-        blockHeight: height,
-        blockTime: Date.now(),
-        rawTx: '00',
-        txMerkleBranch: { siblings: [], index: 0 },
-      };
-      await s.store.batches.recordConfirmation(batchId, proof, 6, Date.now());
-      await s.store.batches.setConfirmations(batchId, 6, true, Date.now());
-    }
+    const confirm = (height: number) => confirmBatchAt(s.store, batchId, height);
   });
 }

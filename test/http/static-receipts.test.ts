@@ -18,7 +18,7 @@ import { closeBatch } from '../../src/app/anchoring/close-batch.js';
 import { publishStaticReceipts } from '../../src/app/anchoring/publish-static-receipts.js';
 import type { StaticReceiptDeps } from '../../src/app/anchoring/static-receipts.port.js';
 import { staticReceiptName } from '../../src/core/chainpoint/static-receipt-name.js';
-import { insertDataAnchors, randomHash, randomLeaves } from '../support/anchors.js';
+import { confirmBatchAt, insertDataAnchors, randomHash, randomLeaves } from '../support/anchors.js';
 import { recordingJobs, TEST_SECRET_KEY, testApp, testConfig, testDeps } from '../support/fixtures.js';
 import { startS3, type TestS3 } from '../support/s3-server.js';
 import { storeKinds, type TestStore } from '../support/stores.js';
@@ -44,20 +44,6 @@ for (const kind of await storeKinds()) {
     let base = '';
     const served = new Map<string, string>();
 
-    /** Confirms the batch `id` in transaction `txId` at `height` (6 confirmations). */
-    async function confirm(id: string, txId: string, height: number): Promise<void> {
-      const proof = {
-        txId,
-        blockHash: randomHash(),
-        blockHeight: height,
-        blockTime: Date.now(),
-        rawTx: '00',
-        txMerkleBranch: { siblings: [], index: 0 },
-      };
-      await s.store.batches.recordConfirmation(id, proof, 6, Date.now());
-      await s.store.batches.setConfirmations(id, 6, true, Date.now());
-    }
-
     /** Closes a batch over the anchors inserted, sends it and confirms it at `height`. */
     async function batchAt(height: number): Promise<string> {
       const jobs = recordingJobs();
@@ -68,9 +54,8 @@ for (const kind of await storeKinds()) {
         ),
         { maxSize: 1000 },
       ))!.batchId;
-      const txId = randomHash();
-      await s.store.batches.markSent(id, txId, Date.now());
-      await confirm(id, txId, height);
+      await s.store.batches.markSent(id, randomHash(), Date.now());
+      await confirmBatchAt(s.store, id, height);
       return id;
     }
 
@@ -169,7 +154,7 @@ for (const kind of await storeKinds()) {
       await s.store.batches.clearConfirmation(watchedBatch, Date.now());
       for (const id of watchedIds) assert.notEqual((await get(redirecting, id)).statusCode, 302, 'SENT again');
       const newTx = randomHash();
-      await confirm(watchedBatch, newTx, 1091);
+      await confirmBatchAt(s.store, watchedBatch, 1091, newTx);
       for (const id of watchedIds) {
         const r = await get(redirecting, id);
         assert.equal(r.statusCode, 200, 'not written for the new transaction yet');

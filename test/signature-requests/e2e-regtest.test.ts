@@ -10,15 +10,11 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { closeBatch } from '../../src/app/anchoring/close-batch.js';
-import { confirmBatches } from '../../src/app/anchoring/confirm-batches.js';
-import { sendBatches } from '../../src/app/anchoring/send-batches.js';
-import { sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
-import { completeProofBundles, getProofBundle } from '../../src/app/signature-requests/proof-bundle.js';
-import { signeeIdOf } from '../../src/app/signature-requests/signer-secrets.js';
+import { getProofBundle } from '../../src/app/signature-requests/proof-bundle.js';
 import { checkSpvProof, type SpvProof } from '../../src/core/bitcoin/spv.js';
 import type { AppDeps } from '../../src/app/shared/deps.js';
-import { startAnchoring, until, type AnchoringFixture } from '../support/anchoring-fixture.js';
+import { startAnchoring, type AnchoringFixture } from '../support/anchoring-fixture.js';
+import { completedRequest } from '../support/completed-request.js';
 import { testApp, testConfig, testDeps } from '../support/fixtures.js';
 import { verifyReceiptIndependently, type ReceiptLike } from '../support/independent-verifier.js';
 import { canonical } from '../support/canonical-json.js';
@@ -98,33 +94,8 @@ for (const kind of kinds) {
     it('COMPLETED, sealed, confirmed: every receipt verifies independently', async () => {
       const file = Buffer.from(`lease signed on ${new Date().toISOString()}\n`);
       const hashToSign = createHash('sha256').update(file).digest('hex');
-      const signers = [1, 2].map((n) => ({ commonName: `Signer ${n}`, email: `signer${n}@example.com` }));
-      const created = await app.inject({
-        method: 'POST',
-        url: '/v1/signatureRequest',
-        headers: auth,
-        payload: { name: 'Lease', hashToSign, authorizedSignees: signers },
-      });
-      assert.equal(created.statusCode, 200, created.body);
-      const id = created.json<{ id: string }>().id;
-      const stored = (await deps.store.signatureRequests.findById(id))!;
-      for (const s of stored.signees) {
-        const res = await app.inject({
-          method: 'POST',
-          url: `/v1/signatureRequest/${id}/delegate`,
-          payload: { signeeId: signeeIdOf(deps, s) },
-        });
-        assert.equal(res.statusCode, 200, res.body);
-      }
-      assert.equal(await sealAuditTrail(deps, { requestId: id }), 'sealed');
-
-      const closed = (await closeBatch(f.deps, { maxSize: 1000 }))!;
-      assert.equal(closed.anchorCount, 3);
-      const txid = (await sendBatches(f.deps)).sent[0]!;
-      await until(() => f.chain.isInMempool(txid), `${txid} in the mempool`);
-      await f.node.mine(6);
-      await confirmBatches(f.deps);
-      assert.equal(await completeProofBundles(deps, { limit: 10 }), 1);
+      const { id, anchorCount, txid } = await completedRequest({ f, app, deps, auth, hashToSign });
+      assert.equal(anchorCount, 3);
       const proofMailsDue = await deps.store.requestMailMarks.dueProofMails(10);
       assert.equal(proofMailsDue.length, 2, "each signer's proof mail is due once its batch (a range) is CONFIRMED");
 

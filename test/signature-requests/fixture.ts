@@ -82,6 +82,14 @@ export async function createOwner(deps: AppDeps): Promise<{ auth: { authorizatio
 }
 
 export const signer = (n: number) => ({ commonName: `Signer ${n}`, email: `signer${n}@example.com` });
+/** A signer who signs with a one-time code sent by SMS (a French mobile number). */
+export const otpSigner = {
+  commonName: 'Olga',
+  email: 'olga@example.com',
+  countryCallingCode: '33',
+  phone: '612345678',
+  requiresOTP: true,
+};
 
 export function requestBody(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { name: 'Contract', hashToSign: randomHash(), authorizedSignees: [signer(1), signer(2)], ...extra };

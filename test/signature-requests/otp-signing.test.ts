@@ -3,16 +3,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { listSmsOutbox } from '../../src/app/sms/list-sms-outbox.js';
 import { storeKinds } from '../support/stores.js';
-import { createRequest, delegate, openBench, requestBody, type Bench } from './fixture.js';
+import { createRequest, delegate, openBench, otpSigner, requestBody, type Bench } from './fixture.js';
 
 const kinds = await storeKinds();
-const otpSigner = {
-  commonName: 'Olga',
-  email: 'olga@example.com',
-  countryCallingCode: '33',
-  phone: '612345678',
-  requiresOTP: true,
-};
 
 for (const kind of kinds) {
   describe(`signature requests: OTP on ${kind.name}`, { skip: kind.skip }, () => {

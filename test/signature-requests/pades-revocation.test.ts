@@ -6,7 +6,7 @@
  * it. Through the guard as users' URLs go (no private address), the loopback is refused: no CRL, still signed.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,11 +18,12 @@ import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
 import { padesSigner } from '../../src/adapters/pdf/pades-signer.js';
 import { p12SigningIdentity, type SigningIdentity } from '../../src/adapters/pdf/signing-identity.js';
 import { rfc3161Client } from '../../src/adapters/pdf/tsa-client.js';
+import { issueCertificate, makeCa, openssl as opensslIn } from '../support/openssl-ca.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-crl-'));
 const at = (name: string) => path.join(dir, name);
-const openssl = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' }).toString();
+const openssl = (args: string[]) => opensslIn(dir, args);
 
 /** The CRLs in the PDF's document security store, as stored. */
 async function dssCrls(pdf: Uint8Array): Promise<Buffer[]> {
@@ -48,46 +49,16 @@ describe('CRLs in the document security store (B-LT)', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-    openssl([
-      'req',
-      '-x509',
-      ...ec,
-      '-keyout',
-      'ca.key',
-      '-out',
-      'ca.pem',
-      '-subj',
-      '/CN=Operator CA',
-      '-days',
-      '2',
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=critical,keyCertSign,cRLSign',
-    ]);
-    openssl(['req', ...ec, '-keyout', 'sign.key', '-out', 'sign.csr', '-subj', '/CN=Operator Signing/O=Example']);
-    writeFileSync(
-      at('sign-ext.cnf'),
-      `keyUsage=critical,digitalSignature,nonRepudiation\ncrlDistributionPoints=URI:http://127.0.0.1:${port}/ca.crl\n`,
-    );
-    openssl([
-      'x509',
-      '-req',
-      '-in',
-      'sign.csr',
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-out',
-      'sign.pem',
-      '-days',
-      '2',
-      '-extfile',
-      'sign-ext.cnf',
-    ]);
+    makeCa(dir, { name: 'ca', subject: '/CN=Operator CA', keyUsage: 'keyCertSign,cRLSign' });
+    issueCertificate(dir, {
+      name: 'sign',
+      subject: '/CN=Operator Signing/O=Example',
+      ca: 'ca',
+      extensions: [
+        'keyUsage=critical,digitalSignature,nonRepudiation',
+        `crlDistributionPoints=URI:http://127.0.0.1:${port}/ca.crl`,
+      ],
+    });
     writeFileSync(at('index.txt'), '');
     writeFileSync(at('crlnumber'), '01\n');
     writeFileSync(

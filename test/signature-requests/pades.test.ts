@@ -6,7 +6,7 @@
  * (test/support/openssl-tsa.ts). One byte changed in a signed range and both pdfsig and openssl reject.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
@@ -32,6 +32,7 @@ import { DomainError } from '../../src/core/errors.js';
 import { bundleInPdf } from '../../src/web/browser/pdf-attachment.js';
 import { sampleAttestationModel } from '../support/attestation-model.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
+import { opensslCmsVerify, opensslTsVerify, signatureAt, tool } from '../support/pdf-checks.js';
 
 const SECRET = 's'.repeat(40);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-pades-'));
@@ -41,27 +42,6 @@ function file(name: string, bytes: Uint8Array | string): string {
   const p = path.join(dir, `${(seq += 1)}-${name}`);
   writeFileSync(p, bytes);
   return p;
-}
-
-/** Runs a tool; its exit status and everything it printed. */
-function tool(cmd: string, args: string[]): { status: number | null; out: string } {
-  const r = spawnSync(cmd, args, { encoding: 'utf8' });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
-}
-
-/**
- * The `index`th signature of a PDF (negative: from the end) as its `/ByteRange` says: the CMS (DER, padding
- * cut; a time-stamp token for a document time-stamp) and the bytes it signs.
- */
-function signatureAt(pdf: Buffer, index: number): { cms: Buffer; signed: Buffer; range: number[] } {
-  const ranges = [...pdf.toString('latin1').matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)];
-  const range = ranges.at(index)!.slice(1, 5).map(Number);
-  const [a, b, c, d] = range as [number, number, number, number];
-  const hex = Buffer.from(pdf.subarray(a + b + 1, c - 1).toString('latin1'), 'hex');
-  assert.equal(hex[0], 0x30, 'the CMS is a DER SEQUENCE');
-  assert.equal(hex[1], 0x82, 'with a two-byte length');
-  const cms = hex.subarray(0, 4 + hex.readUInt16BE(2));
-  return { cms, signed: Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]), range };
 }
 
 function certificatePem(identity: SigningIdentity, name: string): string {
@@ -78,18 +58,7 @@ function pdfsig(pdf: Buffer): string {
 /** `openssl cms -verify` of the `index`th signature (the CAdES one: the first of a freshly signed PDF). */
 function cmsVerify(pdf: Buffer, caFile: string, index = 0): { status: number | null; out: string } {
   const { cms, signed } = signatureAt(pdf, index);
-  const args = ['cms', '-verify', '-binary', '-inform', 'DER', '-in', file('cms.der', cms)];
-  return tool('openssl', [
-    ...args,
-    '-content',
-    file('signed.bin', signed),
-    '-CAfile',
-    caFile,
-    '-purpose',
-    'any',
-    '-out',
-    '/dev/null',
-  ]);
+  return opensslCmsVerify(file('cms.der', cms), file('signed.bin', signed), caFile);
 }
 
 /** The signature-time-stamp token (unsigned attribute) of a CMS, and the signature value it stamps. */
@@ -224,8 +193,7 @@ describe('PAdES signatures on the attestation PDF', () => {
     assert.match(report, /Signature #2:[\s\S]*Signer Certificate Common Name: Test TSA/);
     const docTs = signatureAt(signed, -1);
     assert.equal(docTs.range[2]! + docTs.range[3]!, signed.length, 'it covers the file to its last byte');
-    const args = ['ts', '-verify', '-data', file('ranges.bin', docTs.signed), '-in', file('dts.der', docTs.cms)];
-    const verified = tool('openssl', [...args, '-token_in', '-CAfile', tsa.caFile, '-untrusted', tsa.tsaCertFile]);
+    const verified = opensslTsVerify(file('ranges.bin', docTs.signed), file('dts.der', docTs.cms), tsa);
     assert.equal(verified.status, 0, verified.out);
     assert.match(verified.out, /Verification: OK/);
     const text = signed.toString('latin1');
@@ -287,8 +255,7 @@ describe('PAdES signatures on the attestation PDF', () => {
     assert.notEqual(verified.status, 0);
     assert.match(verified.out, /digest failure|content verify error/);
     const docTs = signatureAt(tampered, -1);
-    const args = ['ts', '-verify', '-data', file('ranges.bin', docTs.signed), '-in', file('dts.der', docTs.cms)];
-    const stamped = tool('openssl', [...args, '-token_in', '-CAfile', tsa.caFile, '-untrusted', tsa.tsaCertFile]);
+    const stamped = opensslTsVerify(file('ranges.bin', docTs.signed), file('dts.der', docTs.cms), tsa);
     assert.notEqual(stamped.status, 0, 'the document time-stamp rejects it too');
     assert.match(stamped.out, /message imprint mismatch/);
   });

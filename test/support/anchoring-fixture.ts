@@ -16,6 +16,7 @@ import { keyVaultRepository } from '../../src/adapters/store/key-vault.repositor
 import type { AnchoringDeps } from '../../src/app/anchoring/anchoring-deps.js';
 import type { AnchoringSettings } from '../../src/app/anchoring/bitcoin.port.js';
 import { recordingJobs, testDeps } from './fixtures.js';
+import { openFundedWallet } from './regtest-fixture.js';
 import type { StoreKind, TestStore } from './stores.js';
 
 export const TEST_SECRET_KEY = 's'.repeat(40);
@@ -50,14 +51,11 @@ export async function startAnchoring(
   const s = await kind.open();
   const node = await EmbeddedRegtest.start(nodeOptions);
   const chain = new BitcoinRpcClient({ url: node.rpcUrl });
-  const wallet = await AnchoringWallet.open({
-    chain,
-    vault: keyVaultRepository(s.db, Date.now),
-    utxos: s.store.utxos,
-    network: 'regtest',
-    secretKey: TEST_SECRET_KEY,
-  });
-  for (const txid of await node.fund(wallet.address, coinbases)) await wallet.importDeposit(txid);
+  const wallet = await openFundedWallet(
+    node,
+    { chain, vault: keyVaultRepository(s.db, Date.now), utxos: s.store.utxos, secretKey: TEST_SECRET_KEY },
+    coinbases,
+  );
   const jobs = recordingJobs();
   const deps: AnchoringDeps = {
     // The store's transactions queue on the same recorder as the use cases' own sends.

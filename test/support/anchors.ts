@@ -5,6 +5,7 @@ import { publicKeyOf, signMessage } from '../../src/core/bitcoin/signed-message.
 import { messageToSign } from '../../src/core/identity/identity-message.js';
 import { buildMerkleTree, merkleRoot, serializeTree } from '../../src/core/merkle/index.js';
 import type { Sql } from '../../src/adapters/store/sql.js';
+import type { Store } from '../../src/app/shared/store.port.js';
 
 export interface Signer {
   readonly privateKey: Buffer;
@@ -116,3 +117,22 @@ export async function insertDataAnchors(
 
 /** `n` random 32-byte leaves. */
 export const randomLeaves = (n: number): Buffer[] => Array.from({ length: n }, () => randomBytes(32));
+
+/**
+ * Records a SENT batch's transaction as confirmed at `height` in a made-up block, then with 6 confirmations
+ * (CONFIRMED): what confirmBatches writes, without a chain. `txId`: confirmed in another transaction than
+ * its own (a reorg that put the batch into a replacement).
+ */
+export async function confirmBatchAt(store: Store, batchId: string, height: number, txId?: string): Promise<void> {
+  const b = (await store.batches.findById(batchId))!;
+  const proof = {
+    txId: txId ?? b.txId!,
+    blockHash: randomHash(),
+    blockHeight: height,
+    blockTime: Date.now(),
+    rawTx: '00',
+    txMerkleBranch: { siblings: [], index: 0 },
+  };
+  await store.batches.recordConfirmation(batchId, proof, 6, Date.now());
+  await store.batches.setConfirmations(batchId, 6, true, Date.now());
+}

@@ -1,5 +1,7 @@
 /** The context of a CLI client command in tests: no environment settings, lines collected by `out`. */
+import { UsageError } from '../../src/cli/args.js';
 import type { ClientContext } from '../../src/cli/client-context.js';
+import { verifyCommand } from '../../src/cli/verify-command.js';
 import { clientAdapters } from '../../src/client-runtime.js';
 
 /** A client context with an empty environment (flags give every setting), on the real client adapters. */
@@ -21,4 +23,25 @@ export function testClientContext(
     out,
     adapters: { ...clientAdapters(), ...adapters },
   };
+}
+
+/**
+ * `proofseal verify <args>` as a user runs it, on a client context in `dataDir`: its lines and its exit code
+ * (2 for a usage error, whose message is then the output).
+ */
+export async function runVerify(dataDir: string, args: string[]): Promise<{ code: number | undefined; out: string }> {
+  const lines: string[] = [];
+  process.exitCode = undefined;
+  try {
+    await verifyCommand(
+      args,
+      testClientContext(dataDir, (l) => lines.push(l)),
+    );
+    return { code: process.exitCode, out: lines.join('\n') };
+  } catch (err) {
+    if (err instanceof UsageError) return { code: 2, out: err.message };
+    throw err;
+  } finally {
+    process.exitCode = undefined;
+  }
 }

@@ -3,13 +3,14 @@
  * listener on 127.0.0.1, with a throwaway CA and TSA certificate made by openssl in a temp dir. Each query
  * is answered by OpenSSL itself (no fixed bytes), so a token has a fresh time, serial and our nonce.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { issueCertificate, makeCa } from './openssl-ca.js';
 
 const run = promisify(execFile);
 
@@ -25,52 +26,19 @@ export interface OpensslTsa {
   close(): Promise<void>;
 }
 
-function openssl(dir: string, args: string[]): void {
-  execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-}
-
 /** A CA, a TSA certificate it issues (EKU timeStamping, critical) and the `openssl ts` configuration. */
 function makeTsaFiles(dir: string): void {
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  openssl(dir, [
-    'req',
-    '-x509',
-    ...ec,
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.pem',
-    '-subj',
-    '/CN=Test TSA CA',
-    '-days',
-    '2',
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign',
-  ]);
-  openssl(dir, ['req', ...ec, '-keyout', 'tsa.key', '-out', 'tsa.csr', '-subj', '/CN=Test TSA']);
-  writeFileSync(
-    path.join(dir, 'tsa-ext.cnf'),
-    'extendedKeyUsage=critical,timeStamping\nkeyUsage=critical,digitalSignature\nbasicConstraints=CA:FALSE\n',
-  );
-  openssl(dir, [
-    'x509',
-    '-req',
-    '-in',
-    'tsa.csr',
-    '-CA',
-    'ca.pem',
-    '-CAkey',
-    'ca.key',
-    '-CAcreateserial',
-    '-out',
-    'tsa.pem',
-    '-days',
-    '2',
-    '-extfile',
-    'tsa-ext.cnf',
-  ]);
+  makeCa(dir, { name: 'ca', subject: '/CN=Test TSA CA', keyUsage: 'keyCertSign' });
+  issueCertificate(dir, {
+    name: 'tsa',
+    subject: '/CN=Test TSA',
+    ca: 'ca',
+    extensions: [
+      'extendedKeyUsage=critical,timeStamping',
+      'keyUsage=critical,digitalSignature',
+      'basicConstraints=CA:FALSE',
+    ],
+  });
   writeFileSync(path.join(dir, 'tsaserial'), '01\n');
   writeFileSync(
     path.join(dir, 'tsa.cnf'),

@@ -11,31 +11,20 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { signatureRequestUrl, signingLink } from '../../src/core/mail/mail-context.js';
+import { chromiumSkip, launchChromium, recordPageProblems, webArtifactsDir } from '../support/chromium.js';
 import { testConfig } from '../support/fixtures.js';
 import { storeKinds } from '../support/stores.js';
 import { hostilePdf, pageText, textPdf, truncatedPdf } from '../support/test-pdfs.js';
 import { testWebAssets } from '../support/web-bundle.js';
 import { createRequest, openBench, requestBody, signer, type Bench } from '../signature-requests/fixture.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-];
-if (!existsSync(CHROMIUM) && process.env.CI === 'true')
-  throw new Error(`${CHROMIUM} is missing; CI requires it (.ci/run installs Debian's chromium)`);
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install chromium)`;
-const artifacts = process.env.WEB_ARTIFACTS_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'proofseal-web-artifacts-'));
+const skip = chromiumSkip();
+const artifacts = webArtifactsDir();
 const docsImg = path.resolve(import.meta.dirname, '../../docs/img');
 const embedded = (await storeKinds()).find((k) => k.name === 'embedded')!;
 const SIZES = [
@@ -59,8 +48,7 @@ describe('the signing page shows the uploaded document (chromium)', { skip }, ()
     );
     await b.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(b.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-    mkdirSync(artifacts, { recursive: true });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
@@ -86,10 +74,7 @@ describe('the signing page shows the uploaded document (chromium)', { skip }, ()
   /** A page that records CSP violations, script errors, dialogs, navigations and requests off the origin. */
   async function open(url: string, viewport: { width: number; height: number }): Promise<Page> {
     const page = await browser.newPage({ viewport });
-    page.on('console', (msg) => {
-      if (/Content Security Policy|Refused to|pdf script ran/i.test(msg.text())) problems.push(msg.text());
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    recordPageProblems(page, problems, /pdf script ran/i);
     page.on('dialog', (d) => {
       problems.push(`dialog: ${d.message()}`);
       void d.dismiss();

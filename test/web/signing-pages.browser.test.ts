@@ -11,13 +11,11 @@
 import assert from 'node:assert/strict';
 import { auditEvent } from '../../src/app/signature-requests/audit.js';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
 import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';
 import { cachedBrandImages } from '../../src/adapters/pdf/brand-images.js';
@@ -28,38 +26,30 @@ import { listSmsOutbox } from '../../src/app/sms/list-sms-outbox.js';
 import { opReturnScript } from '../../src/core/bitcoin/op-return.js';
 import { mailContext, signatureRequestUrl, signingLink } from '../../src/core/mail/mail-context.js';
 import { sharingPath } from '../../src/core/signature-requests/sharing-token.js';
+import { chromiumSkip, launchChromium, recordPageProblems, webArtifactsDir } from '../support/chromium.js';
 import { insertBatch } from '../support/anchors.js';
 import { TEST_SECRET_KEY, testConfig } from '../support/fixtures.js';
 import { logoServer, type LogoServer } from '../support/logo-server.js';
 import { storeKinds } from '../support/stores.js';
 import { testWebAssets } from '../support/web-bundle.js';
-import { createRequest, delegate, openBench, requestBody, signer, type Bench } from '../signature-requests/fixture.js';
+import {
+  createRequest,
+  delegate,
+  openBench,
+  otpSigner,
+  requestBody,
+  signer,
+  type Bench,
+} from '../signature-requests/fixture.js';
 // @ts-expect-error: a plain .mjs example without type declarations
 import { startCustomPage } from '../../examples/custom-signature-page/server.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-];
-if (!existsSync(CHROMIUM) && process.env.CI === 'true')
-  throw new Error(`${CHROMIUM} is missing; CI requires it (.ci/run installs Debian's chromium)`);
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install chromium)`;
-const artifacts = process.env.WEB_ARTIFACTS_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'proofseal-web-artifacts-'));
+const skip = chromiumSkip();
+const artifacts = webArtifactsDir();
 const docsImg = path.resolve(import.meta.dirname, '../../docs/img');
 const embedded = (await storeKinds()).find((k) => k.name === 'embedded')!;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
-const otpSigner = {
-  commonName: 'Olga',
-  email: 'olga@example.com',
-  countryCallingCode: '33',
-  phone: '612345678',
-  requiresOTP: true,
-};
 
 const txs = new Map<string, RawTransactionInfo>();
 const chain = { getRawTransaction: async (txid: string) => txs.get(txid) ?? null } as unknown as ChainPort;
@@ -89,8 +79,7 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
     base = `http://127.0.0.1:${(b.app.server.address() as AddressInfo).port}`;
     custom = (await startCustomPage(0, '127.0.0.1')) as Server;
     customBase = `http://localhost:${(custom.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-    mkdirSync(artifacts, { recursive: true });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
@@ -103,10 +92,7 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
   /** A page that records CSP violations, script errors and any request to an origin not in `allowed`. */
   async function open(url: string, viewport = DESKTOP, allowed = [base]): Promise<Page> {
     const page = await browser.newPage({ viewport });
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text());
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    recordPageProblems(page, problems);
     page.on('request', (r) => {
       if (!allowed.includes(new URL(r.url()).origin)) problems.push(`request left the origin: ${r.url()}`);
     });

@@ -9,14 +9,12 @@
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { ChainPort, RawTransactionInfo } from '../../src/app/anchoring/chain.port.js';
 import { opReturnScript } from '../../src/core/bitcoin/op-return.js';
 import { buildReceipt, signatureLeaf, type ChainpointReceipt } from '../../src/core/chainpoint/receipt.js';
@@ -25,6 +23,7 @@ import { canonicalJson } from '../../src/core/signature-requests/audit-trail.js'
 import { buildMerkleTree, merkleRoot, proofPath } from '../../src/core/merkle/index.js';
 import { buildApp } from '../../src/http/app.js';
 import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';
+import { chromiumSkip, launchChromium, recordPageProblems, webArtifactsDir } from '../support/chromium.js';
 import { sampleAttestationModel } from '../support/attestation-model.js';
 import { newSigner, randomHash } from '../support/anchors.js';
 import { testConfig, testDeps } from '../support/fixtures.js';
@@ -32,22 +31,11 @@ import { storeKinds, type TestStore } from '../support/stores.js';
 import { testWebAssets } from '../support/web-bundle.js';
 import { proofBundle, type BundleFixture } from '../support/proof-bundle-fixture.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+/** This suite's flags beyond the common ones (test/support/chromium.ts). */
+const EXTRA_ARGS = ['--disable-quic', '--disable-component-update', '--disable-sync'];
 const BLOCK_TIME = 1_700_000_000;
-if (!existsSync(CHROMIUM) && process.env.CI === 'true')
-  throw new Error(`${CHROMIUM} is missing; CI requires it (.ci/run installs Debian's chromium)`);
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install chromium)`;
-const artifacts = process.env.WEB_ARTIFACTS_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'proofseal-web-artifacts-'));
+const skip = chromiumSkip();
+const artifacts = webArtifactsDir();
 const embedded = (await storeKinds()).find((k) => k.name === 'embedded')!;
 
 const txs = new Map<string, RawTransactionInfo>();
@@ -112,8 +100,7 @@ describe('verification page in chromium', { skip }, () => {
     app = await buildApp(deps, testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '100000' }), [], { webAssets: assets });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-    mkdirSync(artifacts, { recursive: true });
+    browser = await launchChromium(EXTRA_ARGS);
   });
   after(async () => {
     await browser?.close();
@@ -124,10 +111,7 @@ describe('verification page in chromium', { skip }, () => {
 
   async function open(url = '/verify', viewport = { width: 1280, height: 800 }): Promise<Page> {
     const page = await browser.newPage({ viewport });
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
-    });
-    page.on('pageerror', (e) => cspViolations.push(`page error: ${e.message}`));
+    recordPageProblems(page, cspViolations);
     await page.goto(base + url);
     await page.waitForSelector('#verify-form[data-ready="true"]');
     return page;
@@ -458,10 +442,7 @@ describe('verification page in chromium', { skip }, () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     const requests: string[] = [];
     page.on('request', (req) => requests.push(req.url()));
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
-    });
-    page.on('pageerror', (e) => cspViolations.push(`page error: ${e.message}`));
+    recordPageProblems(page, cspViolations);
     const url = `file://${path.join(dir, 'proofseal-verify.html')}`;
     await page.goto(url);
     await page.waitForSelector('#verify-form[data-ready="true"]');
