@@ -1,8 +1,8 @@
 /**
  * The files a PDF carries (its EmbeddedFiles name tree): how `proofseal verify` takes the proof bundle out of a
- * signed copy or an attestation. Implemented with a PDF library in adapters/pdf; the browser page has its own
- * reader (web/browser/pdf-attachment.ts). Both hand the files to the same pure choice
- * (`proofBundleAmong`, core/documents/signed-copy.ts).
+ * signed copy or an attestation. Implemented with a PDF library in adapters/pdf (embedded-files.ts, the one walk
+ * of the name tree, which the browser page's web/browser/pdf-attachment.ts uses too). Both hand the files to
+ * the same pure choice (`proofBundleAmong`, core/documents/signed-copy.ts).
  */
 export interface AttachedFile {
   readonly name: string;
