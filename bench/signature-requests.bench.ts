@@ -448,12 +448,17 @@ function report(
   console.log(
     `  Little's law, ${connections} closed-loop clients: mean latency ${ms(mean)} ms = ${connections} / ${Math.round(rate)}/s (${ms((1000 * connections) / rate)} ms); p99 ≤ 50 ms needs a mean well under 50 ms, i.e. well over ${Math.round((1000 * connections) / 50)} signatures/s`,
   );
-  if (args.statements) {
-    console.log('    per signature × statement (mean ms from send to answer: round trip, waits and execution)');
-    for (const [kind, count, elapsed] of r.server.byKind)
-      console.log(`    ${(count / n).toFixed(2).padStart(6)} × ${kind} (${(elapsed / count).toFixed(2)} ms)`);
-  }
+  if (args.statements) printStatements(r.server, n);
   if (r.server.profile.length > 0) console.log(['  API CPU profile (self time):', ...r.server.profile].join('\n'));
+}
+
+/** The statements per signature by kind, each with its mean time from send to answer (`--statements`). */
+function printStatements(server: Measured, n: number): void {
+  console.log(
+    `    ${(server.statements / n).toFixed(2)} statements per signature; per signature × statement (mean ms from send to answer: round trip, waits and execution)`,
+  );
+  for (const [kind, count, elapsed] of server.byKind)
+    console.log(`    ${(count / n).toFixed(2).padStart(6)} × ${kind} (${(elapsed / count).toFixed(2)} ms)`);
 }
 
 async function main(): Promise<void> {
@@ -548,6 +553,7 @@ async function openLoop(api: Api): Promise<void> {
     console.log(
       `  ${rate}/s: ${describeLoad(load, 'signatures')}, max ${load.latencies.at(-1)!.toFixed(1)} ms; bare server at the same arrivals p50 ${p(bare, 0.5)} ms, p99 ${p(bare, 0.99)} ms; per signature API ${(server.cpuMs / total).toFixed(2)} ms CPU, PostgreSQL ${(pgMs / total).toFixed(2)} ms; ${loadAverage()}`,
     );
+    if (args.statements) printStatements(server, total);
     return ok && percentile(load.latencies, 0.99) <= 100;
   };
   for (const rate of rates) {
