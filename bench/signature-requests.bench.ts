@@ -329,9 +329,7 @@ function timedOnBackend(client: unknown, kind: string, send: () => unknown): Pro
   };
   const answer = (self.benchChain ?? Promise.resolve()).then(() => {
     const c0 = cpuMs();
-    return (send() as Promise<unknown>).finally(() =>
-      elapsedMs.set(kind, (elapsedMs.get(kind) ?? 0) + cpuMs() - c0),
-    );
+    return (send() as Promise<unknown>).finally(() => elapsedMs.set(kind, (elapsedMs.get(kind) ?? 0) + cpuMs() - c0));
   });
   self.benchChain = answer.catch(() => undefined);
   return answer;
@@ -344,7 +342,8 @@ async function countStatements(): Promise<void> {
     const text = typeof a[0] === 'string' ? a[0] : String((a[0] as { text?: string } | undefined)?.text);
     const kind = kindOf(text);
     statements.set(kind, (statements.get(kind) ?? 0) + 1);
-    if (backendCpuPerStatement && typeof a[1] !== 'function') return timedOnBackend(this, kind, () => query.apply(this, a));
+    if (backendCpuPerStatement && typeof a[1] !== 'function')
+      return timedOnBackend(this, kind, () => query.apply(this, a));
     const t0 = performance.now();
     const result = query.apply(this, a);
     const add = () => elapsedMs.set(kind, (elapsedMs.get(kind) ?? 0) + performance.now() - t0);

@@ -61,7 +61,10 @@ for (const kind of kinds) {
       const key = await createIdentityKey(deps, { name: 'remote', identity: { commonName: 'proofseal platform' } });
       const { token } = await createIdentityToken(deps);
       // As src/runtime.ts builds it with PLATFORM_IDENTITY_URL: no in-process signer.
-      Object.assign(platform, { signer: httpSigner({ baseUrl: `http://127.0.0.1:${port}`, token }), pubKey: key.pubKey });
+      Object.assign(platform, {
+        signer: httpSigner({ baseUrl: `http://127.0.0.1:${port}`, token }),
+        pubKey: key.pubKey,
+      });
     });
     after(async () => {
       await identityApp?.close();
@@ -70,9 +73,9 @@ for (const kind of kinds) {
 
     const oneSigner = () => createRequest(b, requestBody({ authorizedSignees: [signer(1)] }));
     const auditTypes = async (id: string): Promise<string[]> =>
-      (
-        await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/audittrail`, headers: b.auth })
-      ).json().auditEvents.map((e: { type: string }) => e.type);
+      (await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/audittrail`, headers: b.auth }))
+        .json()
+        .auditEvents.map((e: { type: string }) => e.type);
 
     it('the request is not locked while the identity server signs; the signature is recorded and verifies', async () => {
       const { id, signeeIds, body } = await oneSigner();
@@ -177,9 +180,10 @@ for (const kind of kinds) {
 async function lockWithoutWaiting(b: Bench, kind: StoreKind, id: string): Promise<string> {
   const lock = b.s.db
     .transaction((sql) =>
-      sql.query(`SELECT id FROM signature_request WHERE id = $1 FOR UPDATE${kind.name === 'postgres' ? ' NOWAIT' : ''}`, [
-        id,
-      ]),
+      sql.query(
+        `SELECT id FROM signature_request WHERE id = $1 FOR UPDATE${kind.name === 'postgres' ? ' NOWAIT' : ''}`,
+        [id],
+      ),
     )
     .then(
       (rows) => (rows.length === 1 ? 'locked by the test' : 'not found'),

@@ -225,11 +225,7 @@ const asVerifier = (verify: SignatureVerifier['verify']): SignatureVerifier => (
   close: () => Promise.resolve(),
 });
 
-function anchorInput(
-  request: SignatureRequest,
-  signer: Signer,
-  signature: DelegatedSignature,
-): CreateAnchorInput {
+function anchorInput(request: SignatureRequest, signer: Signer, signature: DelegatedSignature): CreateAnchorInput {
   return {
     accountId: request.accountId,
     name: request.name,
