@@ -16,7 +16,8 @@
  * `--processes N` runs N API processes on one port (node:cluster), as `proofseal start --role api --processes N`
  * does, each with its own pool and shared transactions; their CPU and statements are summed.
  * `--statements` prints the statements per signature by kind, each with its mean time from send to answer
- * (with `--signers 1`, a round trip and the execution, no queueing); `--profile DIR` samples the API process
+ * (with `--signers 1`, a round trip and the execution, no queueing), or with `--statement-cpu` its mean CPU
+ * in the PostgreSQL backend (each connection's statements then sent one after the other); `--profile DIR` samples the API process
  * during the measured run only, prints its self time by category and writes the V8 profile into DIR
  * (open it in Chrome's DevTools). Last, as a ceiling of the same run, PostgreSQL's pgbench runs transactions
  * of the delegate's shape with nothing else (bench/lib/pgbench-reference.ts; `--pgbench false` skips it).
@@ -32,7 +33,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import cluster from 'node:cluster';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -58,6 +59,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '2000' },
     mail: { type: 'string', default: 'true' },
     statements: { type: 'boolean', default: false },
+    'statement-cpu': { type: 'boolean', default: false },
     serve: { type: 'boolean', default: false },
     profile: { type: 'string' },
     pgbench: { type: 'string', default: 'true' },
@@ -71,6 +73,8 @@ const { values: args } = parseArgs({
     'create-connections': { type: 'string', default: '8' },
   },
 });
+// The API child inherits it (startApi).
+if (args['statement-cpu']) process.env.BENCH_STATEMENT_CPU = '1';
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SECRET_KEY = 'bench-secret-key-of-at-least-32-characters';
 const APPLICATION_NAME = `proofseal-bench-sig-${process.ppid}`;
@@ -307,6 +311,30 @@ const kindOf = (text: string): string => {
   return kind;
 };
 
+/**
+ * `--statement-cpu`: each statement's CPU in its backend (/proc/<pid>/schedstat, ns) instead of its time
+ * from send to answer; a connection's statements then leave one after the other (no pipelining), so
+ * that each one's CPU is its own. The rates measured with it are not the service's.
+ */
+const backendCpuPerStatement = process.env.BENCH_STATEMENT_CPU === '1';
+
+function timedOnBackend(client: unknown, kind: string, send: () => unknown): Promise<unknown> {
+  const self = client as { processID?: number; benchChain?: Promise<unknown> };
+  const cpuMs = () => {
+    try {
+      return Number(readFileSync(`/proc/${self.processID}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+    } catch {
+      return 0;
+    }
+  };
+  const answer = (self.benchChain ?? Promise.resolve()).then(() => {
+    const c0 = cpuMs();
+    return (send() as Promise<unknown>).finally(() => elapsedMs.set(kind, (elapsedMs.get(kind) ?? 0) + cpuMs() - c0));
+  });
+  self.benchChain = answer.catch(() => undefined);
+  return answer;
+}
+
 /** Counts every statement sent by any `pg` client of this process (bench instrumentation only). */
 async function countStatements(): Promise<void> {
   const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
@@ -314,6 +342,8 @@ async function countStatements(): Promise<void> {
     const text = typeof a[0] === 'string' ? a[0] : String((a[0] as { text?: string } | undefined)?.text);
     const kind = kindOf(text);
     statements.set(kind, (statements.get(kind) ?? 0) + 1);
+    if (backendCpuPerStatement && typeof a[1] !== 'function')
+      return timedOnBackend(this, kind, () => query.apply(this, a));
     const t0 = performance.now();
     const result = query.apply(this, a);
     const add = () => elapsedMs.set(kind, (elapsedMs.get(kind) ?? 0) + performance.now() - t0);
@@ -448,12 +478,17 @@ function report(
   console.log(
     `  Little's law, ${connections} closed-loop clients: mean latency ${ms(mean)} ms = ${connections} / ${Math.round(rate)}/s (${ms((1000 * connections) / rate)} ms); p99 ≤ 50 ms needs a mean well under 50 ms, i.e. well over ${Math.round((1000 * connections) / 50)} signatures/s`,
   );
-  if (args.statements) {
-    console.log('    per signature × statement (mean ms from send to answer: round trip, waits and execution)');
-    for (const [kind, count, elapsed] of r.server.byKind)
-      console.log(`    ${(count / n).toFixed(2).padStart(6)} × ${kind} (${(elapsed / count).toFixed(2)} ms)`);
-  }
+  if (args.statements) printStatements(r.server, n);
   if (r.server.profile.length > 0) console.log(['  API CPU profile (self time):', ...r.server.profile].join('\n'));
+}
+
+/** The statements per signature by kind, each with its mean time from send to answer (`--statements`). */
+function printStatements(server: Measured, n: number): void {
+  console.log(
+    `    ${(server.statements / n).toFixed(2)} statements per signature; per signature × statement (${backendCpuPerStatement ? 'mean ms of backend CPU, statements not pipelined' : 'mean ms from send to answer: round trip, waits and execution'})`,
+  );
+  for (const [kind, count, elapsed] of server.byKind)
+    console.log(`    ${(count / n).toFixed(2).padStart(6)} × ${kind} (${(elapsed / count).toFixed(2)} ms)`);
 }
 
 async function main(): Promise<void> {
@@ -548,6 +583,7 @@ async function openLoop(api: Api): Promise<void> {
     console.log(
       `  ${rate}/s: ${describeLoad(load, 'signatures')}, max ${load.latencies.at(-1)!.toFixed(1)} ms; bare server at the same arrivals p50 ${p(bare, 0.5)} ms, p99 ${p(bare, 0.99)} ms; per signature API ${(server.cpuMs / total).toFixed(2)} ms CPU, PostgreSQL ${(pgMs / total).toFixed(2)} ms; ${loadAverage()}`,
     );
+    if (args.statements) printStatements(server, total);
     return ok && percentile(load.latencies, 0.99) <= 100;
   };
   for (const rate of rates) {

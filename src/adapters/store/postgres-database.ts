@@ -58,7 +58,10 @@ function socketOf(client: pg.PoolClient): { cork(): void; uncork(): void } | und
  * One transaction on a pipelined connection. BEGIN is sent with the first statement, not before it;
  * statements issued in the same turn of the event loop leave in one socket write (the socket is corked
  * until the next tick); {@link Sql.write}s are not waited for, and the commit waits for them all; the rows
- * of {@link Sql.writeRows} are held and sent as one statement per text. So the signatures sharing a
+ * of {@link Sql.writeRows} are held and sent as one statement per text, in front of the next other
+ * statement or of the COMMIT (so those of units finishing in different ticks still leave as one statement,
+ * and a transaction whose last statements are writes sends them with its COMMIT, in one socket write,
+ * rather than in a write of their own one tick before it). So the signatures sharing a
  * transaction cost it a few round trips and statements in all (docs/performance-log.md, "Signature requests").
  * A failed write aborts the transaction: later statements fail with 25P02, reported as the write's own
  * error, and the COMMIT sent behind it rolls back.
@@ -88,7 +91,6 @@ class PipelinedTransaction {
       const held = this.held.get(text);
       if (held) held.push(...rows);
       else this.held.set(text, [...rows]);
-      this.gather();
     },
     exec: async (text) => {
       await this.sql.query(text);
@@ -142,17 +144,13 @@ class PipelinedTransaction {
     );
   }
 
-  /**
-   * Until the next tick the socket is corked, so what is sent until then leaves in one write; then the
-   * rows held by writeRows are sent, and the socket uncorked.
-   */
+  /** Until the next tick the socket is corked, so what is sent until then leaves in one write. */
   private gather(): void {
     if (this.corked) return;
     this.corked = true;
     const socket = socketOf(this.client);
     socket?.cork();
     process.nextTick(() => {
-      this.sendHeld();
       this.corked = false;
       socket?.uncork();
     });

@@ -8,6 +8,36 @@ interface RefRow {
 
 const toRef = (r: RefRow): SignerRef => ({ requestId: r.request_id, signeeId: r.signee_id });
 
+/**
+ * `isMarked`, with the keys asked in the same turn of the event loop read in one statement: the signatures
+ * sharing a transaction each ask for their signer's decline mark, and a request's mails for each signer's
+ * invitation mark. The read leaves when that turn's microtasks have run, so a mark written in the same turn
+ * before it was asked is seen, as the answers of reads asked after a write always were.
+ */
+function markedReads(sql: Sql): (key: string) => Promise<boolean> {
+  let asked: { key: string; answer: (read: Promise<Set<string>>) => void }[] = [];
+  const read = async (keys: string[]): Promise<Set<string>> => {
+    const rows =
+      keys.length === 1
+        ? await sql.query<{ key: string }>('SELECT key FROM signature_request_mail_mark WHERE key = $1', keys)
+        : await sql.query<{ key: string }>('SELECT key FROM signature_request_mail_mark WHERE key = ANY($1::text[])', [
+            keys,
+          ]);
+    return new Set(rows.map((r) => r.key));
+  };
+  return (key) =>
+    new Promise<Set<string>>((resolve) => {
+      asked.push({ key, answer: resolve });
+      if (asked.length > 1) return;
+      queueMicrotask(() => {
+        const all = asked;
+        asked = [];
+        const marked = read([...new Set(all.map((a) => a.key))]);
+        for (const a of all) a.answer(marked);
+      });
+    }).then((marked) => marked.has(key));
+}
+
 /** Marks of the request mail flow (migration 016), one row per moment, written once. */
 export function requestMailMarkRepository(sql: Sql): RequestMailMarkRepository {
   return {
@@ -19,9 +49,7 @@ export function requestMailMarkRepository(sql: Sql): RequestMailMarkRepository {
       );
       return rows.length > 0;
     },
-    async isMarked(key) {
-      return (await sql.query('SELECT 1 FROM signature_request_mail_mark WHERE key = $1', [key])).length > 0;
-    },
+    isMarked: markedReads(sql),
     async dueReminders(invitedBy, limit) {
       const rows = await sql.query<RefRow>(
         `SELECT s.request_id, s.id AS signee_id FROM signee s

@@ -14,8 +14,8 @@ export interface Sql {
   write(text: string, params?: unknown[]): Promise<void>;
   /**
    * A {@link write} whose one parameter `$1::jsonb` is a JSON array of rows. Inside a transaction, the rows
-   * given for the same text until the next other statement (or the end of this turn of the event loop)
-   * leave as one statement: the signatures sharing a transaction write their anchors, say, in one insert.
+   * given for the same text until the next other statement (or the commit) leave as one statement: the
+   * signatures sharing a transaction write their anchors, say, in one insert.
    * Statements keep their order: the held rows leave before any statement issued after them.
    */
   writeRows(text: string, rows: readonly object[]): Promise<void>;

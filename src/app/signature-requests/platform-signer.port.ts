@@ -13,10 +13,10 @@ export interface PlatformSigner {
   readonly pubKey?: string;
   /**
    * Present when the key signs in this process (no network call): the signer reading its key on a given
-   * store, so that a signature by delegation reads it on its own transaction's connection. A signer that
-   * reads this store must be given so: a signature by delegation is made inside its transaction (a remote
-   * signer's round trip holds the request's lock), and on the embedded store that transaction holds the
-   * one connection.
+   * store, so that a signature by delegation, made inside its transaction, reads it on that transaction's
+   * connection (on the embedded store the transaction holds the one connection). A signer that reads this
+   * store must be given so. Without it the signer is remote: it is called before the transaction, never
+   * under the request's lock (sign-by-delegation.ts).
    */
   readonly inProcess?: (store: Store) => Signer;
 }

@@ -1,8 +1,10 @@
 /**
  * One-time passwords around a signature: sent on the signer's demand, checked before the signing
- * transaction (so a wrong try is counted even though the signature fails), used up inside it.
+ * transaction or at its start (a wrong try is counted, committed, even though the signature fails), used
+ * up inside it.
  */
 import { fail } from '../../core/errors.js';
+import { assertOtpTryable } from '../../core/signature-requests/otp.js';
 import { normaliseSmsPhone } from '../../core/signature-requests/phone.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
@@ -73,6 +75,24 @@ export async function checkSignerOtp(
 ): Promise<string | null> {
   if (!signer.requiresOtp) return null;
   return (await verifyOtp(deps, { signerKey: signer.id, otp })).otpId;
+}
+
+/**
+ * Checks again, in the signing transaction, a code found right before it (by {@link checkSignerOtp}, outside
+ * it): still the signer's latest, unused, unexpired, and not locked by wrong tries made since. Nothing is
+ * counted: the code was right.
+ * @throws DomainError OTP_INVALID (a newer code was sent, or this one was used), OTP_EXPIRED, OTP_TOO_MANY_TRIES
+ */
+export async function recheckSignerOtp(
+  deps: Pick<AppDeps, 'store'>,
+  signer: Signer,
+  otpId: string | null,
+  now: number,
+): Promise<void> {
+  if (otpId === null) return;
+  const latest = await deps.store.otps.latestFor(signer.id);
+  if (latest?.id !== otpId) fail('OTP_INVALID', 'a newer one-time password was sent to this signer; give that one');
+  assertOtpTryable(now, latest);
 }
 
 /**
