@@ -75,10 +75,16 @@ for (const kind of kinds) {
       it(`${read.what}: an index scan`, async () => {
         const plan = await s.db.transaction(async (tx) => {
           await tx.exec('SET LOCAL enable_seqscan = off');
-          return (await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${read.sql}`)).map((r) => r['QUERY PLAN']).join('\n');
+          return (await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${read.sql}`))
+            .map((r) => r['QUERY PLAN'])
+            .join('\n');
         });
         const index = `(${read.index})`;
-        assert.match(plan, new RegExp(`Index (Only )?Scan( Backward)? using ${index} on anchor|Bitmap Index Scan on ${index}`), plan);
+        assert.match(
+          plan,
+          new RegExp(`Index (Only )?Scan( Backward)? using ${index} on anchor|Bitmap Index Scan on ${index}`),
+          plan,
+        );
         assert.doesNotMatch(plan, /Seq Scan on anchor/, plan);
       });
 
