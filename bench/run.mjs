@@ -32,6 +32,8 @@ const benches = [
   ],
   // Issue 25 goal 4: PostgreSQL's own insert, commit and point-read ceilings on this box (docs/scaling.md).
   ['--import', 'tsx', 'bench/pg-ceiling.bench.ts'],
+  // Issue 25 goal 2: the store side of an anchor insert alone, by group size, on both stores.
+  ['--import', 'tsx', 'bench/anchor-insert.bench.ts'],
   ['--import', 'tsx', 'bench/mail.bench.ts'],
   ['--import', 'tsx', 'bench/mail-queue.bench.ts'],
   ['--import', 'tsx', 'bench/templates.bench.ts'],

@@ -27,6 +27,7 @@ import { sql as m026 } from './026-email-reply-to.js';
 import { sql as m027 } from './027-signed-copies.js';
 import { sql as m028 } from './028-static-receipts.js';
 import { sql as m029 } from './029-bundle-timestamps.js';
+import { sql as m030 } from './030-lean-anchor-insert.js';
 import { sql as m032 } from './032-static-receipts-per-tx.js';
 
 export interface Migration {
@@ -60,5 +61,6 @@ export const migrations: readonly Migration[] = [
   { id: '027-signed-copies', sql: m027 },
   { id: '028-static-receipts', sql: m028 },
   { id: '029-bundle-timestamps', sql: m029 },
+  { id: '030-lean-anchor-insert', sql: m030 },
   { id: '032-static-receipts-per-tx', sql: m032 },
 ];
