@@ -6,10 +6,11 @@
  * anchors accepted/s with the ratios to both, receipts served/s and latency with `--receipts N`
  * anchors stored in one batch (0: no receipts), and the server's peak RSS. Run on each store:
  *   node --import tsx bench/anchors.bench.ts [--store embedded|postgres|both] [--anchors 30000] [--receipts 100000] [--concurrency 64]
- *     [--processes N] [--verify-threads N] [--profile [--profile-file PATH]]
+ *     [--processes N] [--verify-threads N] [--log-level silent|info|…] [--profile [--profile-file PATH]]
  * `--processes N` (PostgreSQL): N API processes on one port (node:cluster), as `proofseal start --role api --processes N`;
  * `--verify-threads N`: signatures verified in N worker threads per API process (VERIFY_THREADS; 0, the default as
- * in the service: on the event loop).
+ * in the service: on the event loop). `--log-level`: the server's LOG_LEVEL (default silent; the service's default,
+ * info, writes two lines per request), its log written to /dev/null.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -36,6 +37,7 @@ const { values: args } = parseArgs({
     processes: { type: 'string', default: '1' },
     'verify-threads': { type: 'string', default: '0' },
     'profile-file': { type: 'string' },
+    'log-level': { type: 'string', default: 'silent' },
   },
 });
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -104,7 +106,7 @@ async function benchApp(deps: Awaited<ReturnType<typeof openBenchStore>>['deps']
   const { buildApp } = await import('../src/http/app.js');
   const { loadConfig } = await import('../src/config.js');
   const config = loadConfig({
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: args['log-level'],
     DATA_DIR: '/tmp/proofseal-bench',
     RATE_LIMIT_PUBLIC_PER_MINUTE: '10000000',
   });
@@ -213,9 +215,10 @@ interface ServerInfo {
 function startServer(store: string, receipts: number): Promise<ServerInfo> {
   const profileFile = args['profile-file'] ? ['--profile-file', `${args['profile-file']}.${store}.cpuprofile`] : [];
   const serverArgs = ['--serve', '--store', store, '--receipts', String(receipts), '--processes', args.processes!];
-  serverArgs.push('--verify-threads', args['verify-threads']!);
+  serverArgs.push('--verify-threads', args['verify-threads']!, '--log-level', args['log-level']!);
   serverArgs.push(...profileFile);
   const child = fork(new URL(import.meta.url).pathname, serverArgs, {
+    stdio: ['inherit', args['log-level'] === 'silent' ? 'inherit' : 'ignore', 'inherit', 'ipc'],
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)],
   });
   return new Promise((resolve, reject) => {

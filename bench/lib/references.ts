@@ -9,6 +9,7 @@ import http from 'node:http';
 import os from 'node:os';
 import secp from 'secp256k1/bindings.js';
 import { describeLoad, runLoad, runOpenLoad, type LoadResult, type OpenLoadOptions } from './http-load.js';
+import { cpuSeconds } from './service-process.js';
 
 interface RecoverySample {
   readonly hash: Uint8Array;
@@ -109,15 +110,19 @@ export async function bareHttpPerSecond(concurrency = 8, ms = 2000): Promise<num
   return perSecond;
 }
 
-/** Forks the server module `path`, waits for its `{ port }`, runs `use` against it, then stops it. */
-async function withChildServer<T>(path: string, execArgv: string[], use: (port: number) => Promise<T>): Promise<T> {
+/** Forks the server module `path`, waits for its `{ port }`, runs `use` against it (and its pid), then stops it. */
+async function withChildServer<T>(
+  path: string,
+  execArgv: string[],
+  use: (port: number, pid: number) => Promise<T>,
+): Promise<T> {
   const child = fork(path, [], { execArgv });
   const { port } = await new Promise<{ port: number }>((resolve, reject) => {
     child.once('message', (m: { port: number }) => resolve(m));
     child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
   });
   try {
-    return await use(port);
+    return await use(port, child.pid!);
   } finally {
     child.removeAllListeners('exit');
     child.send('stop');
@@ -130,16 +135,21 @@ export function bareServer<T>(use: (port: number) => Promise<T>): Promise<T> {
   return withChildServer(new URL('../bare-server.mjs', import.meta.url).pathname, [], use);
 }
 
-/** The bare server (bench/lib/bare-server.ts) in a child process, driven with `request(i)` like the service. */
+/**
+ * The bare server (bench/lib/bare-server.ts) in a child process, driven with `request(i)` like the service;
+ * with the CPU seconds (user + system) it used for the measured requests: the floor of a request's CPU in node:http.
+ */
 export function bareServerLoad(opts: {
   connections: number;
   total: number;
   request: (i: number) => Buffer;
-}): Promise<LoadResult> {
+}): Promise<LoadResult & { serverCpuSeconds: number }> {
   const path = new URL('./bare-server.ts', import.meta.url).pathname;
-  return withChildServer(path, ['--import', 'tsx'], async (port) => {
+  return withChildServer(path, ['--import', 'tsx'], async (port, pid) => {
     await runLoad({ ...opts, port, total: Math.min(2000, opts.total) });
-    return runLoad({ ...opts, port });
+    const cpu0 = cpuSeconds([pid]);
+    const load = await runLoad({ ...opts, port });
+    return { ...load, serverCpuSeconds: cpuSeconds([pid]) - cpu0 };
   });
 }
 
@@ -154,7 +164,10 @@ export async function measureReferences(opts: {
     `  libsecp256k1 recoveries, one core: ${Math.round(secp.wall)}/s (${Math.round(secp.perCpuSecond)} per CPU second)`,
   );
   const bare = await bareServerLoad(opts);
-  console.log(`  bare node:http server, ${opts.connections} connections: ${describeLoad(bare, 'requests')}`);
+  const cpuUs = ((1e6 * bare.serverCpuSeconds) / bare.requests).toFixed(0);
+  console.log(
+    `  bare node:http server, ${opts.connections} connections: ${describeLoad(bare, 'requests')}; its CPU ${cpuUs} µs per request`,
+  );
   return { secpPerSecond: secp.wall, secpPerCpuSecond: secp.perCpuSecond, bare };
 }
 

@@ -72,9 +72,11 @@ export async function buildApp(
     ...frameworkErrorOptions(),
   });
   app.addSchema(ErrorSchema);
-  app.addHook('onSend', (req, reply, payload, done) => {
+  // Set when the request arrives (the first hook, so a request refused by a later one carries it too), not
+  // in onSend: the only onSend hook made Fastify run its onSend hook chain for every reply.
+  app.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
-    done(null, payload);
+    done();
   });
   registerErrorHandling(app);
   refuseNonJsonText(app);

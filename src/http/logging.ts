@@ -10,6 +10,15 @@ const SECRET_PARAM = /^(?:.*(?:token|secret|password|passwd|apikey|signeeid|sign
  */
 const SECRET_AFTER_SEGMENT: Readonly<Record<string, number>> = { otp: 1, shared: 1, share: 2 };
 
+/**
+ * A URL with no query, no fragment and no percent-escape, none of whose segments is one of
+ * {@link SECRET_AFTER_SEGMENT} (in any case, as redactPath compares them), is logged as it is: redactAt
+ * would split it, find nothing to open and join it again (at LOG_LEVEL=info, ~2.5 % of an anchor's CPU:
+ * the URL goes into two lines per request).
+ */
+const PLAIN_URL = /^[^?#%]*$/;
+const SECRET_SEGMENT = new RegExp(`(?:^|/)(?:${Object.keys(SECRET_AFTER_SEGMENT).join('|')})(?:/|$)`, 'i');
+
 /** How deep a value is opened (each level: percent-decoded once, read as a URL or a query). */
 const MAX_NESTING = 6;
 
@@ -23,7 +32,7 @@ const REDACTED = '[redacted]';
  * A value that held a secret is written back encoded as it came; the others are kept byte for byte.
  */
 export function redactUrl(url: string): string {
-  return redactAt(url, 0);
+  return PLAIN_URL.test(url) && !SECRET_SEGMENT.test(url) ? url : redactAt(url, 0);
 }
 
 function redactAt(url: string, depth: number): string {

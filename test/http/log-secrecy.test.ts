@@ -98,6 +98,14 @@ const SECRET_FORMS: [form: string, url: (secret: string) => string, logged: stri
   ['OTP path', (s) => `/v1/signatureRequest/0f0e0d/otp/${s}`, '/v1/signatureRequest/0f0e0d/otp/'],
   ['sharing path', (s) => `/v1/signatureRequest/0f0e0d/shared/${s}/file`, '/v1/signatureRequest/0f0e0d/shared/'],
   ['sharing page', (s) => `/share/0f0e0d/${s}`, '/share/0f0e0d/'],
+  // Plain paths (no query, no escape) are logged without being parsed unless a segment names a secret, in any case.
+  ['OTP path, upper case', (s) => `/v1/signatureRequest/0f0e0d/OTP/${s}`, '/v1/signatureRequest/0f0e0d/OTP/'],
+  ['sharing page, mixed case', (s) => `/Share/0f0e0d/${s}`, '/Share/0f0e0d/'],
+  [
+    'sharing path, last segment',
+    (s) => `/v1/signatureRequest/0f0e0d/sHaReD/${s}`,
+    '/v1/signatureRequest/0f0e0d/sHaReD/',
+  ],
 ];
 
 describe('log secrecy of signer secrets inside URLs, in every form', () => {

@@ -139,7 +139,11 @@ for (const kind of kinds) {
         assert.equal(bad.statusCode, 400, `${url} → ${bad.body}`);
         assert.deepEqual(Object.keys(bad.json()).sort(), ['code', 'error', 'message', 'statusCode']);
         assert.equal(bad.json().code, 'BAD_REQUEST');
+        assert.match(String(bad.headers['x-request-id']), /^[0-9a-f-]{36}$/, `${url}: the request id`);
       }
+      const refusedText = await app.inject({ method: 'GET', url: '/v1/tokens', headers: { 'x-test': 'a\u0000b' } });
+      assert.equal(refusedText.statusCode, 400);
+      assert.ok(refusedText.headers['x-request-id'], 'a request refused by the first hooks carries its id');
     });
 
     it('leaves well-formed text alone, astral characters (surrogate pairs) included', async () => {

@@ -56,7 +56,11 @@ export function frameworkErrorOptions(): Pick<FastifyServerOptions, 'frameworkEr
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
       const message = err.code === 'FST_ERR_BAD_URL' ? 'the URL is not valid percent-encoded UTF-8' : err.message;
       req.log.info({ code: 'BAD_REQUEST', fastifyCode: err.code }, message);
-      void reply.status(400).send(errorBody(400, 'BAD_REQUEST', message));
+      // No hook ran for it, so the request id is set here.
+      void reply
+        .header('x-request-id', req.id)
+        .status(400)
+        .send(errorBody(400, 'BAD_REQUEST', message));
     },
   };
 }
