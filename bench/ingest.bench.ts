@@ -12,6 +12,8 @@
  * anchors cost can be told apart from what the service costs when nobody asks anything.
  *   node --import tsx bench/ingest.bench.ts [--store postgres|embedded|both] [--anchors 20000] [--concurrency 64]
  *     [--idle-seconds 5] [--rounds 1]
+ * `BENCH_PROF_DIR=DIR` starts the service with `--cpu-prof` into DIR (a V8 profile of each thread, written when
+ * it stops; the whole life of the process, start and warm-up included).
  * Figures are printed, never asserted.
  */
 import { fork } from 'node:child_process';
@@ -65,7 +67,12 @@ async function startService(store: string): Promise<Started> {
   const token = service.operatorToken(env);
   const port = await service.freePort();
   const { child } = await service.startUntilReady(
-    [process.execPath, service.MAIN, 'start'],
+    [
+      process.execPath,
+      ...(process.env.BENCH_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF_DIR}`] : []),
+      service.MAIN,
+      'start',
+    ],
     { ...env, PORT: String(port) },
     port,
   );
