@@ -160,9 +160,32 @@ function apiProcesses(config: Config, role: Role, flag: string | undefined): num
   return processes;
 }
 
+/**
+ * The usage of one command: its lines of USAGE (a line starting with the command, then the indented lines
+ * that continue it), with the client options for the client commands; the whole usage when none matches.
+ */
+export function usageOf(command: string): string {
+  const own: string[] = [];
+  const clientOptions: string[] = [];
+  let into: string[] | null = null;
+  for (const line of USAGE.split('\n').slice(1)) {
+    if (/^ {2}\S/.test(line))
+      into = line.startsWith(`  ${command} `) ? own : line.startsWith('  client options:') ? clientOptions : null;
+    into?.push(line);
+  }
+  if (own.length === 0) return USAGE;
+  const client = ['seal', 'verify', 'receipt', 'find', 'request'].includes(command);
+  return [`usage: proofseal ${command} …`, ...own, ...(client ? clientOptions : [])].join('\n');
+}
+
+/** `--help` or `-h` among a command's arguments (before a `--`). */
+const asksHelp = (args: string[]) =>
+  (args.includes('--') ? args.slice(0, args.indexOf('--')) : args).some((a) => a === '--help' || a === '-h');
+
 export async function run(argv: string[], out: (line: string) => void = console.log): Promise<void> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === 'help' || command === '--help') return out(USAGE);
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') return out(USAGE);
+  if (asksHelp(rest)) return out(usageOf(command));
   const config = loadConfig();
   if (isOperatorCommand(command)) return runOperatorCommand(config, command, rest, out);
   switch (command) {
