@@ -571,13 +571,20 @@ async function openLoop(api: Api): Promise<void> {
     await ask(api.child, { command: 'measure-start', profile: false });
     const load = await runOpenLoad({ port: api.port, rate, total, request: (i) => requests[i]! });
     const server = await ask<Measured>(api.child, { command: 'measure-stop', profile: false });
-    // Per backend, as in measure: one that ended during the run is left out.
+    // Per backend, as in measure: one that ended during the run is left out. The pool may have closed its
+    // idle connections while the bare server ran and opened new ones for the load: a backend that started
+    // during the run counts whole (its start included).
+    const after = new pg.Client({ connectionString: POSTGRES_URL });
+    await after.connect();
+    const newBackends = (await backendPids(after, api.appName)).filter((pid) => !backends.includes(pid));
+    await after.end();
     const pgMs =
       1000 *
-      backends.reduce((sum, pid, i) => {
+      (backends.reduce((sum, pid, i) => {
         const now = cpuSeconds([pid]);
         return now > 0 ? sum + Math.max(0, now - pg0[i]!) : sum;
-      }, 0);
+      }, 0) +
+        cpuSeconds(newBackends));
     const p = (r: LoadResult, q: number) => percentile(r.latencies, q).toFixed(1);
     const ok = (load.statuses.get(200) ?? 0) === total;
     console.log(
