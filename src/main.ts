@@ -174,7 +174,7 @@ export function usageOf(command: string): string {
     into?.push(line);
   }
   if (own.length === 0) return USAGE;
-  const client = ['seal', 'verify', 'receipt', 'find', 'request'].includes(command);
+  const client = command === 'request' || Object.hasOwn(CLIENT_COMMANDS, command);
   return [`usage: proofseal ${command} …`, ...own, ...(client ? clientOptions : [])].join('\n');
 }
 
