@@ -17,10 +17,6 @@
  * Figures are printed, never asserted.
  */
 import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { signatureBodies } from './lib/anchor-bodies.js';
@@ -52,19 +48,12 @@ interface Started {
 }
 
 async function startService(store: string): Promise<Started> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-ingest-'));
-  const schema = `t_ingest_${randomBytes(4).toString('hex')}`;
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir,
-    SECRET_KEY: 'bench-secret-key-of-at-least-32-characters',
-    LOG_LEVEL: 'warn',
-    BATCH_INTERVAL_SECONDS: '2',
-    ...(store === 'postgres'
-      ? { DATABASE_URL: `${POSTGRES_URL}?schema=${schema}&application_name=${APPLICATION_NAME}` }
-      : {}),
-  };
-  service.proofseal(['migrate'], env);
-  const token = service.operatorToken(env);
+  const { env, token, remove } = service.freshService({
+    name: 'ingest',
+    postgresUrl: store === 'postgres' ? POSTGRES_URL : undefined,
+    applicationName: APPLICATION_NAME,
+    env: { BATCH_INTERVAL_SECONDS: '2' },
+  });
   const port = await service.freePort();
   const { child } = await service.startUntilReady(
     [
@@ -85,11 +74,8 @@ async function startService(store: string): Promise<Started> {
     db,
     async cleanup() {
       await service.stop(child);
-      if (db) {
-        await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_pgboss CASCADE`);
-        await db.end();
-      }
-      rmSync(dataDir, { recursive: true, force: true });
+      await remove(db);
+      await db?.end();
     },
   };
 }

@@ -6,10 +6,6 @@
  * is what tells which resource a larger machine runs out of first. Also the peak RSS of each API process.
  *   node --import tsx bench/scaling.bench.ts [--processes 1,2,4] [--anchors 20000] [--concurrency 64]
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { signatureBodies } from './lib/anchor-bodies.js';
@@ -86,17 +82,12 @@ function report(
 
 async function main(): Promise<void> {
   service.buildIfChanged();
-  const schema = `t_scaling_${randomBytes(4).toString('hex')}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-scaling-'));
-  const env = {
-    DATABASE_URL: `${POSTGRES_URL}?schema=${schema}&application_name=${APPLICATION_NAME}`,
-    DATA_DIR: dataDir,
-    SECRET_KEY: 'bench-secret-key-of-at-least-32-characters',
-    LOG_LEVEL: 'warn',
-    REGTEST_BLOCK_INTERVAL_SECONDS: '0',
-  };
-  service.proofseal(['migrate'], env);
-  const token = service.operatorToken(env);
+  const { env, token, remove } = service.freshService({
+    name: 'scaling',
+    postgresUrl: POSTGRES_URL,
+    applicationName: APPLICATION_NAME,
+    env: { REGTEST_BLOCK_INTERVAL_SECONDS: '0' },
+  });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const posts = signatureBodies(anchors).map((body) => rawRequest('POST', '/v1/anchor', headers, body));
   console.log(`\n[scaling, PostgreSQL] ${connections} connections, keep-alive, bearer auth; ${loadAverage()}`);
@@ -106,9 +97,8 @@ async function main(): Promise<void> {
   try {
     for (const n of args.processes!.split(',').map(Number)) report(n, await measure(n, env, posts, db), refs);
   } finally {
-    await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_pgboss CASCADE`);
+    await remove(db);
     await db.end();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

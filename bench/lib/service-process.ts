@@ -3,7 +3,9 @@
  * service: operator commands, a started service waited for on /ready, the RSS of its process tree.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -27,6 +29,48 @@ export function proofseal(args: string[], env: Record<string, string>): string {
 export function operatorToken(env: Record<string, string>): string {
   proofseal(['account', 'create', '--email', 'bench@example.com', '--password', 'bench password 123'], env);
   return proofseal(['token', 'create', '--email', 'bench@example.com', '--name', 'bench'], env);
+}
+
+/** A service's settings on a fresh DATA_DIR (and schema), migrated, with an operator's API token. */
+export interface FreshService {
+  readonly env: Record<string, string>;
+  readonly token: string;
+  /** Removes the DATA_DIR and, through `db` (a connection to the server), the schema and its job queue's. */
+  remove(db: { query(text: string): Promise<unknown> } | null): Promise<void>;
+}
+
+/**
+ * Settings for a service of the bench `name`: a fresh DATA_DIR; with `postgresUrl`, a fresh schema whose
+ * connections carry `applicationName` (so their backends' CPU can be read); migrated, and an account with an
+ * API token made by the operator commands. `env` adds or overrides settings.
+ */
+export function freshService(opts: {
+  name: string;
+  postgresUrl?: string;
+  applicationName: string;
+  env?: Record<string, string>;
+}): FreshService {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `proofseal-${opts.name}-`));
+  const schema = opts.postgresUrl ? `t_${opts.name}_${randomBytes(4).toString('hex')}` : null;
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    SECRET_KEY: 'bench-secret-key-of-at-least-32-characters',
+    LOG_LEVEL: 'warn',
+    ...(schema
+      ? { DATABASE_URL: `${opts.postgresUrl}?schema=${schema}&application_name=${opts.applicationName}` }
+      : {}),
+    ...opts.env,
+  };
+  proofseal(['migrate'], env);
+  return {
+    env,
+    token: operatorToken(env),
+    async remove(db) {
+      if (schema && db)
+        await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_pgboss CASCADE`);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Starts `command` (its output to the void, so logging costs what it costs a service) and waits for /ready. */
