@@ -1,7 +1,7 @@
 /**
  * What the PostgreSQL server of this box does alone, without proofseal: the ceilings docs/scaling.md
  * models a primary from. PostgreSQL's own pgbench (C, prepared statements, `--clients` connections) runs
- * in a database of its own (`proofseal_ceiling`) on a table of the anchor table's shape and indexes:
+ * in a database of its own (`proofseal_ceiling`) on the service's anchor table, built by its migrations:
  *   - inserts as the group commit writes them: 64 rows per INSERT, one per transaction (rows/s);
  *   - one-row transactions: the commit (WAL flush) rate with nothing to share it;
  *   - point reads by primary key over `--rows` stored rows (an anchor's receipt row), and the same 64 ids
@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { openStore } from '../src/adapters/store/create-store.js';
 import { endedChildrenCpu, pgbenchPath, postmasterPid } from './lib/pgbench-reference.js';
 import { loadAverage, secpRecoveriesPerSecond } from './lib/references.js';
 
@@ -30,25 +31,17 @@ const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.
 const DATABASE = 'proofseal_ceiling';
 const rows = Number(args.rows);
 
-/** The anchor table's columns and indexes (migrations 002 on), the account reference included. */
-const SCHEMA = `
-DROP TABLE IF EXISTS c_anchor; DROP TABLE IF EXISTS c_account;
-CREATE TABLE c_account (id uuid PRIMARY KEY);
-INSERT INTO c_account VALUES ('00000000-0000-4000-8000-000000000001');
-CREATE TABLE c_anchor (
-  id uuid PRIMARY KEY, seq bigserial NOT NULL, account_id uuid NOT NULL REFERENCES c_account (id),
-  name text NOT NULL, kind text NOT NULL, hash text NOT NULL, signature text, pub_key text, identity_url text,
-  signed_identity text, signed_issuer_domain text, leaf bytea NOT NULL, public boolean NOT NULL DEFAULT true,
-  tags text[] NOT NULL DEFAULT '{}', metadata jsonb, callback_url text, batch_id uuid, leaf_index integer,
-  created bigint NOT NULL, last_modified bigint NOT NULL);
-CREATE INDEX c_anchor_unbatched_idx ON c_anchor (seq) WHERE batch_id IS NULL;
-CREATE INDEX c_anchor_public_hash_idx ON c_anchor (hash) WHERE public;
-CREATE INDEX c_anchor_account_idx ON c_anchor (account_id, created DESC);
-CREATE INDEX c_anchor_batch_idx ON c_anchor (batch_id, leaf_index);`;
+/**
+ * The anchor table is the service's own: the project's migrations build it in a schema of its own in that
+ * database (every index and constraint as the service has them; a migration that changes them changes what
+ * this bench measures). The account needs no row: the anchor's account is not a foreign key (migration 030).
+ */
+const SCHEMA_NAME = 'ceiling';
+const TABLE = `${SCHEMA_NAME}.anchor`;
 
 /** An insert of `count` rows, each id the expression `id` of the row number `g`. */
 const ROWS = (count: string, id: string) => `
-INSERT INTO c_anchor (id, account_id, name, kind, hash, signature, pub_key, leaf, created, last_modified)
+INSERT INTO ${TABLE} (id, account_id, name, kind, hash, signature, pub_key, leaf, created, last_modified)
 SELECT ${id}, '00000000-0000-4000-8000-000000000001', 'anchor', 'signature',
   md5(random()::text) || md5(random()::text), repeat('S', 88), repeat('02', 33), decode(md5(random()::text), 'hex'),
   1764000000000, 1764000000000
@@ -59,11 +52,11 @@ const SCRIPTS = {
   'one-row transactions (commits)': { perTx: 1, text: ROWS('1', 'gen_random_uuid()') },
   'point reads by primary key': {
     perTx: 1,
-    text: `\\set n random(1, ${rows})\nSELECT * FROM c_anchor WHERE id = md5('r' || :n)::uuid;`,
+    text: `\\set n random(1, ${rows})\nSELECT * FROM ${TABLE} WHERE id = md5('r' || :n)::uuid;`,
   },
   'point reads, 64 ids per statement (= ANY)': {
     perTx: 64,
-    text: `\\set n random(1, ${rows - 64})\nSELECT * FROM c_anchor WHERE id = ANY (ARRAY(SELECT md5('r' || g)::uuid FROM generate_series(:n, :n + 63) AS g));`,
+    text: `\\set n random(1, ${rows - 64})\nSELECT * FROM ${TABLE} WHERE id = ANY (ARRAY(SELECT md5('r' || g)::uuid FROM generate_series(:n, :n + 63) AS g));`,
   },
 };
 
@@ -86,12 +79,15 @@ async function main(): Promise<void> {
   console.log(
     `  libsecp256k1 recoveries, one core: ${Math.round(secp.wall)}/s (${Math.round(secp.perCpuSecond)} per CPU second)`,
   );
-  await db.query(SCHEMA);
+  await db.query(`DROP SCHEMA IF EXISTS ${SCHEMA_NAME} CASCADE`);
+  const migrated = new URL(url);
+  migrated.searchParams.set('schema', SCHEMA_NAME);
+  await (await openStore({ databaseUrl: migrated.toString(), embeddedDir: undefined, now: Date.now })).close();
   // The rows the reads look up: ids md5('r' || n) for n in 1..rows.
   await db.query(ROWS(String(rows), "md5('r' || g)::uuid"));
-  await db.query('VACUUM ANALYZE c_anchor');
+  await db.query(`VACUUM ANALYZE ${TABLE}`);
   console.log(
-    `  ${rows} rows stored for the reads (${(await db.query("SELECT pg_size_pretty(pg_total_relation_size('c_anchor')) AS s")).rows[0].s} with indexes)`,
+    `  ${rows} rows stored for the reads (${(await db.query('SELECT pg_size_pretty(pg_total_relation_size($1)) AS s', [TABLE])).rows[0].s} with indexes)`,
   );
   const conn = ['-h', url.hostname, '-p', url.port || '5432', '-U', decodeURIComponent(url.username || 'postgres')];
   const postmaster = postmasterPid();
@@ -136,7 +132,7 @@ async function main(): Promise<void> {
       `  ${label}: ${Math.round(tps * perTx)} rows/s (${Math.round(tps)} statements/s, latency mean ${latency} ms); per row: backends ${pgCpu === undefined ? '?' : (1e6 * perRow(pgCpu)).toFixed(1)} µs CPU, WAL ${Math.round(perRow(wal))} bytes; ${loadAverage()}`,
     );
   }
-  await db.query('DROP TABLE c_anchor; DROP TABLE c_account');
+  await db.query(`DROP SCHEMA ${SCHEMA_NAME} CASCADE`);
   await db.end();
 }
 
