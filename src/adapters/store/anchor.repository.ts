@@ -12,6 +12,7 @@ import type {
 } from '../../app/anchoring/anchor.port.js';
 import type { ResidentLevels } from '../../core/cache/resident-levels.js';
 import { PART_NODES } from '../../core/merkle/batch-tree.js';
+import { asBuffer } from '../../core/hash/hex.js';
 import { blindingSiblings } from '../../core/merkle/blinding.js';
 import { HEADER_SIZE } from '../../core/merkle/serialize.js';
 import { levelCounts, NODE_SIZE } from '../../core/merkle/tree.js';
@@ -126,7 +127,7 @@ type ProofRow = ReceiptAnchorRow & {
 
 /** The stored nodes of the path, behind the leaf level's sibling when it is derived from the batch's key. */
 function pathNodes(r: ProofRow): Buffer[] {
-  const stored = (r.nodes ?? []).map((n) => Buffer.from(n));
+  const stored = (r.nodes ?? []).map(asBuffer);
   if (r.tree_key === null || r.leaf_index === null) return stored;
   return [blindingSiblings(r.tree_key, r.leaf_index / 2, 1), ...stored];
 }
@@ -136,7 +137,7 @@ const toProofData = (r: ProofRow): AnchorProofData => {
   const batched = anchor.status !== 'WAIT' && r.root !== null && r.leaf_count !== null && r.leaf_index !== null;
   const batch = batched
     ? {
-        root: Buffer.from(r.root!),
+        root: asBuffer(r.root!),
         leafCount: r.leaf_count!,
         leafIndex: r.leaf_index!,
         nodes: pathNodes(r),
@@ -155,7 +156,7 @@ const toReceiptAnchor = (r: ReceiptAnchorRow): ReceiptAnchor => ({
   identityUrl: r.identity_url,
   signedIdentity: r.signed_identity,
   signedIssuerDomain: r.signed_issuer_domain,
-  leaf: Buffer.from(r.leaf),
+  leaf: asBuffer(r.leaf),
   status: r.status,
   batchId: r.batch_id,
   txId: r.tx_id,
@@ -196,13 +197,21 @@ const PROOF_ROWS = `SELECT ${SELECT_RECEIPT_ANCHOR}, b.root, b.leaf_count, b.set
     CASE WHEN ${HAS_TX} THEN b.tree_key END AS tree_key
   FROM anchor a ${BATCH_OF_ANCHOR} WHERE a.id = ANY($1::uuid[])`;
 
-/** Stored nodes by (batch `$1[k]`, node number `$2[k]`): one 32-byte substring of a part each, with its k. */
-const PART_NODES_AT = `SELECT q.k::int AS k, substring(t.nodes FROM (q.g % ${PART_NODES})::int * ${NODE_SIZE} + 1 FOR ${NODE_SIZE}) AS node
-  FROM unnest($1::uuid[], $2::bigint[]) WITH ORDINALITY AS q(b, g, k)
-  JOIN batch_tree_part t ON t.batch_id = q.b AND t.part = (q.g / ${PART_NODES})::int`;
+/**
+ * Stored nodes of many paths, one row a path: `$1` the batches, and for each node asked its path (`$2`,
+ * numbered from 1), its batch (`$3`, an index into `$1`) and its node number (`$4`); each path's nodes come
+ * as one bytea, 32 bytes a node in the order asked (one row a path, not one a node: fewer rows to decode).
+ */
+const PART_NODES_AT = `SELECT q.p::int AS p, string_agg(substring(t.nodes FROM (q.g % ${PART_NODES})::int * ${NODE_SIZE} + 1 FOR ${NODE_SIZE}), ''::bytea ORDER BY q.k) AS nodes
+  FROM unnest($2::int[], $3::int[], $4::bigint[]) WITH ORDINALITY AS q(p, b, g, k)
+  JOIN batch_tree_part t ON t.batch_id = ($1::uuid[])[q.b] AND t.part = (q.g / ${PART_NODES})::int
+  GROUP BY q.p`;
 
 /** Bytes `$3` (1-based) to `$3 + $4` of a stored part of a batch (`$1`, part `$2`). */
 const PART_SLICE = `SELECT substring(nodes FROM $3::int FOR $4::int) AS nodes FROM batch_tree_part WHERE batch_id = $1 AND part = $2`;
+
+/** A node not read (a path missing it is refused when its receipt is made). */
+const EMPTY = Buffer.alloc(0);
 
 /** Nodes read per statement when levels are made resident (512 KB): a small heap, in either store. */
 const SLICE_NODES = 16_384;
@@ -403,24 +412,44 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
           .filter(([b]) => !levels.has(b))
           .map(([b, span]) => levels.loadOnce(b, () => readLevels(levels, b, span))),
       );
-      const missing: { b: string; g: number; into: Buffer[]; at: number }[] = [];
+      // The nodes not kept, read for all the paths at once: by path, batch (an index) and node number.
+      const batches = new Map<string, number>();
+      const ask = { path: [] as number[], batch: [] as number[], node: [] as number[] };
+      const missing: { into: Buffer[]; at: number[] }[] = [];
       const stored = new Map<ProofRow, Buffer[]>();
       for (const r of rows.filter(inParts)) {
         const nodes: Buffer[] = [];
+        const at: number[] = [];
         for (const g of storedPathNodes(r.leaf_count / 2, r.leaf_index / 2)) {
           const kept = levels.node(r.batch_id, g);
-          if (kept === undefined) missing.push({ b: r.batch_id, g, into: nodes, at: nodes.length });
-          nodes.push(kept ?? Buffer.alloc(0));
+          if (kept === undefined) {
+            let b = batches.get(r.batch_id);
+            if (b === undefined) batches.set(r.batch_id, (b = batches.size + 1));
+            ask.path.push(missing.length + 1);
+            ask.batch.push(b);
+            ask.node.push(g);
+            at.push(nodes.length);
+          }
+          nodes.push(kept ?? EMPTY);
         }
+        if (at.length > 0) missing.push({ into: nodes, at });
         levels.touch(r.batch_id);
         stored.set(r, nodes);
       }
       if (missing.length > 0) {
-        const read = await sql.query<{ k: number; node: Uint8Array }>(PART_NODES_AT, [
-          missing.map((m) => m.b),
-          missing.map((m) => m.g),
+        const read = await sql.query<{ p: number; nodes: Uint8Array }>(PART_NODES_AT, [
+          [...batches.keys()],
+          ask.path,
+          ask.batch,
+          ask.node,
         ]);
-        for (const { k, node } of read) missing[k - 1]!.into[missing[k - 1]!.at] = Buffer.from(node);
+        for (const { p, nodes } of read) {
+          const m = missing[p - 1]!;
+          // A path whose nodes did not all come keeps its empty ones (refused when its receipt is made).
+          if (nodes.length !== m.at.length * NODE_SIZE) continue;
+          const bytes = asBuffer(nodes);
+          m.at.forEach((at, j) => (m.into[at] = bytes.subarray(j * NODE_SIZE, (j + 1) * NODE_SIZE)));
+        }
       }
       for (const r of rows) found.set(r.id, toProofData(stored.has(r) ? { ...r, nodes: stored.get(r)! } : r));
       return found;
