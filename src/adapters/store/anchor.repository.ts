@@ -210,6 +210,12 @@ const PART_NODES_AT = `SELECT q.p::int AS p, string_agg(substring(t.nodes FROM (
 /** Bytes `$3` (1-based) to `$3 + $4` of a stored part of a batch (`$1`, part `$2`). */
 const PART_SLICE = `SELECT substring(nodes FROM $3::int FOR $4::int) AS nodes FROM batch_tree_part WHERE batch_id = $1 AND part = $2`;
 
+/**
+ * An array parameter as PostgreSQL's array text (`{a,b}`), for elements that need no quoting (UUIDs
+ * checked by {@link UUID}, integers): the drivers would otherwise escape and quote each element in JS.
+ */
+const arrayLiteral = (items: readonly (string | number)[]): string => `{${items.join(',')}}`;
+
 /** A node not read (a path missing it is refused when its receipt is made). */
 const EMPTY = Buffer.alloc(0);
 
@@ -405,7 +411,7 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
       const valid = ids.filter((id) => UUID.test(id));
       const found = new Map<string, AnchorProofData>();
       if (valid.length === 0) return found;
-      const rows = await sql.query<ProofRow>(PROOF_ROWS, [valid]);
+      const rows = await sql.query<ProofRow>(PROOF_ROWS, [arrayLiteral(valid)]);
       const spans = new Map(rows.filter(inParts).map((r) => [r.batch_id, r.leaf_count / 2]));
       await Promise.all(
         [...spans]
@@ -438,10 +444,10 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
       }
       if (missing.length > 0) {
         const read = await sql.query<{ p: number; nodes: Uint8Array }>(PART_NODES_AT, [
-          [...batches.keys()],
-          ask.path,
-          ask.batch,
-          ask.node,
+          arrayLiteral([...batches.keys()]),
+          arrayLiteral(ask.path),
+          arrayLiteral(ask.batch),
+          arrayLiteral(ask.node),
         ]);
         for (const { p, nodes } of read) {
           const m = missing[p - 1]!;
