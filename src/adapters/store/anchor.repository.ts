@@ -63,10 +63,13 @@ const SELECT_ANCHOR = `a.id, a.account_id, a.name, a.kind, a.hash, a.signature, 
   COALESCE(b.status, 'WAIT') AS status, CASE WHEN b.status IN ('SENT', 'CONFIRMED') THEN b.tx_id END AS tx_id,
   b.confirmations, b.block_time`;
 
-/** The columns of {@link ReceiptAnchor} (`a` the anchor, `b` its batch): a receipt reads no more. */
-const SELECT_RECEIPT_ANCHOR = `a.id, a.kind, a.hash, a.signature, a.pub_key, a.identity_url, a.signed_identity,
-  a.signed_issuer_domain, a.leaf, b.id AS batch_id, COALESCE(b.status, 'WAIT') AS status,
+/** The columns of {@link ReceiptAnchor} (`a` the anchor, `b` its batch), the leaf as `leaf`: a receipt reads no more. */
+const receiptAnchorColumns = (leaf: string) => `a.id, a.kind, a.hash, a.signature, a.pub_key, a.identity_url, a.signed_identity,
+  a.signed_issuer_domain, ${leaf}, b.id AS batch_id, COALESCE(b.status, 'WAIT') AS status,
   CASE WHEN b.status IN ('SENT', 'CONFIRMED') THEN b.tx_id END AS tx_id`;
+
+/** {@link receiptAnchorColumns} with the leaf as stored. */
+const SELECT_RECEIPT_ANCHOR = receiptAnchorColumns('a.leaf');
 
 /** A receipt exists once the batch has a transaction: until then no path is read. */
 const HAS_TX = `b.tx_id IS NOT NULL AND b.status IN ('SENT', 'CONFIRMED')`;
@@ -192,17 +195,38 @@ const toAnchor = (r: AnchorRow): Anchor => ({
  * the path's nodes only for batches closed before migration 022 (a whole serialised tree). The nodes of a
  * batch stored in parts are taken from its resident levels or read by {@link PART_NODES_AT}.
  */
-const PROOF_ROWS = `SELECT ${SELECT_RECEIPT_ANCHOR}, b.root, b.leaf_count, b.settled, ${LEAF_INDEX} AS leaf_index,
+const PROOF_ROWS = `SELECT ${receiptAnchorColumns("encode(a.leaf, 'hex') AS leaf")}, encode(b.root, 'hex') AS root,
+    b.leaf_count, b.settled, ${LEAF_INDEX} AS leaf_index,
     CASE WHEN ${HAS_TX} AND b.tree_key IS NULL THEN ${SERIALIZED_PATH_NODES} END AS nodes,
-    CASE WHEN ${HAS_TX} THEN b.tree_key END AS tree_key
+    CASE WHEN ${HAS_TX} THEN encode(b.tree_key, 'hex') END AS tree_key
   FROM anchor a ${BATCH_OF_ANCHOR} WHERE a.id = ANY($1::uuid[])`;
+
+/**
+ * A row of {@link PROOF_ROWS}: its 32-byte values come as hex text, which both drivers turn into bytes
+ * natively (PGlite decodes a bytea's text byte by byte in JavaScript).
+ */
+type HexProofRow = Omit<ProofRow, 'leaf' | 'root' | 'tree_key'> & {
+  leaf: string;
+  root: string | null;
+  tree_key: string | null;
+};
+
+const fromHex = (hex: string | null) => (hex === null ? null : Buffer.from(hex, 'hex'));
+
+const proofRowOf = (r: HexProofRow): ProofRow => ({
+  ...r,
+  leaf: Buffer.from(r.leaf, 'hex'),
+  root: fromHex(r.root),
+  tree_key: fromHex(r.tree_key),
+});
 
 /**
  * Stored nodes of many paths, one row a path: `$1` the batches, and for each node asked its path (`$2`,
  * numbered from 1), its batch (`$3`, an index into `$1`) and its node number (`$4`); each path's nodes come
- * as one bytea, 32 bytes a node in the order asked (one row a path, not one a node: fewer rows to decode).
+ * as the hex of one bytea, 32 bytes a node in the order asked (one row a path, not one a node: fewer rows
+ * to decode; hex, which both drivers decode natively, see {@link HexProofRow}).
  */
-const PART_NODES_AT = `SELECT q.p::int AS p, string_agg(substring(t.nodes FROM (q.g % ${PART_NODES})::int * ${NODE_SIZE} + 1 FOR ${NODE_SIZE}), ''::bytea ORDER BY q.k) AS nodes
+const PART_NODES_AT = `SELECT q.p::int AS p, encode(string_agg(substring(t.nodes FROM (q.g % ${PART_NODES})::int * ${NODE_SIZE} + 1 FOR ${NODE_SIZE}), ''::bytea ORDER BY q.k), 'hex') AS nodes
   FROM unnest($2::int[], $3::int[], $4::bigint[]) WITH ORDINALITY AS q(p, b, g, k)
   JOIN batch_tree_part t ON t.batch_id = ($1::uuid[])[q.b] AND t.part = (q.g / ${PART_NODES})::int
   GROUP BY q.p`;
@@ -411,7 +435,7 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
       const valid = ids.filter((id) => UUID.test(id));
       const found = new Map<string, AnchorProofData>();
       if (valid.length === 0) return found;
-      const rows = await sql.query<ProofRow>(PROOF_ROWS, [arrayLiteral(valid)]);
+      const rows = (await sql.query<HexProofRow>(PROOF_ROWS, [arrayLiteral(valid)])).map(proofRowOf);
       const spans = new Map(rows.filter(inParts).map((r) => [r.batch_id, r.leaf_count / 2]));
       await Promise.all(
         [...spans]
@@ -443,7 +467,7 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
         stored.set(r, nodes);
       }
       if (missing.length > 0) {
-        const read = await sql.query<{ p: number; nodes: Uint8Array }>(PART_NODES_AT, [
+        const read = await sql.query<{ p: number; nodes: string }>(PART_NODES_AT, [
           arrayLiteral([...batches.keys()]),
           arrayLiteral(ask.path),
           arrayLiteral(ask.batch),
@@ -452,8 +476,8 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
         for (const { p, nodes } of read) {
           const m = missing[p - 1]!;
           // A path whose nodes did not all come keeps its empty ones (refused when its receipt is made).
-          if (nodes.length !== m.at.length * NODE_SIZE) continue;
-          const bytes = asBuffer(nodes);
+          if (nodes.length !== m.at.length * NODE_SIZE * 2) continue;
+          const bytes = Buffer.from(nodes, 'hex');
           m.at.forEach((at, j) => (m.into[at] = bytes.subarray(j * NODE_SIZE, (j + 1) * NODE_SIZE)));
         }
       }
