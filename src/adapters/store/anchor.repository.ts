@@ -13,7 +13,7 @@ import type {
 import type { ResidentLevels } from '../../core/cache/resident-levels.js';
 import { PART_NODES } from '../../core/merkle/batch-tree.js';
 import { asBuffer } from '../../core/hash/hex.js';
-import { blindingSiblings } from '../../core/merkle/blinding.js';
+import { blindingSiblings, blindingSiblingsAt } from '../../core/merkle/blinding.js';
 import { HEADER_SIZE } from '../../core/merkle/serialize.js';
 import { levelCounts, NODE_SIZE } from '../../core/merkle/tree.js';
 import { groupCommit } from './group-commit.js';
@@ -129,13 +129,13 @@ type ProofRow = ReceiptAnchorRow & {
 };
 
 /** The stored nodes of the path, behind the leaf level's sibling when it is derived from the batch's key. */
-function pathNodes(r: ProofRow): Buffer[] {
+function pathNodes(r: ProofRow, leafSibling?: Buffer): Buffer[] {
   const stored = (r.nodes ?? []).map(asBuffer);
   if (r.tree_key === null || r.leaf_index === null) return stored;
-  return [blindingSiblings(r.tree_key, r.leaf_index / 2, 1), ...stored];
+  return [leafSibling ?? blindingSiblings(r.tree_key, r.leaf_index / 2, 1), ...stored];
 }
 
-const toProofData = (r: ProofRow): AnchorProofData => {
+const toProofData = (r: ProofRow, leafSibling?: Buffer): AnchorProofData => {
   const anchor = toReceiptAnchor(r);
   const batched = anchor.status !== 'WAIT' && r.root !== null && r.leaf_count !== null && r.leaf_index !== null;
   const batch = batched
@@ -143,7 +143,7 @@ const toProofData = (r: ProofRow): AnchorProofData => {
         root: asBuffer(r.root!),
         leafCount: r.leaf_count!,
         leafIndex: r.leaf_index!,
-        nodes: pathNodes(r),
+        nodes: pathNodes(r, leafSibling),
         settled: r.settled === true,
       }
     : null;
@@ -260,6 +260,18 @@ function storedPathNodes(span: number, offset: number): number[] {
 /** Whether a row's path is read from the parts of its batch (batch with a transaction and a key). */
 const inParts = (r: ProofRow): r is ProofRow & { batch_id: string; leaf_count: number; leaf_index: number } =>
   r.tree_key !== null && r.batch_id !== null && r.leaf_count !== null && r.leaf_index !== null;
+
+/** The leaf level's siblings of rows read in parts, one cipher per batch (`blindingSiblingsAt`). */
+function leafSiblings(rows: readonly ProofRow[]): Map<ProofRow, Buffer> {
+  const byBatch = new Map<string, ProofRow[]>();
+  for (const r of rows.filter(inParts)) byBatch.set(r.batch_id, [...(byBatch.get(r.batch_id) ?? []), r]);
+  const out = new Map<ProofRow, Buffer>();
+  for (const same of byBatch.values()) {
+    const siblings = blindingSiblingsAt(same[0]!.tree_key!, same.map((r) => r.leaf_index! / 2));
+    same.forEach((r, i) => out.set(r, siblings.subarray(i * NODE_SIZE, (i + 1) * NODE_SIZE)));
+  }
+  return out;
+}
 
 const INSERT_MANY = `
 INSERT INTO anchor (id, account_id, name, kind, hash, signature, pub_key, identity_url, signed_identity, signed_issuer_domain,
@@ -481,7 +493,9 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
           m.at.forEach((at, j) => (m.into[at] = bytes.subarray(j * NODE_SIZE, (j + 1) * NODE_SIZE)));
         }
       }
-      for (const r of rows) found.set(r.id, toProofData(stored.has(r) ? { ...r, nodes: stored.get(r)! } : r));
+      const siblings = leafSiblings(rows);
+      for (const r of rows)
+        found.set(r.id, toProofData(stored.has(r) ? { ...r, nodes: stored.get(r)! } : r, siblings.get(r)));
       return found;
     },
     async withCallbackInBatch(batchId) {
