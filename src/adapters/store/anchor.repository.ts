@@ -64,7 +64,9 @@ const SELECT_ANCHOR = `a.id, a.account_id, a.name, a.kind, a.hash, a.signature, 
   b.confirmations, b.block_time`;
 
 /** The columns of {@link ReceiptAnchor} (`a` the anchor, `b` its batch), the leaf as `leaf`: a receipt reads no more. */
-const receiptAnchorColumns = (leaf: string) => `a.id, a.kind, a.hash, a.signature, a.pub_key, a.identity_url, a.signed_identity,
+const receiptAnchorColumns = (
+  leaf: string,
+) => `a.id, a.kind, a.hash, a.signature, a.pub_key, a.identity_url, a.signed_identity,
   a.signed_issuer_domain, ${leaf}, b.id AS batch_id, COALESCE(b.status, 'WAIT') AS status,
   CASE WHEN b.status IN ('SENT', 'CONFIRMED') THEN b.tx_id END AS tx_id`;
 
@@ -267,7 +269,10 @@ function leafSiblings(rows: readonly ProofRow[]): Map<ProofRow, Buffer> {
   for (const r of rows.filter(inParts)) byBatch.set(r.batch_id, [...(byBatch.get(r.batch_id) ?? []), r]);
   const out = new Map<ProofRow, Buffer>();
   for (const same of byBatch.values()) {
-    const siblings = blindingSiblingsAt(same[0]!.tree_key!, same.map((r) => r.leaf_index! / 2));
+    const siblings = blindingSiblingsAt(
+      same[0]!.tree_key!,
+      same.map((r) => r.leaf_index! / 2),
+    );
     same.forEach((r, i) => out.set(r, siblings.subarray(i * NODE_SIZE, (i + 1) * NODE_SIZE)));
   }
   return out;
