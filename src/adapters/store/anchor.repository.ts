@@ -266,7 +266,11 @@ const inParts = (r: ProofRow): r is ProofRow & { batch_id: string; leaf_count: n
 /** The leaf level's siblings of rows read in parts, one cipher per batch (`blindingSiblingsAt`). */
 function leafSiblings(rows: readonly ProofRow[]): Map<ProofRow, Buffer> {
   const byBatch = new Map<string, ProofRow[]>();
-  for (const r of rows.filter(inParts)) byBatch.set(r.batch_id, [...(byBatch.get(r.batch_id) ?? []), r]);
+  for (const r of rows.filter(inParts)) {
+    const same = byBatch.get(r.batch_id);
+    if (same) same.push(r);
+    else byBatch.set(r.batch_id, [r]);
+  }
   const out = new Map<ProofRow, Buffer>();
   for (const same of byBatch.values()) {
     const siblings = blindingSiblingsAt(
