@@ -16,7 +16,8 @@
  * `--baseline DIR` also serves from another checkout (DIR/src, DIR/test/support) and `--levels-mb a,b`
  * runs the API with each RECEIPT_LEVELS_MB, alternating (`--rounds` times), so before and after share the
  * same minutes, each after a run of the bare server of its own;
- * `--redirect` adds an API run with RECEIPT_REDIRECT (static settled receipts): a receipt recorded as written
+ * `--redirect` adds an API run with RECEIPT_REDIRECT (static settled receipts; with `--baseline`, one of the
+ * baseline too): a receipt recorded as written
  * is answered 302 to its static object (the objects themselves are not written nor fetched: a CDN serves them);
  * `--profile` prints where the API's time went (V8 sampling profile of the measured run).
  * The public rate limit is raised through its setting (RATE_LIMIT_PUBLIC_PER_MINUTE), as an operator would.
@@ -420,6 +421,9 @@ async function randomMode(): Promise<void> {
     ...(levels.length === 0
       ? [{ label: 'this tree', root: here, env: {} }]
       : levels.map((mb) => ({ label: `levels ${mb} MB`, root: here, env: { RECEIPT_LEVELS_MB: mb } }))),
+    ...(args.redirect && args.baseline
+      ? [{ label: 'baseline redirect', root: path.resolve(args.baseline), env: REDIRECT_ENV }]
+      : []),
     ...(args.redirect ? [{ label: 'redirect (static)', root: here, env: REDIRECT_ENV }] : []),
   ];
   const stores = (args.store === 'both' ? ['pglite', 'postgres'] : [args.store!]) as ('pglite' | 'postgres')[];

@@ -11,6 +11,7 @@ import {
   type TreePart,
   blindedLevelOne,
   blindingSiblings,
+  blindingSiblingsAt,
   buildMerkleTreeFromPacked,
   CHUNK_NODES,
   chunkJoiner,
@@ -84,6 +85,18 @@ describe('blinded batch tree in chunks', () => {
     const all = new Set(Array.from({ length: 50 }, (_, i) => run.subarray(i * 32, (i + 1) * 32).toString('hex')));
     assert.equal(all.size, 50);
     assert.throws(() => blindingSiblings(randomBytes(16), 0, 1), /"key" expected 32 bytes, got 16/);
+    assert.throws(() => blindingSiblingsAt(randomBytes(16), [0]), /"key" expected 32 bytes, got 16/);
+  });
+
+  it('siblings at given offsets (any order, repeated, far apart) are those derived one by one', () => {
+    const key = randomBytes(32);
+    const offsets = [7, 0, 1_000_003, 7, 65_535, 65_536, 2 ** 40 + 1, 3];
+    const at = blindingSiblingsAt(key, offsets);
+    assert.equal(at.length, offsets.length * 32);
+    offsets.forEach((o, i) => assert.deepEqual(at.subarray(i * 32, (i + 1) * 32), blindingSiblings(key, o, 1), `${o}`));
+    assert.equal(blindingSiblingsAt(key, []).length, 0);
+    assert.throws(() => blindingSiblingsAt(key, [-1]), { code: 'BAD_REQUEST' });
+    assert.throws(() => blindingSiblingsAt(key, [0.5]), { code: 'BAD_REQUEST' });
   });
 
   it('a hole (offset without an anchor) takes a secret leaf, neither zeros nor the sibling', () => {

@@ -6,12 +6,14 @@ import MerkleTools, { type Proof } from 'merkle-tools';
 import {
   buildReceipt,
   checkReceiptPath,
+  receiptText,
+  receiptTextWithTx,
   signatureLeaf,
   signatureMatchesTarget,
   validateReceipt,
   type ChainpointReceipt,
 } from '../../src/core/chainpoint/index.js';
-import { buildMerkleTree, merkleRoot, proofPath } from '../../src/core/merkle/index.js';
+import { buildMerkleTree, merkleRoot, nodeAt, proofNodeLocations, proofPath } from '../../src/core/merkle/index.js';
 import { sha256Utf8 } from '../../src/core/hash/index.js';
 
 type Vectors = Record<
@@ -128,6 +130,89 @@ describe('buildReceipt', () => {
         }),
       { code: 'INVALID_RECEIPT', message: '"targetHash" is not the SHA-256 of the signature' },
     );
+  });
+});
+
+describe('receiptText', () => {
+  /** The parts of leaf `i`'s receipt in a tree of `leaves`, as bytes, and the same as buildReceipt takes them. */
+  const partsOf = (leaves: Buffer[], i: number) => {
+    const tree = buildMerkleTree(leaves);
+    const locations = proofNodeLocations(tree.leafCount, i);
+    return {
+      bytes: {
+        target: leaves[i]!,
+        root: merkleRoot(tree),
+        locations,
+        nodes: locations.map((l) => nodeAt(tree, l.level, l.index)),
+      },
+      hex: {
+        targetHash: leaves[i]!.toString('hex'),
+        merkleRoot: merkleRoot(tree).toString('hex'),
+        proof: proofPath(tree, i),
+      },
+    };
+  };
+
+  it('is byte for byte the JSON text of buildReceipt (random batches, data anchors)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 300 }), fc.nat(), (count, pick) => {
+        const leaves = Array.from({ length: count }, (_, k) => sha256Utf8(`${pick}-${k}`));
+        const { bytes, hex } = partsOf(leaves, pick % count);
+        const txId = sha256Utf8(`tx-${pick}`).toString('hex');
+        assert.equal(receiptTextWithTx(receiptText(bytes), txId), JSON.stringify(buildReceipt({ ...hex, txId })));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('is byte for byte the JSON text of buildReceipt for signature anchors, identity text escaped alike', () => {
+    const sig = woleet.validSignedReceipt.signature!;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.nat(),
+        fc.string(),
+        fc.string({ unit: 'binary' }),
+        (count, pick, url, id) => {
+          const signature = {
+            signedHash: sig.signedHash,
+            pubKey: sig.pubKey,
+            signature: sig.signature,
+            ...(pick % 2 === 0 ? { identityURL: `https://id.example/${url}"\\\n\u2028` } : {}),
+            ...(pick % 3 === 0 ? { signedIdentity: id } : {}),
+            signedIssuerDomain: `acme.com${url}`,
+          };
+          const leaves = Array.from({ length: count }, (_, k) => sha256Utf8(`${pick}-${k}`));
+          const i = pick % count;
+          leaves[i] = Buffer.from(woleet.validSignedReceipt.targetHash, 'hex');
+          const { bytes, hex } = partsOf(leaves, i);
+          const txId = 'ab'.repeat(32);
+          assert.equal(
+            receiptTextWithTx(receiptText({ ...bytes, signature }), txId),
+            JSON.stringify(buildReceipt({ ...hex, txId, signature })),
+          );
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('refuses what buildReceipt refuses: a path that misses the root, a signature not the leaf, a bad txId', () => {
+    const leaves = Array.from({ length: 9 }, (_, k) => sha256Utf8(`x-${k}`));
+    const { bytes } = partsOf(leaves, 4);
+    const wrong = Buffer.from(bytes.nodes[1]!);
+    wrong[0]! ^= 1;
+    const nodes = [bytes.nodes[0]!, wrong, ...bytes.nodes.slice(2)];
+    assert.throws(() => receiptText({ ...bytes, nodes }), { code: 'INVALID_RECEIPT' });
+    assert.throws(() => receiptText({ ...bytes, root: Buffer.alloc(32) }), { code: 'INVALID_RECEIPT' });
+    const signature = { ...woleet.validSignedReceipt.signature! };
+    assert.throws(() => receiptText({ ...bytes, signature }), {
+      code: 'INVALID_RECEIPT',
+      message: '"targetHash" is not the SHA-256 of the signature',
+    });
+    const text = receiptText(bytes);
+    assert.throws(() => receiptTextWithTx(text, 'AB'.repeat(32)), { code: 'INVALID_HASH' });
+    assert.throws(() => receiptTextWithTx(text, `${'ab'.repeat(31)}"}`), { code: 'INVALID_HASH' });
   });
 });
 

@@ -12,7 +12,8 @@ import type {
 } from '../../app/anchoring/anchor.port.js';
 import type { ResidentLevels } from '../../core/cache/resident-levels.js';
 import { PART_NODES } from '../../core/merkle/batch-tree.js';
-import { blindingSiblings } from '../../core/merkle/blinding.js';
+import { asBuffer } from '../../core/hash/hex.js';
+import { blindingSiblings, blindingSiblingsAt } from '../../core/merkle/blinding.js';
 import { HEADER_SIZE } from '../../core/merkle/serialize.js';
 import { levelCounts, NODE_SIZE } from '../../core/merkle/tree.js';
 import { groupCommit } from './group-commit.js';
@@ -62,10 +63,15 @@ const SELECT_ANCHOR = `a.id, a.account_id, a.name, a.kind, a.hash, a.signature, 
   COALESCE(b.status, 'WAIT') AS status, CASE WHEN b.status IN ('SENT', 'CONFIRMED') THEN b.tx_id END AS tx_id,
   b.confirmations, b.block_time`;
 
-/** The columns of {@link ReceiptAnchor} (`a` the anchor, `b` its batch): a receipt reads no more. */
-const SELECT_RECEIPT_ANCHOR = `a.id, a.kind, a.hash, a.signature, a.pub_key, a.identity_url, a.signed_identity,
-  a.signed_issuer_domain, a.leaf, b.id AS batch_id, COALESCE(b.status, 'WAIT') AS status,
+/** The columns of {@link ReceiptAnchor} (`a` the anchor, `b` its batch), the leaf as `leaf`: a receipt reads no more. */
+const receiptAnchorColumns = (
+  leaf: string,
+) => `a.id, a.kind, a.hash, a.signature, a.pub_key, a.identity_url, a.signed_identity,
+  a.signed_issuer_domain, ${leaf}, b.id AS batch_id, COALESCE(b.status, 'WAIT') AS status,
   CASE WHEN b.status IN ('SENT', 'CONFIRMED') THEN b.tx_id END AS tx_id`;
+
+/** {@link receiptAnchorColumns} with the leaf as stored. */
+const SELECT_RECEIPT_ANCHOR = receiptAnchorColumns('a.leaf');
 
 /** A receipt exists once the batch has a transaction: until then no path is read. */
 const HAS_TX = `b.tx_id IS NOT NULL AND b.status IN ('SENT', 'CONFIRMED')`;
@@ -125,21 +131,21 @@ type ProofRow = ReceiptAnchorRow & {
 };
 
 /** The stored nodes of the path, behind the leaf level's sibling when it is derived from the batch's key. */
-function pathNodes(r: ProofRow): Buffer[] {
-  const stored = (r.nodes ?? []).map((n) => Buffer.from(n));
+function pathNodes(r: ProofRow, leafSibling?: Buffer): Buffer[] {
+  const stored = (r.nodes ?? []).map(asBuffer);
   if (r.tree_key === null || r.leaf_index === null) return stored;
-  return [blindingSiblings(r.tree_key, r.leaf_index / 2, 1), ...stored];
+  return [leafSibling ?? blindingSiblings(r.tree_key, r.leaf_index / 2, 1), ...stored];
 }
 
-const toProofData = (r: ProofRow): AnchorProofData => {
+const toProofData = (r: ProofRow, leafSibling?: Buffer): AnchorProofData => {
   const anchor = toReceiptAnchor(r);
   const batched = anchor.status !== 'WAIT' && r.root !== null && r.leaf_count !== null && r.leaf_index !== null;
   const batch = batched
     ? {
-        root: Buffer.from(r.root!),
+        root: asBuffer(r.root!),
         leafCount: r.leaf_count!,
         leafIndex: r.leaf_index!,
-        nodes: pathNodes(r),
+        nodes: pathNodes(r, leafSibling),
         settled: r.settled === true,
       }
     : null;
@@ -155,7 +161,7 @@ const toReceiptAnchor = (r: ReceiptAnchorRow): ReceiptAnchor => ({
   identityUrl: r.identity_url,
   signedIdentity: r.signed_identity,
   signedIssuerDomain: r.signed_issuer_domain,
-  leaf: Buffer.from(r.leaf),
+  leaf: asBuffer(r.leaf),
   status: r.status,
   batchId: r.batch_id,
   txId: r.tx_id,
@@ -191,18 +197,53 @@ const toAnchor = (r: AnchorRow): Anchor => ({
  * the path's nodes only for batches closed before migration 022 (a whole serialised tree). The nodes of a
  * batch stored in parts are taken from its resident levels or read by {@link PART_NODES_AT}.
  */
-const PROOF_ROWS = `SELECT ${SELECT_RECEIPT_ANCHOR}, b.root, b.leaf_count, b.settled, ${LEAF_INDEX} AS leaf_index,
+const PROOF_ROWS = `SELECT ${receiptAnchorColumns("encode(a.leaf, 'hex') AS leaf")}, encode(b.root, 'hex') AS root,
+    b.leaf_count, b.settled, ${LEAF_INDEX} AS leaf_index,
     CASE WHEN ${HAS_TX} AND b.tree_key IS NULL THEN ${SERIALIZED_PATH_NODES} END AS nodes,
-    CASE WHEN ${HAS_TX} THEN b.tree_key END AS tree_key
+    CASE WHEN ${HAS_TX} THEN encode(b.tree_key, 'hex') END AS tree_key
   FROM anchor a ${BATCH_OF_ANCHOR} WHERE a.id = ANY($1::uuid[])`;
 
-/** Stored nodes by (batch `$1[k]`, node number `$2[k]`): one 32-byte substring of a part each, with its k. */
-const PART_NODES_AT = `SELECT q.k::int AS k, substring(t.nodes FROM (q.g % ${PART_NODES})::int * ${NODE_SIZE} + 1 FOR ${NODE_SIZE}) AS node
-  FROM unnest($1::uuid[], $2::bigint[]) WITH ORDINALITY AS q(b, g, k)
-  JOIN batch_tree_part t ON t.batch_id = q.b AND t.part = (q.g / ${PART_NODES})::int`;
+/**
+ * A row of {@link PROOF_ROWS}: its 32-byte values come as hex text, which both drivers turn into bytes
+ * natively (PGlite decodes a bytea's text byte by byte in JavaScript).
+ */
+type HexProofRow = Omit<ProofRow, 'leaf' | 'root' | 'tree_key'> & {
+  leaf: string;
+  root: string | null;
+  tree_key: string | null;
+};
+
+const fromHex = (hex: string | null) => (hex === null ? null : Buffer.from(hex, 'hex'));
+
+const proofRowOf = (r: HexProofRow): ProofRow => ({
+  ...r,
+  leaf: Buffer.from(r.leaf, 'hex'),
+  root: fromHex(r.root),
+  tree_key: fromHex(r.tree_key),
+});
+
+/**
+ * Stored nodes of many paths, one row a path: `$1` the batches, and for each node asked its path (`$2`,
+ * numbered from 1), its batch (`$3`, an index into `$1`) and its node number (`$4`); each path's nodes come
+ * as the hex of one bytea, 32 bytes a node in the order asked (one row a path, not one a node: fewer rows
+ * to decode; hex, which both drivers decode natively, see {@link HexProofRow}).
+ */
+const PART_NODES_AT = `SELECT q.p::int AS p, encode(string_agg(substring(t.nodes FROM (q.g % ${PART_NODES})::int * ${NODE_SIZE} + 1 FOR ${NODE_SIZE}), ''::bytea ORDER BY q.k), 'hex') AS nodes
+  FROM unnest($2::int[], $3::int[], $4::bigint[]) WITH ORDINALITY AS q(p, b, g, k)
+  JOIN batch_tree_part t ON t.batch_id = ($1::uuid[])[q.b] AND t.part = (q.g / ${PART_NODES})::int
+  GROUP BY q.p`;
 
 /** Bytes `$3` (1-based) to `$3 + $4` of a stored part of a batch (`$1`, part `$2`). */
 const PART_SLICE = `SELECT substring(nodes FROM $3::int FOR $4::int) AS nodes FROM batch_tree_part WHERE batch_id = $1 AND part = $2`;
+
+/**
+ * An array parameter as PostgreSQL's array text (`{a,b}`), for elements that need no quoting (UUIDs
+ * checked by {@link UUID}, integers): the drivers would otherwise escape and quote each element in JS.
+ */
+const arrayLiteral = (items: readonly (string | number)[]): string => `{${items.join(',')}}`;
+
+/** A node not read (a path missing it is refused when its receipt is made). */
+const EMPTY = Buffer.alloc(0);
 
 /** Nodes read per statement when levels are made resident (512 KB): a small heap, in either store. */
 const SLICE_NODES = 16_384;
@@ -221,6 +262,25 @@ function storedPathNodes(span: number, offset: number): number[] {
 /** Whether a row's path is read from the parts of its batch (batch with a transaction and a key). */
 const inParts = (r: ProofRow): r is ProofRow & { batch_id: string; leaf_count: number; leaf_index: number } =>
   r.tree_key !== null && r.batch_id !== null && r.leaf_count !== null && r.leaf_index !== null;
+
+/** The leaf level's siblings of rows read in parts, one cipher per batch (`blindingSiblingsAt`). */
+function leafSiblings(rows: readonly ProofRow[]): Map<ProofRow, Buffer> {
+  const byBatch = new Map<string, ProofRow[]>();
+  for (const r of rows.filter(inParts)) {
+    const same = byBatch.get(r.batch_id);
+    if (same) same.push(r);
+    else byBatch.set(r.batch_id, [r]);
+  }
+  const out = new Map<ProofRow, Buffer>();
+  for (const same of byBatch.values()) {
+    const siblings = blindingSiblingsAt(
+      same[0]!.tree_key!,
+      same.map((r) => r.leaf_index! / 2),
+    );
+    same.forEach((r, i) => out.set(r, siblings.subarray(i * NODE_SIZE, (i + 1) * NODE_SIZE)));
+  }
+  return out;
+}
 
 const INSERT_MANY = `
 INSERT INTO anchor (id, account_id, name, kind, hash, signature, pub_key, identity_url, signed_identity, signed_issuer_domain,
@@ -396,33 +456,55 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
       const valid = ids.filter((id) => UUID.test(id));
       const found = new Map<string, AnchorProofData>();
       if (valid.length === 0) return found;
-      const rows = await sql.query<ProofRow>(PROOF_ROWS, [valid]);
+      const rows = (await sql.query<HexProofRow>(PROOF_ROWS, [arrayLiteral(valid)])).map(proofRowOf);
       const spans = new Map(rows.filter(inParts).map((r) => [r.batch_id, r.leaf_count / 2]));
       await Promise.all(
         [...spans]
           .filter(([b]) => !levels.has(b))
           .map(([b, span]) => levels.loadOnce(b, () => readLevels(levels, b, span))),
       );
-      const missing: { b: string; g: number; into: Buffer[]; at: number }[] = [];
+      // The nodes not kept, read for all the paths at once: by path, batch (an index) and node number.
+      const batches = new Map<string, number>();
+      const ask = { path: [] as number[], batch: [] as number[], node: [] as number[] };
+      const missing: { into: Buffer[]; at: number[] }[] = [];
       const stored = new Map<ProofRow, Buffer[]>();
       for (const r of rows.filter(inParts)) {
         const nodes: Buffer[] = [];
+        const at: number[] = [];
         for (const g of storedPathNodes(r.leaf_count / 2, r.leaf_index / 2)) {
           const kept = levels.node(r.batch_id, g);
-          if (kept === undefined) missing.push({ b: r.batch_id, g, into: nodes, at: nodes.length });
-          nodes.push(kept ?? Buffer.alloc(0));
+          if (kept === undefined) {
+            let b = batches.get(r.batch_id);
+            if (b === undefined) batches.set(r.batch_id, (b = batches.size + 1));
+            ask.path.push(missing.length + 1);
+            ask.batch.push(b);
+            ask.node.push(g);
+            at.push(nodes.length);
+          }
+          nodes.push(kept ?? EMPTY);
         }
+        if (at.length > 0) missing.push({ into: nodes, at });
         levels.touch(r.batch_id);
         stored.set(r, nodes);
       }
       if (missing.length > 0) {
-        const read = await sql.query<{ k: number; node: Uint8Array }>(PART_NODES_AT, [
-          missing.map((m) => m.b),
-          missing.map((m) => m.g),
+        const read = await sql.query<{ p: number; nodes: string }>(PART_NODES_AT, [
+          arrayLiteral([...batches.keys()]),
+          arrayLiteral(ask.path),
+          arrayLiteral(ask.batch),
+          arrayLiteral(ask.node),
         ]);
-        for (const { k, node } of read) missing[k - 1]!.into[missing[k - 1]!.at] = Buffer.from(node);
+        for (const { p, nodes } of read) {
+          const m = missing[p - 1]!;
+          // A path whose nodes did not all come keeps its empty ones (refused when its receipt is made).
+          if (nodes.length !== m.at.length * NODE_SIZE * 2) continue;
+          const bytes = Buffer.from(nodes, 'hex');
+          m.at.forEach((at, j) => (m.into[at] = bytes.subarray(j * NODE_SIZE, (j + 1) * NODE_SIZE)));
+        }
       }
-      for (const r of rows) found.set(r.id, toProofData(stored.has(r) ? { ...r, nodes: stored.get(r)! } : r));
+      const siblings = leafSiblings(rows);
+      for (const r of rows)
+        found.set(r.id, toProofData(stored.has(r) ? { ...r, nodes: stored.get(r)! } : r, siblings.get(r)));
       return found;
     },
     async withCallbackInBatch(batchId) {

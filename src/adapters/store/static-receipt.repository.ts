@@ -54,7 +54,8 @@ export function staticReceiptRepository(sql: Sql): StaticReceiptRepository {
            FROM batch r WHERE r.last_seq >= a.seq ORDER BY r.last_seq LIMIT 1) b ON true
          WHERE a.id = ANY($1::uuid[]) AND b.first_seq <= a.seq AND a.seq <= b.static_receipts_through
            AND b.status = 'CONFIRMED' AND b.static_receipts_tx = b.tx_id`,
-        [valid],
+        // PostgreSQL's array text (the ids are checked UUIDs): the drivers would escape each element in JS.
+        [`{${valid.join(',')}}`],
       );
       return new Map(rows.map((r): [string, PublishedReceipt] => [r.id, { txId: r.tx_id, settled: r.settled }]));
     },

@@ -2,11 +2,11 @@ import { BoundedLru } from '../../core/cache/bounded-lru.js';
 import { coalescedReads, type CoalescedReads } from '../../core/cache/coalesced-reads.js';
 import { freshReads, type FreshReads } from '../../core/cache/fresh-reads.js';
 import { ResidentLevels } from '../../core/cache/resident-levels.js';
-import type { ReceiptSignature } from '../../core/chainpoint/receipt.js';
+import { receiptTextWithTx, type ReceiptSignature } from '../../core/chainpoint/receipt.js';
 import { sha256Utf8 } from '../../core/hash/sha256.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { AnchorProofData } from './anchor.port.js';
-import { receiptOfParts, receiptPartsOf, type ReceiptProof } from './get-receipt.js';
+import { receiptTextPartsOf, type ReceiptTextProof } from './get-receipt.js';
 
 /** A complete receipt as served over HTTP: its JSON text and an entity tag derived from it. */
 export interface ReceiptDocument {
@@ -29,10 +29,13 @@ interface BatchState {
   readonly settled: boolean;
 }
 
-/** What is kept of an anchor's receipt: the parts that never change, and the last document made of them. */
+/**
+ * What is kept of an anchor's receipt: the parts that never change (the receipt's text around its
+ * transaction id), and the last document made of them.
+ */
 interface Kept {
   readonly signature?: ReceiptSignature;
-  readonly proof: ReceiptProof;
+  readonly proof: ReceiptTextProof;
   readonly doc?: ReceiptDocument;
 }
 
@@ -71,7 +74,7 @@ export function createReceiptCache(
   store: Pick<AppDeps['store'], 'anchors'>,
   opts: { maxChars?: number; levelsBytes?: number } = {},
 ): ReceiptCache {
-  const weigh = (k: Kept) => (k.doc?.json.length ?? 0) + k.proof.proof.length * 72 + 256;
+  const weigh = (k: Kept) => (k.doc?.json.length ?? 0) + k.proof.text.head.length + k.proof.text.tail.length + 256;
   const levels = new ResidentLevels(opts.levelsBytes ?? LEVELS_BYTES);
   return {
     kept: new BoundedLru<Kept>(opts.maxChars ?? RECEIPT_CACHE_CHARS, weigh),
@@ -99,7 +102,7 @@ export async function getReceiptDocument(
     const state = await cache.batchStates(batchId, () => deps.store.batches.receiptState(batchId));
     return documentOf(cache, input.id, kept, state ?? { txId: null, settled: false });
   }
-  const parts = receiptPartsOf(input.id, await cache.firstReads(input.id));
+  const parts = receiptTextPartsOf(input.id, await cache.firstReads(input.id));
   if (parts.proof === null)
     return parts.signature ? { complete: false, signature: parts.signature } : { complete: false };
   return documentOf(cache, input.id, { ...parts, proof: parts.proof }, parts);
@@ -109,12 +112,12 @@ export async function getReceiptDocument(
 function documentOf(cache: ReceiptCache, id: string, kept: Kept, state: BatchState): ReceiptDocumentResult {
   if (kept.doc && kept.doc.txId === state.txId && kept.doc.settled === state.settled) return kept.doc;
   const parts = { ...(kept.signature ? { signature: kept.signature } : {}), proof: kept.proof };
-  const result = receiptOfParts(parts, state);
-  if (!result.complete || state.txId === null) {
+  if (state.txId === null) {
     cache.kept.set(id, parts);
     return kept.signature ? { complete: false, signature: kept.signature } : { complete: false };
   }
-  const json = JSON.stringify(result.receipt);
+  // The text of `JSON.stringify(buildReceipt(…))`, from the parts' text (checked when it was made).
+  const json = receiptTextWithTx(kept.proof.text, state.txId);
   const etag = `"${sha256Utf8(json).subarray(0, 16).toString('base64url')}"`;
   const doc = { complete: true as const, json, etag, settled: state.settled, txId: state.txId };
   cache.kept.set(id, { ...parts, doc });

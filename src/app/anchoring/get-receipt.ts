@@ -1,4 +1,10 @@
-import { buildReceipt, type ChainpointReceipt, type ReceiptSignature } from '../../core/chainpoint/receipt.js';
+import {
+  buildReceipt,
+  receiptText,
+  type ChainpointReceipt,
+  type ReceiptSignature,
+  type ReceiptText,
+} from '../../core/chainpoint/receipt.js';
 import { fail } from '../../core/errors.js';
 import { bytesToHex } from '../../core/hash/hex.js';
 import { proofFromNodes, proofNodeLocations, type ProofStep } from '../../core/merkle/proof.js';
@@ -54,6 +60,41 @@ export function receiptPartsOf(id: string, data: AnchorProofData | null | undefi
     proof: proofFromNodes(proofNodeLocations(batch.leafCount, batch.leafIndex), batch.nodes),
   };
   return { ...base, proof };
+}
+
+/** The part of a receipt's text that never changes once its anchor's batch has a transaction. */
+export interface ReceiptTextProof {
+  readonly batchId: string;
+  /** The receipt's JSON text around its transaction id, its path checked against the root. */
+  readonly text: ReceiptText;
+}
+
+/** {@link ReceiptParts} with the proof as the receipt's text ({@link receiptText}) instead of hex steps. */
+export interface ReceiptTextParts extends Omit<ReceiptParts, 'proof'> {
+  /** Null until the anchor's batch has a transaction. */
+  readonly proof: ReceiptTextProof | null;
+}
+
+/**
+ * {@link receiptPartsOf} as text: the receipt's JSON text is made from the stored bytes at once (the path
+ * checked against the root on the bytes, each part hexed once), to be completed by its transaction id.
+ * @throws DomainError NOT_FOUND when unknown (null or undefined); INVALID_RECEIPT when the path does not
+ *   lead to the root or a signature does not match its target
+ */
+export function receiptTextPartsOf(id: string, data: AnchorProofData | null | undefined): ReceiptTextParts {
+  if (!data) fail('NOT_FOUND', `no anchor ${id}`);
+  const { anchor, batch } = data;
+  const signature = receiptSignature(anchor);
+  const base = { ...(signature ? { signature } : {}), txId: anchor.txId, settled: batch?.settled ?? false };
+  if (!batch || anchor.txId === null || anchor.batchId === null) return { ...base, proof: null };
+  const text = receiptText({
+    target: anchor.leaf,
+    root: batch.root,
+    locations: proofNodeLocations(batch.leafCount, batch.leafIndex),
+    nodes: batch.nodes,
+    signature,
+  });
+  return { ...base, proof: { batchId: anchor.batchId, text } };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { coalescedReads } from '../../core/cache/coalesced-reads.js';
-import { staticReceiptName } from '../../core/chainpoint/static-receipt-name.js';
+import { staticReceiptNamer, type StaticReceiptNamer } from '../../core/chainpoint/static-receipt-name.js';
 import type { AppDeps } from '../shared/deps.js';
 import { createReceiptCache, getReceiptDocument } from './get-receipt-document.js';
 import type { PublishedReceipt, StaticReceiptDeps } from './static-receipts.port.js';
@@ -30,6 +30,7 @@ export async function publishStaticReceipts(
 ): Promise<{ written: number; more: boolean }> {
   const started = deps.clock.now();
   const cache = createReceiptCache(deps.store, { maxChars: 1024 * 1024, levelsBytes: LEVELS_BYTES });
+  const nameOf = staticReceiptNamer(deps.secretKey);
   let written = 0;
   for (const batch of await deps.store.staticReceipts.batchesToPublish(8)) {
     let next = batch.nextSeq;
@@ -46,7 +47,7 @@ export async function publishStaticReceipts(
           // A confirmed batch's receipts are complete; one that names another transaction than the batch had
           // when it was picked (a reorg since) is left to a later run, which starts the batch again.
           if (!doc.complete || doc.txId !== batch.txId) continue;
-          await deps.staticReceipts.objects.put(staticReceiptName(deps.secretKey, anchors[i]!.id, doc.txId), doc.json);
+          await deps.staticReceipts.objects.put(nameOf(anchors[i]!.id, doc.txId), doc.json);
           written++;
         }
       };
@@ -72,20 +73,40 @@ export function publishedLookup(
   });
 }
 
+/** What {@link staticReceiptLocation} needs: made once (the route's), used for every request. */
+export interface StaticReceiptLocator {
+  readonly staticReceipts: Pick<StaticReceiptDeps, 'publicBaseUrl'>;
+  readonly isPublished: (id: string) => Promise<PublishedReceipt | undefined>;
+  /** The static receipts' names under the service's SECRET_KEY ({@link staticReceiptNamer}). */
+  readonly nameOf: StaticReceiptNamer;
+}
+
+/** A {@link StaticReceiptLocator} of the service's store and SECRET_KEY. */
+export function staticReceiptLocator(
+  deps: Pick<AppDeps, 'store' | 'secretKey'> & { readonly staticReceipts: StaticReceiptDeps },
+): StaticReceiptLocator {
+  return {
+    staticReceipts: deps.staticReceipts,
+    isPublished: publishedLookup(deps.store),
+    nameOf: staticReceiptNamer(deps.secretKey),
+  };
+}
+
 /**
  * Where `GET /v1/receipt/{id}` may send the client: the anchor's static receipt once written for its batch's
  * present transaction, and whether that batch is settled (the redirect may then be cached); else null (the
  * receipt is then served as before).
  */
-export async function staticReceiptLocation(
-  deps: Pick<AppDeps, 'secretKey'> & {
-    readonly staticReceipts: StaticReceiptDeps;
-    readonly isPublished: (id: string) => Promise<PublishedReceipt | undefined>;
-  },
+export function staticReceiptLocation(
+  locator: StaticReceiptLocator,
   input: { id: string },
 ): Promise<{ url: string; settled: boolean } | null> {
-  const published = await deps.isPublished(input.id);
-  if (published === undefined) return null;
-  const name = staticReceiptName(deps.secretKey, input.id, published.txId);
-  return { url: `${deps.staticReceipts.publicBaseUrl}${name}.json`, settled: published.settled };
+  return locator.isPublished(input.id).then((published) =>
+    published === undefined
+      ? null
+      : {
+          url: `${locator.staticReceipts.publicBaseUrl}${locator.nameOf(input.id, published.txId)}.json`,
+          settled: published.settled,
+        },
+  );
 }

@@ -61,10 +61,10 @@ export function coalescedReads<K, V>(
     return pending;
   };
 
-  return async (key) => {
+  return (key) => {
     const pending = open();
     pending.keys.add(key);
     schedule();
-    return (await pending.done).get(key);
+    return pending.done.then((found) => found.get(key));
   };
 }

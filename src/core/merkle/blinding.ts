@@ -46,6 +46,28 @@ export function blindingSiblings(key: Uint8Array, first: number, count: number):
 }
 
 /**
+ * The secret siblings of the anchors at the given `offsets` (any order, repeats allowed), 32 bytes each,
+ * packed in that order: equal to {@link blindingSiblings}(key, o, 1) for each o, made with one cipher for
+ * them all. CTR's keystream at counter c is the block cipher of c itself, so the counter blocks of every
+ * offset (2o and 2o + 1, sibling stream) are enciphered at once, in ECB mode.
+ * @throws DomainError INVALID_HASH when the key is not 32 bytes; BAD_REQUEST when an offset is not a
+ *   non-negative safe integer
+ */
+export function blindingSiblingsAt(key: Uint8Array, offsets: readonly number[]): Buffer {
+  if (key.length !== BLINDING_KEY_SIZE)
+    throw new DomainError('INVALID_HASH', `"key" expected ${BLINDING_KEY_SIZE} bytes, got ${key.length}`);
+  const counters = Buffer.alloc(offsets.length * NODE_SIZE);
+  offsets.forEach((o, i) => {
+    if (!Number.isSafeInteger(o) || o < 0 || o * 2 + 1 >= 2 ** 48)
+      throw new DomainError('BAD_REQUEST', `offset ${o} is not a position`);
+    counters.writeUIntBE(o * 2, i * NODE_SIZE + 10, 6);
+    counters.writeUIntBE(o * 2 + 1, i * NODE_SIZE + 26, 6);
+  });
+  const cipher = createCipheriv('aes-256-ecb', key, null).setAutoPadding(false);
+  return Buffer.concat([cipher.update(counters), cipher.final()]);
+}
+
+/**
  * Level 1 of a blinded batch tree for `count` offsets from `first`: node o = SHA-256(leaf_o ‖ sibling_o),
  * where leaf_o is the anchor's leaf, or a secret value from the hole stream when the offset has no anchor
  * (a rolled-back insert), so positions never depend on counting rows.

@@ -5,7 +5,7 @@
  */
 import { DomainError } from '../errors.js';
 import { bytesToHex, hexToBytes } from '../hash/hex.js';
-import { sha256Pair } from '../hash/sha256.js';
+import { sha256, sha256Pair } from '../hash/sha256.js';
 import { levelCounts, nodeAt, NODE_SIZE, type MerkleTree } from './tree.js';
 
 /** One step of a Chainpoint v2 proof. */
@@ -77,5 +77,33 @@ export function rootFromPath(leaf: Uint8Array, path: readonly ProofStep[]): Buff
     if ('left' in step) node = sha256Pair(hexToBytes(step.left, `proof[${i}].left`, 32), node);
     else node = sha256Pair(node, hexToBytes(step.right, `proof[${i}].right`, 32));
   });
+  return node;
+}
+
+/**
+ * Root reached from `leaf` through the sibling `nodes` at `locations` (as {@link proofFromNodes} pairs
+ * them), on the bytes themselves: no hex, one one-shot SHA-256 of 64 bytes a step. Equal to
+ * {@link rootFromPath} of the proof those nodes make.
+ * @throws DomainError BAD_REQUEST when the counts differ or a node is not 32 bytes
+ */
+export function rootFromNodes(
+  leaf: Uint8Array,
+  locations: readonly ProofNodeLocation[],
+  nodes: readonly Uint8Array[],
+): Buffer {
+  if (locations.length !== nodes.length) {
+    throw new DomainError('BAD_REQUEST', `"nodes" expected ${locations.length} nodes, got ${nodes.length}`);
+  }
+  const pair = Buffer.allocUnsafe(2 * NODE_SIZE);
+  let node: Buffer = Buffer.from(leaf);
+  for (let i = 0; i < nodes.length; i++) {
+    const sibling = nodes[i]!;
+    if (sibling.length !== NODE_SIZE)
+      throw new DomainError('BAD_REQUEST', `"nodes[${i}]" expected 32 bytes, got ${sibling.length}`);
+    const left = locations[i]!.side === 'left';
+    pair.set(left ? sibling : node, 0);
+    pair.set(left ? node : sibling, NODE_SIZE);
+    node = sha256(pair);
+  }
   return node;
 }

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { createReceiptCache, getReceiptDocument } from '../../../app/anchoring/get-receipt-document.js';
 import { verifyReceipt } from '../../../app/anchoring/verify-receipt.js';
-import { publishedLookup, staticReceiptLocation } from '../../../app/anchoring/publish-static-receipts.js';
+import { staticReceiptLocation, staticReceiptLocator } from '../../../app/anchoring/publish-static-receipts.js';
 import type { RouteModule } from '../../route-module.js';
 import { errors } from '../../schemas.js';
 import { IdParams, PartialReceiptSchema, ReceiptSchema, VerificationSchema } from './anchor.schemas.js';
@@ -28,7 +28,7 @@ export const receiptRoutes: RouteModule = (app, deps, config) => {
   };
   const redirect =
     config.receiptRedirect && deps.staticReceipts
-      ? { ...deps, staticReceipts: deps.staticReceipts, isPublished: publishedLookup(deps.store) }
+      ? staticReceiptLocator({ ...deps, staticReceipts: deps.staticReceipts })
       : null;
 
   app.get(
