@@ -65,7 +65,8 @@ async function startService(store: string): Promise<Started> {
       service.MAIN,
       'start',
     ],
-    { ...env, PORT: String(port) },
+    // The identity server on a free port too: another service on this machine may hold the default one.
+    { ...env, PORT: String(port), IDENTITY_PORT: String(await service.freePort()) },
     port,
   );
   const db = store === 'postgres' ? new pg.Client({ connectionString: POSTGRES_URL }) : null;
