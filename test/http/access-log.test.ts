@@ -7,6 +7,14 @@ import { storeKinds } from '../support/stores.js';
 
 const [embedded] = await storeKinds();
 
+interface AccessLine {
+  msg: string;
+  reqId: string;
+  req: { method: string; url: string; remoteAddress: string };
+  res: { statusCode: number };
+  responseTime: number;
+}
+
 async function logsOf(level: string, request: { method: 'GET'; url: string; headers?: Record<string, string> }) {
   const s = await embedded!.open();
   const lines: string[] = [];
@@ -17,7 +25,7 @@ async function logsOf(level: string, request: { method: 'GET'; url: string; head
     await app.ready();
     const before = lines.length;
     const res = await app.inject(request);
-    const written = lines.slice(before).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const written = lines.slice(before).map((l) => JSON.parse(l) as AccessLine);
     return { res, written };
   } finally {
     await app.close();
@@ -35,7 +43,7 @@ describe('access log', () => {
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['x-request-id'], 'access-log-1', 'the request id is still answered');
     assert.equal(written.length, 1, JSON.stringify(written));
-    const [line] = written as [Record<string, any>];
+    const line = written[0]!;
     assert.equal(line.msg, 'request completed');
     assert.equal(line.reqId, 'access-log-1');
     assert.equal(line.req.method, 'GET');
@@ -50,13 +58,13 @@ describe('access log', () => {
     assert.equal(res.statusCode, 401);
     const completed = written.filter((l) => l.msg === 'request completed');
     assert.equal(completed.length, 1, JSON.stringify(written));
-    assert.equal((completed[0]!.res as { statusCode: number }).statusCode, 401);
+    assert.equal(completed[0]!.res.statusCode, 401);
     assert.ok(!written.some((l) => l.msg === 'incoming request'));
   });
 
   it('at debug, the request is also logged when it arrives', async () => {
     const { written } = await logsOf('debug', { method: 'GET', url: '/health' });
-    const incoming = written.find((l) => l.msg === 'incoming request') as Record<string, any> | undefined;
+    const incoming = written.find((l) => l.msg === 'incoming request');
     assert.ok(incoming, JSON.stringify(written));
     assert.equal(incoming.req.url, '/health');
     assert.ok(written.some((l) => l.msg === 'request completed'));
