@@ -11,7 +11,9 @@
  * miner, pollers) is measured for a few seconds before the load and printed per second, so what the
  * anchors cost can be told apart from what the service costs when nobody asks anything.
  *   node --import tsx bench/ingest.bench.ts [--store postgres|embedded|both] [--anchors 20000] [--concurrency 64]
- *     [--idle-seconds 5] [--rounds 1]
+ *     [--idle-seconds 5] [--rounds 1] [--log-level warn]
+ * `--log-level` is the service's LOG_LEVEL (`warn` by default here, as the figures before it; the service's own
+ * default is `info`, one access line per request, written to the void as a service's output would be).
  * `BENCH_PROF_DIR=DIR` starts the service with `--cpu-prof` into DIR (a V8 profile of each thread, written when
  * it stops; the whole life of the process, start and warm-up included).
  * Figures are printed, never asserted.
@@ -31,6 +33,7 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '64' },
     'idle-seconds': { type: 'string', default: '5' },
     rounds: { type: 'string', default: '1' },
+    'log-level': { type: 'string', default: 'warn' },
   },
 });
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -52,7 +55,7 @@ async function startService(store: string): Promise<Started> {
     name: 'ingest',
     postgresUrl: store === 'postgres' ? POSTGRES_URL : undefined,
     applicationName: APPLICATION_NAME,
-    env: { BATCH_INTERVAL_SECONDS: '2' },
+    env: { BATCH_INTERVAL_SECONDS: '2', LOG_LEVEL: args['log-level']! },
   });
   const port = await service.freePort();
   const { child } = await service.startUntilReady(
@@ -62,7 +65,8 @@ async function startService(store: string): Promise<Started> {
       service.MAIN,
       'start',
     ],
-    { ...env, PORT: String(port) },
+    // The identity server on a free port too: another service on this machine may hold the default one.
+    { ...env, PORT: String(port), IDENTITY_PORT: String(await service.freePort()) },
     port,
   );
   const db = store === 'postgres' ? new pg.Client({ connectionString: POSTGRES_URL }) : null;
@@ -153,7 +157,7 @@ async function main(): Promise<void> {
   service.buildIfChanged();
   const stores = args.store === 'both' ? ['postgres', 'embedded'] : [args.store!];
   console.log(
-    `\n[ingest, proofseal start with every role] ${anchors} signature anchors, ${connections} connections; ${loadAverage()}`,
+    `\n[ingest, proofseal start with every role] ${anchors} signature anchors, ${connections} connections, LOG_LEVEL=${args['log-level']}; ${loadAverage()}`,
   );
   for (let round = 0; round < Number(args.rounds); round++) {
     const secp = secpRecoveriesPerSecond();

@@ -53,7 +53,9 @@ describe('api and worker processes on one PostgreSQL', { skip: postgres!.skip },
 
   it('an api process serves what the operator created; it works no jobs', async () => {
     port = await freePort();
-    procs.push(await startProofseal(['start', '--role', 'api'], { ...env, PORT: String(port) }, /proofseal started/));
+    // At debug, a request is logged when its headers are read (at info, only once answered): the SIGTERM test waits for it.
+    const apiEnv = { ...env, PORT: String(port), LOG_LEVEL: 'debug' };
+    procs.push(await startProofseal(['start', '--role', 'api'], apiEnv, /proofseal started/));
     const token = await runProofseal(['token', 'create', '--email', 'ops@example.com', '--name', 'roles'], env);
     assert.equal(token.code, 0, token.stderr);
     const res = await fetch(`http://127.0.0.1:${port}/v1/tokens`, {

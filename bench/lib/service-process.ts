@@ -9,8 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-/** The `proofseal` binary (bin/proofseal.js calls dist/main.js's `main`; dist/main.js alone runs nothing). */
-export const MAIN = path.join(root, 'bin', 'proofseal.js');
+/**
+ * The `proofseal` binary (bin/proofseal.js calls dist/main.js's `main`; dist/main.js alone runs nothing).
+ * `BENCH_PROOFSEAL_BIN` names another one, such as a copy of an earlier build (its `bin/` and `dist/` beside a
+ * link to node_modules), to measure before and after in turns.
+ */
+export const MAIN = process.env.BENCH_PROOFSEAL_BIN ?? path.join(root, 'bin', 'proofseal.js');
 
 /** `npm start`'s build step: compiles src/ into dist/ when a source changed since the last build. */
 export function buildIfChanged(): void {

@@ -6,7 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { AppDeps } from '../app/shared/deps.js';
 import { trustProxyOption, type Config } from '../config.js';
-import { loggerOptions } from './logging.js';
+import { accessLog, loggerOptions } from './logging.js';
 import { registerAuth } from './plugins/auth.plugin.js';
 import { frameworkErrorOptions, registerErrorHandling } from './plugins/errors.plugin.js';
 import { healthRoutes, type Readiness } from './routes/health.route.js';
@@ -51,10 +51,12 @@ export async function buildApp(
   extraRoutes: RouteModule[] = [],
   opts: BuildOptions = {},
 ): Promise<FastifyInstance> {
+  const access = accessLog();
   const app = Fastify({
     logger: opts.logStream
       ? { ...loggerOptions(config.logLevel, false), stream: opts.logStream }
       : loggerOptions(config.logLevel),
+    ...access.options,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false,
@@ -71,6 +73,7 @@ export async function buildApp(
     ...validatorOptions(),
     ...frameworkErrorOptions(),
   });
+  access.attach(app.log);
   app.addSchema(ErrorSchema);
   // Set when the request arrives (the first hook, so a request refused by a later one carries it too), not
   // in onSend: the only onSend hook made Fastify run its onSend hook chain for every reply.

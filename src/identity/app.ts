@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { IdentityDeps } from '../app/identity/identity-deps.js';
 import { trustProxyOption, type Config } from '../config.js';
 import { errorBody } from '../http/error-codes.js';
-import { loggerOptions } from '../http/logging.js';
+import { accessLog, loggerOptions } from '../http/logging.js';
 import { frameworkErrorOptions, registerErrorHandling } from '../http/plugins/errors.plugin.js';
 import { ErrorSchema } from '../http/schemas.js';
 import { registerTextGuard, typed, validatorOptions } from '../http/validation.js';
@@ -21,8 +21,10 @@ export type IdentityServerConfig = Pick<
 >;
 
 export async function buildIdentityApp(deps: IdentityDeps, config: IdentityServerConfig): Promise<FastifyInstance> {
+  const access = accessLog();
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
+    ...access.options,
     bodyLimit: 16 * 1024,
     trustProxy: trustProxyOption(config.trustProxy),
     genReqId: () => randomUUID(),
@@ -31,6 +33,7 @@ export async function buildIdentityApp(deps: IdentityDeps, config: IdentityServe
     ...validatorOptions(),
     ...frameworkErrorOptions(),
   });
+  access.attach(app.log);
   app.addSchema(ErrorSchema);
   registerErrorHandling(app);
   registerTextGuard(app);
