@@ -600,7 +600,10 @@ async function openLoop(api: Api): Promise<void> {
     if (args.statements) printStatements(server, total);
     if (profile) {
       mkdirSync(args.profile!, { recursive: true });
-      writeFileSync(path.join(args.profile!, `signature-open-${rate}-${Date.now()}.cpuprofile`), JSON.stringify(server.raw));
+      writeFileSync(
+        path.join(args.profile!, `signature-open-${rate}-${Date.now()}.cpuprofile`),
+        JSON.stringify(server.raw),
+      );
       console.log(['  API CPU profile (self time):', ...server.profile].join('\n'));
     }
     return ok && percentile(load.latencies, 0.99) <= 100;

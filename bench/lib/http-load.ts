@@ -178,6 +178,9 @@ export async function runOpenLoad(opts: OpenLoadOptions): Promise<LoadResult> {
   for (const conn of free) conn.close();
   // BENCH_OPEN_TRACE=FILE: each request's latency by arrival (when in the run the tail is), a JSON line a run.
   if (process.env.BENCH_OPEN_TRACE)
-    appendFileSync(process.env.BENCH_OPEN_TRACE, `${JSON.stringify({ rate: opts.rate, byArrival: byArrival.map((l) => Math.round(l * 10) / 10) })}\n`);
+    appendFileSync(
+      process.env.BENCH_OPEN_TRACE,
+      `${JSON.stringify({ rate: opts.rate, byArrival: byArrival.map((l) => Math.round(l * 10) / 10) })}\n`,
+    );
   return { requests: latencies.length, seconds, latencies: latencies.sort((a, b) => a - b), statuses };
 }
