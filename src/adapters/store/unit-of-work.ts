@@ -46,12 +46,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * For (request id, lookup hash) pairs `$1` (JSON `{ kid, khash }`): each request's account (`account`, the
  * row as JSON), each of those accounts' mail backlog counted up to `$2` (`backlog`: [account id, count]),
- * and each signer found with whether its decline mark is recorded (`signer`: [signer id, marked]).
+ * and each signer found with whether its decline mark is recorded (`signer`: [signer id, marked]). Rows are
+ * found by `= ANY (ARRAY(…))`, probes of a unique index: PostgreSQL takes the JSON pairs for 100 rows, and
+ * joined to them as such it hashed a scan of the whole signer table (1.7–2.6 ms a transaction in the bench).
  */
 const SIGNING_CONTEXT = `
 WITH k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS (kid uuid, khash text)),
 r AS (SELECT DISTINCT account_id FROM signature_request WHERE id = ANY (ARRAY(SELECT kid FROM k)))
-SELECT 'account' AS kind, to_json(a) AS v FROM account a WHERE a.id IN (SELECT account_id FROM r)
+SELECT 'account' AS kind, to_json(a) AS v FROM account a WHERE a.id = ANY (ARRAY(SELECT account_id FROM r))
 UNION ALL
 SELECT 'backlog', json_build_array(r.account_id,
   (SELECT count(*) FROM (SELECT 1 FROM email e WHERE e.account_id = r.account_id AND e.status = 'queued' LIMIT $2) q))
@@ -59,7 +61,8 @@ FROM r
 UNION ALL
 SELECT 'signer', json_build_array(s.id,
   EXISTS (SELECT 1 FROM signature_request_mail_mark m WHERE m.key = 'declined:' || s.id::text))
-FROM k JOIN signee s ON s.request_id = k.kid AND s.secret_hash = decode(k.khash, 'hex')`;
+FROM k JOIN signee s ON s.request_id = k.kid AND s.secret_hash = decode(k.khash, 'hex')
+WHERE s.secret_hash = ANY (ARRAY(SELECT decode(khash, 'hex') FROM k))`;
 
 interface SigningContext {
   readonly accounts: Map<string, Account>;
