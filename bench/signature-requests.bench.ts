@@ -18,11 +18,12 @@
  * `--statements` prints the statements per signature by kind, each with its mean time from send to answer
  * (with `--signers 1`, a round trip and the execution, no queueing), or with `--statement-cpu` its mean CPU
  * in the PostgreSQL backend (each connection's statements then sent one after the other); `--profile DIR` samples the API process
- * during the measured run only, prints its self time by category and writes the V8 profile into DIR
+ * during the measured run (each open-loop rate too) only, prints its self time by category and writes the V8 profile into DIR
  * (open it in Chrome's DevTools). Last, as a ceiling of the same run, PostgreSQL's pgbench runs transactions
  * of the delegate's shape with nothing else (bench/lib/pgbench-reference.ts; `--pgbench false` skips it).
  * `--baseline DIR` also serves from another checkout (DIR/bench/signature-requests.bench.ts, with DIR/src),
- * seeded and warmed the same way, and measures both in turn, `--rounds N` times, in the same run.
+ * seeded and warmed the same way, and measures both in turn, `--rounds N` times, in the same run (the open
+ * loop's rates too, each tree climbing them in turn).
  * `--open-rates 250,500,…` (open loop, bench/lib/http-load.ts runOpenLoad): signers arrive at each fixed rate
  * for `--open-seconds` (each a fresh request), the bare server taking the same arrivals first; rising rates
  * stop after the first whose p99 exceeds 100 ms (or that answers anything but 200), then one rate half-way
@@ -527,7 +528,12 @@ async function main(): Promise<void> {
         report(measured, refs, connections);
       }
   }
-  if (args['open-rates'] !== '') await openLoop(api);
+  if (args['open-rates'] !== '')
+    for (let round = 0; round < (apis.length > 1 ? rounds : 1); round++)
+      for (const a of round % 2 === 0 ? apis : [...apis].reverse()) {
+        if (apis.length > 1) console.log(`\n ${a.label}, round ${round + 1}:`);
+        await openLoop(a);
+      }
   if (args.create !== '') await creating(api);
   for (const a of apis) {
     const { maxRssMb } = await ask<{ maxRssMb: number }>(a.child, { command: 'stats' });
@@ -568,9 +574,10 @@ async function openLoop(api: Api): Promise<void> {
     const backends = await backendPids(db, api.appName);
     await db.end();
     const pg0 = backends.map((pid) => cpuSeconds([pid]));
-    await ask(api.child, { command: 'measure-start', profile: false });
+    const profile = args.profile !== undefined;
+    await ask(api.child, { command: 'measure-start', profile });
     const load = await runOpenLoad({ port: api.port, rate, total, request: (i) => requests[i]! });
-    const server = await ask<Measured>(api.child, { command: 'measure-stop', profile: false });
+    const server = await ask<Measured & { raw: unknown }>(api.child, { command: 'measure-stop', profile });
     // Per backend, as in measure: one that ended during the run is left out. The pool may have closed its
     // idle connections while the bare server ran and opened new ones for the load: a backend that started
     // during the run counts whole (its start included).
@@ -591,6 +598,14 @@ async function openLoop(api: Api): Promise<void> {
       `  ${rate}/s: ${describeLoad(load, 'signatures')}, max ${load.latencies.at(-1)!.toFixed(1)} ms; bare server at the same arrivals p50 ${p(bare, 0.5)} ms, p99 ${p(bare, 0.99)} ms; per signature API ${(server.cpuMs / total).toFixed(2)} ms CPU, PostgreSQL ${(pgMs / total).toFixed(2)} ms; ${loadAverage()}`,
     );
     if (args.statements) printStatements(server, total);
+    if (profile) {
+      mkdirSync(args.profile!, { recursive: true });
+      writeFileSync(
+        path.join(args.profile!, `signature-open-${rate}-${Date.now()}.cpuprofile`),
+        JSON.stringify(server.raw),
+      );
+      console.log(['  API CPU profile (self time):', ...server.profile].join('\n'));
+    }
     return ok && percentile(load.latencies, 0.99) <= 100;
   };
   for (const rate of rates) {

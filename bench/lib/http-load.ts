@@ -4,6 +4,7 @@
  * status line and Content-Length, so it leaves most of the machine's CPU to the server under test; the
  * same generator drives the bare reference server and the service, so their figures compare.
  */
+import { appendFileSync } from 'node:fs';
 import net from 'node:net';
 
 export interface LoadResult {
@@ -145,6 +146,7 @@ export async function runOpenLoad(opts: OpenLoadOptions): Promise<LoadResult> {
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   const queued: number[] = [];
+  const byArrival: number[] = [];
   const interval = 1000 / opts.rate;
   let answered = 0;
   const t0 = performance.now();
@@ -153,6 +155,7 @@ export async function runOpenLoad(opts: OpenLoadOptions): Promise<LoadResult> {
   const send = (conn: Connection, i: number): void => {
     void conn.exchange(opts.request(i)).then((status) => {
       latencies.push(performance.now() - (t0 + i * interval));
+      byArrival[i] = latencies.at(-1)!;
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       answered += 1;
       const next = queued.shift();
@@ -173,5 +176,11 @@ export async function runOpenLoad(opts: OpenLoadOptions): Promise<LoadResult> {
   await finished;
   const seconds = (performance.now() - t0) / 1000;
   for (const conn of free) conn.close();
+  // BENCH_OPEN_TRACE=FILE: each request's latency by arrival (when in the run the tail is), a JSON line a run.
+  if (process.env.BENCH_OPEN_TRACE)
+    appendFileSync(
+      process.env.BENCH_OPEN_TRACE,
+      `${JSON.stringify({ rate: opts.rate, byArrival: byArrival.map((l) => Math.round(l * 10) / 10) })}\n`,
+    );
   return { requests: latencies.length, seconds, latencies: latencies.sort((a, b) => a - b), statuses };
 }

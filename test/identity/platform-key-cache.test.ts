@@ -68,6 +68,36 @@ describe('the platform key kept by the in-process signer', () => {
     await assert.rejects(signer.sign({ hashToSign: HASH, pubKey: older.pubKey }), { code: 'KEY_EXPIRED' });
   });
 
+  it('reads a key kept for half its period again in the background, on the service store, not the signing one', async () => {
+    const key = await createIdentityKey(deps, { name: 'c', identity: { commonName: 'C' } });
+    const signer = localSigner(deps, { keyCacheMs: TTL });
+    let onTransaction = 0;
+    const keys = opened.store.identityKeys;
+    // The store of a signing transaction: its reads are counted apart.
+    const tx: Store = {
+      ...deps.store,
+      identityKeys: { ...keys, findNewestLive: (now) => ((onTransaction += 1), keys.findNewestLive(now)) },
+    };
+    reads = 0;
+    assert.equal((await signer.on(tx).sign({ hashToSign: HASH })).pubKey, key.pubKey);
+    assert.deepEqual([onTransaction, reads], [1, 0], 'the first read is the transaction own');
+    clock.advance(0.6 * TTL);
+    assert.equal((await signer.on(tx).sign({ hashToSign: HASH })).pubKey, key.pubKey);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual([onTransaction, reads], [1, 1], 'kept over half its period: read again on the service store');
+    clock.advance(0.45 * TTL);
+    assert.equal((await signer.on(tx).sign({ hashToSign: HASH })).pubKey, key.pubKey);
+    assert.deepEqual([onTransaction, reads], [1, 1], 'past the first period, the key read in the background signs');
+    // Revoked elsewhere: the background read finds no live key, and the next signature reads for itself.
+    assert.equal(await opened.store.identityKeys.revoke(key.pubKey, clock.now()), true);
+    clock.advance(0.5 * TTL);
+    assert.equal((await signer.on(tx).sign({ hashToSign: HASH })).pubKey, key.pubKey, 'within its period');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(reads, 2);
+    await assert.rejects(signer.on(tx).sign({ hashToSign: HASH }), { code: 'NOT_FOUND' });
+    assert.equal(onTransaction, 2);
+  });
+
   it('without keyCacheMs (the identity server), every signature reads the key', async () => {
     await createIdentityKey(deps, { name: 'b', identity: { commonName: 'B' } });
     const signer = localSigner(deps);

@@ -7,7 +7,7 @@ import type {
 } from '../../app/accounts/account.port.js';
 import type { Sql } from './sql.js';
 
-interface AccountRow {
+export interface AccountRow {
   id: string;
   email: string;
   password_hash: string;
@@ -26,7 +26,8 @@ interface TokenRow {
   revoked_at: number | null;
 }
 
-const toAccount = (r: AccountRow): Account => ({
+/** An account row (also as JSON: its bigints are numbers either way). */
+export const toAccount = (r: AccountRow): Account => ({
   id: r.id,
   email: r.email,
   passwordHash: r.password_hash,

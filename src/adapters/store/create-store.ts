@@ -45,15 +45,16 @@ function storeJobs(queue: JobQueue, pending?: JobToSend[]): StoreJobQueue {
 function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, pending?: JobToSend[]): Store {
   const inTransaction = pending !== undefined;
   // The jobs enqueued in the transaction are written in one statement before it commits.
-  const transaction = <T>(fn: (tx: Store) => Promise<T>): Promise<T> =>
-    sql.transaction(async (tx) => {
+  const transactionOn = <T>(fn: (tx: Store, txSql: Sql) => Promise<T>): Promise<T> =>
+    sql.transaction(async (txSql) => {
       const enqueued: JobToSend[] = [];
-      const result = await fn(storeOn(tx, kind, jobsOn, enqueued));
-      await sendAll(jobsOn(tx), enqueued);
+      const result = await fn(storeOn(txSql, kind, jobsOn, enqueued), txSql);
+      await sendAll(jobsOn(txSql), enqueued);
       return result;
     });
+  const transaction = <T>(fn: (tx: Store) => Promise<T>): Promise<T> => transactionOn((tx) => fn(tx));
   // Keyed units of work share transactions (unit-of-work.ts); inside a transaction, a unit joins it.
-  const units = inTransaction ? undefined : unitsOfWork(kind, transaction);
+  const units = inTransaction ? undefined : unitsOfWork(kind, transactionOn);
   return {
     kind,
     accounts: accountRepository(sql),

@@ -55,24 +55,52 @@ export interface LocalSigner extends Signer {
 export function localSigner(deps: Deps, opts: { keyCacheMs?: number } = {}): LocalSigner {
   const kept: KeyCache | null = opts.keyCacheMs ? new Map() : null;
   const on = (store: Deps['store']): Signer => {
-    const keys = kept ? withCachedKeys(store, deps.clock, kept, opts.keyCacheMs!) : store;
+    const keys = kept ? withCachedKeys(store, deps.store, deps.clock, kept, opts.keyCacheMs!) : store;
     return { sign: (request) => signHash({ ...deps, store: keys }, request) };
   };
   return { ...on(deps.store), on };
 }
 
-type KeyCache = Map<string, { key: Promise<IdentityKey | null>; until: number }>;
+type KeyCache = Map<string, { key: Promise<IdentityKey | null>; until: number; refreshing?: boolean }>;
 
 /**
  * The store with its key reads kept `ttlMs` while the key they found is valid. The read itself is kept,
- * so the signatures that arrive while it is under way wait for it rather than each reading again.
+ * so the signatures that arrive while it is under way wait for it rather than each reading again. A key
+ * kept for half its period or more is read again on `background` (the service's store, not a
+ * transaction's), while signatures go on with the kept one: under steady signing the key is never read on
+ * a signature's own transaction, where the read was one round trip more for that transaction (and for
+ * every signature sharing it) once a period. The kept key is still never used longer than `ttlMs` after
+ * the read that found it started.
  */
-function withCachedKeys(store: Deps['store'], clock: Deps['clock'], kept: KeyCache, ttlMs: number): Deps['store'] {
+function withCachedKeys(
+  store: Deps['store'],
+  background: Deps['store'],
+  clock: Deps['clock'],
+  kept: KeyCache,
+  ttlMs: number,
+): Deps['store'] {
   const keys = store.identityKeys;
+  function refresh(id: string, now: number, hit: { refreshing?: boolean }): void {
+    hit.refreshing = true;
+    const read = id === '' ? background.identityKeys.findNewestLive(now) : background.identityKeys.findByPubKey(id);
+    read.then(
+      (key) => {
+        if (kept.get(id) !== hit) return;
+        if (key === null) kept.delete(id);
+        else kept.set(id, { key: Promise.resolve(key), until: now + ttlMs });
+      },
+      () => {
+        // The kept key stays until its period ends; the next signature then reads it again.
+      },
+    );
+  }
   async function through(id: string, now: number, read: () => Promise<IdentityKey | null>) {
     const hit = kept.get(id);
     const known = hit && hit.until > now ? await hit.key.catch(() => null) : null;
-    if (known && identityKeyStatus(known, now) === 'valid') return known;
+    if (known && identityKeyStatus(known, now) === 'valid') {
+      if (hit!.until - now <= ttlMs / 2 && !hit!.refreshing && kept.get(id) === hit) refresh(id, now, hit!);
+      return known;
+    }
     const entry = { key: read(), until: now + ttlMs };
     kept.set(id, entry);
     // No key, or a failed read, is not kept.
