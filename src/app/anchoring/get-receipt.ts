@@ -48,18 +48,33 @@ export async function readReceiptParts(deps: Pick<AppDeps, 'store'>, input: { id
  * @throws DomainError NOT_FOUND when unknown (null or undefined)
  */
 export function receiptPartsOf(id: string, data: AnchorProofData | null | undefined): ReceiptParts {
-  if (!data) fail('NOT_FOUND', `no anchor ${id}`);
-  const { anchor, batch } = data;
-  const signature = receiptSignature(anchor);
-  const base = { ...(signature ? { signature } : {}), txId: anchor.txId, settled: batch?.settled ?? false };
-  if (!batch || anchor.txId === null || anchor.batchId === null) return { ...base, proof: null };
+  const { base, inBatch } = partsOf(id, data);
+  if (!inBatch) return { ...base, proof: null };
+  const { batchId, leaf, batch } = inBatch;
   const proof = {
-    batchId: anchor.batchId,
-    targetHash: bytesToHex(anchor.leaf),
+    batchId,
+    targetHash: bytesToHex(leaf),
     merkleRoot: bytesToHex(batch.root),
     proof: proofFromNodes(proofNodeLocations(batch.leafCount, batch.leafIndex), batch.nodes),
   };
   return { ...base, proof };
+}
+
+/**
+ * What both forms of an anchor's receipt parts share (its signature, transaction and settlement) and, once
+ * its batch has a transaction, what its proof is made of.
+ * @throws DomainError NOT_FOUND when unknown (null or undefined)
+ */
+function partsOf(id: string, data: AnchorProofData | null | undefined) {
+  if (!data) fail('NOT_FOUND', `no anchor ${id}`);
+  const { anchor, batch } = data;
+  const signature = receiptSignature(anchor);
+  const base = { ...(signature ? { signature } : {}), txId: anchor.txId, settled: batch?.settled ?? false };
+  const inBatch =
+    batch && anchor.txId !== null && anchor.batchId !== null
+      ? { batchId: anchor.batchId, leaf: anchor.leaf, batch }
+      : null;
+  return { base, inBatch };
 }
 
 /** The part of a receipt's text that never changes once its anchor's batch has a transaction. */
@@ -82,19 +97,17 @@ export interface ReceiptTextParts extends Omit<ReceiptParts, 'proof'> {
  *   lead to the root or a signature does not match its target
  */
 export function receiptTextPartsOf(id: string, data: AnchorProofData | null | undefined): ReceiptTextParts {
-  if (!data) fail('NOT_FOUND', `no anchor ${id}`);
-  const { anchor, batch } = data;
-  const signature = receiptSignature(anchor);
-  const base = { ...(signature ? { signature } : {}), txId: anchor.txId, settled: batch?.settled ?? false };
-  if (!batch || anchor.txId === null || anchor.batchId === null) return { ...base, proof: null };
+  const { base, inBatch } = partsOf(id, data);
+  if (!inBatch) return { ...base, proof: null };
+  const { batchId, leaf, batch } = inBatch;
   const text = receiptText({
-    target: anchor.leaf,
+    target: leaf,
     root: batch.root,
     locations: proofNodeLocations(batch.leafCount, batch.leafIndex),
     nodes: batch.nodes,
-    signature,
+    signature: base.signature,
   });
-  return { ...base, proof: { batchId: anchor.batchId, text } };
+  return { ...base, proof: { batchId, text } };
 }
 
 /**
