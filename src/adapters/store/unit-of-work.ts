@@ -46,9 +46,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * For (request id, lookup hash) pairs `$1` (JSON `{ kid, khash }`): each request's account (`account`, the
  * row as JSON), each of those accounts' mail backlog counted up to `$2` (`backlog`: [account id, count]),
- * and each signer found with whether its decline mark is recorded (`signer`: [signer id, marked]). Rows are
- * found by `= ANY (ARRAY(…))`, probes of a unique index: PostgreSQL takes the JSON pairs for 100 rows, and
- * joined to them as such it hashed a scan of the whole signer table (1.7–2.6 ms a transaction in the bench).
+ * and each signer found with whether its decline mark (`$3` and its id) is recorded (`signer`: [signer id,
+ * marked]). Rows are found by `= ANY (ARRAY(…))`, probes of a unique index: PostgreSQL takes the JSON pairs
+ * for 100 rows, and joined to them as such it hashed a scan of the whole signer table (1.7–2.6 ms a
+ * transaction in the bench).
  */
 const SIGNING_CONTEXT = `
 WITH k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS (kid uuid, khash text)),
@@ -60,9 +61,12 @@ SELECT 'backlog', json_build_array(r.account_id,
 FROM r
 UNION ALL
 SELECT 'signer', json_build_array(s.id,
-  EXISTS (SELECT 1 FROM signature_request_mail_mark m WHERE m.key = 'declined:' || s.id::text))
+  EXISTS (SELECT 1 FROM signature_request_mail_mark m WHERE m.key = $3 || s.id::text))
 FROM k JOIN signee s ON s.request_id = k.kid AND s.secret_hash = decode(k.khash, 'hex')
 WHERE s.secret_hash = ANY (ARRAY(SELECT decode(khash, 'hex') FROM k))`;
+
+/** A signer's decline mark is `declinedKey(id)`: the prefix its SQL form adds the id to (`$3`). */
+const DECLINED_PREFIX = declinedKey('');
 
 interface SigningContext {
   readonly accounts: Map<string, Account>;
@@ -78,6 +82,7 @@ async function signingContext(sql: Sql, pairs: readonly { id: string; lookupHash
   const rows = await sql.query<{ kind: string; v: unknown }>(SIGNING_CONTEXT, [
     JSON.stringify(valid.map((p) => ({ kid: p.id, khash: p.lookupHash.toString('hex') }))),
     BACKLOG_CAP,
+    DECLINED_PREFIX,
   ]);
   for (const { kind, v } of rows) {
     if (kind === 'account') {
