@@ -70,7 +70,15 @@ export async function startService(
     throw err;
   });
   const chain = bitcoin.chain;
-  const defs = [...jobDefinitions(runtime.deps, { mailer: runtime.mailer }), ...bitcoin.jobs];
+  // One composition for the jobs and the API: what a job keeps for ever (attestations, signed copies) is made with
+  // the same dependencies as what the API serves.
+  const deps = { ...runtime.deps, ...(chain && { chain }) };
+  if ((role === 'worker' || role === 'all') && !chain) {
+    await bitcoin.close();
+    await runtime.close();
+    throw new Error(`a ${role} process works the Bitcoin jobs and needs a node: none was opened`);
+  }
+  const defs = [...jobDefinitions(deps, { mailer: runtime.mailer }), ...bitcoin.jobs];
   await runtime.jobs.declare(defs);
   let app: FastifyInstance | null = null;
   if (role === 'worker' || role === 'all') await runtime.jobs.work(defs);
@@ -91,7 +99,7 @@ export async function startService(
     };
     const webAssets = loadWebAssets();
     if (!webAssets) runtime.log.warn('no browser bundle in dist/web-bundle (npm start builds it): pages not served');
-    app = await buildApp({ ...runtime.deps, ...(chain && { chain }), readiness }, config, [], { webAssets });
+    app = await buildApp({ ...deps, readiness }, config, [], { webAssets });
     await app.listen({ port: config.port, host: config.host });
   }
   // The embedded store is this process's: operator commands of other processes run here, through the socket.
