@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { parse, UsageError } from './cli/args.js';
 import { openBitcoin, startEmbeddedNode, stopStarted } from './bitcoin-runtime.js';
 import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
+import { headersToFile } from './cli/headers-command.js';
 import { REQUEST_USAGE, requestCommand } from './cli/request-commands.js';
 import { bootstrapLocalCredentials } from './cli/local-credentials.js';
 import { writeCredentialsFile } from './adapters/system/credentials-file.js';
@@ -35,6 +36,8 @@ const USAGE = `usage: proofseal <command>
   token create --email E [--name N] | token revoke --token T | --id ID
   identity key create --name N --cn CN [--o --ou --l --c --email] [--expires YYYY-MM-DD] | key list | key revoke --pubkey P
   identity token create [--name N] | identity token revoke --token T | --id ID
+  headers [--from HEIGHT] [--out FILE]   the headers file \`verify --headers\` takes, read from the service's node
+                                  (from the lowest block a batch is in, to the tip)
   wallet [--json] | wallet import <txid>   the anchoring address, balance, network | register a deposit (fallback:
                                   the worker finds deposits in new blocks)
   (with the service running on the embedded store, these operator commands run inside it)
@@ -195,6 +198,8 @@ export async function run(argv: string[], out: (line: string) => void = console.
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') return out(USAGE);
   if (asksHelp(rest)) return out(usageOf(command));
   const config = loadConfig();
+  if (command === 'headers')
+    return headersToFile(rest, (args, lines) => runOperatorCommand(config, command, args, lines), out);
   if (isOperatorCommand(command)) return runOperatorCommand(config, command, rest, out);
   switch (command) {
     case 'start': {

@@ -272,6 +272,10 @@ export function batchRepository(sql: Sql, opts: BatchRepositoryOptions = {}): Ba
       );
       return rows.map((r) => ({ id: r.id, blockHash: r.block_hash }));
     },
+    async lowestBlockHeight() {
+      const rows = await sql.query<{ h: number | null }>(`SELECT MIN(block_height) AS h FROM batch`);
+      return rows[0]?.h ?? null;
+    },
     async setBlockHeader(id, blockHash, header) {
       await sql.query(`UPDATE batch SET block_header = $3 WHERE id = $1 AND block_hash = $2`, [id, blockHash, header]);
     },

@@ -124,6 +124,8 @@ export interface BatchRepository {
   confirmationProof(id: string): Promise<BatchConfirmationProof | null>;
   /** Batches with block data but no stored header (confirmed before headers were stored), at most `limit`. */
   withoutBlockHeader(limit: number): Promise<{ id: string; blockHash: string }[]>;
+  /** The height of the lowest block any batch is confirmed in, or null when none is. */
+  lowestBlockHeight(): Promise<number | null>;
   /** Stores the header of the batch's block, if the batch is still in that block. */
   setBlockHeader(id: string, blockHash: string, header: string): Promise<void>;
 }

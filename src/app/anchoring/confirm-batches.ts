@@ -152,7 +152,8 @@ async function recordFirstConfirmation(
 ): Promise<void> {
   const block = info.blockHash === null ? null : await deps.chain.getBlock(info.blockHash);
   const header = block && (await deps.chain.getBlockHeaderHex(block.hash));
-  if (!block || !header) throw new DomainError('CHAIN_UNAVAILABLE', `block of ${winner.txid} vanished while reading it`);
+  if (!block || !header)
+    throw new DomainError('CHAIN_UNAVAILABLE', `block of ${winner.txid} vanished while reading it`);
   const proof = {
     blockHeader: header,
     txId: winner.txid,

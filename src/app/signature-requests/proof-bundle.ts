@@ -128,7 +128,10 @@ export async function keptProofBundle(
   const bundle = await getProofBundle(deps, request);
   const missing = missingSpv(bundle);
   if (missing.length > 0)
-    fail('ATTESTATION_PENDING', `the SPV data of transaction ${missing.join(', ')} are not stored yet: ${request.id}'s attestation follows them`);
+    fail(
+      'ATTESTATION_PENDING',
+      `the SPV data of transaction ${missing.join(', ')} are not stored yet: ${request.id}'s attestation follows them`,
+    );
   return bundle;
 }
 
