@@ -105,7 +105,9 @@ const placement = fc.record({
   full: fc.boolean(),
 });
 
-function urlWith(token: string, p: fc.RecordValue<typeof placement> extends infer T ? T : never): string {
+type Placement = typeof placement extends fc.Arbitrary<infer T> ? T : never;
+
+function urlWith(token: string, p: Placement): string {
   const path = (middle: string) => `/${[...p.before, middle, ...p.after].join('/')}`;
   const others = p.params.map(([n, v]) => `${n}=${v}`);
   const query = (pair: string) => `?${[...others, pair].join('&')}`;
