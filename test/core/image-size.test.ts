@@ -2,12 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import QRCode from 'qrcode';
-import {
-  imageSizeOf,
-  imageSizeRefusal,
-  MAX_IMAGE_PIXELS,
-  MAX_IMAGE_SIDE,
-} from '../../src/core/images/image-size.js';
+import { imageSizeOf, imageSizeRefusal, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from '../../src/core/images/image-size.js';
 import { blackPng, jpegHeader } from '../support/crafted-images.js';
 
 describe('image sizes from headers', () => {

@@ -56,7 +56,10 @@ const MALFORMED: [form: string, url: (t: string) => string][] = [
   ['token with escaped letters', (t) => `/share/0f0e0d/x/%${t.charCodeAt(0).toString(16)}${t.slice(1)}`],
   ['encoded slash before the token', (t) => `/v1/signatureRequest/0f0e0d/otp/%2F${t}`],
   ['fragment', (t) => `/sign#signeeId=${t}`],
-  ['signing link, encoded equals sign', (t) => `/sign?signatureRequestURL=${encodeURIComponent(`https://x/v1/signatureRequest/1?signeeId%3D${t}`)}`],
+  [
+    'signing link, encoded equals sign',
+    (t) => `/sign?signatureRequestURL=${encodeURIComponent(`https://x/v1/signatureRequest/1?signeeId%3D${t}`)}`,
+  ],
 ];
 
 describe('log redaction of malformed secret URLs (issue 32, row 10)', () => {

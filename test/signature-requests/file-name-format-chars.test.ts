@@ -81,58 +81,66 @@ for (const kind of kinds) {
       ['a program (not a PDF)', async () => Buffer.concat([Buffer.from('MZ'), randomBytes(2048)]), 409],
     ];
     for (const [what, content, copyStatus] of contents)
-    it(`${what}: the name is kept without its format characters; the sharing link serves the attestation`, async () => {
-      const pdf = await content();
-      const hashToSign = createHash('sha256').update(pdf).digest('hex');
-      const signers = [1, 2].map((n) => ({ commonName: `Signer ${n}`, email: `signer${n}@example.com` }));
-      const created = await app.inject({
-        method: 'POST',
-        url: '/v1/signatureRequest',
-        headers: auth,
-        payload: { name: `Pay ${HOSTILE_NAME}`, hashToSign, fileName: HOSTILE_NAME, authorizedSignees: signers },
-      });
-      assert.equal(created.statusCode, 200, created.body);
-      const id = created.json<{ id: string }>().id;
-      const form = multipart(HOSTILE_NAME, pdf);
-      const uploaded = await app.inject({
-        method: 'POST',
-        url: `/v1/signatureRequest/${id}/file`,
-        headers: { ...auth, ...form.headers },
-        payload: form.payload,
-      });
-      assert.equal(uploaded.statusCode, 200, uploaded.body);
-      assert.equal(uploaded.json<{ fileName: string }>().fileName, SHOWN_NAME);
+      it(`${what}: the name is kept without its format characters; the sharing link serves the attestation`, async () => {
+        const pdf = await content();
+        const hashToSign = createHash('sha256').update(pdf).digest('hex');
+        const signers = [1, 2].map((n) => ({ commonName: `Signer ${n}`, email: `signer${n}@example.com` }));
+        const created = await app.inject({
+          method: 'POST',
+          url: '/v1/signatureRequest',
+          headers: auth,
+          payload: { name: `Pay ${HOSTILE_NAME}`, hashToSign, fileName: HOSTILE_NAME, authorizedSignees: signers },
+        });
+        assert.equal(created.statusCode, 200, created.body);
+        const id = created.json<{ id: string }>().id;
+        const form = multipart(HOSTILE_NAME, pdf);
+        const uploaded = await app.inject({
+          method: 'POST',
+          url: `/v1/signatureRequest/${id}/file`,
+          headers: { ...auth, ...form.headers },
+          payload: form.payload,
+        });
+        assert.equal(uploaded.statusCode, 200, uploaded.body);
+        assert.equal(uploaded.json<{ fileName: string }>().fileName, SHOWN_NAME);
 
-      for (const s of (await deps.store.signatureRequests.findById(id))!.signees) {
-        const signeeId = signeeIdOf(deps, s);
-        const view = await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}?signeeId=${signeeId}` });
-        assert.equal(view.json<{ fileName: string }>().fileName, SHOWN_NAME, "the signer's view");
-        const file = await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/file?signeeId=${signeeId}` });
-        assert.equal(file.statusCode, 200);
-        assert.doesNotMatch(String(file.headers['content-disposition']), /%E2%80%AE/i, 'the download name');
-        const res = await app.inject({ method: 'POST', url: `/v1/signatureRequest/${id}/delegate`, payload: { signeeId } });
-        assert.equal(res.statusCode, 200, res.body);
-      }
-      assert.equal(await sealAuditTrail(deps, { requestId: id }), 'sealed');
-      await closeBatch(f.deps, { maxSize: 1000 });
-      const txid = (await sendBatches(f.deps)).sent[0]!;
-      await until(() => f.chain.isInMempool(txid), `${txid} in the mempool`);
-      await f.node.mine(6);
-      await confirmBatches(f.deps);
-      assert.equal(await completeProofBundles(deps, { limit: 10 }), 1);
+        for (const s of (await deps.store.signatureRequests.findById(id))!.signees) {
+          const signeeId = signeeIdOf(deps, s);
+          const view = await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}?signeeId=${signeeId}` });
+          assert.equal(view.json<{ fileName: string }>().fileName, SHOWN_NAME, "the signer's view");
+          const file = await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/file?signeeId=${signeeId}` });
+          assert.equal(file.statusCode, 200);
+          assert.doesNotMatch(String(file.headers['content-disposition']), /%E2%80%AE/i, 'the download name');
+          const res = await app.inject({
+            method: 'POST',
+            url: `/v1/signatureRequest/${id}/delegate`,
+            payload: { signeeId },
+          });
+          assert.equal(res.statusCode, 200, res.body);
+        }
+        assert.equal(await sealAuditTrail(deps, { requestId: id }), 'sealed');
+        await closeBatch(f.deps, { maxSize: 1000 });
+        const txid = (await sendBatches(f.deps)).sent[0]!;
+        await until(() => f.chain.isInMempool(txid), `${txid} in the mempool`);
+        await f.node.mine(6);
+        await confirmBatches(f.deps);
+        assert.equal(await completeProofBundles(deps, { limit: 10 }), 1);
 
-      const shared = `/v1/signatureRequest/${id}/shared/${deriveSharingToken(deps.secretKey, id)}`;
-      const view = await app.inject({ method: 'GET', url: shared });
-      assert.equal(view.statusCode, 200, view.body);
-      assert.equal(view.json<{ fileName: string }>().fileName, SHOWN_NAME, 'the sharing view');
-      const attestation = await app.inject({ method: 'GET', url: `${shared}/attestation` });
-      assert.equal(attestation.statusCode, 200, attestation.body);
-      assert.equal(attestation.headers['content-type'], 'application/pdf');
-      const signedCopy = await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/file?amended=true`, headers: auth });
-      assert.equal(signedCopy.statusCode, copyStatus, signedCopy.body.slice(0, 300));
-      assert.doesNotMatch(String(signedCopy.headers['content-disposition'] ?? ''), /%E2%80%AE/i);
-      const owner = await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}`, headers: auth });
-      assert.doesNotMatch(owner.json<{ fileName: string; name: string }>().fileName, FORMAT_CHARS);
-    });
+        const shared = `/v1/signatureRequest/${id}/shared/${deriveSharingToken(deps.secretKey, id)}`;
+        const view = await app.inject({ method: 'GET', url: shared });
+        assert.equal(view.statusCode, 200, view.body);
+        assert.equal(view.json<{ fileName: string }>().fileName, SHOWN_NAME, 'the sharing view');
+        const attestation = await app.inject({ method: 'GET', url: `${shared}/attestation` });
+        assert.equal(attestation.statusCode, 200, attestation.body);
+        assert.equal(attestation.headers['content-type'], 'application/pdf');
+        const signedCopy = await app.inject({
+          method: 'GET',
+          url: `/v1/signatureRequest/${id}/file?amended=true`,
+          headers: auth,
+        });
+        assert.equal(signedCopy.statusCode, copyStatus, signedCopy.body.slice(0, 300));
+        assert.doesNotMatch(String(signedCopy.headers['content-disposition'] ?? ''), /%E2%80%AE/i);
+        const owner = await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}`, headers: auth });
+        assert.doesNotMatch(owner.json<{ fileName: string; name: string }>().fileName, FORMAT_CHARS);
+      });
   });
 }

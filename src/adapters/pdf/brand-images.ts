@@ -5,10 +5,7 @@
  * header says at most MAX_IMAGE_SIDE pixels a side and MAX_IMAGE_PIXELS in all (read before any decoding).
  */
 import type { BrandImage } from '../../app/signature-requests/attestation/attestation-model.js';
-import type {
-  BrandImageCheck,
-  BrandImages,
-} from '../../app/signature-requests/attestation/attestation.port.js';
+import type { BrandImageCheck, BrandImages } from '../../app/signature-requests/attestation/attestation.port.js';
 import type { HttpClient } from '../../app/shared/http-client.port.js';
 import { imageSizeOf, imageSizeRefusal } from '../../core/images/image-size.js';
 
