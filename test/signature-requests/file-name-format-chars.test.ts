@@ -84,7 +84,7 @@ for (const kind of kinds) {
       it(`${what}: the name is kept without its format characters; the sharing link serves the attestation`, async () => {
         const pdf = await content();
         const hashToSign = createHash('sha256').update(pdf).digest('hex');
-        const signers = [1, 2].map((n) => ({ commonName: `Signer ${n}`, email: `signer${n}@example.com` }));
+        const signers = [1, 2].map((n) => ({ commonName: `\u2067Signer\u2069 ${n}`, email: `signer${n}@example.com` }));
         const created = await app.inject({
           method: 'POST',
           url: '/v1/signatureRequest',
@@ -129,6 +129,8 @@ for (const kind of kinds) {
         const view = await app.inject({ method: 'GET', url: shared });
         assert.equal(view.statusCode, 200, view.body);
         assert.equal(view.json<{ fileName: string }>().fileName, SHOWN_NAME, 'the sharing view');
+        const shownSigners = view.json<{ signers: { commonName: string }[] }>().signers.map((s) => s.commonName);
+        assert.deepEqual(shownSigners, ['Signer 1', 'Signer 2'], "the signers' names, without their isolates");
         const attestation = await app.inject({ method: 'GET', url: `${shared}/attestation` });
         assert.equal(attestation.statusCode, 200, attestation.body);
         assert.equal(attestation.headers['content-type'], 'application/pdf');
@@ -141,6 +143,7 @@ for (const kind of kinds) {
         assert.doesNotMatch(String(signedCopy.headers['content-disposition'] ?? ''), /%E2%80%AE/i);
         const owner = await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}`, headers: auth });
         assert.doesNotMatch(owner.json<{ fileName: string; name: string }>().fileName, FORMAT_CHARS);
+        assert.equal(owner.json<{ name: string }>().name, `Pay ${SHOWN_NAME}`, "the request's name");
       });
   });
 }

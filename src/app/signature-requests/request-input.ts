@@ -115,9 +115,15 @@ function checkMail(deps: Pick<AppDeps, 'mail'>, varsList: readonly (Vars | undef
   }
 }
 
-/** The signer with its phone normalised (calling code digits, national significant number). */
-function checkSigner(s: SignerInput, i: number): SignerInput {
-  assertVarsSize(s.vars, `authorizedSignees[${i}].vars`);
+/**
+ * The signer with its name without invisible format characters (as the request's names) and its phone
+ * normalised (calling code digits, national significant number).
+ */
+function checkSigner(input: SignerInput, i: number): SignerInput {
+  assertVarsSize(input.vars, `authorizedSignees[${i}].vars`);
+  const commonName = withoutFormatChars(input.commonName);
+  if (commonName === '') fail('VALIDATION_FAILED', `authorizedSignees[${i}].commonName holds no visible character`);
+  const s = { ...input, commonName };
   if (s.email === undefined && s.phone === undefined)
     fail('VALIDATION_FAILED', `authorizedSignees[${i}] needs an "email" (or a "phone" for face-to-face signing)`);
   if (s.requiresOTP === true && (s.phone === undefined || s.countryCallingCode === undefined))
