@@ -264,7 +264,7 @@ for (const kind of kinds) {
       const bundle = await getProofBundle(b.deps, request);
       const service = {
         renderer: { render: async () => new Uint8Array() },
-        images: { get: async () => null },
+        images: { get: async () => null, check: async () => ({ kind: 'unavailable' as const }) },
         publicUrl: 'https://sign.example.com',
         serviceName: 'proofseal',
       };

@@ -16,6 +16,7 @@ import {
   stateLabel,
   type AttestationTextKey,
 } from '../../core/signature-requests/attestation-text.js';
+import { imageSizeOf, imageSizeRefusal } from '../../core/images/image-size.js';
 import { cssColor } from './css-color.js';
 import { PAGE, PdfCanvas } from './pdf-canvas.js';
 
@@ -41,7 +42,10 @@ function paletteOf(model: AttestationModel): Palette {
   };
 }
 
+/** The image embedded, or null (the fallback) when it fails or its header says a size over the bound. */
 async function embedImage(c: PdfCanvas, image: BrandImage) {
+  const size = imageSizeOf(image.bytes);
+  if (size === null || size.type !== image.type || imageSizeRefusal(size) !== null) return null;
   try {
     return image.type === 'png' ? await c.doc.embedPng(image.bytes) : await c.doc.embedJpg(image.bytes);
   } catch {
