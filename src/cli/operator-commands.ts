@@ -62,7 +62,16 @@ async function renameAccount(deps: AppDeps, args: string[], out: Out): Promise<v
   const found = (await deps.store.accounts.findByEmail(email)) ?? fail('NOT_FOUND', `no account ${email}`);
   const account = await updateAccount(deps, { accountId: found.id, firstName, lastName, wrongPasswordsPerMinute: 0 });
   const name = `${account.firstName} ${account.lastName}`.trim();
-  out(values.json ? JSON.stringify({ id: account.id, email: account.email, firstName: account.firstName, lastName: account.lastName }) : `account ${account.email} is now named "${name}"`);
+  out(
+    values.json
+      ? JSON.stringify({
+          id: account.id,
+          email: account.email,
+          firstName: account.firstName,
+          lastName: account.lastName,
+        })
+      : `account ${account.email} is now named "${name}"`,
+  );
 }
 
 /** `token create --email E [--name N]` prints the token once; `token revoke --token T | --id ID`. */

@@ -81,7 +81,11 @@ for (const kind of embedded) {
         method: 'POST',
         url: '/v1/signatureRequest',
         headers: auth,
-        payload: { name: 'Lease', hashToSign: randomHash(), authorizedSignees: [{ commonName: 'Bob', email: 'bob@example.net' }] },
+        payload: {
+          name: 'Lease',
+          hashToSign: randomHash(),
+          authorizedSignees: [{ commonName: 'Bob', email: 'bob@example.net' }],
+        },
       });
       assert.equal(res.statusCode, 200, res.body);
       const id = res.json().id as string;

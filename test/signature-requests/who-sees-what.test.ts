@@ -74,7 +74,15 @@ const SHOWN = [
 ];
 const NEVER = [ADA.phone, `+33${ADA.phone}`, ADA_AT['user-agent'], ADA_IP, FEEDBACK.subject, FEEDBACK.message];
 /** The only fields a signer has in the sharing JSON. */
-const SHARED_SIGNER_FIELDS = ['anchorId', 'commonName', 'declineReason', 'declinedOn', 'email', 'proofStatus', 'signedOn'];
+const SHARED_SIGNER_FIELDS = [
+  'anchorId',
+  'commonName',
+  'declineReason',
+  'declinedOn',
+  'email',
+  'proofStatus',
+  'signedOn',
+];
 
 for (const kind of kinds) {
   describe(`who sees what, on ${kind.name}`, { skip: kind.skip }, () => {
@@ -157,7 +165,10 @@ for (const kind of kinds) {
       const { id, signeeIds } = await sentRequest([ADA, BOB, CAROL]);
       const [ada, bob, carol] = signeeIds as [string, string, string];
       const asAda = { headers: ADA_AT, remoteAddress: ADA_IP };
-      assert.equal((await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}?signeeId=${ada}`, ...asAda })).statusCode, 200);
+      assert.equal(
+        (await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}?signeeId=${ada}`, ...asAda })).statusCode,
+        200,
+      );
       const fb = await b.app.inject({
         method: 'POST',
         url: `/v1/signatureRequest/${id}/feedback`,
@@ -167,7 +178,11 @@ for (const kind of kinds) {
       assert.equal(fb.statusCode, 200, fb.body);
       assert.equal((await delegate(b, id, ada)).statusCode, 200);
       assert.equal((await delegate(b, id, bob)).statusCode, 200);
-      const refused = await post(`/v1/signatureRequest/${id}/event`, { signeeId: carol, type: 'SIGN_REFUSED', comment: REASON });
+      const refused = await post(`/v1/signatureRequest/${id}/event`, {
+        signeeId: carol,
+        type: 'SIGN_REFUSED',
+        comment: REASON,
+      });
       assert.equal(refused.statusCode, 200, refused.body);
 
       // While IN_PROGRESS the sharing JSON already names the decline, as the attestation will.
@@ -190,7 +205,11 @@ for (const kind of kinds) {
       // The JSON: the requester by name and e-mail, each signer by name, e-mail and outcome; no other field.
       assert.deepEqual(json.requester, { name: 'Hélène Dupré', email: REQUESTER.email });
       for (const s of json.signers)
-        assert.deepEqual(Object.keys(s).filter((k) => !SHARED_SIGNER_FIELDS.includes(k)), [], `${s.commonName}: no other field`);
+        assert.deepEqual(
+          Object.keys(s).filter((k) => !SHARED_SIGNER_FIELDS.includes(k)),
+          [],
+          `${s.commonName}: no other field`,
+        );
       const byName = Object.fromEntries(json.signers.map((s: { commonName: string }) => [s.commonName, s]));
       for (const s of [ADA, BOB, CAROL]) assert.equal(byName[s.commonName].email, s.email);
       for (const s of [ADA, BOB]) assert.equal(typeof byName[s.commonName].signedOn, 'number');
@@ -198,8 +217,13 @@ for (const kind of kinds) {
       assert.equal(byName[CAROL.commonName].declineReason, REASON);
 
       // "Nothing more": every personal string of the JSON is in the attestation, and the rule's list is all of them.
-      const personal = [json.requester.name, json.requester.email, ...json.signers.flatMap((s: Record<string, unknown>) =>
-        [s.commonName, s.email, s.declineReason].filter((v) => typeof v === 'string'))];
+      const personal = [
+        json.requester.name,
+        json.requester.email,
+        ...json.signers.flatMap((s: Record<string, unknown>) =>
+          [s.commonName, s.email, s.declineReason].filter((v) => typeof v === 'string'),
+        ),
+      ];
       assert.deepEqual([...personal].sort(), [...SHOWN].sort());
 
       const texts = { attestation: pdfText(attestation.rawPayload), 'signed copy': pdfText(copy.rawPayload) };
@@ -209,22 +233,26 @@ for (const kind of kinds) {
         assert.ok(text.includes('This document attests the signatures'), `the ${what} attests signatures`);
       }
       // Owner-only values reach none of the sharing link's answers.
-      for (const [what, body] of [
-        ['JSON', view.body],
-        ['bundle', bundle.body],
-        ...Object.entries(texts),
-      ] as const)
-        assert.deepEqual(NEVER.filter((v) => body.includes(v)), [], `the ${what} holds nothing owner-only`);
+      for (const [what, body] of [['JSON', view.body], ['bundle', bundle.body], ...Object.entries(texts)] as const)
+        assert.deepEqual(
+          NEVER.filter((v) => body.includes(v)),
+          [],
+          `the ${what} holds nothing owner-only`,
+        );
 
       // Signed by two: the attestation mail carries the signed copy and speaks of signatures.
       const signedCopy = (rid: string) => signedCopyForMail(b.deps, rid, 10 * 1024 * 1024);
-      const mails = (await deliverQueued(b, smtp, { attestation: (rid) => attestationPdf(b.deps, rid), signedCopy }))
-        .filter((m) => m.type === 'signatureAttestationEmail');
+      const mails = (
+        await deliverQueued(b, smtp, { attestation: (rid) => attestationPdf(b.deps, rid), signedCopy })
+      ).filter((m) => m.type === 'signatureAttestationEmail');
       assert.equal(mails.length, 4, 'the requester and the three signers, each once');
       for (const { mail } of mails) {
         assert.equal(mail.subject, 'Signature attestation of "consulting.pdf"');
         assert.match(mail.text ?? '', /is closed\.\n\nThe attestation is attached, with the proof of every signature/);
-        assert.deepEqual(mail.attachments.map((a) => a.filename), ['consulting-signed.pdf']);
+        assert.deepEqual(
+          mail.attachments.map((a) => a.filename),
+          ['consulting-signed.pdf'],
+        );
       }
     });
 
@@ -242,7 +270,10 @@ for (const kind of kinds) {
       assert.ok(text.includes('Attestation of a request nobody signed'), text.slice(0, 300));
       assert.ok(text.includes('Nobody signed the request below'));
       assert.ok(!text.includes('attests the signatures'), 'no sentence about signatures that do not exist');
-      assert.ok(text.includes(`${BOB.commonName} E-mail: ${BOB.email} Signed on: not signed`), 'the signer, not signed');
+      assert.ok(
+        text.includes(`${BOB.commonName} E-mail: ${BOB.email} Signed on: not signed`),
+        'the signer, not signed',
+      );
 
       const attestationOf = (rid: string) => attestationPdf(b.deps, rid);
       const signedCopy = (rid: string) => signedCopyForMail(b.deps, rid, 10 * 1024 * 1024);
@@ -255,7 +286,10 @@ for (const kind of kinds) {
         assert.match(mail.text ?? '', /Nobody signed it, so there is no signed document\./);
         assert.match(mail.text ?? '', /The signature request "consulting\.pdf" is closed\./);
         assert.doesNotMatch(mail.text ?? '', /proof of every signature|  /);
-        assert.deepEqual(mail.attachments.map((a) => a.filename), ['attestation.pdf']);
+        assert.deepEqual(
+          mail.attachments.map((a) => a.filename),
+          ['attestation.pdf'],
+        );
       }
     });
   });

@@ -45,7 +45,11 @@ for (const kind of kinds) {
       assert.equal(res.statusCode, 200, res.body);
       const view = res.json();
       assert.equal(view.state, 'IN_PROGRESS');
-      assert.deepEqual(view.requester, { name: 'Acme Legal', email: 'owner@example.com' }, 'as the attestation names it');
+      assert.deepEqual(
+        view.requester,
+        { name: 'Acme Legal', email: 'owner@example.com' },
+        'as the attestation names it',
+      );
       assert.deepEqual(view.branding, { brandColor1: '#1c4587', serviceName: 'Acme Sign' }, 'branding vars only');
       assert.deepEqual(
         view.signers.map((s: { commonName: string; email?: string; proofStatus?: string }) => [

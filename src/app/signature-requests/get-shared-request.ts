@@ -7,11 +7,7 @@
  */
 import { fail } from '../../core/errors.js';
 import { isSharingToken } from '../../core/signature-requests/sharing-token.js';
-import {
-  requesterEmail,
-  requesterName,
-  requesterVar,
-} from '../../core/signature-requests/requester.js';
+import { requesterEmail, requesterName, requesterVar } from '../../core/signature-requests/requester.js';
 import type { SignatureRequestState } from '../../core/signature-requests/states.js';
 import type { AnchorStatus } from '../anchoring/anchor.port.js';
 import type { AppDeps } from '../shared/deps.js';

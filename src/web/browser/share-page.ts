@@ -42,7 +42,9 @@ function outcomeText(s: SharedSigner): string {
   if (s.signedOn !== undefined) return m('signerSigned', { date: formatDate(lang, s.signedOn) });
   if (s.declinedOn === undefined) return m('signerWaiting');
   const date = formatDate(lang, s.declinedOn);
-  return s.declineReason === undefined ? m('signerDeclined', { date }) : m('signerDeclinedReason', { date, reason: s.declineReason });
+  return s.declineReason === undefined
+    ? m('signerDeclined', { date })
+    : m('signerDeclinedReason', { date, reason: s.declineReason });
 }
 
 function signerItem(s: SharedSigner): HTMLLIElement {

@@ -54,7 +54,11 @@ async function brandingOf(deps: ContentDeps, vars: Vars | null): Promise<Attesta
  * at, with their outcome (signed; declined, when and why; not signed); no phone, IP address, user agent or other
  * free text (the sealed trail commits to those: docs/attestation.md).
  */
-function signersOf(request: SignatureRequest, bundle: ProofBundle, declines: Map<string, Decline>): AttestationSigner[] {
+function signersOf(
+  request: SignatureRequest,
+  bundle: ProofBundle,
+  declines: Map<string, Decline>,
+): AttestationSigner[] {
   const events = bundle.auditTrailData?.auditEvents ?? [];
   return request.signees.map((s) => ({
     name: s.commonName,

@@ -36,7 +36,9 @@ const SharedRequestSchema = Type.Object({
   signers: Type.Array(
     Type.Object({
       commonName: Type.String(),
-      email: Type.Optional(Type.String({ description: 'the address the signer was reached at, as the attestation shows it' })),
+      email: Type.Optional(
+        Type.String({ description: 'the address the signer was reached at, as the attestation shows it' }),
+      ),
       signedOn: Type.Optional(Timestamp),
       declinedOn: Type.Optional(Timestamp),
       declineReason: Type.Optional(Type.String({ description: 'the reason the signer gave when declining' })),
