@@ -59,6 +59,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   EMPTY_DOCUMENT: 400,
   NO_DOCUMENT: 404,
   SIGNED_COPY_NOT_AVAILABLE: 409,
+  NO_SIGNATURES: 409,
 };
 
 const REASON: Record<number, string> = {

@@ -16,7 +16,10 @@ const REFRESH_MS = 15_000;
 
 interface SharedSigner {
   commonName: string;
+  email?: string;
   signedOn?: number;
+  declinedOn?: number;
+  declineReason?: string;
   proofStatus?: 'WAIT' | 'SENT' | 'CONFIRMED';
 }
 interface SharedView {
@@ -34,14 +37,23 @@ interface SharedView {
 const [, , id = '', token = ''] = location.pathname.split('/');
 const apiBase = `/v1/signatureRequest/${id}/shared/${token}`;
 
+/** A signer's outcome in words: signed (when), declined (when, and why), or not yet. */
+function outcomeText(s: SharedSigner): string {
+  if (s.signedOn !== undefined) return m('signerSigned', { date: formatDate(lang, s.signedOn) });
+  if (s.declinedOn === undefined) return m('signerWaiting');
+  const date = formatDate(lang, s.declinedOn);
+  return s.declineReason === undefined
+    ? m('signerDeclined', { date })
+    : m('signerDeclinedReason', { date, reason: s.declineReason });
+}
+
 function signerItem(s: SharedSigner): HTMLLIElement {
   const li = document.createElement('li');
   const name = document.createElement('strong');
-  name.textContent = s.commonName;
+  name.textContent = s.email === undefined ? s.commonName : `${s.commonName} <${s.email}>`;
   const status = document.createElement('span');
-  status.className = s.signedOn === undefined ? 'waiting' : 'signed';
-  const parts =
-    s.signedOn === undefined ? [m('signerWaiting')] : [m('signerSigned', { date: formatDate(lang, s.signedOn) })];
+  status.className = s.signedOn !== undefined ? 'signed' : s.declinedOn !== undefined ? 'declined' : 'waiting';
+  const parts = [outcomeText(s)];
   const proofKey = `proof_${s.proofStatus ?? ''}`;
   if (isSigningKey(proofKey)) parts.push(m(proofKey));
   status.textContent = parts.join(', ');
