@@ -28,7 +28,7 @@ import { pdfSignedCopyAssembler } from '../../src/adapters/pdf/signed-copy-assem
 import { serviceSigningIdentity } from '../../src/adapters/pdf/signing-identity.js';
 import { runVerify } from '../support/client-context.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
-import { opensslTsVerify, tool } from '../support/pdf-checks.js';
+import { opensslCmsVerify, opensslTsVerify, signatureAt, tool } from '../support/pdf-checks.js';
 import { proofBundle, type BundleFixture } from '../support/proof-bundle-fixture.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-verify-copy-'));
@@ -133,8 +133,14 @@ describe('proofseal verify <signed-copy.pdf>, the one file', () => {
       assert.ok(out.includes(`relied on block ${e.blockHash} at height ${e.blockHeight}`), out);
     assert.match(
       out,
-      /VERIFIED: .*lease-signed\.pdf \(its original revision\) and its 2 receipts, .* no proofseal server was asked/,
+      /VERIFIED: .*lease-signed\.pdf \(its original revision; the copy signed by CN=proofseal\) and its 2 receipts, proven by 2 Bitcoin transactions no later than [0-9T:.-]+Z \(block \d+, the latest they need\); no proofseal server was asked/,
     );
+    // "No later than" names the latest block of those the request needs, with that block's time.
+    const latest = fx.bundle.bitcoinSpv.reduce((m, e) => (e.blockHeight > m.blockHeight ? e : m));
+    const latestTime = new Date(Buffer.from(latest.blockHeader, 'hex').readUInt32LE(68) * 1000).toISOString();
+    assert.ok(out.includes(`no later than ${latestTime} (block ${latest.blockHeight}, the latest they need)`), out);
+    assert.match(out, /✓ signature 1 by CN=proofseal holds: the SHA-256 of its byte ranges/);
+    assert.ok(out.includes(`✓ signature 1 by CN=proofseal covers the whole file (${copy.length} bytes)`), out);
 
     const viaNode = await verify([copyFile, '--rpc-url', `http://user:secret@${base.slice(7)}/`]);
     assert.equal(viaNode.code, 0, viaNode.out);
@@ -173,7 +179,7 @@ describe('proofseal verify <signed-copy.pdf>, the one file', () => {
     const hashes = fx.bundle.auditTrailData as { auditContext: { hashToSign: string } };
     assert.ok(
       out.includes(
-        `NOT VERIFIED: signed copy: no revision of it (a prefix ending at %%EOF) hashes to the document the attached bundle names (${hashes.auditContext.hashToSign}): it was changed`,
+        `NOT VERIFIED: signed copy: the original part was changed: no revision of it (a prefix ending at %%EOF) hashes to the document the attached bundle names (${hashes.auditContext.hashToSign})`,
       ),
       out,
     );
@@ -303,5 +309,113 @@ describe("proofseal verify checks the bundle's RFC 3161 tokens itself, as openss
       `${base}/api`,
     ]);
     assert.match(junk.out, /NOT VERIFIED: time stamp 1: not an RFC 3161 time-stamp token: /);
+  });
+});
+
+/**
+ * The signed copy's own PDF signature: a byte changed anywhere is refused by `proofseal verify` with the part it
+ * is in (original, appended attestation pages, attached bundle, bytes added after the signature), and pdfsig and
+ * `openssl cms -verify` agree with each verdict, on the sound copy and on each tampered one.
+ */
+describe('proofseal verify <signed-copy.pdf> checks its PDF signature, as pdfsig and openssl do', () => {
+  let original: Uint8Array;
+  let copy: Buffer;
+  let certFile: string;
+
+  before(async () => {
+    original = await onePagePdf(`Sale of a boat, ${new Date().toISOString()}`);
+    const fx = proofBundle(Buffer.from(original), [{ name: 'Bo Li', email: 'bo@example.com' }]);
+    for (const e of fx.bundle.bitcoinSpv) chain.set(e.blockHeight, e.blockHash);
+    copy = await signedCopyOf(original, fx.bundle);
+    const cms = file('sig.der', signatureAt(copy, -1).cms);
+    certFile = path.join(dir, 'signer.pem');
+    assert.equal(tool('openssl', ['pkcs7', '-inform', 'DER', '-in', cms, '-print_certs', '-out', certFile]).status, 0);
+  });
+
+  /** pdfsig's and openssl's verdicts on the copy's last signature: both "valid", or both not. */
+  function outsideVerdicts(pdf: Buffer): { pdfsig: boolean; openssl: boolean; text: string } {
+    const sig = tool('pdfsig', [file('check.pdf', pdf)]).out;
+    const { cms, signed } = signatureAt(pdf, -1);
+    const cmsCheck = opensslCmsVerify(file('c.der', cms), file('signed.bin', signed), certFile);
+    return {
+      pdfsig: /Signature Validation: Signature is Valid\./.test(sig) && /Total document signed/.test(sig),
+      openssl: cmsCheck.status === 0,
+      text: sig + cmsCheck.out,
+    };
+  }
+
+  /** One byte of `pdf` changed at `at`, verified by us; the verdict's last line. */
+  async function tampered(at: number): Promise<{ pdf: Buffer; code: number; last: string; out: string }> {
+    const pdf = Buffer.from(copy);
+    pdf[at] = pdf[at] === 0x30 ? 0x31 : 0x30;
+    const { code, out } = await verify([file('tampered-signed.pdf', pdf), '--explorer', `${base}/api`]);
+    return { pdf, code, last: out.trim().split('\n').at(-1)!, out };
+  }
+
+  it('the sound copy: verified, and valid for pdfsig and openssl', async () => {
+    const outside = outsideVerdicts(copy);
+    assert.deepEqual([outside.pdfsig, outside.openssl], [true, true], outside.text);
+    const { code, out } = await verify([file('boat-signed.pdf', copy), '--explorer', `${base}/api`]);
+    assert.equal(code, 0, out);
+  });
+
+  it('a byte of the attestation pages: "the appended part was changed", and both tools refuse it', async () => {
+    const page = copy.indexOf('/MediaBox', original.length);
+    assert.ok(page > original.length, 'an attestation page in the appended part');
+    const at = copy.indexOf('595', page); // a digit of the page's width
+    const r = await tampered(at);
+    assert.equal(r.code, 1, r.out);
+    assert.match(
+      r.last,
+      new RegExp(
+        `^NOT VERIFIED: signed copy: the appended part \\(bytes ${original.length} to ${copy.length}: the attestation pages\\) was changed: signature 1 by CN=proofseal no longer matches`,
+      ),
+    );
+    const outside = outsideVerdicts(r.pdf);
+    assert.deepEqual([outside.pdfsig, outside.openssl], [false, false], outside.text);
+    assert.match(outside.text, /Digest Mismatch/);
+  });
+
+  it('a byte of the attached bundle: "the bundle was changed", and both tools refuse it', async () => {
+    const stream = copy.indexOf('stream', copy.indexOf('/Type /EmbeddedFile', original.length)) + 'stream\n'.length;
+    const r = await tampered(stream + 40);
+    assert.equal(r.code, 1, r.out);
+    assert.match(
+      r.last,
+      /^NOT VERIFIED: signed copy: the bundle attached in the appended part \(proof-bundle-test\.json\) was changed: it is no longer a readable proof bundle/,
+    );
+    const outside = outsideVerdicts(r.pdf);
+    assert.deepEqual([outside.pdfsig, outside.openssl], [false, false], outside.text);
+  });
+
+  it('a byte of the original: "the original part was changed", and both tools refuse it', async () => {
+    const r = await tampered(Math.floor(original.length / 2));
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.last, /^NOT VERIFIED: signed copy: the original part was changed: no revision of it/);
+    const outside = outsideVerdicts(r.pdf);
+    assert.deepEqual([outside.pdfsig, outside.openssl], [false, false], outside.text);
+  });
+
+  it('a byte of the signature itself: refused by us and both tools', async () => {
+    const { range } = signatureAt(copy, -1);
+    const r = await tampered(range[1]! + 1 + 2 * (signatureAt(copy, -1).cms.length - 20));
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.last, /^NOT VERIFIED: signed copy: signature 1 by CN=proofseal does not hold: /);
+    const outside = outsideVerdicts(r.pdf);
+    assert.deepEqual([outside.pdfsig, outside.openssl], [false, false], outside.text);
+  });
+
+  it('bytes added after the signature: refused, the signature no longer covers the whole file', async () => {
+    const added = Buffer.from('\n% appended later\n%%EOF\n');
+    const longer = Buffer.concat([copy, added]);
+    const { code, out } = await verify([file('longer-signed.pdf', longer), '--explorer', `${base}/api`]);
+    assert.equal(code, 1, out);
+    assert.match(
+      out,
+      new RegExp(
+        `NOT VERIFIED: signed copy: its last ${added.length} bytes \\(after byte ${copy.length}, where the last signature ends\\) are signed by no one`,
+      ),
+    );
+    assert.doesNotMatch(tool('pdfsig', [file('longer.pdf', longer)]).out, /Total document signed/);
   });
 });
