@@ -49,7 +49,7 @@ export async function verifyCommand(args: string[], ctx: ClientContext): Promise
     await verifyFiles(args, ctx);
   } catch (err) {
     if (!(err instanceof DecodeBoundError)) throw err;
-    ctx.out(`NOT VERIFIED: ${err.message} (a bound on what a verifier reads, docs/hardening.md)`);
+    ctx.out(`NOT VERIFIED: ${err.message} (a bound on what a verifier reads)`);
     process.exitCode = 1;
   }
 }

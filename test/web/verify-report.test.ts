@@ -27,7 +27,7 @@ const verified = (): ChainAnswer => ({
   confirmations: 6,
   identityVerificationStatus: 'VERIFIED',
 });
-const offline: ReportDeps = { askServer: null, askExplorer: null };
+const offline: ReportDeps = { askServer: null, askExplorer: null, lookups: true };
 const serverSays =
   (answer: (r: ChainpointReceipt) => ChainAnswer): ReportDeps['askServer'] =>
   async (r) =>
@@ -73,13 +73,18 @@ describe('verification report', () => {
 
   it('with the server: the chain and the identity come from its answer; an unreachable server is "not checked"', async () => {
     const { bundle } = proofBundle(content, signers);
-    const ok = await buildReport(bundle, fileHash, { askServer: serverSays(verified), askExplorer: null }, fmt);
+    const ok = await buildReport(
+      bundle,
+      fileHash,
+      { askServer: serverSays(verified), askExplorer: null, lookups: true },
+      fmt,
+    );
     assert.equal(ok.state, 'ok');
     assert.ok(ok.cards[0]!.checks.some((c) => c.key === 'identityOk' && c.params?.server === 'id.example.org'));
     const down = await buildReport(
       bundle,
       fileHash,
-      { askServer: serverSays(() => ({ ...verified(), code: 'UNREACHABLE' })), askExplorer: null },
+      { askServer: serverSays(() => ({ ...verified(), code: 'UNREACHABLE' })), askExplorer: null, lookups: true },
       fmt,
     );
     assert.equal(down.state, 'partial');
@@ -87,7 +92,11 @@ describe('verification report', () => {
     const unreachableId = await buildReport(
       bundle,
       fileHash,
-      { askServer: serverSays(() => ({ ...verified(), identityVerificationStatus: 'HTTP_ERROR' })), askExplorer: null },
+      {
+        askServer: serverSays(() => ({ ...verified(), identityVerificationStatus: 'HTTP_ERROR' })),
+        askExplorer: null,
+        lookups: true,
+      },
       fmt,
     );
     assert.equal(unreachableId.state, 'ok', 'an identity server that cannot be asked is no failure of the proof');
@@ -98,6 +107,7 @@ describe('verification report', () => {
       {
         askServer: serverSays(() => ({ ...verified(), identityVerificationStatus: 'IDENTITY_MISMATCH' })),
         askExplorer: null,
+        lookups: true,
       },
       fmt,
     );
@@ -112,7 +122,12 @@ describe('verification report', () => {
     const best = await buildReport(
       bundle,
       fileHash,
-      { askServer: null, askExplorer: async (h) => (asked.push(h), true), explorerOrigin: 'mempool.space' },
+      {
+        askServer: null,
+        askExplorer: async (h) => (asked.push(h), true),
+        explorerOrigin: 'mempool.space',
+        lookups: true,
+      },
       fmt,
     );
     assert.equal(best.state, 'ok');
@@ -121,7 +136,7 @@ describe('verification report', () => {
     const orphan = await buildReport(
       bundle,
       fileHash,
-      { askServer: null, askExplorer: async (h) => h !== bobsBlock, explorerOrigin: 'mempool.space' },
+      { askServer: null, askExplorer: async (h) => h !== bobsBlock, explorerOrigin: 'mempool.space', lookups: true },
       fmt,
     );
     assert.equal(orphan.state, 'fail');

@@ -18,7 +18,7 @@ export const MAX_ATTACHMENT_BYTES = 32 * 1024 * 1024;
 export class DecodeBoundError extends Error {
   readonly code = 'DECODE_BOUND';
   constructor(what: string, limit: number) {
-    super(`${what} decodes to more than ${limit} bytes: not read`);
+    super(`${what}: more than ${limit} bytes once decoded, not read`);
   }
 }
 

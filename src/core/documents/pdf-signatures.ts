@@ -149,7 +149,7 @@ async function timeStampOf(der: Uint8Array, digest: Uint8Array): Promise<Verdict
 async function cmsOf(der: Uint8Array, digest: Uint8Array, signedBytes: () => Uint8Array): Promise<Verdict> {
   let signed: pkijs.SignedData;
   try {
-    const content = pkijs.ContentInfo.fromBER(der);
+    const content = pkijs.ContentInfo.fromBER(new Uint8Array(der));
     if (content.contentType !== ID_SIGNED_DATA) throw new Error('not CMS SignedData');
     signed = new pkijs.SignedData({ schema: content.content });
     if (signed.signerInfos.length === 0) throw new Error('it has no signer');

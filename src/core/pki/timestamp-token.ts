@@ -45,7 +45,7 @@ export async function readTimestampToken(token: Uint8Array, message: Uint8Array)
   let signed: pkijs.SignedData;
   let info: pkijs.TSTInfo;
   try {
-    const content = pkijs.ContentInfo.fromBER(token);
+    const content = pkijs.ContentInfo.fromBER(new Uint8Array(token));
     if (content.contentType !== ID_SIGNED_DATA) throw new Error('not CMS SignedData');
     signed = new pkijs.SignedData({ schema: content.content });
     if (signed.encapContentInfo.eContentType !== ID_CT_TSTINFO) throw new Error('its content is not a TSTInfo');
