@@ -83,6 +83,8 @@ const en = {
     'The appended part (bytes {from} to {to}: the attestation pages) was changed: signature {n} by {signer} no longer matches.',
   copyBundleChanged:
     'The bundle attached in the appended part (after byte {from}) was changed: signature {n} by {signer} no longer matches.',
+  copyLaterRevisionChanged:
+    'A later revision (bytes {from} to {to}, after the signature that still holds) was changed: signature {n} by {signer} no longer matches.',
   copySignatureBad: 'Signature {n} by {signer} does NOT hold: {problem}',
   copySignatureOk:
     'Signature {n} by {signer} holds: its digest matches the signed bytes and it verifies with the certificate inside.',
@@ -245,6 +247,8 @@ const frText: Record<MessageKey, string> = {
     'La partie ajoutée (octets {from} à {to} : les pages d’attestation) a été modifiée : la signature {n} de {signer} ne correspond plus.',
   copyBundleChanged:
     'Le dossier joint dans la partie ajoutée (après l’octet {from}) a été modifié : la signature {n} de {signer} ne correspond plus.',
+  copyLaterRevisionChanged:
+    'Une révision ultérieure (octets {from} à {to}, après la signature qui tient) a été modifiée : la signature {n} de {signer} ne correspond plus.',
   copySignatureBad: 'La signature {n} de {signer} ne tient PAS : {problem}',
   copySignatureOk:
     'La signature {n} de {signer} tient : son condensé correspond aux octets signés et elle se vérifie avec le certificat qu’elle contient.',

@@ -258,6 +258,48 @@ describe("proofseal verify checks the bundle's RFC 3161 tokens itself, as openss
     assert.match(out, /VERIFIED: .* and by 2 RFC 3161 time stamp\(s\); no proofseal server was asked/);
   });
 
+  it('a signed copy made with a TSA: the signature and the document time-stamp over the whole file, as pdfsig reads them', async () => {
+    const original = await onePagePdf('Signed with a time-stamping authority');
+    const bundle = proofBundle(Buffer.from(original), [{ name: 'Di Oz', email: 'di@example.com' }]).bundle;
+    for (const e of bundle.bitcoinSpv) chain.set(e.blockHeight, e.blockHash);
+    const update = await pdfSignedCopyAssembler().assemble(original, await onePagePdf('Attestation (test)'), {
+      bytes: new TextEncoder().encode(JSON.stringify(bundle)),
+      fileName: 'proof-bundle-test.json',
+      date: Date.now(),
+    });
+    const identity = await serviceSigningIdentity('k'.repeat(40), 'proofseal');
+    const authority = rfc3161Client(createSafeFetch({ allowPrivateUrls: true }), [tsa.url]);
+    const copy = await padesSigner({ identity: async () => identity, now: Date.now, tsa: authority }).sign(update);
+    const { code, out } = await verify([file('lta-signed.pdf', copy), '--explorer', `${base}/api`]);
+    for (const e of fx.bundle.bitcoinSpv) chain.set(e.blockHeight, e.blockHash); // this suite's blocks again
+    assert.equal(code, 0, out.split('\n').at(-1));
+    assert.match(out, /✓ signature 1 by CN=proofseal holds/);
+    assert.match(out, /✓ document time-stamp 2 by CN=Test TSA at [0-9T:.-]+Z holds/);
+    assert.ok(out.includes(`✓ signature 2 by CN=Test TSA covers the whole file (${copy.length} bytes)`), out);
+    // pdfsig checks the CMS signature and cannot validate a document time-stamp; openssl ts -verify does.
+    const sig = tool('pdfsig', [file('lta.pdf', copy)]).out;
+    assert.match(sig, /Signature #1:[^]*Signature is Valid\.[^]*Signature #2:[^]*Total document signed/, sig);
+    const docStamp = (pdf: Uint8Array) => {
+      const { cms, signed } = signatureAt(Buffer.from(pdf), -1);
+      return opensslTsVerify(file('signed.bin', signed), file('doc-ts.der', cms), tsa).out;
+    };
+    assert.match(docStamp(copy), /Verification: OK/);
+
+    const tampered = Buffer.from(copy);
+    const dss = tampered.indexOf('/DSS');
+    assert.ok(dss > 0, 'the last revision carries a DSS');
+    tampered[dss + 2] = 0x58; // /DXS: a byte only the document time-stamp covers
+    for (const e of bundle.bitcoinSpv) chain.set(e.blockHeight, e.blockHash);
+    const bad = await verify([file('lta-tampered-signed.pdf', tampered), '--explorer', `${base}/api`]);
+    for (const e of fx.bundle.bitcoinSpv) chain.set(e.blockHeight, e.blockHash);
+    assert.equal(bad.code, 1, bad.out);
+    assert.match(
+      bad.out,
+      /NOT VERIFIED: signed copy: a later revision \(bytes \d+ to \d+, after the signature that still holds\) was changed: signature 2 by CN=Test TSA no longer matches \(the token stamps [0-9a-f]{64}, not the SHA-256 of the byte ranges/,
+    );
+    assert.match(docStamp(tampered), /Verification: FAILED/);
+  });
+
   it('a tampered token fails here and in openssl, with a clear message', async (t) => {
     // One byte of the signature value, at the token's end.
     const badSig = flip(stamps[0]!, (der) => der.length - 10);
@@ -417,5 +459,32 @@ describe('proofseal verify <signed-copy.pdf> checks its PDF signature, as pdfsig
       ),
     );
     assert.doesNotMatch(tool('pdfsig', [file('longer.pdf', longer)]).out, /Total document signed/);
+  });
+});
+
+describe("proofseal verify <signed-copy.pdf> of an original that was signed already: the original's own signature still holds", () => {
+  it('both signatures named and checked, as pdfsig reads them; a byte of the original breaks both', async () => {
+    const identity = await serviceSigningIdentity('o'.repeat(40), 'Original Signer Ltd');
+    const unsigned = await onePagePdf('A contract signed before upload');
+    const original = await padesSigner({ identity: async () => identity, now: Date.now }).sign(unsigned);
+    const fx = proofBundle(Buffer.from(original), [{ name: 'Cy Ho', email: 'cy@example.com' }]);
+    for (const e of fx.bundle.bitcoinSpv) chain.set(e.blockHeight, e.blockHash);
+    const copy = await signedCopyOf(original, fx.bundle);
+    const { code, out } = await verify([file('signed-twice-signed.pdf', copy), '--explorer', `${base}/api`]);
+    assert.equal(code, 0, out);
+    assert.match(out, /✓ the original's own signature 1 by CN=Original Signer Ltd still holds/);
+    assert.match(out, /✓ signature 2 by CN=proofseal holds/);
+    assert.ok(out.includes(`✓ signature 2 by CN=proofseal covers the whole file (${copy.length} bytes)`), out);
+    const sig = tool('pdfsig', [file('twice.pdf', copy)]).out;
+    assert.equal((sig.match(/Signature Validation: Signature is Valid\./g) ?? []).length, 2, sig);
+    assert.match(sig, /Signer Certificate Common Name: Original Signer Ltd/);
+
+    const tampered = Buffer.from(copy);
+    tampered[Math.floor(signatureAt(copy, 0).range[1]! / 2)] ^= 0x01; // inside the original's first signed range
+    const bad = await verify([file('twice-tampered-signed.pdf', tampered), '--explorer', `${base}/api`]);
+    assert.equal(bad.code, 1, bad.out);
+    assert.match(bad.out, /NOT VERIFIED: signed copy: the original part was changed/);
+    const badSig = tool('pdfsig', [file('twice-bad.pdf', tampered)]).out;
+    assert.equal((badSig.match(/Digest Mismatch/g) ?? []).length, 2, badSig);
   });
 });

@@ -44,13 +44,18 @@ export interface PdfSignature {
 
 const BYTE_RANGE = /\/ByteRange\s*\[\s*(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s*\]/g;
 
-/** Each `/ByteRange` of the file with the `/SubFilter` of its dictionary (looked for within 4 KiB around it). */
+/**
+ * Each `/ByteRange` of the file with the `/SubFilter` of its own object (from its `obj` to its `endobj`, so a
+ * neighbouring signature's dictionary is never read for it).
+ */
 function byteRanges(text: string): { range: [number, number, number, number]; at: number; rfc3161: boolean }[] {
   const found = [];
   for (const m of text.matchAll(BYTE_RANGE)) {
     if (found.length === MAX_PDF_SIGNATURES) break;
-    const around = text.slice(Math.max(0, m.index - 2048), m.index + 2048);
-    const rfc3161 = /\/SubFilter\s*\/ETSI\.RFC3161\b/.test(around) && !/\/ETSI\.CAdES\.detached\b/.test(around);
+    const start = Math.max(0, text.lastIndexOf(' obj', m.index));
+    const end = text.indexOf('endobj', m.index);
+    const own = text.slice(start, end === -1 ? m.index + 4096 : end);
+    const rfc3161 = /\/SubFilter\s*\/ETSI\.RFC3161\b/.test(own);
     const range = [1, 2, 3, 4].map((i) => Number(m[i])) as [number, number, number, number];
     found.push({ range, at: m.index, rfc3161 });
   }
@@ -118,16 +123,19 @@ export async function checkPdfSignatures(pdf: Uint8Array): Promise<PdfSignature[
     }
     const digest = rangesDigest(pdf, found.range);
     const signedBytes = () => concat(pdf.subarray(a, a + b), pdf.subarray(c, c + d));
-    out.push({ ...base, ...(await (found.rfc3161 ? timeStampOf(der, digest) : cmsOf(der, digest, signedBytes))) });
+    out.push({
+      ...base,
+      ...(await (found.rfc3161 ? timeStampOf(der, digest, signedBytes()) : cmsOf(der, digest, signedBytes))),
+    });
   }
   return out;
 }
 
 type Verdict = Omit<PdfSignature, 'index' | 'kind' | 'byteRange' | 'end'>;
 
-/** A document time-stamp: an RFC 3161 token whose imprint is the ranges' SHA-256. */
-async function timeStampOf(der: Uint8Array, digest: Uint8Array): Promise<Verdict> {
-  const reading = await readTimestampToken(der, digest);
+/** A document time-stamp: an RFC 3161 token whose imprint is the ranges' SHA-256 (`signed`: the ranges' bytes). */
+async function timeStampOf(der: Uint8Array, digest: Uint8Array, signed: Uint8Array): Promise<Verdict> {
+  const reading = await readTimestampToken(der, signed);
   if (!reading.readable) return { digestMatches: null, signatureValid: null, signer: null, problem: reading.reason };
   const c = reading.content;
   const digestMatches = c.imprint === hexOf(digest);

@@ -68,6 +68,16 @@ function brokenCheck(input: SignedCopyInput, s: PdfSignature, ofOriginal: boolea
       text: `the original's own signature ${s.index} by ${by(s)} does not hold: ${s.problem ?? ''}`,
     };
   if (s.digestMatches === false && o !== null) {
+    // Bytes a signature that still holds covers were not changed: the change is after the last of them.
+    const held = input.signatures.filter((x) => x.end < s.end && x.digestMatches === true && x.signatureValid === true);
+    const from = Math.max(o.length, ...held.map((x) => x.end));
+    if (from > o.length)
+      return {
+        state: 'fail',
+        key: 'copyLaterRevisionChanged',
+        params: { ...params, from, to: s.end },
+        text: `a later revision (bytes ${from} to ${s.end}, after the signature that still holds) was changed: signature ${s.index} by ${by(s)} no longer matches (${s.problem ?? ''})`,
+      };
     const part = input.bundleHolds ? 'copyAppendedChanged' : 'copyBundleChanged';
     const where = input.bundleHolds
       ? `the appended part (bytes ${o.length} to ${s.end}: the attestation pages) was changed`
