@@ -32,6 +32,12 @@ import { testWebAssets } from '../support/web-bundle.js';
 import { proofBundle, type BundleFixture } from '../support/proof-bundle-fixture.js';
 import { onePagePdf, signedCopyOf } from '../support/signed-copy-fixture.js';
 import { chainedHeaders } from '../support/spv-fixture.js';
+import { startOpensslTsa } from '../support/openssl-tsa.js';
+import { opensslTsVerify } from '../support/pdf-checks.js';
+import { rfc3161Client } from '../../src/adapters/pdf/tsa-client.js';
+import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 
 /** This suite's flags beyond the common ones (test/support/chromium.ts). */
 const EXTRA_ARGS = ['--disable-quic', '--disable-component-update', '--disable-sync'];
@@ -579,6 +585,55 @@ describe('verification page in chromium', { skip }, () => {
       'the standalone file asks nothing of any server',
     );
     await page.close();
+  });
+
+  it("the bundle's RFC 3161 tokens are checked in the browser, as openssl ts -verify does: a card each", async () => {
+    const tsa = await startOpensslTsa();
+    try {
+      const { dir } = await testWebAssets();
+      const content = randomBytes(600);
+      const fixture = proofBundle(content, [{ name: 'Ann Lee', email: 'ann@example.com' }]);
+      const authority = rfc3161Client(createSafeFetch({ allowPrivateUrls: true }), [tsa.url]);
+      const roots = [fixture.bundle.signatureReceipts[0]!.merkleRoot, fixture.bundle.auditTrailReceipt.merkleRoot];
+      const stamps = [];
+      for (const root of roots) {
+        const token = Buffer.from(await authority.timestamp(Buffer.from(root, 'hex'))).toString('base64');
+        stamps.push({ merkleRoot: root, token });
+      }
+      const scratch = mkdtempSync(path.join(os.tmpdir(), 'proofseal-stamps-'));
+      const openssl = (s: { merkleRoot: string; token: string }) => {
+        writeFileSync(path.join(scratch, 'root.bin'), Buffer.from(s.merkleRoot, 'hex'));
+        writeFileSync(path.join(scratch, 'token.der'), Buffer.from(s.token, 'base64'));
+        return opensslTsVerify(path.join(scratch, 'root.bin'), path.join(scratch, 'token.der'), tsa).out;
+      };
+      const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+      recordPageProblems(page, cspViolations);
+      await page.goto(`file://${path.join(dir, 'proofseal-verify.html')}`);
+      await page.waitForSelector('#verify-form[data-ready="true"]');
+      const r = await verifyWith(page, content, { ...fixture.bundle, rfc3161Timestamps: stamps });
+      const cards = await page.$$eval('#cards article', (els) =>
+        els.map((e) => [e.getAttribute('data-kind'), e.getAttribute('data-state'), e.querySelector('h3')?.textContent]),
+      );
+      assert.deepEqual(cards.slice(2), [
+        ['stamp', 'ok', '✓ RFC 3161 time stamp by CN=Test TSA'],
+        ['stamp', 'ok', '✓ RFC 3161 time stamp by CN=Test TSA'],
+      ]);
+      assert.equal((r.checks.match(/The authority CN=Test TSA signed it \(serial [0-9a-f]+\)/g) ?? []).length, 2);
+      for (const s of stamps) assert.match(openssl(s), /Verification: OK/);
+
+      // One byte of the first token's signature value: refused here and by openssl.
+      const der = Buffer.from(stamps[0]!.token, 'base64');
+      der[der.length - 10] ^= 0x01;
+      const bad = { merkleRoot: stamps[0]!.merkleRoot, token: der.toString('base64') };
+      const refused = await verifyWith(page, content, { ...fixture.bundle, rfc3161Timestamps: [bad, stamps[1]] });
+      assert.equal(refused.state, 'verdict fail');
+      assert.equal(refused.text, 'Not proved: the RFC 3161 time stamp by CN=Test TSA failed. The card below says why.');
+      assert.match(refused.checks, /The token of CN=Test TSA: its signature does NOT hold/);
+      assert.match(openssl(bad), /Verification: FAILED/);
+      await page.close();
+    } finally {
+      await tsa.close();
+    }
   });
 
   it('a /verify page that cannot reach its server (saved to disk) checks everything else and says the chain was not asked', async () => {
