@@ -16,8 +16,13 @@ import * as pkijs from 'pkijs';
 import { hexOf, nameOf, signerCertificate } from '../pki/names.js';
 import { readTimestampToken } from '../pki/timestamp-token.js';
 
-/** More signatures than any real signed copy carries; a file with more is read for the first ones only. */
-export const MAX_PDF_SIGNATURES = 64;
+/**
+ * More signatures than a real signed copy carries; a file with more is read for the first ones only. Each one
+ * costs a hash of the file, so the cap bounds the work to that many passes.
+ */
+export const MAX_PDF_SIGNATURES = 32;
+/** The longest `/Contents` read (hex digits): a CMS with its chain and time-stamp token is some tens of KB. */
+const MAX_CONTENTS_HEX = 1024 * 1024;
 
 const ID_SIGNED_DATA = '1.2.840.113549.1.7.2';
 const ID_MESSAGE_DIGEST = '1.2.840.113549.1.9.4';
@@ -42,6 +47,7 @@ export interface PdfSignature {
   readonly problem?: string;
 }
 
+const OBJECT_REACH = 256 * 1024;
 const BYTE_RANGE = /\/ByteRange\s*\[\s*(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s*\]/g;
 
 /**
@@ -52,9 +58,11 @@ function byteRanges(text: string): { range: [number, number, number, number]; at
   const found = [];
   for (const m of text.matchAll(BYTE_RANGE)) {
     if (found.length === MAX_PDF_SIGNATURES) break;
-    const start = Math.max(0, text.lastIndexOf(' obj', m.index));
+    // At most OBJECT_REACH either side: a /Contents is some kilobytes, and a hostile file cannot make each read long.
+    const from = Math.max(0, m.index - OBJECT_REACH);
+    const start = Math.max(from, text.lastIndexOf(' obj', m.index));
     const end = text.indexOf('endobj', m.index);
-    const own = text.slice(start, end === -1 ? m.index + 4096 : end);
+    const own = text.slice(start, end === -1 || end > m.index + OBJECT_REACH ? m.index + OBJECT_REACH : end);
     const rfc3161 = /\/SubFilter\s*\/ETSI\.RFC3161\b/.test(own);
     const range = [1, 2, 3, 4].map((i) => Number(m[i])) as [number, number, number, number];
     found.push({ range, at: m.index, rfc3161 });
@@ -114,6 +122,10 @@ export async function checkPdfSignatures(pdf: Uint8Array): Promise<PdfSignature[
     });
     if (a !== 0 || b === 0 || c <= b || c + d > pdf.length) {
       out.push(bad(`its /ByteRange [${a} ${b} ${c} ${d}] does not fit the file (${pdf.length} bytes)`));
+      continue;
+    }
+    if (c - b > MAX_CONTENTS_HEX) {
+      out.push(bad(`its /Contents is longer than ${MAX_CONTENTS_HEX} bytes: not read`));
       continue;
     }
     const der = contentsDer(pdf, b, c);
