@@ -587,6 +587,35 @@ describe('verification page in chromium', { skip }, () => {
     await page.close();
   });
 
+  it('the online /verify page, a signed copy alone: the same checks of its PDF signature, the server places the blocks', async () => {
+    const original = await onePagePdf('Sale of a car');
+    const fixture = proofBundle(Buffer.from(original), [{ name: 'Ann Lee', email: 'ann@example.com' }]);
+    knowTransactions(fixture);
+    const copy = await signedCopyOf(original, fixture.bundle);
+    const page = await open('/verify', { width: 900, height: 900 });
+    const pdf = (buffer: Buffer) => ({ name: 'car-signed.pdf', mimeType: 'application/pdf', buffer });
+    await page.setInputFiles('#file', pdf(copy));
+    await page.click('#verify-button');
+    await page.waitForSelector('#result:not([hidden])');
+    assert.equal(await page.getAttribute('#verdict', 'class'), 'verdict ok');
+    assert.match(
+      (await page.textContent('#verdict')) ?? '',
+      /^Ann Lee signed this document; proved by Bitcoin blocks 560 and 590, mined no later than November 14, 2023 at 11:03:20 PM UTC\.$/,
+    );
+    assert.equal(await page.getAttribute('#cards article:first-child', 'data-state'), 'ok');
+    assert.match((await page.textContent('#notes')) ?? '', /read from the signed copy/);
+    const tampered = Buffer.from(copy);
+    tampered[tampered.indexOf('595', tampered.indexOf('/MediaBox', original.length))] = 0x36;
+    await page.setInputFiles('#file', pdf(tampered));
+    await page.click('#verify-button');
+    await page.waitForSelector('#result:not([hidden])');
+    assert.match(
+      (await page.textContent('#verdict')) ?? '',
+      /^Not proved: The appended part \(bytes \d+ to \d+: the attestation pages\) was changed/,
+    );
+    await page.close();
+  });
+
   it("the bundle's RFC 3161 tokens are checked in the browser, as openssl ts -verify does: a card each", async () => {
     const tsa = await startOpensslTsa();
     try {
