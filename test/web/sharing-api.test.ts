@@ -159,6 +159,8 @@ for (const kind of kinds) {
       const page = await b.app.inject({ url: sharingPath(TEST_SECRET_KEY, id) });
       assert.equal(page.statusCode, 200);
       assert.equal(page.headers['content-security-policy'], CONTENT_SECURITY_POLICY);
+      // The service's network, so the page links blocks to that network's explorers (regtest's: none).
+      assert.match(page.body, /<main id="main" tabindex="-1" data-network="regtest">/);
       const wrong = await b.app.inject({ url: `/share/${id}/${'A'.repeat(43)}` });
       assert.equal(wrong.statusCode, 404);
       assert.match(String(wrong.headers['content-type']), /^text\/html/);

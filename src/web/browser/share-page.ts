@@ -4,6 +4,7 @@
  * bundled core code as /verify; only the Bitcoin part is asked of POST /v1/receipt/verify.
  */
 import type { ChainpointReceipt } from '../../core/chainpoint/index.js';
+import { blockLookups as blockLookupsOf, isBitcoinNetwork, type BitcoinNetwork } from '../../core/bitcoin/explorers.js';
 import { isSigningKey, st, type SigningKey } from '../i18n-signing.js';
 import { api, applyBranding, byId, formatDate, pageLang, requesterText, show, showLogo } from './page-kit.js';
 import type { ChainAnswer } from './verify-checks.js';
@@ -116,7 +117,11 @@ async function askChain(receipt: ChainpointReceipt): Promise<ChainAnswer> {
   return { code, text: res.body?.message ?? '', ...none };
 }
 
-const renderer: Renderer = { lang, formatTime: (ms) => formatDate(lang, ms) };
+/** The service's Bitcoin network, rendered into the page: the explorers the blocks link to (none for regtest). */
+const network: BitcoinNetwork = isBitcoinNetwork(byId('main').dataset.network)
+  ? (byId('main').dataset.network as BitcoinNetwork)
+  : 'mainnet';
+const renderer: Renderer = { lang, formatTime: (ms) => formatDate(lang, ms), network };
 
 /**
  * Checks the proof bundle with the verification page's code (the request's hashToSign stands for the
@@ -134,7 +139,7 @@ async function verify(): Promise<void> {
     const report = await buildReport(
       bundle.body,
       view.body.hashToSign,
-      { askServer: askChain, askExplorer: null },
+      { askServer: askChain, askExplorer: null, lookups: blockLookupsOf(network).length > 0 },
       renderer.formatTime,
     );
     verdict.className = verdictClass(report.state);
