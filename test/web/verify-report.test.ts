@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import type { ChainpointReceipt } from '../../src/core/chainpoint/receipt.js';
 import type { ChainAnswer } from '../../src/web/browser/verify-checks.js';
 import { buildReport, identityFacts, type ReportDeps } from '../../src/web/browser/verify-report.js';
-import { headline } from '../../src/web/browser/verify-render.js';
+import { headline } from '../../src/web/browser/verify-headline.js';
 import { proofBundle } from '../support/proof-bundle-fixture.js';
 
 const content = randomBytes(1000);
