@@ -4,7 +4,18 @@
  * where it is read; every level of nesting, and every operator of a chain, counts against MAX_NESTING.
  */
 import type { BinaryOp, Expr } from './template-ir.js';
-import { cannotParse, expect, lineAt, nested, refuse, sees, skipSpace, take, type Reader } from './template-reader.js';
+import {
+  cannotParse,
+  deeper,
+  expect,
+  lineAt,
+  nested,
+  refuse,
+  sees,
+  skipSpace,
+  take,
+  type Reader,
+} from './template-reader.js';
 import { TOOL_NAMES } from './template-tools.js';
 
 const SAFE_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/;
@@ -143,7 +154,13 @@ function toolList(): string {
 
 /** An expression: `||` binds loosest, then `&&`, equality, comparison, `+ -`, `* / %`, then `! not -`. */
 export function parseExpr(r: Reader): Expr {
-  return nested(r, () => binaryAt(r, 0));
+  const depth = r.shared.depth;
+  deeper(r);
+  try {
+    return binaryAt(r, 0);
+  } finally {
+    r.shared.depth = depth;
+  }
 }
 
 /**
@@ -151,21 +168,24 @@ export function parseExpr(r: Reader): Expr {
  * (the tree it builds is as deep as the chain is long), so long chains are refused like deep nesting.
  */
 function binaryAt(r: Reader, level: number): Expr {
-  const operand = () => (level + 1 < LEVELS.length ? binaryAt(r, level + 1) : unary(r));
   const { re, ops } = LEVELS[level]!;
   const depth = r.shared.depth;
   try {
-    let left = operand();
+    let left = operandOf(r, level);
     for (;;) {
       skipSpace(r);
       const op = take(r, re);
       if (!op) return left;
-      left = nested(r, () => ({ kind: 'binary', op: ops[op[0]]!, left, right: operand() }));
-      r.shared.depth += 1;
+      deeper(r);
+      left = { kind: 'binary', op: ops[op[0]]!, left, right: operandOf(r, level) };
     }
   } finally {
     r.shared.depth = depth;
   }
+}
+
+function operandOf(r: Reader, level: number): Expr {
+  return level + 1 < LEVELS.length ? binaryAt(r, level + 1) : unary(r);
 }
 
 function unary(r: Reader): Expr {

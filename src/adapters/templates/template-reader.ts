@@ -88,10 +88,15 @@ export function expect(r: Reader, text: string, what = `"${text}"`): void {
   r.pos += text.length;
 }
 
-/** Runs `parse` one level deeper, refusing what nests more than {@link MAX_NESTING} deep. */
-export function nested<T>(r: Reader, parse: () => T): T {
+/** Goes one level deeper (the caller restores the depth), refusing what nests more than {@link MAX_NESTING} deep. */
+export function deeper(r: Reader): void {
   if (r.shared.depth >= MAX_NESTING) refuse(r, `blocks or expressions nested more than ${MAX_NESTING} deep`);
   r.shared.depth += 1;
+}
+
+/** Runs `parse` one level deeper, refusing what nests more than {@link MAX_NESTING} deep. */
+export function nested<T>(r: Reader, parse: () => T): T {
+  deeper(r);
   try {
     return parse();
   } finally {

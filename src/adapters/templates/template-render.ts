@@ -6,7 +6,7 @@
  */
 import { fail } from '../../core/errors.js';
 import type { RenderMeter } from '../../app/mail/template.port.js';
-import { dataMap, hasKey, isDataMap } from './template-data.js';
+import { dataMap, hasKey, isDataMap, mapSize } from './template-data.js';
 import type { BinaryOp, DataMap, Expr, Node, Program, Value } from './template-ir.js';
 import { TOOLS } from './template-tools.js';
 
@@ -24,6 +24,8 @@ export const BUDGET = Object.freeze({
   stringLength: 262_144,
   /** UTF-16 units of all the strings a render builds, gives a tool or compares, output included. */
   charsBuilt: 1_048_576,
+  /** Lists and maps nested in a value printed as text. */
+  printDepth: 64,
 });
 
 export interface RenderInput {
@@ -44,10 +46,17 @@ interface Sink {
   readonly what: string;
 }
 
+/** A loop's position, and its `$foreach` for that turn once a template has read it. */
+interface Loop {
+  index: number;
+  readonly length: number;
+  info?: { readonly index: number; readonly map: DataMap };
+}
+
 /** A loop's or a macro's names; a loop's position, read as `$foreach.…` and `$velocityCount`. */
 interface Frame {
   readonly vars: Map<string, Value>;
-  readonly loop?: { index: number; readonly length: number };
+  readonly loop?: Loop;
 }
 
 interface State {
@@ -122,16 +131,19 @@ function renderLoop(node: Extract<Node, { kind: 'foreach' }>, state: State, sink
   }
 }
 
-/** `$foreach`, made only when a template reads it. */
-function loopInfo(loop: { index: number; length: number }): DataMap {
+/** `$foreach`, made only when a template reads it, once per turn however often it is read. */
+function loopInfo(loop: Loop): DataMap {
   const i = loop.index;
-  return dataMap([
+  if (loop.info?.index === i) return loop.info.map;
+  const map = dataMap([
     ['count', i + 1],
     ['index', i],
     ['hasNext', i + 1 < loop.length],
     ['first', i === 0],
     ['last', i + 1 === loop.length],
   ]);
+  loop.info = { index: i, map };
+  return map;
 }
 
 function iterable(value: Value): readonly Value[] {
@@ -144,6 +156,7 @@ function renderCall(node: Extract<Node, { kind: 'call' }>, state: State, sink: S
   const macro = state.program.macros.get(node.macro);
   if (!macro) return;
   if (state.depth >= BUDGET.macroDepth) tooCostly(state, `macros nested more than ${BUDGET.macroDepth} deep`);
+  step(state, macro.params.length);
   const vars = new Map<string, Value>(
     macro.params.map((p, i) => [p, i < node.args.length ? evaluate(node.args[i]!, state) : null]),
   );
@@ -216,8 +229,10 @@ function evaluate(expr: Expr, state: State): Value {
     case 'range':
       return range(evaluate(expr.from, state), evaluate(expr.to, state), state);
     case 'lookup':
+      step(state, expr.path.length);
       return follow(lookup(state, expr.name), expr.path);
     case 'raw':
+      step(state, expr.path.length);
       return follow(state.input.raw, expr.path);
     case 'tool':
       return callTool(expr, state);
@@ -287,7 +302,8 @@ function binary(op: BinaryOp, leftExpr: Expr, rightExpr: Expr, state: State): Va
  * strings reads them: their length counts in the characters of the render's budget.
  */
 function equal(left: Value, right: Value, state: State): boolean {
-  if (left === null || right === null) return left === right;
+  if (left === right) return true;
+  if (left === null || right === null) return false;
   if (typeof left === 'string' && typeof right === 'string') {
     built(state, Math.min(left.length, right.length), 'the strings compared');
     return left === right;
@@ -338,13 +354,7 @@ function truthy(value: Value): boolean {
   if (typeof value === 'string') return value.length > 0;
   if (typeof value === 'number') return value !== 0;
   if (Array.isArray(value)) return value.length > 0;
-  return hasAnyKey(value as DataMap);
-}
-
-/** Whether a map has a key, without listing them all (a map may be large). */
-function hasAnyKey(map: DataMap): boolean {
-  for (const key in map) if (hasKey(map, key)) return true;
-  return false;
+  return mapSize(value as DataMap) > 0;
 }
 
 /** A value as text (`[a, b]` for a list, `{k=v}` for a map), or null when it has none. */
@@ -352,13 +362,40 @@ function show(value: Value, state: State): string | null {
   if (value === null) return null;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  const pieces = Array.isArray(value)
-    ? (value as readonly Value[]).map((v) => show(v, state) ?? 'null')
-    : Object.keys(value).map((k) => `${k}=${show((value as DataMap)[k]!, state) ?? 'null'}`);
-  const length = pieces.reduce((sum, piece) => sum + piece.length + 2, 0);
-  built(state, length, 'a string');
-  const text = pieces.join(', ');
-  return Array.isArray(value) ? `[${text}]` : `{${text}}`;
+  const printed: Printed = { parts: [], length: 0 };
+  print(value, state, printed, 0);
+  return printed.parts.join('');
+}
+
+interface Printed {
+  readonly parts: string[];
+  length: number;
+}
+
+/**
+ * Prints a list or a map piece by piece, each piece counted as it is made: a list holding the same large
+ * list many times (and so on, nested) stops at the characters budget instead of being printed whole first.
+ */
+function print(value: Value, state: State, printed: Printed, depth: number): void {
+  if (value === null || typeof value !== 'object') return piece(state, printed, value === null ? 'null' : String(value));
+  if (depth >= BUDGET.printDepth) tooCostly(state, `a value nested more than ${BUDGET.printDepth} deep printed`);
+  const list = Array.isArray(value) ? (value as readonly Value[]) : null;
+  const keys = list ? null : Object.keys(value);
+  const count = list ? list.length : keys!.length;
+  piece(state, printed, list ? '[' : '{');
+  for (let i = 0; i < count; i++) {
+    if (i > 0) piece(state, printed, ', ');
+    if (keys) piece(state, printed, `${keys[i]!}=`);
+    print(list ? list[i]! : (value as DataMap)[keys![i]!]!, state, printed, depth + 1);
+  }
+  piece(state, printed, list ? ']' : '}');
+}
+
+function piece(state: State, printed: Printed, text: string): void {
+  printed.length += text.length;
+  if (printed.length > BUDGET.stringLength) tooCostly(state, `a string longer than ${BUDGET.stringLength} characters`);
+  built(state, text.length, 'a string');
+  printed.parts.push(text);
 }
 
 function write(state: State, sink: Sink, text: string): void {
