@@ -299,11 +299,12 @@ function binary(op: BinaryOp, leftExpr: Expr, rightExpr: Expr, state: State): Va
 
 /**
  * Velocity's `==`: numbers by value, values of one type as they are, others by their text. Comparing two
- * strings reads them: their length counts in the characters of the render's budget.
+ * strings reads them: their length counts in the characters of the render's budget. A list or map compared
+ * with itself is equal without being printed.
  */
 function equal(left: Value, right: Value, state: State): boolean {
-  if (left === right) return true;
-  if (left === null || right === null) return false;
+  if (left === null || right === null) return left === right;
+  if (typeof left === 'object' && left === right) return true;
   if (typeof left === 'string' && typeof right === 'string') {
     built(state, Math.min(left.length, right.length), 'the strings compared');
     return left === right;
