@@ -41,7 +41,10 @@ const CASES: [string, string][] = [
     'a 1,900-key map tested for truth 40,000 times (issue 32)',
     `#set($m = {${Array.from({ length: 1_900 }, (_, i) => `"${i.toString(36)}":1`).join(',')}})#foreach($i in [1..8000])${'#if($m)#end'.repeat(5)}#end`,
   ],
-  ['$foreach read 27,000 times', '#foreach($i in [1..9000])#if($foreach.hasNext && $foreach.first)#end$velocityCount#end'],
+  [
+    '$foreach read 27,000 times',
+    '#foreach($i in [1..9000])#if($foreach.hasNext && $foreach.first)#end$velocityCount#end',
+  ],
   ['a list of 10,000 printed until 1 Mi built', '#set($l = [1..10000])#foreach($i in [1..100])#set($t = "$l")#end'],
 ];
 
@@ -95,7 +98,9 @@ for (const [name, source] of PARSES) {
   const t = time(() =>
     engine.compile(`${source.slice(0, 16_376)} ${n++}`, { html: true, label: 'bench', maxLength: BODY_MAX_LENGTH }),
   );
-  console.log(`${`parse: ${name}`.padEnd(58)} ${(t.outcome === 'rendered' ? 'compiled' : t.outcome).padEnd(20)} ${figures(t)}`);
+  console.log(
+    `${`parse: ${name}`.padEnd(58)} ${(t.outcome === 'rendered' ? 'compiled' : t.outcome).padEnd(20)} ${figures(t)}`,
+  );
 }
 
 const context = {

@@ -18,7 +18,11 @@ import { DomainError } from '../../src/core/errors.js';
 
 const engine = createVelocityEngine();
 const compile = (source: string) =>
-  engine.compile(source, { html: true, label: 'signatureRequestSigneeEmailContentTemplate', maxLength: BODY_MAX_LENGTH });
+  engine.compile(source, {
+    html: true,
+    label: 'signatureRequestSigneeEmailContentTemplate',
+    maxLength: BODY_MAX_LENGTH,
+  });
 
 /** The CPU bound of one parse or one render, and the wall bound (headroom for a loaded, shared machine). */
 const CPU_MS = 60;
@@ -62,7 +66,10 @@ describe('issue 32 row 5: a parse takes time linear in the source, and deep nest
     it(`${name} (seconds to 23 s on main): INVALID_TEMPLATE, nested more than 64 deep, within the bound`, () => {
       const t = timed(() => compile(source));
       assert.ok(isCode(t.result, 'INVALID_TEMPLATE'), String(t.result));
-      assert.match((t.result as DomainError).message, /^signatureRequestSigneeEmailContentTemplate: line 1: .*nested more than 64 deep/);
+      assert.match(
+        (t.result as DomainError).message,
+        /^signatureRequestSigneeEmailContentTemplate: line 1: .*nested more than 64 deep/,
+      );
       assertBounded(name, t);
     });
 
@@ -121,7 +128,9 @@ describe('issue 32 row 6: every step the budget counts costs constant time, or i
   });
 
   it('an empty map is false, a map of one key true, however it was made', () => {
-    const t = compile('#if($e)a#end#if($one)b#end#if({})c#end#if({"k": 1})d#end#set($m = {"k": 1, "k": 2})#if($m)e#end');
+    const t = compile(
+      '#if($e)a#end#if($one)b#end#if({})c#end#if({"k": 1})d#end#set($m = {"k": 1, "k": 2})#if($m)e#end',
+    );
     assert.equal(t.render({ e: {}, one: { k: null } }), 'bde');
   });
 
@@ -154,13 +163,56 @@ describe('issue 32 row 6: every step the budget counts costs constant time, or i
 
 describe('property: any parse and any render within the budget take a bounded time', () => {
   const fragment = fc.constantFrom(
-    '$a', '$!a', '${a', '}', '$a.b', '.b', '[', ']', '(', ')', '{', '"', "'", '\\', '!', '-', '+', '==', '&&',
-    '#if(', '#if($a)', '#end', '#else', '#set($x = ', '#foreach($i in [1..3])', '#macro(m $p)', '#m(', '#*',
-    '*#', '#[[', ']]#', '##', '\n', ' ', 'text', ',', '..', '1', 'true', '#{end}', '$tools.urlEncode(',
+    '$a',
+    '$!a',
+    '${a',
+    '}',
+    '$a.b',
+    '.b',
+    '[',
+    ']',
+    '(',
+    ')',
+    '{',
+    '"',
+    "'",
+    '\\',
+    '!',
+    '-',
+    '+',
+    '==',
+    '&&',
+    '#if(',
+    '#if($a)',
+    '#end',
+    '#else',
+    '#set($x = ',
+    '#foreach($i in [1..3])',
+    '#macro(m $p)',
+    '#m(',
+    '#*',
+    '*#',
+    '#[[',
+    ']]#',
+    '##',
+    '\n',
+    ' ',
+    'text',
+    ',',
+    '..',
+    '1',
+    'true',
+    '#{end}',
+    '$tools.urlEncode(',
   );
   const source = fc
     .array(fc.tuple(fragment, fc.integer({ min: 1, max: 2_000 })), { minLength: 1, maxLength: 12 })
-    .map((runs) => runs.map(([f, n]) => f.repeat(n)).join('').slice(0, TEMPLATE_MAX_SOURCE));
+    .map((runs) =>
+      runs
+        .map(([f, n]) => f.repeat(n))
+        .join('')
+        .slice(0, TEMPLATE_MAX_SOURCE),
+    );
 
   it('a parse of any source of an accepted length: a compiled template or INVALID_TEMPLATE, within the bound', () => {
     fc.assert(

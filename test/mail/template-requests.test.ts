@@ -116,7 +116,10 @@ for (const kind of kinds) {
       await timedCreate(requestBody({ authorizedSignees: signers }));
       const plain = await timedCreate(requestBody({ authorizedSignees: signers }));
       const templated = await timedCreate(requestBody({ vars, authorizedSignees: signers }));
-      assert.ok(templated < plain + 1_500, `created in ${templated.toFixed(0)} ms, without the template ${plain.toFixed(0)} ms`);
+      assert.ok(
+        templated < plain + 1_500,
+        `created in ${templated.toFixed(0)} ms, without the template ${plain.toFixed(0)} ms`,
+      );
     });
 
     it("a template that fails only when its mail is due: the mail is recorded failed, the signer's action succeeds", async () => {

@@ -193,7 +193,8 @@ function unary(r: Reader): Expr {
   if (take(r, NOT)) return nested(r, () => ({ kind: 'not', operand: unary(r) }));
   if (take(r, MINUS)) {
     const operand = nested(r, () => unary(r));
-    if (operand.kind === 'literal' && typeof operand.value === 'number') return { kind: 'literal', value: -operand.value };
+    if (operand.kind === 'literal' && typeof operand.value === 'number')
+      return { kind: 'literal', value: -operand.value };
     return { kind: 'minus', operand };
   }
   return primary(r);
@@ -209,7 +210,8 @@ function primary(r: Reader): Expr {
   const number = take(r, NUMBER);
   if (number) return { kind: 'literal', value: numberOf(r, number[0]) };
   const constant = take(r, CONSTANT);
-  if (constant) return { kind: 'literal', value: constant[0] === 'true' ? true : constant[0] === 'false' ? false : null };
+  if (constant)
+    return { kind: 'literal', value: constant[0] === 'true' ? true : constant[0] === 'false' ? false : null };
   return cannotParse(r, 'a value expected');
 }
 

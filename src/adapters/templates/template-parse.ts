@@ -301,12 +301,7 @@ function blockBody(r: Reader, start: number): { nodes: Node[]; stop: Stop } {
   return body;
 }
 
-function localName(
-  r: Reader,
-  name: { name: string; pathFollows: boolean } | null,
-  what: string,
-  pos: number,
-): string {
+function localName(r: Reader, name: { name: string; pathFollows: boolean } | null, what: string, pos: number): string {
   if (!name || name.pathFollows) return refuse(r, `${what} must be a name ($name)`, pos);
   if (RESERVED.has(name.name)) return refuse(r, `${what} cannot take the name $${name.name}`, pos);
   return name.name;

@@ -40,7 +40,15 @@ export interface Reader {
 }
 
 export function reader(src: string, lineBase: number, inString: boolean, shared: Shared): Reader {
-  return { src, pos: 0, lineBase, inString, shared, afterDirective: false, noCloseFrom: { comment: Infinity, raw: Infinity } };
+  return {
+    src,
+    pos: 0,
+    lineBase,
+    inString,
+    shared,
+    afterDirective: false,
+    noCloseFrom: { comment: Infinity, raw: Infinity },
+  };
 }
 
 /** The template's line of offset `pos` (binary search over the line starts). */

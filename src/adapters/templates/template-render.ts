@@ -378,7 +378,8 @@ interface Printed {
  * list many times (and so on, nested) stops at the characters budget instead of being printed whole first.
  */
 function print(value: Value, state: State, printed: Printed, depth: number): void {
-  if (value === null || typeof value !== 'object') return piece(state, printed, value === null ? 'null' : String(value));
+  if (value === null || typeof value !== 'object')
+    return piece(state, printed, value === null ? 'null' : String(value));
   if (depth >= BUDGET.printDepth) tooCostly(state, `a value nested more than ${BUDGET.printDepth} deep printed`);
   const list = Array.isArray(value) ? (value as readonly Value[]) : null;
   const keys = list ? null : Object.keys(value);
