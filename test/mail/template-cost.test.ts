@@ -14,6 +14,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createVelocityEngine } from '../../src/adapters/templates/velocity-engine.js';
 import { BODY_MAX_LENGTH, TEMPLATE_MAX_SOURCE, type TemplateVars } from '../../src/app/mail/template.port.js';
+import { trialRenderMails } from '../../src/app/signature-requests/trial-render-mails.js';
 import { DomainError } from '../../src/core/errors.js';
 
 const engine = createVelocityEngine();
@@ -158,6 +159,39 @@ describe('issue 32 row 6: every step the budget counts costs constant time, or i
     const t = timed(() => compile(`#macro(m ${params})#end#foreach($i in [1..9000])#m()#end`).render({}));
     assert.ok(isCode(t.result, 'TEMPLATE_TOO_COSTLY'), String(t.result));
     assertBounded('macro parameters', t);
+  });
+});
+
+describe("a trial render's work is bounded by what its templates read and build, not by the request's size", () => {
+  const settings = { engine, publicUrl: 'https://x.example', serviceName: 'p', serviceEmail: 'p@x.example' };
+  const request = (vars: Record<string, string>, signers: number) => ({
+    name: 'Contract',
+    hashToSign: '0'.repeat(64),
+    vars,
+    authorizedSignees: Array.from({ length: signers }, (_, i) => ({ commonName: `S${i}`, email: `s${i}@x.eu` })),
+  });
+  const trial = (vars: Record<string, string>, signers: number) =>
+    timed(() => trialRenderMails(settings, request(vars, signers), { email: 'o@x.example' }));
+
+  it('a 200 KB value no template reads, 1,200 signers, two custom mails (20 s of CPU on main): cheap', () => {
+    const vars = {
+      big: '<'.repeat(200_000),
+      signatureRequestSigneeEmailContentTemplate: 'Hi',
+      signatureReminderSigneeEmailContentTemplate: 'Hi',
+    };
+    const t = trial(vars, 1_200);
+    assert.equal(t.result, undefined, String(t.result));
+    assertBounded('trial of 1,200 signers', t, 400);
+  });
+
+  it('a value read counts its size; the trial counts the characters of all its renders together', () => {
+    const read = trial({ big: '<'.repeat(200_000), signatureRequestSigneeEmailContentTemplate: '$big' }, 2);
+    assert.ok(isCode(read.result, 'TEMPLATE_TOO_COSTLY'), String(read.result));
+    assert.match((read.result as DomainError).message, /the variables read longer than 262144/);
+    const many = trial({ big: 'x'.repeat(100_000), signatureRequestSigneeEmailContentTemplate: '$big' }, 1_200);
+    assert.ok(isCode(many.result, 'TEMPLATE_TOO_COSTLY'), String(many.result));
+    assert.match((many.result as DomainError).message, /more than 8388608 characters built for all the mails/);
+    assertBounded('trial stopped by its characters', many, 400);
   });
 });
 

@@ -117,7 +117,6 @@ function referenceExpr(r: Reader, id: string, steps: readonly Step[], start: num
   if (id !== 'raw') return { kind: 'lookup', name: id, path };
   const [first, ...rest] = path;
   if (typeof first !== 'string') return refuse(r, '$raw is read by key only: $raw.name', start);
-  r.shared.usesRaw = true;
   return { kind: 'raw', path: [first, ...rest] };
 }
 

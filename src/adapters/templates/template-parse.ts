@@ -50,7 +50,6 @@ export function parseProgram(source: string, label: string): Program {
     macros: new Map(),
     calls: [],
     depth: 0,
-    usesRaw: false,
     parseString: (text, line) => topLevel(reader(text, line - 1, true, shared)),
   };
   const body = topLevel(reader(source, 0, false, shared));
@@ -60,7 +59,7 @@ export function parseProgram(source: string, label: string): Program {
         'INVALID_TEMPLATE',
         `${label}: line ${call.line}: #${call.name} ${NOT_AVAILABLE.has(call.name) ? 'is not available' : 'is neither a directive nor a macro of this template'}`,
       );
-  return Object.freeze({ label, body, macros: shared.macros, usesRaw: shared.usesRaw });
+  return Object.freeze({ label, body, macros: shared.macros });
 }
 
 function topLevel(r: Reader): Node[] {

@@ -18,7 +18,6 @@ export interface Shared {
   readonly calls: { readonly name: string; readonly line: number }[];
   /** How deep the current block or expression is nested (strings inside strings included). */
   depth: number;
-  usesRaw: boolean;
   /** Parses the text of a double-quoted string that holds `$` or `#` (given by template-parse.ts). */
   readonly parseString: (text: string, line: number) => Node[];
 }

@@ -5,8 +5,8 @@
  * the template says.
  */
 import { fail } from '../../core/errors.js';
-import type { RenderMeter } from '../../app/mail/template.port.js';
-import { dataMap, hasKey, isDataMap, mapSize } from './template-data.js';
+import type { RenderMeter, TemplateVars } from '../../app/mail/template.port.js';
+import { dataMap, hasKey, isDataMap, mapSize, renderVars, type RenderVars } from './template-data.js';
 import type { BinaryOp, DataMap, Expr, Node, Program, Value } from './template-ir.js';
 import { TOOLS } from './template-tools.js';
 
@@ -29,13 +29,12 @@ export const BUDGET = Object.freeze({
 });
 
 export interface RenderInput {
-  /** The values a template reads as `$name` (HTML-escaped in an HTML template). */
-  readonly data: DataMap;
-  /** The values as given, read as `$raw.name`. */
-  readonly raw: DataMap;
+  /** The variables of the render: read as `$name` (HTML-escaped in an HTML template) and `$raw.name`. */
+  readonly vars: TemplateVars;
+  readonly html: boolean;
   /** The most UTF-16 units the output may have. */
   readonly maxLength: number;
-  /** Steps shared with other renders (a request's trial renders), with their common limit. */
+  /** Steps and characters shared with other renders (a request's trial renders), with their common limits. */
   readonly meter?: RenderMeter | undefined;
 }
 
@@ -62,6 +61,9 @@ interface Frame {
 interface State {
   readonly program: Program;
   readonly input: RenderInput;
+  /** The values read as `$name`, and as `$raw.name`: copies made for this render, when first read. */
+  readonly data: RenderVars;
+  readonly raw: RenderVars;
   /** Names set by `#set` outside any loop or macro: the render's own, dropped with it. */
   readonly globals: Map<string, Value>;
   /** Loop and macro scopes, innermost last. */
@@ -73,9 +75,13 @@ interface State {
 }
 
 export function renderProgram(program: Program, input: RenderInput): string {
+  const copied = (size: number) => built(state, size, 'the variables read');
+  const data = renderVars(input.vars, input.html, copied);
   const state: State = {
     program,
     input,
+    data,
+    raw: input.html ? renderVars(input.vars, false, copied) : data,
     globals: new Map(),
     frames: [],
     steps: 0,
@@ -198,12 +204,13 @@ function lookup(state: State, name: string): Value {
     if (loop && name === 'velocityCount') return loop.index + 1;
   }
   if (state.globals.has(name)) return state.globals.get(name)!;
-  return hasKey(state.input.data, name) ? state.input.data[name]! : null;
+  return state.data.read(name);
 }
 
-function follow(value: Value, path: readonly (string | number)[]): Value {
+function follow(value: Value, path: readonly (string | number)[], from = 0): Value {
   let current = value;
-  for (const key of path) {
+  for (let i = from; i < path.length; i++) {
+    const key = path[i]!;
     if (typeof key === 'number' && Array.isArray(current))
       current = Number.isInteger(key) && key >= 0 && key < current.length ? (current[key] as Value) : null;
     else if (typeof key === 'string' && isDataMap(current)) current = hasKey(current, key) ? current[key]! : null;
@@ -233,7 +240,7 @@ function evaluate(expr: Expr, state: State): Value {
       return follow(lookup(state, expr.name), expr.path);
     case 'raw':
       step(state, expr.path.length);
-      return follow(state.input.raw, expr.path);
+      return follow(state.raw.read(expr.path[0]), expr.path, 1);
     case 'tool':
       return callTool(expr, state);
     case 'not':
@@ -411,6 +418,11 @@ function built(state: State, length: number, what: string): void {
   if (length > BUDGET.stringLength) tooCostly(state, `${what} longer than ${BUDGET.stringLength} characters`);
   state.chars += length;
   if (state.chars > BUDGET.charsBuilt) tooCostly(state, `more than ${BUDGET.charsBuilt} characters built in all`);
+  const meter = state.input.meter;
+  if (meter?.maxChars === undefined) return;
+  meter.chars = (meter.chars ?? 0) + length;
+  if (meter.chars > meter.maxChars)
+    tooCostly(state, `more than ${meter.maxChars} characters built for all the mails of this request`);
 }
 
 function step(state: State, n: number): void {

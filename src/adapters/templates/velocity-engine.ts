@@ -13,12 +13,10 @@ import {
   type TemplateVars,
 } from '../../app/mail/template.port.js';
 import { fail } from '../../core/errors.js';
-import { dataMap, toData } from './template-data.js';
-import type { DataMap, Program } from './template-ir.js';
+import type { Program } from './template-ir.js';
 import { parseProgram } from './template-parse.js';
 import { renderProgram } from './template-render.js';
 
-const EMPTY = dataMap([]);
 /** Compiled templates kept per engine, so a request's templates are parsed once, not for every mail. */
 const CACHE_SIZE = 512;
 
@@ -58,7 +56,7 @@ function compileTemplate(source: string, opts: { html: boolean; label: string; m
 /**
  * In an HTML template every value is escaped before the template sees it (`&<>"'`), so whatever a template
  * does with it, a user's name cannot become markup; `$raw.name` gives the value as it was given. Both
- * are copies made for this render.
+ * are copies made for this render (template-data.ts), of the values it reads.
  */
 function render(
   program: Program,
@@ -66,7 +64,5 @@ function render(
   opts: { html: boolean; maxLength: number },
   meter: RenderMeter | undefined,
 ): string {
-  const data = toData(vars, opts.html) as DataMap;
-  const raw = !opts.html ? data : program.usesRaw ? (toData(vars, false) as DataMap) : EMPTY;
-  return renderProgram(program, { data, raw, maxLength: opts.maxLength, meter });
+  return renderProgram(program, { vars, html: opts.html, maxLength: opts.maxLength, meter });
 }

@@ -14,10 +14,13 @@ export const SUBJECT_MAX_LENGTH = 1_000;
 /** The most UTF-16 units a rendered body (HTML or text part) may have: 256 Ki. */
 export const BODY_MAX_LENGTH = 262_144;
 
-/** Steps counted over several renders (the trial renders of one request), with their common limit. */
+/** Steps (and characters, when `maxChars` is given) counted over several renders (the trial renders of one request), with their common limits. */
 export interface RenderMeter {
   steps: number;
   readonly maxSteps: number;
+  /** Characters built, read, given to a tool or compared by those renders. */
+  chars?: number;
+  readonly maxChars?: number;
 }
 
 export interface CompiledTemplate {
