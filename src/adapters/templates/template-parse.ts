@@ -203,7 +203,7 @@ function directive(r: Reader, word: string, start: number): HashResult {
     case 'if':
       return ifAt(r, start);
     case 'elseif':
-      return { kind: 'elseif', pos: start, condition: condition(r) };
+      return { kind: 'elseif', pos: start, condition: condition(r, 'elseif') };
     case 'else':
     case 'end':
       return { kind: word, pos: start };
@@ -238,8 +238,8 @@ function open(r: Reader, what: string): void {
   if (!take(r, OPEN)) cannotParse(r, `"(" expected after #${what}`);
 }
 
-function condition(r: Reader): Expr {
-  open(r, 'if');
+function condition(r: Reader, what: 'if' | 'elseif'): Expr {
+  open(r, what);
   const expr = parseExpr(r);
   expect(r, ')');
   return expr;
@@ -257,7 +257,7 @@ function setAt(r: Reader, start: number): Node {
 
 function ifAt(r: Reader, start: number): Node {
   const branches: { condition: Expr | null; body: readonly Node[] }[] = [];
-  let current: Expr | null = condition(r);
+  let current: Expr | null = condition(r, 'if');
   for (;;) {
     const { nodes, stop } = blockBody(r, start);
     branches.push({ condition: current, body: nodes });
