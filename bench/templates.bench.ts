@@ -1,7 +1,8 @@
 /**
  * The worst a template can cost one render (docs/templates.md): loop-heavy, string-heavy and macro-heavy
  * templates that run right up to the budget (or are stopped by it), each rendered many times; prints the
- * median and the worst time per render, and the time of a default invitation for comparison.
+ * median and the worst time per render, and the time of a default invitation for comparison; then the
+ * parse of the largest and densest templates of the accepted length, and of issue 32's hostile ones.
  *   node --import tsx bench/templates.bench.ts [--runs 200]
  */
 import { performance } from 'node:perf_hooks';
@@ -36,13 +37,37 @@ const CASES: [string, string][] = [
     '#foreach($i in [1..100])#set($t = $tools.urlEncode($s))#end',
   ],
   ['macro recursion (stopped at depth 20)', '#macro(r $n)#foreach($i in [1..200])#end#r($n)#end#r(1)'],
+  [
+    'a 1,900-key map tested for truth 40,000 times (issue 32)',
+    `#set($m = {${Array.from({ length: 1_900 }, (_, i) => `"${i.toString(36)}":1`).join(',')}})#foreach($i in [1..8000])${'#if($m)#end'.repeat(5)}#end`,
+  ],
+  [
+    '$foreach read 27,000 times',
+    '#foreach($i in [1..9000])#if($foreach.hasNext && $foreach.first)#end$velocityCount#end',
+  ],
+  ['a list of 10,000 printed until 1 Mi built', '#set($l = [1..10000])#foreach($i in [1..100])#set($t = "$l")#end'],
 ];
 
-function time(render: () => unknown): { median: number; p99: number; worst: number; outcome: string } {
+/** Sources of the accepted length (16 Ki), the densest we found, and issue 32's refused ones. */
+const PARSES: [string, string][] = [
+  ['8,192 references "$a$a…"', '$a'.repeat(8_192)],
+  ['1,364 "#if($a)x#end"', '#if($a)x#end'.repeat(1_364)],
+  ['861 "#set($a = "x $b y")"', '#set($a = "x $b y")'.repeat(861)],
+  ['16 Ki of "#set($a = [1, 2, {"k": $b}])"', '#set($a = [1, 2, {"k": $b}])'.repeat(564)],
+  ['"$a" and 8,190 ".b"', `$a${'.b'.repeat(8_190)}`],
+  ['16,000 "!" (refused: nested)', `#set($x = ${'!'.repeat(16_000)}true)`],
+  ['8,000 "[" (refused: nested)', `#set($x = ${'['.repeat(8_000)}${']'.repeat(8_000)})`],
+  ['16 Ki of unclosed "#*"', '#*'.repeat(8_192)],
+];
+
+/** Wall times, and the median CPU time of the process (what the work costs, whatever else the machine runs). */
+function time(render: () => unknown): { median: number; p99: number; worst: number; cpu: number; outcome: string } {
   const times: number[] = [];
+  const cpus: number[] = [];
   let outcome = 'rendered';
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
+    const cpu = process.cpuUsage();
     try {
       render();
     } catch (err) {
@@ -50,18 +75,34 @@ function time(render: () => unknown): { median: number; p99: number; worst: numb
       outcome = err.code;
     }
     times.push(performance.now() - start);
+    const used = process.cpuUsage(cpu);
+    cpus.push((used.user + used.system) / 1000);
   }
   times.sort((a, b) => a - b);
+  cpus.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(times.length * q))]!;
-  return { median: at(0.5), p99: at(0.99), worst: times[times.length - 1]!, outcome };
+  return { median: at(0.5), p99: at(0.99), worst: times[times.length - 1]!, cpu: cpus[cpus.length >> 1]!, outcome };
+}
+
+function figures(t: ReturnType<typeof time>): string {
+  return `median ${t.median.toFixed(2)} ms (CPU ${t.cpu.toFixed(2)} ms), p99 ${t.p99.toFixed(2)} ms, worst ${t.worst.toFixed(2)} ms`;
 }
 
 for (const [name, source] of CASES) {
   const template = engine.compile(source, { html: true, label: 'bench', maxLength: BODY_MAX_LENGTH });
-  const { median, p99, worst, outcome } = time(() => template.render(VARS));
-  const figures = `median ${median.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, worst ${worst.toFixed(2)} ms`;
-  console.log(`${name.padEnd(58)} ${outcome.padEnd(20)} ${figures}`);
+  const t = time(() => template.render(VARS));
+  console.log(`${name.padEnd(58)} ${t.outcome.padEnd(20)} ${figures(t)}`);
 }
+for (const [name, source] of PARSES) {
+  let n = 0;
+  const t = time(() =>
+    engine.compile(`${source.slice(0, 16_376)} ${n++}`, { html: true, label: 'bench', maxLength: BODY_MAX_LENGTH }),
+  );
+  console.log(
+    `${`parse: ${name}`.padEnd(58)} ${(t.outcome === 'rendered' ? 'compiled' : t.outcome).padEnd(20)} ${figures(t)}`,
+  );
+}
+
 const context = {
   ...VARS,
   signatureRequestURL: 'https://x/v1/signatureRequest/1?signeeId=2',
@@ -81,7 +122,7 @@ const request = {
   authorizedSignees: Array.from({ length: 50 }, (_, i) => ({ commonName: `S ${i}`, email: `s${i}@x.example` })),
 };
 const trial = time(() => trialRenderMails(settings, request, { email: 'o@x.example' }));
-const trialFigures = `median ${trial.median.toFixed(2)} ms, p99 ${trial.p99.toFixed(2)} ms`;
+const trialFigures = figures(trial);
 console.log(
   `${'trial of a 50-signer request, stopped at 300,000 steps'.padEnd(58)} ${trial.outcome.padEnd(20)} ${trialFigures}`,
 );

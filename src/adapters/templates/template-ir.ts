@@ -62,6 +62,4 @@ export interface Program {
   readonly body: readonly Node[];
   /** The template's macros, by name (a Map: no name reaches a prototype). */
   readonly macros: ReadonlyMap<string, Macro>;
-  /** Whether it reads `$raw` (its unescaped data is built only then). */
-  readonly usesRaw: boolean;
 }

@@ -5,8 +5,8 @@
  * the template says.
  */
 import { fail } from '../../core/errors.js';
-import type { RenderMeter } from '../../app/mail/template.port.js';
-import { dataMap, hasKey, isDataMap } from './template-data.js';
+import type { RenderMeter, TemplateVars } from '../../app/mail/template.port.js';
+import { dataMap, hasKey, isDataMap, mapSize, renderVars, type RenderVars } from './template-data.js';
 import type { BinaryOp, DataMap, Expr, Node, Program, Value } from './template-ir.js';
 import { TOOLS } from './template-tools.js';
 
@@ -24,16 +24,17 @@ export const BUDGET = Object.freeze({
   stringLength: 262_144,
   /** UTF-16 units of all the strings a render builds, gives a tool or compares, output included. */
   charsBuilt: 1_048_576,
+  /** Lists and maps nested in a value printed as text. */
+  printDepth: 64,
 });
 
 export interface RenderInput {
-  /** The values a template reads as `$name` (HTML-escaped in an HTML template). */
-  readonly data: DataMap;
-  /** The values as given, read as `$raw.name`. */
-  readonly raw: DataMap;
+  /** The variables of the render: read as `$name` (HTML-escaped in an HTML template) and `$raw.name`. */
+  readonly vars: TemplateVars;
+  readonly html: boolean;
   /** The most UTF-16 units the output may have. */
   readonly maxLength: number;
-  /** Steps shared with other renders (a request's trial renders), with their common limit. */
+  /** Steps and characters shared with other renders (a request's trial renders), with their common limits. */
   readonly meter?: RenderMeter | undefined;
 }
 
@@ -44,15 +45,25 @@ interface Sink {
   readonly what: string;
 }
 
+/** A loop's position, and its `$foreach` for that turn once a template has read it. */
+interface Loop {
+  index: number;
+  readonly length: number;
+  info?: { readonly index: number; readonly map: DataMap };
+}
+
 /** A loop's or a macro's names; a loop's position, read as `$foreach.…` and `$velocityCount`. */
 interface Frame {
   readonly vars: Map<string, Value>;
-  readonly loop?: { index: number; readonly length: number };
+  readonly loop?: Loop;
 }
 
 interface State {
   readonly program: Program;
   readonly input: RenderInput;
+  /** The values read as `$name`, and as `$raw.name`: copies made for this render, when first read. */
+  readonly data: RenderVars;
+  readonly raw: RenderVars;
   /** Names set by `#set` outside any loop or macro: the render's own, dropped with it. */
   readonly globals: Map<string, Value>;
   /** Loop and macro scopes, innermost last. */
@@ -64,9 +75,13 @@ interface State {
 }
 
 export function renderProgram(program: Program, input: RenderInput): string {
+  const copied = (size: number) => built(state, size, 'the variables read');
+  const data = renderVars(input.vars, input.html, copied);
   const state: State = {
     program,
     input,
+    data,
+    raw: input.html ? renderVars(input.vars, false, copied) : data,
     globals: new Map(),
     frames: [],
     steps: 0,
@@ -122,16 +137,19 @@ function renderLoop(node: Extract<Node, { kind: 'foreach' }>, state: State, sink
   }
 }
 
-/** `$foreach`, made only when a template reads it. */
-function loopInfo(loop: { index: number; length: number }): DataMap {
+/** `$foreach`, made only when a template reads it, once per turn however often it is read. */
+function loopInfo(loop: Loop): DataMap {
   const i = loop.index;
-  return dataMap([
+  if (loop.info?.index === i) return loop.info.map;
+  const map = dataMap([
     ['count', i + 1],
     ['index', i],
     ['hasNext', i + 1 < loop.length],
     ['first', i === 0],
     ['last', i + 1 === loop.length],
   ]);
+  loop.info = { index: i, map };
+  return map;
 }
 
 function iterable(value: Value): readonly Value[] {
@@ -144,6 +162,7 @@ function renderCall(node: Extract<Node, { kind: 'call' }>, state: State, sink: S
   const macro = state.program.macros.get(node.macro);
   if (!macro) return;
   if (state.depth >= BUDGET.macroDepth) tooCostly(state, `macros nested more than ${BUDGET.macroDepth} deep`);
+  step(state, macro.params.length);
   const vars = new Map<string, Value>(
     macro.params.map((p, i) => [p, i < node.args.length ? evaluate(node.args[i]!, state) : null]),
   );
@@ -185,12 +204,13 @@ function lookup(state: State, name: string): Value {
     if (loop && name === 'velocityCount') return loop.index + 1;
   }
   if (state.globals.has(name)) return state.globals.get(name)!;
-  return hasKey(state.input.data, name) ? state.input.data[name]! : null;
+  return state.data.read(name);
 }
 
-function follow(value: Value, path: readonly (string | number)[]): Value {
+function follow(value: Value, path: readonly (string | number)[], from = 0): Value {
   let current = value;
-  for (const key of path) {
+  for (let i = from; i < path.length; i++) {
+    const key = path[i]!;
     if (typeof key === 'number' && Array.isArray(current))
       current = Number.isInteger(key) && key >= 0 && key < current.length ? (current[key] as Value) : null;
     else if (typeof key === 'string' && isDataMap(current)) current = hasKey(current, key) ? current[key]! : null;
@@ -216,9 +236,11 @@ function evaluate(expr: Expr, state: State): Value {
     case 'range':
       return range(evaluate(expr.from, state), evaluate(expr.to, state), state);
     case 'lookup':
+      step(state, expr.path.length);
       return follow(lookup(state, expr.name), expr.path);
     case 'raw':
-      return follow(state.input.raw, expr.path);
+      step(state, expr.path.length);
+      return follow(state.raw.read(expr.path[0]), expr.path, 1);
     case 'tool':
       return callTool(expr, state);
     case 'not':
@@ -284,10 +306,12 @@ function binary(op: BinaryOp, leftExpr: Expr, rightExpr: Expr, state: State): Va
 
 /**
  * Velocity's `==`: numbers by value, values of one type as they are, others by their text. Comparing two
- * strings reads them: their length counts in the characters of the render's budget.
+ * strings reads them: their length counts in the characters of the render's budget. A list or map compared
+ * with itself is equal without being printed.
  */
 function equal(left: Value, right: Value, state: State): boolean {
   if (left === null || right === null) return left === right;
+  if (typeof left === 'object' && left === right) return true;
   if (typeof left === 'string' && typeof right === 'string') {
     built(state, Math.min(left.length, right.length), 'the strings compared');
     return left === right;
@@ -338,13 +362,7 @@ function truthy(value: Value): boolean {
   if (typeof value === 'string') return value.length > 0;
   if (typeof value === 'number') return value !== 0;
   if (Array.isArray(value)) return value.length > 0;
-  return hasAnyKey(value as DataMap);
-}
-
-/** Whether a map has a key, without listing them all (a map may be large). */
-function hasAnyKey(map: DataMap): boolean {
-  for (const key in map) if (hasKey(map, key)) return true;
-  return false;
+  return mapSize(value as DataMap) > 0;
 }
 
 /** A value as text (`[a, b]` for a list, `{k=v}` for a map), or null when it has none. */
@@ -352,13 +370,41 @@ function show(value: Value, state: State): string | null {
   if (value === null) return null;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  const pieces = Array.isArray(value)
-    ? (value as readonly Value[]).map((v) => show(v, state) ?? 'null')
-    : Object.keys(value).map((k) => `${k}=${show((value as DataMap)[k]!, state) ?? 'null'}`);
-  const length = pieces.reduce((sum, piece) => sum + piece.length + 2, 0);
-  built(state, length, 'a string');
-  const text = pieces.join(', ');
-  return Array.isArray(value) ? `[${text}]` : `{${text}}`;
+  const printed: Printed = { parts: [], length: 0 };
+  print(value, state, printed, 0);
+  return printed.parts.join('');
+}
+
+interface Printed {
+  readonly parts: string[];
+  length: number;
+}
+
+/**
+ * Prints a list or a map piece by piece, each piece counted as it is made: a list holding the same large
+ * list many times (and so on, nested) stops at the characters budget instead of being printed whole first.
+ */
+function print(value: Value, state: State, printed: Printed, depth: number): void {
+  if (value === null || typeof value !== 'object')
+    return piece(state, printed, value === null ? 'null' : String(value));
+  if (depth >= BUDGET.printDepth) tooCostly(state, `a value nested more than ${BUDGET.printDepth} deep printed`);
+  const list = Array.isArray(value) ? (value as readonly Value[]) : null;
+  const keys = list ? null : Object.keys(value);
+  const count = list ? list.length : keys!.length;
+  piece(state, printed, list ? '[' : '{');
+  for (let i = 0; i < count; i++) {
+    if (i > 0) piece(state, printed, ', ');
+    if (keys) piece(state, printed, `${keys[i]!}=`);
+    print(list ? list[i]! : (value as DataMap)[keys![i]!]!, state, printed, depth + 1);
+  }
+  piece(state, printed, list ? ']' : '}');
+}
+
+function piece(state: State, printed: Printed, text: string): void {
+  printed.length += text.length;
+  if (printed.length > BUDGET.stringLength) tooCostly(state, `a string longer than ${BUDGET.stringLength} characters`);
+  built(state, text.length, 'a string');
+  printed.parts.push(text);
 }
 
 function write(state: State, sink: Sink, text: string): void {
@@ -372,6 +418,11 @@ function built(state: State, length: number, what: string): void {
   if (length > BUDGET.stringLength) tooCostly(state, `${what} longer than ${BUDGET.stringLength} characters`);
   state.chars += length;
   if (state.chars > BUDGET.charsBuilt) tooCostly(state, `more than ${BUDGET.charsBuilt} characters built in all`);
+  const meter = state.input.meter;
+  if (meter?.maxChars === undefined) return;
+  meter.chars = (meter.chars ?? 0) + length;
+  if (meter.chars > meter.maxChars)
+    tooCostly(state, `more than ${meter.maxChars} characters built for all the mails of this request`);
 }
 
 function step(state: State, n: number): void {

@@ -1,17 +1,22 @@
 /**
- * E-mail templates in a subset of the Velocity Template Language (docs/templates.md). velocityjs is used
- * only as a parser: its tree is compiled into ours (template-compile.ts), refusing at compile time whatever
- * the subset does not hold, and rendered by our own interpreter (template-render.ts) over data built for
- * that one render (template-data.ts), within a budget. No velocityjs object, no object shared between
+ * E-mail templates in a subset of the Velocity Template Language (docs/templates.md). Our own parser
+ * (template-parse.ts) reads a template, in time linear in its length, into our own tree, refusing at
+ * compile time whatever the subset does not hold; our own interpreter (template-render.ts) renders that
+ * tree over data built for that one render (template-data.ts), within a budget. No velocityjs object, no object shared between
  * renders and no JavaScript function other than the listed tools is ever reachable from a template.
  */
-import type { CompiledTemplate, RenderMeter, TemplateEngine, TemplateVars } from '../../app/mail/template.port.js';
-import { compileProgram } from './template-compile.js';
-import { dataMap, toData } from './template-data.js';
-import type { DataMap, Program } from './template-ir.js';
+import {
+  TEMPLATE_MAX_SOURCE,
+  type CompiledTemplate,
+  type RenderMeter,
+  type TemplateEngine,
+  type TemplateVars,
+} from '../../app/mail/template.port.js';
+import { fail } from '../../core/errors.js';
+import type { Program } from './template-ir.js';
+import { parseProgram } from './template-parse.js';
 import { renderProgram } from './template-render.js';
 
-const EMPTY = dataMap([]);
 /** Compiled templates kept per engine, so a request's templates are parsed once, not for every mail. */
 const CACHE_SIZE = 512;
 
@@ -39,7 +44,9 @@ export function createVelocityEngine(): TemplateEngine {
  * the same one serves every render of the same source, whichever the account.
  */
 function compileTemplate(source: string, opts: { html: boolean; label: string; maxLength: number }): CompiledTemplate {
-  const program = compileProgram(source, opts.label);
+  if (source.length > TEMPLATE_MAX_SOURCE)
+    fail('TEMPLATE_TOO_COSTLY', `${opts.label}: longer than ${TEMPLATE_MAX_SOURCE} characters (${source.length})`);
+  const program = parseProgram(source, opts.label);
   const options = { html: opts.html, maxLength: opts.maxLength };
   return Object.freeze({
     render: (vars: TemplateVars, meter?: RenderMeter) => render(program, vars, options, meter),
@@ -49,7 +56,7 @@ function compileTemplate(source: string, opts: { html: boolean; label: string; m
 /**
  * In an HTML template every value is escaped before the template sees it (`&<>"'`), so whatever a template
  * does with it, a user's name cannot become markup; `$raw.name` gives the value as it was given. Both
- * are copies made for this render.
+ * are copies made for this render (template-data.ts), of the values it reads.
  */
 function render(
   program: Program,
@@ -57,7 +64,5 @@ function render(
   opts: { html: boolean; maxLength: number },
   meter: RenderMeter | undefined,
 ): string {
-  const data = toData(vars, opts.html) as DataMap;
-  const raw = !opts.html ? data : program.usesRaw ? (toData(vars, false) as DataMap) : EMPTY;
-  return renderProgram(program, { data, raw, maxLength: opts.maxLength, meter });
+  return renderProgram(program, { vars, html: opts.html, maxLength: opts.maxLength, meter });
 }

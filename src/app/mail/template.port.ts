@@ -4,10 +4,8 @@ export type TemplateValue =
 
 export type TemplateVars = { readonly [key: string]: TemplateValue };
 
-/** The most UTF-16 units one template's source may have (velocityjs's parser is slow on long templates). */
+/** The most UTF-16 units one template's source may have. */
 export const TEMPLATE_MAX_SOURCE = 16_384;
-/** The most `$`, `#` and `,` one template may have (what makes velocityjs's parser slow is many tokens). */
-export const TEMPLATE_MAX_TOKENS = 2_000;
 /** The most UTF-16 units the distinct custom templates of one request may have together. */
 export const TEMPLATES_MAX_SOURCE = 32_768;
 
@@ -16,10 +14,13 @@ export const SUBJECT_MAX_LENGTH = 1_000;
 /** The most UTF-16 units a rendered body (HTML or text part) may have: 256 Ki. */
 export const BODY_MAX_LENGTH = 262_144;
 
-/** Steps counted over several renders (the trial renders of one request), with their common limit. */
+/** Steps (and characters, when `maxChars` is given) counted over several renders (the trial renders of one request), with their common limits. */
 export interface RenderMeter {
   steps: number;
   readonly maxSteps: number;
+  /** Characters built, read, given to a tool or compared by those renders. */
+  chars?: number;
+  readonly maxChars?: number;
 }
 
 export interface CompiledTemplate {
@@ -39,8 +40,7 @@ export interface TemplateEngine {
    * `html` templates escape every value; plain ones (subjects, text parts) do not. `maxLength` bounds the
    * output of every render. A template compiled before (same source and options) is not parsed again.
    * @throws DomainError INVALID_TEMPLATE naming the template and the line at fault; TEMPLATE_TOO_COSTLY
-   *   when the source is longer than {@link TEMPLATE_MAX_SOURCE} or has more than {@link TEMPLATE_MAX_TOKENS}
-   *   `$`, `#` and `,`
+   *   when the source is longer than {@link TEMPLATE_MAX_SOURCE}
    */
   compile(
     source: string,

@@ -2,8 +2,8 @@
  * The trial render of a request's custom e-mail templates, when the request is created or changed: each
  * mail that has a custom subject or content is rendered for each of its recipients with the request's own
  * data (the same contexts its mails will get), so a template that fails or passes its budget is refused
- * with 400 at once, not found out when the mail is due. All the renders of one trial share one step limit,
- * so a request with many signers cannot make the trial itself costly.
+ * with 400 at once, not found out when the mail is due. All the renders of one trial share one limit of
+ * steps and one of characters, so a request with many signers cannot make the trial itself costly.
  */
 import { EMAIL_TYPES, EMAIL_TYPE_IDS, type EmailTypeId, type Vars } from '../../core/mail/email-types.js';
 import { mailContext, type MailContextInput } from '../../core/mail/mail-context.js';
@@ -14,6 +14,11 @@ import type { SignatureRequestInput } from './signature-request.port.js';
 
 /** The steps all the trial renders of one request may take together (three renders at their own limit). */
 export const TRIAL_MAX_STEPS = 300_000;
+/**
+ * The characters all the trial renders of one request may build, read or compare together (eight renders at
+ * their own limit): with many recipients, the work of the renders is in their characters, not their steps.
+ */
+export const TRIAL_MAX_CHARS = 8 * 1_048_576;
 /** Stand-ins of the values a request gets only when it is stored, as long as the real ones. */
 const PLACEHOLDER_ID = '00000000-0000-4000-8000-000000000000';
 const PLACEHOLDER_SECRET = 'x'.repeat(43);
@@ -29,7 +34,7 @@ export function trialRenderMails(
   input: SignatureRequestInput,
   requester: { readonly email: string },
 ): void {
-  const meter: RenderMeter = { steps: 0, maxSteps: TRIAL_MAX_STEPS };
+  const meter: RenderMeter = { steps: 0, maxSteps: TRIAL_MAX_STEPS, chars: 0, maxChars: TRIAL_MAX_CHARS };
   const signers = (input.authorizedSignees ?? []).map(signerRecipient);
   const watchers = (input.watchers ?? []).map(watcherRecipient);
   const requesterEvent = largestSigner(input);
