@@ -1,7 +1,7 @@
 /**
- * The compiled form of a template: a small tree of our own, built from velocityjs's parse tree once, at
+ * The compiled form of a template: a small tree of our own, built by our parser (template-parse.ts) once, at
  * compile time, holding only what the accepted language can say. The interpreter walks this tree and
- * nothing else: no velocityjs object, and no parsing, happens while a mail is rendered.
+ * nothing else: no parsing happens while a mail is rendered.
  */
 
 /** A value a template works with: plain data only (lists and null-prototype maps, frozen). */
