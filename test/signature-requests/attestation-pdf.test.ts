@@ -187,6 +187,20 @@ for (const kind of kinds) {
       for (const email of ['elodie@example.com', 'zoe@example.com'])
         assert.ok(read.text.includes(email), `the PDF names the signer's ${email}`);
       assert.equal(read.images, 1, 'the logo is drawn');
+      // One wording of time with the verifiers: the request as a whole, no later than its latest block.
+      const block = (await f.chain.getRawTransaction(txid))!;
+      const height = (await f.chain.getBlockHeader(block.blockHash!))!.height;
+      assert.match(
+        read.text.replace(/\s+/g, ' '),
+        new RegExp(
+          `proven no later than .+, the time of block ${height}, the latest block its proofs need \\(1 Bitcoin transaction\\)`,
+        ),
+      );
+      assert.ok(
+        !read.text.includes('pdfdetach -saveall attestation.pdf'),
+        'step 1 names no file the reader may not have',
+      );
+      assert.ok(read.text.replace(/\s+/g, ' ').includes('proofseal verify <document> <this PDF> --headers FILE'));
       assert.ok(read.text.includes(sharingPath(deps.secretKey, en.id).slice(0, 40)));
     });
 
@@ -205,6 +219,7 @@ for (const kind of kinds) {
       for (const words of ['déléguée à la plateforme', 'logo indisponible', 'Élodie Français', 'État', 'Établie le'])
         assert.ok(read.text.includes(words), `the text shows ${words}`);
       assert.ok(read.text.includes('bail-signé.pdf'));
+      assert.match(read.text.replace(/\s+/g, ' '), /prouvée au plus tard le .+, heure du bloc \d+/);
       assert.equal(read.images, 0, 'no logo: the fallback box instead');
     });
   });

@@ -17,6 +17,7 @@ import {
   type AttestationTextKey,
 } from '../../core/signature-requests/attestation-text.js';
 import { imageSizeOf, imageSizeRefusal } from '../../core/images/image-size.js';
+import { latestBlock, transactionsText } from '../../core/signature-requests/time-wording.js';
 import { cssColor } from './css-color.js';
 import { PAGE, PdfCanvas } from './pdf-canvas.js';
 
@@ -177,6 +178,18 @@ function proofsPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette)
     c.field(say.label('merkleRoot'), proof.merkleRoot ?? '', 'mono');
     c.field(say.label('confirmations'), String(proof.confirmations));
     c.y -= 4;
+  }
+  const latest = latestBlock(
+    model.proofs.flatMap((x) =>
+      x.blockHeight === null || x.blockTime === null ? [] : [{ height: x.blockHeight, time: x.blockTime }],
+    ),
+  );
+  if (latest !== null) {
+    const txs = new Set(model.proofs.flatMap((x) => (x.txId === null ? [] : [x.txId]))).size;
+    const transactions =
+      model.lang === 'fr' ? `${txs} transaction${txs === 1 ? '' : 's'} Bitcoin` : transactionsText(txs);
+    const time = attestationDate(model.lang, latest.time);
+    c.paragraph(say('noLaterThan', { time, height: String(latest.height), transactions }), { size: 9 }, 4);
   }
   heading(c, say('howTitle'), p);
   for (const key of ['how1', 'how2', 'how3', 'how4'] as const) c.paragraph(say(key), { size: 9 }, 2);
