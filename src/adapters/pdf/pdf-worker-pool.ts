@@ -1,0 +1,142 @@
+/**
+ * Every reading of a user's PDF on the server runs here, off the event loop (issue 32): in a worker thread
+ * with its own heap cap (`resourceLimits`), terminated past its wall time. A document that exhausts the
+ * thread's heap, loops or recurses kills that thread only; the service goes on, and the caller gets a
+ * `PdfLimitError` saying which limit the document broke.
+ *
+ * Threads are kept and reused (`size` at most, unref'd: they never keep the process alive): a new thread
+ * costs its start and the loading of pdf-lib again (docs/hardening.md has the figures). A thread that
+ * failed or was stopped is never reused.
+ */
+import { Worker } from 'node:worker_threads';
+import type { PdfBounds, PdfInspection } from './pdf-bounds.js';
+import type { SignatureFieldSpec, SignatureDss } from './pades-signer.js';
+
+export interface PdfWorkerLimits {
+  /** Threads at once (tasks beyond wait their turn). */
+  readonly size: number;
+  /** Heap of one thread, MB (V8's old generation). */
+  readonly maxHeapMb: number;
+  /** Wall time of one task in its thread, ms (the wait for a thread not counted). */
+  readonly timeoutMs: number;
+  /** Bounds of the structure check; the defaults of pdf-bounds.ts when absent. */
+  readonly bounds?: PdfBounds;
+}
+
+export const PDF_WORKER_LIMITS: PdfWorkerLimits = { size: 1, maxHeapMb: 512, timeoutMs: 30_000 };
+
+/** What a thread does: messages in, one answer each. */
+export type PdfTask =
+  | { readonly op: 'inspect'; readonly pdf: Uint8Array }
+  | {
+      readonly op: 'assemble';
+      readonly original: Uint8Array;
+      readonly attestation: Uint8Array;
+      readonly attachment: { fileName: string; bytes: Uint8Array; date: number };
+    }
+  | {
+      readonly op: 'prepare-signature';
+      readonly pdf: Uint8Array;
+      readonly spec: SignatureFieldSpec;
+      readonly room: number;
+      readonly dss: SignatureDss;
+    };
+
+/** A thread's answer: its result, a refusal of the document, or a fault. */
+export type PdfAnswer =
+  { readonly ok: Uint8Array | PdfInspection } | { readonly refusal: string } | { readonly error: string };
+
+/** The document broke a limit of its thread (time, memory) or crashed it. */
+export class PdfLimitError extends Error {
+  override readonly name = 'PdfLimitError';
+}
+
+export interface PdfWorkerPool {
+  run(task: PdfTask): Promise<PdfAnswer>;
+  close(): Promise<void>;
+}
+
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const WORKER_URL = new URL(`./pdf.worker${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
+
+function newWorker(limits: PdfWorkerLimits): Worker {
+  const options = {
+    resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+    workerData: { bounds: limits.bounds ?? null },
+  };
+  if (!FROM_SOURCE) return new Worker(WORKER_URL, options);
+  // From the TypeScript sources (tests, benchmarks), the thread loads its module through tsx's API.
+  const load = `import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(import.meta.url)}))`;
+  return new Worker(load, { ...options, eval: true });
+}
+
+interface Queued {
+  readonly task: PdfTask;
+  resolve(answer: PdfAnswer): void;
+  reject(err: unknown): void;
+}
+
+/** A pool of at most `limits.size` PDF threads, started on first use. */
+export function pdfWorkerPool(limits: PdfWorkerLimits = PDF_WORKER_LIMITS): PdfWorkerPool {
+  const idle: Worker[] = [];
+  const busy = new Set<Worker>();
+  const queue: Queued[] = [];
+  let closed = false;
+
+  function pump(): void {
+    while (queue.length > 0 && busy.size < limits.size) {
+      const worker = idle.pop() ?? newWorker(limits);
+      worker.unref();
+      busy.add(worker);
+      runOn(worker, queue.shift()!);
+    }
+  }
+
+  function runOn(worker: Worker, job: Queued): void {
+    let settled = false;
+    const finish = (reuse: boolean, settle: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      worker.removeAllListeners();
+      busy.delete(worker);
+      if (reuse && !closed) idle.push(worker);
+      else void worker.terminate();
+      settle();
+      pump();
+    };
+    const timer = setTimeout(
+      () =>
+        finish(false, () => job.reject(new PdfLimitError(`it was not processed within ${limits.timeoutMs / 1000} s`))),
+      limits.timeoutMs,
+    );
+    worker.once('message', (answer: PdfAnswer) => finish(!('error' in answer), () => job.resolve(answer)));
+    worker.once('error', (err: Error & { code?: string }) =>
+      finish(false, () => job.reject(new PdfLimitError(limitBroken(err, limits)))),
+    );
+    worker.once('exit', (code) =>
+      finish(false, () => job.reject(new PdfLimitError(`its reader stopped (exit ${code})`))),
+    );
+    worker.postMessage(job.task);
+  }
+
+  return {
+    run(task) {
+      if (closed) return Promise.reject(new Error('the PDF workers are closed'));
+      return new Promise<PdfAnswer>((resolve, reject) => {
+        queue.push({ task, resolve, reject });
+        pump();
+      });
+    },
+    async close() {
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new Error('the PDF workers are closed'));
+      await Promise.all([...idle.splice(0), ...busy].map((w) => w.terminate()));
+    },
+  };
+}
+
+function limitBroken(err: Error & { code?: string }, limits: PdfWorkerLimits): string {
+  if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') return `reading it needs more than ${limits.maxHeapMb} MB`;
+  return `its reader failed (${err.message})`;
+}
