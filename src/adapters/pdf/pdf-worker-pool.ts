@@ -4,9 +4,10 @@
  * thread's heap, loops or recurses kills that thread only; the service goes on, and the caller gets a
  * `PdfLimitError` saying which limit the document broke.
  *
- * Threads are kept and reused (`size` at most, unref'd: they never keep the process alive): a new thread
- * costs its start and the loading of pdf-lib again (docs/hardening.md has the figures). A thread that
- * failed or was stopped is never reused.
+ * Threads are kept and reused (`size` at most, unref'd: they never keep the process alive), and stopped
+ * after `idleMs` unused: a new thread costs its start and the loading of pdf-lib and PKI.js again, about
+ * 1.7 s against 50 ms for a pooled one (docs/hardening.md). A thread that failed or was stopped is never
+ * reused.
  */
 import { Worker } from 'node:worker_threads';
 import type { PdfBounds, PdfInspection } from './pdf-bounds.js';
@@ -19,11 +20,13 @@ export interface PdfWorkerLimits {
   readonly maxHeapMb: number;
   /** Wall time of one task in its thread, ms (the wait for a thread not counted). */
   readonly timeoutMs: number;
+  /** A thread left idle this long is stopped (its heap given back), ms. */
+  readonly idleMs: number;
   /** Bounds of the structure check; the defaults of pdf-bounds.ts when absent. */
   readonly bounds?: PdfBounds;
 }
 
-export const PDF_WORKER_LIMITS: PdfWorkerLimits = { size: 1, maxHeapMb: 512, timeoutMs: 30_000 };
+export const PDF_WORKER_LIMITS: PdfWorkerLimits = { size: 1, maxHeapMb: 512, timeoutMs: 30_000, idleMs: 60_000 };
 
 /** What a thread does: messages in, one answer each. */
 export type PdfTask =
@@ -79,6 +82,7 @@ interface Queued {
 /** A pool of at most `limits.size` PDF threads, started on first use. */
 export function pdfWorkerPool(limits: PdfWorkerLimits = PDF_WORKER_LIMITS): PdfWorkerPool {
   const idle: Worker[] = [];
+  const reapers = new Map<Worker, NodeJS.Timeout>();
   const busy = new Set<Worker>();
   const queue: Queued[] = [];
   let closed = false;
@@ -86,10 +90,23 @@ export function pdfWorkerPool(limits: PdfWorkerLimits = PDF_WORKER_LIMITS): PdfW
   function pump(): void {
     while (queue.length > 0 && busy.size < limits.size) {
       const worker = idle.pop() ?? newWorker(limits);
+      clearTimeout(reapers.get(worker));
+      reapers.delete(worker);
       worker.unref();
       busy.add(worker);
       runOn(worker, queue.shift()!);
     }
+  }
+
+  function keepIdle(worker: Worker): void {
+    idle.push(worker);
+    const reaper = setTimeout(() => {
+      reapers.delete(worker);
+      idle.splice(idle.indexOf(worker), 1);
+      void worker.terminate();
+    }, limits.idleMs);
+    reaper.unref();
+    reapers.set(worker, reaper);
   }
 
   function runOn(worker: Worker, job: Queued): void {
@@ -98,25 +115,23 @@ export function pdfWorkerPool(limits: PdfWorkerLimits = PDF_WORKER_LIMITS): PdfW
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      worker.removeAllListeners();
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
       busy.delete(worker);
-      if (reuse && !closed) idle.push(worker);
+      if (reuse && !closed) keepIdle(worker);
       else void worker.terminate();
       settle();
       pump();
     };
+    const onMessage = (answer: PdfAnswer) => finish(!('error' in answer), () => job.resolve(answer));
+    const onError = (err: Error & { code?: string }) =>
+      finish(false, () => job.reject(new PdfLimitError(limitBroken(err, limits))));
+    const onExit = (code: number) =>
+      finish(false, () => job.reject(new PdfLimitError(`its reader stopped (exit ${code})`)));
     const timer = setTimeout(
-      () =>
-        finish(false, () => job.reject(new PdfLimitError(`it was not processed within ${limits.timeoutMs / 1000} s`))),
+      () => finish(false, () => job.reject(new PdfLimitError(`it was not processed within ${limits.timeoutMs / 1000} s`))),
       limits.timeoutMs,
     );
-    worker.once('message', (answer: PdfAnswer) => finish(!('error' in answer), () => job.resolve(answer)));
-    worker.once('error', (err: Error & { code?: string }) =>
-      finish(false, () => job.reject(new PdfLimitError(limitBroken(err, limits)))),
-    );
-    worker.once('exit', (code) =>
-      finish(false, () => job.reject(new PdfLimitError(`its reader stopped (exit ${code})`))),
-    );
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
     worker.postMessage(job.task);
   }
 
@@ -131,6 +146,7 @@ export function pdfWorkerPool(limits: PdfWorkerLimits = PDF_WORKER_LIMITS): PdfW
     async close() {
       closed = true;
       for (const job of queue.splice(0)) job.reject(new Error('the PDF workers are closed'));
+      reapers.forEach((reaper) => clearTimeout(reaper));
       await Promise.all([...idle.splice(0), ...busy].map((w) => w.terminate()));
     },
   };
