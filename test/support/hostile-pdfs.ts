@@ -143,3 +143,15 @@ export function hostilePdfs(): Record<string, Buffer> {
     'xref table of 1e9 entries': xrefTableBombPdf(),
   };
 }
+
+/** The shapes kept small for the fuzz corpus (test/support/fuzz.ts): bodies of a few hundred bytes to 2 KB. */
+export function hostilePdfCorpus(): Buffer[] {
+  return [
+    xrefBombPdf(),
+    dagPageTreePdf(23),
+    pageLoopPdf(),
+    deepNestingPdf(1000),
+    xrefTableBombPdf(),
+    objectStreamPdf(),
+  ];
+}
