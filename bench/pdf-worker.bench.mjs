@@ -39,7 +39,9 @@ async function flatOf(pages) {
 }
 
 const attestationDoc = await PDFDocument.create();
-attestationDoc.addPage().drawText('attestation', { x: 50, y: 700, font: await attestationDoc.embedFont(StandardFonts.Helvetica) });
+attestationDoc
+  .addPage()
+  .drawText('attestation', { x: 50, y: 700, font: await attestationDoc.embedFont(StandardFonts.Helvetica) });
 const attestation = await attestationDoc.save();
 const attachment = { fileName: 'proof-bundle.json', bytes: new TextEncoder().encode('{}'), date: Date.now() };
 const spec = { type: 'Sig', subFilter: 'ETSI.CAdES.detached', date: Date.now() };
@@ -66,7 +68,9 @@ async function median(fn) {
   return times.sort((a, b) => a - b)[Math.floor(times.length / 2)].toFixed(0);
 }
 
-console.log(`signed copy's two PDF steps (update appended, signature field added), median of ${runs} runs after 1 warm-up`);
+console.log(
+  `signed copy's two PDF steps (update appended, signature field added), median of ${runs} runs after 1 warm-up`,
+);
 const pool = pdfWorkerPool();
 for (const mib of args.sizes.split(',').map(Number)) {
   const original = await originalOf(mib);
@@ -94,7 +98,10 @@ await own.close();
 let heapLimit = PDF_WORKER_LIMITS.maxHeapMb;
 for (const mb of [32, 64, 96, 128, 192, 256, 384, 512]) {
   const probe = pdfWorkerPool({ ...PDF_WORKER_LIMITS, maxHeapMb: mb });
-  const ok = await inPool(probe, worst).then(() => true, () => false);
+  const ok = await inPool(probe, worst).then(
+    () => true,
+    () => false,
+  );
   await probe.close();
   if (ok) {
     heapLimit = mb;
@@ -104,5 +111,10 @@ for (const mb of [32, 64, 96, 128, 192, 256, 384, 512]) {
 console.log(
   `  worst accepted (${PDF_BOUNDS.maxPages} pages, ${(worst.length / 1024).toFixed(0)} KiB): ${worstMs.toFixed(0)} ms in a new thread; the smallest heap cap it passes: ${heapLimit} MB`,
 );
-console.log(`  load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} cores`);
+console.log(
+  `  load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${os.cpus().length} cores`,
+);
 await pool.close();

@@ -92,7 +92,8 @@ describe('the structure check of an untrusted PDF', () => {
   it('never throws on random mutations of a real PDF (bytes flipped, cut, repeated, numbers made huge)', async () => {
     const real = Buffer.from(await (await PDFDocument.load(await textPdf(2))).save({ useObjectStreams: true }));
     const plain = Buffer.from(await textPdf(2));
-    const mutation = fc.oneof(
+    type Mutation = (b: Buffer) => Buffer;
+    const mutation: fc.Arbitrary<Mutation> = fc.oneof<fc.Arbitrary<Mutation>[]>(
       fc.record({ at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }).map(({ at, byte }) => (b: Buffer) => {
         const c = Buffer.from(b);
         if (c.length > 0) c[at % c.length] = byte;
@@ -117,7 +118,7 @@ describe('the structure check of an untrusted PDF', () => {
     );
     fc.assert(
       fc.property(fc.boolean(), fc.array(mutation, { minLength: 1, maxLength: 4 }), (objstm, steps) => {
-        const pdf = steps.reduce((b, step) => step(b), objstm ? real : plain);
+        const pdf = steps.reduce<Buffer>((b, step) => step(b), objstm ? real : plain);
         const found = inspectPdf(pdf);
         assert.ok(['ok', 'refused', 'unreadable'].includes(found.kind));
         if (found.kind === 'ok') assert.ok(found.pages >= 1 && found.pages <= PDF_BOUNDS.maxPages);

@@ -128,7 +128,8 @@ export function pdfWorkerPool(limits: PdfWorkerLimits = PDF_WORKER_LIMITS): PdfW
     const onExit = (code: number) =>
       finish(false, () => job.reject(new PdfLimitError(`its reader stopped (exit ${code})`)));
     const timer = setTimeout(
-      () => finish(false, () => job.reject(new PdfLimitError(`it was not processed within ${limits.timeoutMs / 1000} s`))),
+      () =>
+        finish(false, () => job.reject(new PdfLimitError(`it was not processed within ${limits.timeoutMs / 1000} s`))),
       limits.timeoutMs,
     );
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);
