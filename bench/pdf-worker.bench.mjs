@@ -4,7 +4,8 @@
  * the wall time of one signed copy (the update appended, then the signature field added: the two steps that
  * read the user's PDF) made: in this thread; in a pooled thread, kept warm; in a new thread each time (its
  * start and the loading of pdf-lib included). Then the check of the upload alone (pdf-bounds.ts) in a pooled thread,
- * and the worst document the bounds accept (10,000 pages, flat) made in a pooled thread, with its peak heap.
+ * the smallest heap cap (resourceLimits) each needs, and the worst document the bounds accept (10,000 pages, flat)
+ * made in a new thread, with the smallest heap cap it needs.
  *   npm run build && node bench/pdf-worker.bench.mjs [--sizes 1,25] [--runs 5]
  */
 import { randomBytes } from 'node:crypto';
@@ -28,6 +29,14 @@ async function originalOf(mib) {
     doc.addPage().drawText(`page ${i + 1}`, { x: 50, y: 780, font, size: 12 });
     doc.context.register(doc.context.stream(randomBytes(Math.floor((mib * 1024 * 1024) / 10))));
   }
+  return doc.save({ useObjectStreams: true });
+}
+
+/** A one-page PDF of `count` more objects, in object streams: near the most objects the bounds accept. */
+async function manyObjectsOf(count) {
+  const doc = await PDFDocument.create();
+  doc.addPage([100, 100]);
+  for (let i = 0; i < count; i++) doc.context.register(doc.context.obj({ A: i }));
   return doc.save({ useObjectStreams: true });
 }
 
@@ -89,28 +98,39 @@ for (const mib of args.sizes.split(',').map(Number)) {
     `  ${mib.toFixed(1).padStart(5)} MiB: this thread ${here} ms, pooled thread ${pooled} ms, new thread each ${spawned} ms; upload check ${check} ms`,
   );
 }
-const worst = await flatOf(PDF_BOUNDS.maxPages);
-const t0 = performance.now();
-const own = pdfWorkerPool({ ...PDF_WORKER_LIMITS });
-await inPool(own, worst);
-const worstMs = performance.now() - t0;
-await own.close();
-let heapLimit = PDF_WORKER_LIMITS.maxHeapMb;
-for (const mb of [32, 64, 96, 128, 192, 256, 384, 512]) {
-  const probe = pdfWorkerPool({ ...PDF_WORKER_LIMITS, maxHeapMb: mb });
-  const ok = await inPool(probe, worst).then(
-    () => true,
-    () => false,
-  );
-  await probe.close();
-  if (ok) {
-    heapLimit = mb;
-    break;
+/** The smallest heap cap (MB) of a thread that makes the signed copy's two steps of `original`. */
+async function smallestHeap(original) {
+  for (const mb of [16, 32, 64, 128, 256, 512]) {
+    const probe = pdfWorkerPool({ ...PDF_WORKER_LIMITS, maxHeapMb: mb });
+    const ok = await inPool(probe, original).then(
+      () => true,
+      () => false,
+    );
+    await probe.close();
+    if (ok) return mb;
   }
+  return null;
 }
-console.log(
-  `  worst accepted (${PDF_BOUNDS.maxPages} pages, ${(worst.length / 1024).toFixed(0)} KiB): ${worstMs.toFixed(0)} ms in a new thread; the smallest heap cap it passes: ${heapLimit} MB`,
-);
+
+for (const mib of args.sizes.split(',').map(Number))
+  console.log(
+    `  ${mib.toFixed(1).padStart(5)} MiB: the smallest heap cap that makes it: ${await smallestHeap(await originalOf(mib))} MB`,
+  );
+for (const [name, worst] of [
+  [`${PDF_BOUNDS.maxPages} pages`, await flatOf(PDF_BOUNDS.maxPages)],
+  [`${PDF_BOUNDS.maxObjects - 1000} objects`, await manyObjectsOf(PDF_BOUNDS.maxObjects - 1000)],
+]) {
+  const t0 = performance.now();
+  const own = pdfWorkerPool({ ...PDF_WORKER_LIMITS });
+  await inPool(own, worst);
+  const worstMs = performance.now() - t0;
+  await own.close();
+  console.log(
+    `  worst accepted (${name}, ${(worst.length / 1024).toFixed(0)} KiB): ${worstMs.toFixed(0)} ms in a new thread; ` +
+      `the smallest heap cap that makes it: ${await smallestHeap(worst)} MB`,
+  );
+}
+console.log(`  this process's peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 console.log(
   `  load average ${os
     .loadavg()

@@ -26,7 +26,11 @@ export interface PdfWorkerLimits {
   readonly bounds?: PdfBounds;
 }
 
-export const PDF_WORKER_LIMITS: PdfWorkerLimits = { size: 1, maxHeapMb: 512, timeoutMs: 30_000, idleMs: 60_000 };
+/**
+ * One thread; 256 MB of heap and 60 s: the worst documents the bounds accept took 32 MB and 6 s (10,000 pages)
+ * and 128 MB and 26 s (99,000 objects) on the loaded 2-core machine (docs/hardening.md).
+ */
+export const PDF_WORKER_LIMITS: PdfWorkerLimits = { size: 1, maxHeapMb: 256, timeoutMs: 60_000, idleMs: 60_000 };
 
 /** What a thread does: messages in, one answer each. */
 export type PdfTask =
