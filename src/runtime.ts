@@ -8,7 +8,7 @@ import { createJobEngine, type JobEngine } from './adapters/jobs/job-engine.js';
 import { fileMailer, smtpMailer } from './adapters/mail/nodemailer-mailer.js';
 import { createSafeFetch } from './adapters/net/safe-fetch.js';
 import { lazyAttestationRenderer } from './adapters/pdf/lazy-attestation-renderer.js';
-import { pdfWorkerPool, type PdfWorkerPool } from './adapters/pdf/pdf-worker-pool.js';
+import { PDF_CHECK_LIMITS, pdfWorkerPool, type PdfWorkerPool } from './adapters/pdf/pdf-worker-pool.js';
 import {
   workerDocumentInspector,
   workerSignaturePreparer,
@@ -103,8 +103,10 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
   });
   const store = opened.withJobs(jobs.sendOn);
   const signatureVerifier = config.verifyThreads > 0 ? signatureVerifyPool(config.verifyThreads) : undefined;
-  // Users' PDFs are read in worker threads only, under their own heap and time limits (issue 32).
+  // Users' PDFs are read in worker threads only, under their own heap and time limits (issue 32); the checks
+  // of uploads have a thread of their own, so an upload never waits behind a long signed copy.
   const pdfWorkers = pdfWorkerPool();
+  const pdfCheckers = pdfWorkerPool(PDF_CHECK_LIMITS);
   const deps: AppDeps = {
     ...(signatureVerifier && { signatureVerifier }),
     store,
@@ -131,7 +133,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
     documents: {
       objects: documentObjectsOf(config, opened.db),
       retentionMs: config.documentRetentionDays * 86_400_000,
-      inspector: workerDocumentInspector(pdfWorkers),
+      inspector: workerDocumentInspector(pdfCheckers),
     },
     ...staticReceiptsOf(config),
   };
@@ -150,6 +152,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       smtp?.close();
       await signatureVerifier?.close();
       await pdfWorkers.close();
+      await pdfCheckers.close();
       await opened.close();
     },
   };

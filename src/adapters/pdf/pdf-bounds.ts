@@ -29,7 +29,7 @@ export interface PdfBounds {
 }
 
 export const PDF_BOUNDS: PdfBounds = {
-  maxObjects: 100_000,
+  maxObjects: 50_000,
   maxStreamBytes: 32 * 1024 * 1024,
   maxDecodedBytes: 128 * 1024 * 1024,
   maxNesting: 100,

@@ -27,10 +27,16 @@ export interface PdfWorkerLimits {
 }
 
 /**
- * One thread; 256 MB of heap and 60 s: the worst documents the bounds accept took 32 MB and 6 s (10,000 pages)
- * and 128 MB and 26 s (99,000 objects) on the loaded 2-core machine (docs/hardening.md).
+ * One thread; 256 MB of heap and 60 s: the worst documents the bounds accept took at most 64 MB and 10 s on the
+ * loaded 2-core machine (docs/hardening.md).
  */
 export const PDF_WORKER_LIMITS: PdfWorkerLimits = { size: 1, maxHeapMb: 256, timeoutMs: 60_000, idleMs: 60_000 };
+
+/**
+ * The checks of uploads (pdf-bounds.ts alone, no pdf-lib): a pool of their own, so an upload never waits behind a
+ * signed copy; 20 s and 128 MB, where the largest check took well under a second and 16 MB.
+ */
+export const PDF_CHECK_LIMITS: PdfWorkerLimits = { size: 1, maxHeapMb: 128, timeoutMs: 20_000, idleMs: 60_000 };
 
 /** What a thread does: messages in, one answer each. */
 export type PdfTask =
