@@ -59,7 +59,7 @@ export type PdfTask =
 export type PdfAnswer =
   { readonly ok: Uint8Array | PdfInspection } | { readonly refusal: string } | { readonly error: string };
 
-/** The document broke a limit of its thread (time, memory) or crashed it. */
+/** The document broke a limit of its thread: its wall time or its heap. */
 export class PdfLimitError extends Error {
   override readonly name = 'PdfLimitError';
 }
@@ -133,10 +133,10 @@ export function pdfWorkerPool(limits: PdfWorkerLimits = PDF_WORKER_LIMITS): PdfW
       pump();
     };
     const onMessage = (answer: PdfAnswer) => finish(!('error' in answer), () => job.resolve(answer));
-    const onError = (err: Error & { code?: string }) =>
-      finish(false, () => job.reject(new PdfLimitError(limitBroken(err, limits))));
+    const onError = (err: Error & { code?: string }) => finish(false, () => job.reject(brokenBy(err, limits, closed)));
+    // Only the pool stops a thread; a thread that ends by itself is a fault of the service (retried), not the document's.
     const onExit = (code: number) =>
-      finish(false, () => job.reject(new PdfLimitError(`its reader stopped (exit ${code})`)));
+      finish(false, () => job.reject(new Error(`the PDF thread stopped (exit ${code})`)));
     const timer = setTimeout(
       () =>
         finish(false, () => job.reject(new PdfLimitError(`it was not processed within ${limits.timeoutMs / 1000} s`))),
@@ -163,7 +163,12 @@ export function pdfWorkerPool(limits: PdfWorkerLimits = PDF_WORKER_LIMITS): PdfW
   };
 }
 
-function limitBroken(err: Error & { code?: string }, limits: PdfWorkerLimits): string {
-  if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') return `reading it needs more than ${limits.maxHeapMb} MB`;
-  return `its reader failed (${err.message})`;
+/**
+ * The document's fault (a PdfLimitError, a final refusal) only when it ran the thread's heap out; any other error
+ * of a thread (its module not loaded, the pool closed under it) is the service's, and the work is tried again.
+ */
+function brokenBy(err: Error & { code?: string }, limits: PdfWorkerLimits, closed: boolean): Error {
+  if (err.code === 'ERR_WORKER_OUT_OF_MEMORY' && !closed)
+    return new PdfLimitError(`reading it needs more than ${limits.maxHeapMb} MB`);
+  return new Error(`the PDF thread failed: ${err.message}`);
 }

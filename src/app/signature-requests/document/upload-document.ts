@@ -63,7 +63,7 @@ export async function uploadDocument(deps: Deps, input: UploadDocumentInput): Pr
   let committed = false;
   try {
     const salt = deps.random.bytes(SALT_BYTES);
-    const kept = documents.inspector ? keptWhole(input.body) : null;
+    const kept = documents.inspector ? keptWhole(input.body, input.contentType) : null;
     const written = await writeSealed(kept?.body ?? input.body, writer, {
       secretKey: deps.secretKey,
       salt,
@@ -73,7 +73,7 @@ export async function uploadDocument(deps: Deps, input: UploadDocumentInput): Pr
     const expected = request.hashToSign.toLowerCase();
     if (written.sha256 !== expected)
       fail('HASH_MISMATCH', `the file's SHA-256 is ${written.sha256}; the request's hashToSign is ${expected}`);
-    if (kept && documents.inspector) await checkPdf(documents.inspector, input.contentType, kept.bytes());
+    if (kept && documents.inspector) await checkPdf(documents.inspector, kept.bytes());
     const name = objectNameOf(deps.secretKey, written.sha256);
     const now = deps.clock.now();
     // Published before the transaction (the object store is not the transaction's connection); a request
@@ -113,28 +113,34 @@ async function attachOrDrop(
 }
 
 /**
- * The body as it is read, its chunks kept as well: a PDF is checked whole once it is written (the signed copy
- * reads it whole too), so an upload takes at most `maxBytes` of memory until it is checked.
+ * The body as it is read, and the chunks of a PDF (by its type or its first bytes) kept as well: a PDF is checked
+ * whole once it is written (the signed copy reads it whole too), so its upload holds at most `maxBytes` until then.
  */
-function keptWhole(body: AsyncIterable<Uint8Array>): { body: AsyncIterable<Uint8Array>; bytes(): Uint8Array } {
-  const chunks: Uint8Array[] = [];
+function keptWhole(
+  body: AsyncIterable<Uint8Array>,
+  contentType: string | undefined,
+): { body: AsyncIterable<Uint8Array>; bytes(): Uint8Array | null } {
+  const type = cleanMediaType(contentType);
+  let chunks: Uint8Array[] = [];
+  let size = 0;
+  let pdf: boolean | undefined;
+  // Decided by the type, or once the first five bytes are in (`%PDF-`); the rest of another file is not kept.
+  const decide = () => (pdf ??= isPdf(type, Buffer.concat(chunks)));
   async function* tee(): AsyncIterable<Uint8Array> {
     for await (const chunk of body) {
-      chunks.push(chunk);
+      if (pdf !== false) chunks.push(chunk);
+      size += chunk.length;
+      if (pdf === undefined && size >= 5 && !decide()) chunks = [];
       yield chunk;
     }
   }
-  return { body: tee(), bytes: () => new Uint8Array(Buffer.concat(chunks)) };
+  return { body: tee(), bytes: () => (decide() ? new Uint8Array(Buffer.concat(chunks)) : null) };
 }
 
 /** A PDF whose structure breaks a bound is refused before anyone is invited to sign it; an unreadable one is let through. */
-async function checkPdf(
-  inspector: DocumentInspector,
-  contentType: string | undefined,
-  bytes: Uint8Array,
-): Promise<void> {
-  if (!isPdf(cleanMediaType(contentType), bytes)) return;
-  const found = await inspector.inspect(bytes);
+async function checkPdf(inspector: DocumentInspector, pdf: Uint8Array | null): Promise<void> {
+  if (pdf === null) return;
+  const found = await inspector.inspect(pdf);
   if (found.kind === 'refused') fail('INVALID_DOCUMENT', `the PDF cannot be accepted: ${found.reason}`);
 }
 
