@@ -11,7 +11,7 @@ import { PDFDocument } from 'pdf-lib';
 import { inspectPdf } from '../../src/adapters/pdf/pdf-bounds.js';
 import { workerSignedCopyAssembler } from '../../src/adapters/pdf/pdf-sandbox.js';
 import { PDF_WORKER_LIMITS, pdfWorkerPool, PdfLimitError } from '../../src/adapters/pdf/pdf-worker-pool.js';
-import { flatPdf, hostilePdfs } from '../support/hostile-pdfs.js';
+import { hostilePdfs } from '../support/hostile-pdfs.js';
 import { textPdf } from '../support/test-pdfs.js';
 
 const attachment = { fileName: 'proof-bundle.json', bytes: new Uint8Array([123, 125]), date: 0 };
@@ -42,8 +42,13 @@ describe('the PDF worker pool', () => {
   it('stops a document past its wall time; the event loop stays free, and the next task is answered', async () => {
     const pool = poolOf({ timeoutMs: 1500 });
     const attestation = await textPdf(1);
-    // The worst the bounds accept: 10,000 pages. Its update takes seconds, more than this pool allows.
-    const slow = pool.run({ op: 'assemble', original: flatPdf(10_000), attestation, attachment });
+    // Near the worst the bounds accept: 10,000 pages and 35,000 more objects. Its update takes several seconds on
+    // a quiet machine (loading pdf-lib in the new thread included), more than this pool allows.
+    const heavy = await PDFDocument.create();
+    for (let i = 0; i < 10_000; i++) heavy.addPage([100, 100]);
+    for (let i = 0; i < 35_000; i++) heavy.context.register(heavy.context.obj({ A: i }));
+    const original = await heavy.save({ useObjectStreams: true });
+    const slow = pool.run({ op: 'assemble', original, attestation, attachment });
     const { result, lateMs } = await lateWhile(slow);
     assert.equal(result.status, 'rejected');
     const reason = (result as PromiseRejectedResult).reason as Error;

@@ -68,6 +68,13 @@ export function inspectPdf(bytes: Uint8Array, bounds: PdfBounds = PDF_BOUNDS): P
   }
 }
 
+/** Why the signed copy cannot be made of `bytes` (their structure refused or not found), or null. */
+export function updateRefusal(bytes: Uint8Array, bounds: PdfBounds): string | null {
+  const seen = inspectPdf(bytes, bounds);
+  if (seen.kind === 'ok') return null;
+  return `the uploaded PDF ${seen.kind === 'refused' ? 'is refused' : 'cannot be read'}: ${seen.reason}`;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Tokens
 

@@ -4,7 +4,7 @@
  * of that document, not a fault of the service.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { inspectPdf, PDF_BOUNDS, type PdfBounds } from './pdf-bounds.js';
+import { inspectPdf, PDF_BOUNDS, updateRefusal, type PdfBounds } from './pdf-bounds.js';
 import type { PdfAnswer, PdfTask } from './pdf-worker-pool.js';
 
 const bounds: PdfBounds = (workerData as { bounds: PdfBounds | null }).bounds ?? PDF_BOUNDS;
@@ -12,6 +12,9 @@ const bounds: PdfBounds = (workerData as { bounds: PdfBounds | null }).bounds ??
 async function answer(task: PdfTask): Promise<PdfAnswer> {
   if (task.op === 'inspect') return { ok: inspectPdf(task.pdf, bounds) };
   if (task.op === 'assemble') {
+    // Checked before pdf-lib is even loaded: a refused file costs the thread milliseconds.
+    const refusal = updateRefusal(task.original, bounds);
+    if (refusal !== null) return { refusal };
     const { assembleSignedCopy } = await import('./signed-copy-assembler.js');
     try {
       return { ok: await assembleSignedCopy(task.original, task.attestation, task.attachment, bounds) };

@@ -13,7 +13,7 @@ import type {
   SignedCopyAttachment,
 } from '../../app/signature-requests/attestation/attestation.port.js';
 import { DomainError } from '../../core/errors.js';
-import { inspectPdf, PDF_BOUNDS, type PdfBounds } from './pdf-bounds.js';
+import { PDF_BOUNDS, updateRefusal, type PdfBounds } from './pdf-bounds.js';
 
 /** The assembler in this thread: for tests and benchmarks; the service runs {@link assembleSignedCopy} in a PDF worker. */
 export function pdfSignedCopyAssembler(bounds: PdfBounds = PDF_BOUNDS): SignedCopyAssembler {
@@ -59,12 +59,8 @@ export async function assembleSignedCopy(
  * have to be encrypted with a key we do not hold) or one without pages gets no signed copy.
  */
 async function loadOriginal(original: Uint8Array, bounds: PdfBounds): Promise<PDFDocument> {
-  const seen = inspectPdf(original, bounds);
-  if (seen.kind !== 'ok')
-    throw new DomainError(
-      'SIGNED_COPY_NOT_AVAILABLE',
-      `the uploaded PDF ${seen.kind === 'refused' ? 'is refused' : 'cannot be read'}: ${seen.reason}`,
-    );
+  const refusal = updateRefusal(original, bounds);
+  if (refusal !== null) throw new DomainError('SIGNED_COPY_NOT_AVAILABLE', refusal);
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(original, {
