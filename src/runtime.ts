@@ -7,7 +7,13 @@ import pino, { type Logger } from 'pino';
 import { createJobEngine, type JobEngine } from './adapters/jobs/job-engine.js';
 import { fileMailer, smtpMailer } from './adapters/mail/nodemailer-mailer.js';
 import { createSafeFetch } from './adapters/net/safe-fetch.js';
-import { lazyAttestationRenderer, lazySignedCopyAssembler } from './adapters/pdf/lazy-attestation-renderer.js';
+import { lazyAttestationRenderer } from './adapters/pdf/lazy-attestation-renderer.js';
+import { PDF_CHECK_LIMITS, pdfWorkerPool, type PdfWorkerPool } from './adapters/pdf/pdf-worker-pool.js';
+import {
+  workerDocumentInspector,
+  workerSignaturePreparer,
+  workerSignedCopyAssembler,
+} from './adapters/pdf/pdf-sandbox.js';
 import { lazyPadesSigner, lazyTimestampAuthority } from './adapters/pdf/lazy-pades-signer.js';
 import { cachedBrandImages } from './adapters/pdf/brand-images.js';
 import { parseSmsUrl, twilioSms } from './adapters/sms/twilio-sms.js';
@@ -97,6 +103,10 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
   });
   const store = opened.withJobs(jobs.sendOn);
   const signatureVerifier = config.verifyThreads > 0 ? signatureVerifyPool(config.verifyThreads) : undefined;
+  // Users' PDFs are read in worker threads only, under their own heap and time limits (issue 32); the checks
+  // of uploads have a thread of their own, so an upload never waits behind a long signed copy.
+  const pdfWorkers = pdfWorkerPool();
+  const pdfCheckers = pdfWorkerPool(PDF_CHECK_LIMITS);
   const deps: AppDeps = {
     ...(signatureVerifier && { signatureVerifier }),
     store,
@@ -113,8 +123,8 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       images: cachedBrandImages(httpClient),
       publicUrl: config.publicUrl,
       serviceName: 'proofseal',
-      signer: padesSignerOf(config, secretKey, httpClient),
-      copies: lazySignedCopyAssembler(),
+      signer: padesSignerOf(config, secretKey, httpClient, pdfWorkers),
+      copies: workerSignedCopyAssembler(pdfWorkers),
       // The bundles' Merkle roots are time-stamped by the same operator-chosen authorities (rfc3161Timestamps).
       ...(config.tsaUrls.length > 0 && {
         timestamps: lazyTimestampAuthority(createSafeFetch({ allowPrivateUrls: true }), config.tsaUrls),
@@ -123,6 +133,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
     documents: {
       objects: documentObjectsOf(config, opened.db),
       retentionMs: config.documentRetentionDays * 86_400_000,
+      inspector: workerDocumentInspector(pdfCheckers),
     },
     ...staticReceiptsOf(config),
   };
@@ -140,6 +151,8 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       await jobs.stop();
       smtp?.close();
       await signatureVerifier?.close();
+      await pdfWorkers.close();
+      await pdfCheckers.close();
       await opened.close();
     },
   };
@@ -166,7 +179,7 @@ function staticReceiptsOf(config: Config): Pick<AppDeps, 'staticReceipts'> {
  * TSA_URLS are the operator's own choice, so their client may reach private addresses (a TSA inside the
  * operator's network); the URLs users give keep going through the guarded client above.
  */
-function padesSignerOf(config: Config, secretKey: string, guarded: HttpClient) {
+function padesSignerOf(config: Config, secretKey: string, guarded: HttpClient, pdfWorkers: PdfWorkerPool) {
   return lazyPadesSigner({
     p12Path: config.pdfSigningP12,
     p12Password: config.pdfSigningP12Password,
@@ -177,6 +190,8 @@ function padesSignerOf(config: Config, secretKey: string, guarded: HttpClient) {
     // The CRL URLs come from certificates (the operator's CA, the TSA's): fetched through the SSRF guard.
     revocationHttp: guarded,
     now: () => systemClock.now(),
+    // The PDF signed may be the signed copy, which holds a user's document.
+    prepare: workerSignaturePreparer(pdfWorkers),
   });
 }
 

@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { basic } from './fixtures.js';
+import { hostilePdfCorpus } from './hostile-pdfs.js';
 
 /** U+0000 or a lone UTF-16 surrogate (0xD800–0xDFFF alone is never half of a pair here). */
 const malformedChar = fc.oneof(
@@ -250,7 +251,10 @@ export const jsonObjectBody = fc.oneof(
     .map(([k, fields, v]) => objectText([...fields, [k, v]])),
 );
 
-/** Any body: JSON of any shape, objects as above, a valid signature request, malformed keys, plain text, nothing. */
+/**
+ * Any body: JSON of any shape, objects as above, a valid signature request, malformed keys, plain text, the hostile
+ * PDFs of issue 32 (hostile-pdfs.ts: an upload route takes them as the file), nothing.
+ */
 export const body = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
   signatureRequestBody,
@@ -258,6 +262,7 @@ export const body = fc.oneof(
   fc.dictionary(malformedText, fc.string()).map((v) => JSON.stringify(v)),
   hugeNumber,
   fc.string({ maxLength: 200 }),
+  fc.constantFrom(...hostilePdfCorpus().map((pdf) => pdf.toString('latin1'))),
   fc.constant(''),
 );
 

@@ -45,6 +45,7 @@ const REMOTE_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   'NOT_EDITABLE',
   'HASH_MISMATCH',
   'EMPTY_DOCUMENT',
+  'INVALID_DOCUMENT',
   'NO_DOCUMENT',
   'SIGNED_COPY_NOT_AVAILABLE',
   'NO_SIGNATURES',

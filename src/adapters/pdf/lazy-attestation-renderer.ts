@@ -1,7 +1,4 @@
-import type {
-  AttestationRenderer,
-  SignedCopyAssembler,
-} from '../../app/signature-requests/attestation/attestation.port.js';
+import type { AttestationRenderer } from '../../app/signature-requests/attestation/attestation.port.js';
 
 /**
  * The PDF renderer, loaded at its first use: pdf-lib and qrcode add ~10 MB of RSS to a process that
@@ -14,17 +11,6 @@ export function lazyAttestationRenderer(): AttestationRenderer {
     async render(model) {
       loaded ??= import('./attestation-renderer.js').then((m) => m.pdfAttestationRenderer());
       return (await loaded).render(model);
-    },
-  };
-}
-
-/** The signed copy's assembler, loaded at its first use for the same reason (the pdf-lib fork). */
-export function lazySignedCopyAssembler(): SignedCopyAssembler {
-  let loaded: Promise<SignedCopyAssembler> | undefined;
-  return {
-    async assemble(original, attestation, attachment) {
-      loaded ??= import('./signed-copy-assembler.js').then((m) => m.pdfSignedCopyAssembler());
-      return (await loaded).assemble(original, attestation, attachment);
     },
   };
 }

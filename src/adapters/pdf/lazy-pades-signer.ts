@@ -3,6 +3,7 @@ import type { HttpClient } from '../../app/shared/http-client.port.js';
 import type { TimestampAuthority } from '../../app/signature-requests/attestation/attestation.port.js';
 import type { PdfSigner } from '../../app/signature-requests/attestation/pdf-signer.port.js';
 import { DomainError } from '../../core/errors.js';
+import type { PrepareSignatureField } from './pades-signer.js';
 import type { SigningIdentity } from './signing-identity.js';
 
 export interface PadesSettings {
@@ -19,6 +20,8 @@ export interface PadesSettings {
   /** The guarded client (SSRF guard) for the CRLs the certificates name; absent, none is fetched. */
   readonly revocationHttp?: HttpClient;
   readonly now: () => number;
+  /** Where the signature field is added (a PDF worker); in this thread when absent. */
+  readonly prepare?: PrepareSignatureField;
 }
 
 /**
@@ -45,12 +48,13 @@ export function lazyPadesSigner(settings: PadesSettings): PdfSigner {
           import('./tsa-client.js'),
         ]);
         const tsa = settings.tsaUrls.length > 0 ? rfc3161Client(settings.tsaHttp, settings.tsaUrls) : undefined;
-        const { revocationHttp } = settings;
+        const { revocationHttp, prepare } = settings;
         return padesSigner({
           identity: openIdentity,
           now: settings.now,
           ...(tsa && { tsa }),
           ...(revocationHttp && { revocationHttp }),
+          ...(prepare && { prepare }),
         });
       })();
       try {

@@ -61,23 +61,52 @@ export interface PadesSignerOptions {
    * the DSS; absent, no revocation data is fetched.
    */
   readonly revocationHttp?: HttpClient;
+  /**
+   * Adds the signature field to the PDF ({@link withSignatureField} in this thread when absent): the service
+   * runs it in a PDF worker, since the PDF may hold a user's document (the signed copy).
+   */
+  readonly prepare?: PrepareSignatureField;
 }
+
+/** The signature dictionary's own entries: `/Type`, `/SubFilter`, and `/M` and `/Reason` when given. */
+export interface SignatureFieldSpec {
+  readonly type: 'Sig' | 'DocTimeStamp';
+  readonly subFilter: string;
+  /** Milliseconds since the epoch (`/M`). */
+  readonly date?: number;
+  readonly reason?: string;
+}
+
+/** What goes into the document security store: DER certificates and DER CRLs. */
+export interface SignatureDss {
+  readonly certs: Uint8Array[];
+  readonly crls: Uint8Array[];
+}
+
+export type PrepareSignatureField = (
+  pdf: Uint8Array,
+  spec: SignatureFieldSpec,
+  room: number,
+  dss: SignatureDss,
+) => Promise<Uint8Array>;
 
 export function padesSigner(opts: PadesSignerOptions): PdfSigner {
   return {
     async sign(pdf) {
       const identity = await opts.identity();
       const room = CMS_ROOM + (opts.tsa ? TOKEN_ROOM : 0) + certificatesSize(identity);
-      const sig = {
-        Type: 'Sig',
-        SubFilter: 'ETSI.CAdES.detached',
-        M: PDFString.fromDate(new Date(opts.now())),
-        ...(opts.reason !== undefined && { Reason: PDFString.of(opts.reason) }),
+      const spec: SignatureFieldSpec = {
+        type: 'Sig',
+        subFilter: 'ETSI.CAdES.detached',
+        date: opts.now(),
+        ...(opts.reason !== undefined && { reason: opts.reason }),
       };
+      const prepare = opts.prepare ?? withSignatureField;
       const cades = new CadesSigner(identity, opts.tsa);
-      let signed = await signField(pdf, sig, room, cades);
+      let signed = await signField(prepare, pdf, spec, room, cades);
       if (opts.tsa)
         signed = await withDocumentTimestamp(
+          prepare,
           signed,
           opts.tsa,
           [...identity.certificates, ...cades.tsaCerts],
@@ -97,6 +126,7 @@ export function padesSigner(opts: PadesSignerOptions): PdfSigner {
  * document time-stamp (`/Type /DocTimeStamp`, SubFilter `ETSI.RFC3161`) over the whole file, DSS included.
  */
 async function withDocumentTimestamp(
+  prepare: PrepareSignatureField,
   pdf: Uint8Array,
   tsa: TimestampAuthority,
   certificates: readonly pkijs.Certificate[],
@@ -111,7 +141,10 @@ async function withDocumentTimestamp(
   const ders = new Map(certificates.map((c) => new Uint8Array(c.toSchema().toBER())).map((d) => [hex(d), d]));
   const dss = [...ders.values()];
   const crls = revocationHttp ? await crlsOf(certificates, revocationHttp) : [];
-  return signField(pdf, { Type: 'DocTimeStamp', SubFilter: 'ETSI.RFC3161' }, TOKEN_ROOM, stamp, { certs: dss, crls });
+  return signField(prepare, pdf, { type: 'DocTimeStamp', subFilter: 'ETSI.RFC3161' }, TOKEN_ROOM, stamp, {
+    certs: dss,
+    crls,
+  });
 }
 
 const CRL_DISTRIBUTION_POINTS = '2.5.29.31';
@@ -154,13 +187,14 @@ async function fetchCrl(http: HttpClient, url: string, cert: pkijs.Certificate):
 
 /** `pdf` with a signature field whose `/Contents` is what `signer` makes over the byte ranges. */
 async function signField(
+  prepare: PrepareSignatureField,
   pdf: Uint8Array,
-  sig: Record<string, unknown>,
+  spec: SignatureFieldSpec,
   room: number,
   signer: Signer,
-  dss: DssData = { certs: [], crls: [] },
+  dss: SignatureDss = { certs: [], crls: [] },
 ): Promise<Uint8Array> {
-  const prepared = await withSignatureField(pdf, sig, room, dss);
+  const prepared = await prepare(pdf, spec, room, dss);
   return new Uint8Array(await new SignPdf().sign(Buffer.from(prepared), signer));
 }
 
@@ -172,16 +206,22 @@ function certificatesSize(identity: SigningIdentity): number {
  * `pdf` plus an incremental update: an invisible signature widget on the first page, listed in the
  * AcroForm (SigFlags 3: signatures exist, append only), whose value is the signature dictionary `sig` with
  * placeholders for `/ByteRange` and `/Contents` (`room` bytes); the `dss` certificates (DER) are added to the
- * document security store.
+ * document security store. Plain data in and out, so that it can run in a PDF worker.
  */
-async function withSignatureField(
+export async function withSignatureField(
   pdf: Uint8Array,
-  sig: Record<string, unknown>,
+  spec: SignatureFieldSpec,
   room: number,
-  dss: DssData,
+  dss: SignatureDss,
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.load(pdf, { forIncrementalUpdate: true, updateMetadata: false });
   const ctx = doc.context;
+  const sig = {
+    Type: spec.type,
+    SubFilter: spec.subFilter,
+    ...(spec.date !== undefined && { M: PDFString.fromDate(new Date(spec.date)) }),
+    ...(spec.reason !== undefined && { Reason: PDFString.of(spec.reason) }),
+  };
   const byteRange = PDFArray.withContext(ctx);
   byteRange.push(PDFNumber.of(0));
   for (let i = 0; i < 3; i += 1) byteRange.push(PDFName.of(BYTE_RANGE_PLACEHOLDER));
@@ -217,14 +257,8 @@ async function withSignatureField(
   return doc.commit({ useObjectStreams: false });
 }
 
-/** What goes into the document security store: DER certificates and DER CRLs. */
-interface DssData {
-  readonly certs: Uint8Array[];
-  readonly crls: Uint8Array[];
-}
-
 /** Appends streams to `/DSS /Certs` and `/DSS /CRLs` (a DSS made here, or the document's own, extended). */
-function addToDss(doc: PDFDocument, data: DssData): void {
+function addToDss(doc: PDFDocument, data: SignatureDss): void {
   const ctx = doc.context;
   const existing = doc.catalog.lookupMaybe(PDFName.of('DSS'), PDFDict);
   const dss = existing ?? ctx.obj({});

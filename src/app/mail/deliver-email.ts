@@ -1,3 +1,4 @@
+import { withNotes } from '../../core/documents/signed-copy-note.js';
 import { DomainError } from '../../core/errors.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Attachment, AttachmentRef, Email, Mailer } from './email.port.js';
@@ -22,7 +23,8 @@ export async function deliverEmail(deps: DeliverEmailDeps, input: { emailId: str
   if (email.status !== 'queued') return email.status;
   try {
     const attachments = await Promise.all(email.attachments.map((ref) => loadAttachment(deps, ref)));
-    const status = await deps.mailer.send(email, attachments);
+    const notes = attachments.flatMap((a) => (a.note === undefined ? [] : [a.note]));
+    const status = await deps.mailer.send(withNotes(email, notes), attachments);
     await recordDelivered(deps, email, status);
     return status;
   } catch (err) {

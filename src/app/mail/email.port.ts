@@ -47,6 +47,8 @@ export interface Attachment {
   readonly filename: string;
   readonly contentType: string;
   readonly content: Buffer;
+  /** A line the mail gains about this file (why it is not the one expected), added to its text and HTML. */
+  readonly note?: string;
 }
 
 /** Sends one mail through SMTP, or keeps it (the default run). */

@@ -1,4 +1,5 @@
 /** The files attached to a signature request's mails, produced when the mail is sent. */
+import { signedCopyMissingNote } from '../../core/documents/signed-copy-note.js';
 import { fail } from '../../core/errors.js';
 import { getReceipt } from '../anchoring/get-receipt.js';
 import type { AttachmentSource } from '../mail/deliver-email.js';
@@ -13,9 +14,11 @@ export type AttestationProducer = (requestId: string) => Promise<Uint8Array>;
 
 /**
  * The signed copy of a request's uploaded PDF, for the attestation mail; null when it has none (or one too
- * large to mail): the attestation goes then.
+ * large to mail), or why its PDF could not have one: the attestation goes then (with that reason).
  */
-export type SignedCopyProducer = (requestId: string) => Promise<{ fileName: string; bytes: Uint8Array } | null>;
+export type SignedCopyProducer = (
+  requestId: string,
+) => Promise<{ fileName: string; bytes: Uint8Array } | { refusal: string } | null>;
 
 /**
  * The attachment source of the mail delivery job: a signer's proof (its signature anchor's Chainpoint
@@ -30,10 +33,14 @@ export function requestAttachments(
     if (ref.kind === 'signer-proof') return signerProof(deps, ref);
     // The signed copy holds the attestation's pages and the bundle: it goes instead of the attestation.
     const copy = producers.signedCopy ? await producers.signedCopy(ref.requestId) : null;
-    if (copy) return { filename: copy.fileName, contentType: 'application/pdf', content: Buffer.from(copy.bytes) };
+    if (copy && 'bytes' in copy)
+      return { filename: copy.fileName, contentType: 'application/pdf', content: Buffer.from(copy.bytes) };
     if (!producers.attestation) throw new Error('no attestation producer is wired into this server yet');
     const pdf = await producers.attestation(ref.requestId);
-    return { filename: 'attestation.pdf', contentType: 'application/pdf', content: Buffer.from(pdf) };
+    const attestation = { filename: 'attestation.pdf', contentType: 'application/pdf', content: Buffer.from(pdf) };
+    if (!copy) return attestation;
+    const request = await deps.store.signatureRequests.findById(ref.requestId);
+    return { ...attestation, note: signedCopyMissingNote(request?.lang ?? null, copy.refusal) };
   };
 }
 

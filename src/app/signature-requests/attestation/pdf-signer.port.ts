@@ -4,5 +4,10 @@
  * for the attestation and for any other PDF the service hands out.
  */
 export interface PdfSigner {
+  /**
+   * @throws DomainError NOT_READY when it cannot sign now (no TSA answered, the certificate unusable);
+   *   SIGNED_COPY_NOT_AVAILABLE when the PDF (a signed copy holding a user's document) is refused by the PDF
+   *   worker's bounds
+   */
   sign(pdf: Uint8Array): Promise<Uint8Array>;
 }

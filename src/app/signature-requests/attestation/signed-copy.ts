@@ -6,6 +6,7 @@
  * signed copy is served as the two read one after the other.
  */
 import { createHash } from 'node:crypto';
+import { isPdf } from '../../../core/documents/pdf-kind.js';
 import { fail } from '../../../core/errors.js';
 import { SEALING_STATES } from '../../../core/signature-requests/states.js';
 import type { AppDeps } from '../../shared/deps.js';
@@ -19,11 +20,6 @@ import type { KeptSignedCopy } from './attestation.port.js';
 export type SignedCopyDeps = Pick<AppDeps, 'store' | 'clock' | 'secretKey' | 'chain' | 'attestation'> & {
   readonly documents?: DocumentDeps;
 };
-
-/** A file is taken for a PDF by its type or by its first bytes (`%PDF-`). */
-function isPdf(contentType: string, head: Uint8Array): boolean {
-  return contentType === 'application/pdf' || Buffer.from(head.subarray(0, 5)).toString('latin1') === '%PDF-';
-}
 
 async function readAll(doc: DocumentDownload, end: number): Promise<Uint8Array> {
   const parts: Buffer[] = [];
@@ -84,15 +80,20 @@ export async function signedCopyOf(deps: SignedCopyDeps, requestId: string): Pro
 
 /**
  * The signed copy's bytes for the attestation mail, or null when there is none or it is larger than
- * `maxBytes` (the attestation then goes alone).
+ * `maxBytes` (the attestation then goes alone), or the kept reason why its PDF could have none (issue 32: the
+ * mail says it).
  */
 export async function signedCopyForMail(
   deps: SignedCopyDeps,
   requestId: string,
   maxBytes: number,
-): Promise<{ fileName: string; bytes: Uint8Array } | null> {
+): Promise<{ fileName: string; bytes: Uint8Array } | { refusal: string } | null> {
   const copy = await signedCopyOf(deps, requestId);
-  if (!copy || copy.size > maxBytes) return null;
+  if (!copy) {
+    const kept = await deps.store.signedCopies.find(requestId);
+    return kept && 'refusal' in kept ? { refusal: kept.refusal } : null;
+  }
+  if (copy.size > maxBytes) return null;
   return { fileName: copy.fileName, bytes: await readAll(copy, copy.size - 1) };
 }
 
@@ -152,19 +153,20 @@ async function makeSignedCopy(
   const json = proofBundleJson(bundle);
   const model = await attestationContent({ ...deps, attestation: service }, request, bundle, json);
   const pages = await service.renderer.render(model);
-  let updated: Uint8Array;
+  let signed: Uint8Array;
   try {
-    updated = await assembler.assemble(bytes, pages, {
+    const updated = await assembler.assemble(bytes, pages, {
       fileName: model.bundle.fileName,
       bytes: new TextEncoder().encode(json),
       date: model.producedAt,
     });
+    signed = service.signer ? await service.signer.sign(updated) : updated;
   } catch (err) {
+    // The PDF broke a bound or could not be read (issue 32): a final state, kept, never tried again.
     if ((err as { code?: string }).code === 'SIGNED_COPY_NOT_AVAILABLE')
       return { originalSha256, refusal: (err as Error).message };
     throw err;
   }
-  const signed = service.signer ? await service.signer.sign(updated) : updated;
   if (!Buffer.from(signed.subarray(0, bytes.length)).equals(Buffer.from(bytes)))
     throw new Error('the signed copy does not start with the original bytes');
   return {

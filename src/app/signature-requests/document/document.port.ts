@@ -85,4 +85,19 @@ export interface DocumentDeps {
   readonly objects: DocumentObjectStore;
   /** How long the file of a COMPLETED or CLOSED request is kept after its last change, ms. */
   readonly retentionMs: number;
+  /** Checks each uploaded PDF before it is kept; absent, uploads are not inspected. */
+  readonly inspector?: DocumentInspector;
+}
+
+/**
+ * What the check of an uploaded PDF found (issue 32): its page count, or why it is refused (over a bound: a
+ * hostile or too costly structure) or unreadable (no structure found; let through, a viewer may repair it).
+ */
+export type DocumentInspection =
+  | { readonly kind: 'ok'; readonly pages: number }
+  | { readonly kind: 'refused' | 'unreadable'; readonly reason: string };
+
+/** Checks a PDF's structure against the service's bounds, off the event loop. */
+export interface DocumentInspector {
+  inspect(pdf: Uint8Array): Promise<DocumentInspection>;
 }

@@ -1,10 +1,11 @@
 import { CHUNK_BYTES, objectNameOf, SALT_BYTES } from '../../../core/crypto/chunk-box.js';
 import { cleanFileName, cleanMediaType } from '../../../core/documents/file-headers.js';
+import { isPdf } from '../../../core/documents/pdf-kind.js';
 import { fail } from '../../../core/errors.js';
 import type { AppDeps } from '../../shared/deps.js';
 import type { Store } from '../../shared/store.port.js';
 import type { SignatureRequest } from '../signature-request.port.js';
-import type { DocumentDeps, DocumentObjectWriter, RequestDocument } from './document.port.js';
+import type { DocumentDeps, DocumentInspector, DocumentObjectWriter, RequestDocument } from './document.port.js';
 import { writeSealed } from './sealed-stream.js';
 
 export interface UploadDocumentInput {
@@ -52,7 +53,8 @@ async function checkUploadable(store: Store, accountId: string, id: string, lock
  * recorded on the request with the request's row lock (its state checked again). Nothing is kept of a
  * refused upload.
  * @throws DomainError NOT_FOUND (unknown or another account's), NOT_EDITABLE (not DRAFT, or stateless with a
- *   file or a signature already), PAYLOAD_TOO_LARGE, EMPTY_DOCUMENT, HASH_MISMATCH, NOT_READY (no document store)
+ *   file or a signature already), PAYLOAD_TOO_LARGE, EMPTY_DOCUMENT, HASH_MISMATCH, INVALID_DOCUMENT (a PDF whose
+ *   structure breaks the service's bounds: see `DocumentInspector`), NOT_READY (no document store)
  */
 export async function uploadDocument(deps: Deps, input: UploadDocumentInput): Promise<SignatureRequest> {
   const request = await checkUploadable(deps.store, input.accountId, input.id, false);
@@ -61,7 +63,8 @@ export async function uploadDocument(deps: Deps, input: UploadDocumentInput): Pr
   let committed = false;
   try {
     const salt = deps.random.bytes(SALT_BYTES);
-    const written = await writeSealed(input.body, writer, {
+    const kept = documents.inspector ? keptWhole(input.body, input.contentType) : null;
+    const written = await writeSealed(kept?.body ?? input.body, writer, {
       secretKey: deps.secretKey,
       salt,
       maxBytes: input.maxBytes,
@@ -70,6 +73,7 @@ export async function uploadDocument(deps: Deps, input: UploadDocumentInput): Pr
     const expected = request.hashToSign.toLowerCase();
     if (written.sha256 !== expected)
       fail('HASH_MISMATCH', `the file's SHA-256 is ${written.sha256}; the request's hashToSign is ${expected}`);
+    if (kept && documents.inspector) await checkPdf(documents.inspector, kept.bytes());
     const name = objectNameOf(deps.secretKey, written.sha256);
     const now = deps.clock.now();
     // Published before the transaction (the object store is not the transaction's connection); a request
@@ -106,6 +110,38 @@ async function attachOrDrop(
       await documents.objects.remove(document.objectName, document.uploaded + 1);
     throw err;
   }
+}
+
+/**
+ * The body as it is read, and the chunks of a PDF (by its type or its first bytes) kept as well: a PDF is checked
+ * whole once it is written (the signed copy reads it whole too), so its upload holds at most `maxBytes` until then.
+ */
+function keptWhole(
+  body: AsyncIterable<Uint8Array>,
+  contentType: string | undefined,
+): { body: AsyncIterable<Uint8Array>; bytes(): Uint8Array | null } {
+  const type = cleanMediaType(contentType);
+  let chunks: Uint8Array[] = [];
+  let size = 0;
+  let pdf: boolean | undefined;
+  // Decided by the type, or once the first five bytes are in (`%PDF-`); the rest of another file is not kept.
+  const decide = () => (pdf ??= isPdf(type, Buffer.concat(chunks)));
+  async function* tee(): AsyncIterable<Uint8Array> {
+    for await (const chunk of body) {
+      if (pdf !== false) chunks.push(chunk);
+      size += chunk.length;
+      if (pdf === undefined && size >= 5 && !decide()) chunks = [];
+      yield chunk;
+    }
+  }
+  return { body: tee(), bytes: () => (decide() ? new Uint8Array(Buffer.concat(chunks)) : null) };
+}
+
+/** A PDF whose structure breaks a bound is refused before anyone is invited to sign it; an unreadable one is let through. */
+async function checkPdf(inspector: DocumentInspector, pdf: Uint8Array | null): Promise<void> {
+  if (pdf === null) return;
+  const found = await inspector.inspect(pdf);
+  if (found.kind === 'refused') fail('INVALID_DOCUMENT', `the PDF cannot be accepted: ${found.reason}`);
 }
 
 async function abortQuietly(writer: DocumentObjectWriter): Promise<void> {

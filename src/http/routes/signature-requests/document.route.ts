@@ -120,7 +120,8 @@ async function uploadRoute(scope: FastifyInstance, deps: AppDeps, config: RouteC
         summary: `Upload the file to sign (multipart part "file", or a raw body), at most ${config.documentMaxBytes} bytes`,
         description:
           'A DRAFT takes a file and replaces it; a request activated at creation takes its first before anyone signs. ' +
-          "The file's SHA-256 must equal hashToSign.",
+          "The file's SHA-256 must equal hashToSign. A PDF whose structure breaks the service's bounds (cross-reference size, " +
+          'object count, decoded stream bytes, nesting, page tree, pages) is refused: 400 INVALID_DOCUMENT.',
         security,
         params: IdParams,
         querystring: UploadQuery,
