@@ -13,7 +13,7 @@ import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
 import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';
 import { cachedBrandImages } from '../../src/adapters/pdf/brand-images.js';
 import { lazyPadesSigner } from '../../src/adapters/pdf/lazy-pades-signer.js';
-import { lazySignedCopyAssembler } from '../../src/adapters/pdf/lazy-attestation-renderer.js';
+import { pdfSignedCopyAssembler } from '../../src/adapters/pdf/signed-copy-assembler.js';
 import { storeDocumentObjects } from '../../src/adapters/store/document.repository.js';
 import { closeBatch } from '../../src/app/anchoring/close-batch.js';
 import { confirmBatches } from '../../src/app/anchoring/confirm-batches.js';
@@ -64,7 +64,7 @@ for (const kind of kinds) {
           tsaHttp: createSafeFetch({ allowPrivateUrls: true }),
           now: Date.now,
         }),
-        copies: lazySignedCopyAssembler(),
+        copies: pdfSignedCopyAssembler(),
       };
       const documents = { objects: storeDocumentObjects(f.s.db), retentionMs: 86_400_000 };
       deps = testDeps(store, { chain: f.chain, jobs: f.jobs, platformSigner, attestation, documents });
