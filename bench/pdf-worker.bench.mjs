@@ -6,7 +6,8 @@
  * start and the loading of pdf-lib included). Then the check of the upload alone (pdf-bounds.ts) in a pooled thread,
  * the smallest heap cap (resourceLimits) each needs, and the worst document the bounds accept (10,000 pages, flat)
  * made in a new thread, with the smallest heap cap it needs.
- *   npm run build && node bench/pdf-worker.bench.mjs [--sizes 1,25] [--runs 5]
+ * The reference of the same run: libsecp256k1 recoveries on one core (bench/lib/references.ts), before and after.
+ *   npm run build && node --import tsx bench/pdf-worker.bench.mjs [--sizes 1,25] [--runs 5]
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -16,6 +17,13 @@ import { assembleSignedCopy } from '../dist/adapters/pdf/signed-copy-assembler.j
 import { withSignatureField } from '../dist/adapters/pdf/pades-signer.js';
 import { PDF_BOUNDS } from '../dist/adapters/pdf/pdf-bounds.js';
 import { pdfWorkerPool, PDF_WORKER_LIMITS } from '../dist/adapters/pdf/pdf-worker-pool.js';
+import { secpRecoveriesPerSecond } from './lib/references.ts';
+
+const secpLine = (when) => {
+  const r = secpRecoveriesPerSecond(2);
+  return `  reference (${when}): libsecp256k1 ${r.wall.toFixed(0)} recoveries/s on one core (${r.perCpuSecond.toFixed(0)} per CPU second)`;
+};
+console.log(secpLine('before'));
 
 const { values: args } = parseArgs({
   options: { sizes: { type: 'string', default: '1,25' }, runs: { type: 'string', default: '5' } },
@@ -133,6 +141,7 @@ for (const [name, worst] of [
   );
 }
 console.log(`  this process's peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+console.log(secpLine('after'));
 console.log(
   `  load average ${os
     .loadavg()

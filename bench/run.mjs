@@ -41,6 +41,8 @@ const benches = [
   ['--expose-gc', '--import', 'tsx', 'bench/documents.bench.ts'],
   ['--import', 'tsx', 'bench/pades.bench.ts'],
   ['--import', 'tsx', 'bench/signed-copy.bench.ts'],
+  // Issue 32: users' PDFs in worker threads (the built service in dist/, which `npm install` builds).
+  ['--import', 'tsx', 'bench/pdf-worker.bench.mjs'],
 ];
 for (const args of benches) {
   console.log(`\n== ${args.slice(args.findIndex((a) => a.startsWith('bench/'))).join(' ')}`);
