@@ -256,7 +256,7 @@ export function offlinePathTests(start: () => Promise<RunningService>): void {
       {
         what: 'a line of the headers file',
         pdf: copy,
-        headers: headersWithLineChanged(at('headers.txt'), bundle.bitcoinSpv?.[0]?.blockHeight ?? -1),
+        headers: () => headersWithLineChanged(at('headers.txt'), bundle.bitcoinSpv?.[0]?.blockHeight ?? -1),
         code: 2,
         message: /line \d+: the header at height \d+ does not link to the one before/,
       },
@@ -266,8 +266,8 @@ export function offlinePathTests(start: () => Promise<RunningService>): void {
       const pdf = at(`tampered-${c.what.replace(/ /g, '-')}.pdf`);
       writeFileSync(pdf, c.pdf);
       const headers = c.headers === undefined ? at('headers.txt') : at('tampered-headers.txt');
-      if (c.headers !== undefined) writeFileSync(headers, c.headers);
       await t.test(`${c.what}: proofseal verify refuses it`, async () => {
+        if (c.headers !== undefined) writeFileSync(headers, c.headers());
         if (c.headers === undefined)
           assert.match(
             tool('pdfsig', [pdf]).out,
@@ -291,7 +291,7 @@ interface Tampered {
   readonly what: string;
   readonly pdf: Buffer;
   /** The headers file's text when it is what changed. */
-  readonly headers?: string;
+  readonly headers?: () => string;
   readonly code: number;
   readonly message: RegExp;
 }
