@@ -155,7 +155,7 @@ async function seedConfirmedBatch(
   const block = { txId, blockHash: randomBytes(32).toString('hex'), blockHeight: 1, blockTime: Date.now() };
   await batches.recordConfirmation(
     closed.batchId,
-    { ...block, rawTx: '00', txMerkleBranch: { siblings: [], index: 0 } },
+    { ...block, rawTx: '00', txMerkleBranch: { siblings: [], index: 0 }, blockHeader: '00'.repeat(80) },
     6,
     Date.now(),
   );

@@ -8,6 +8,7 @@ import { AnchoringWallet } from './adapters/chain/anchoring-wallet.js';
 import { BitcoinRpcClient } from './adapters/chain/bitcoin-rpc.js';
 import { EmbeddedRegtest, type AutoMiner } from './adapters/chain/embedded-regtest.js';
 import { chunkWorkers } from './adapters/merkle/chunk-workers.js';
+import { readRegtestRpcFile, writeRegtestRpcFile } from './adapters/system/regtest-rpc-file.js';
 import { keyVaultRepository } from './adapters/store/key-vault.repository.js';
 import type { AnchoringDeps } from './app/anchoring/anchoring-deps.js';
 import { reconcileAtStart } from './app/anchoring/reconcile-at-start.js';
@@ -128,11 +129,13 @@ export async function openBitcoin(
     : await (starting ?? EmbeddedRegtest.start({ dir: embeddedChainDir(config) }));
   const chain = new BitcoinRpcClient({ url: config.bitcoinRpcUrl ?? node!.rpcUrl });
   let miner: AutoMiner | undefined;
+  let forgetRpcUrl: () => Promise<void> = async () => undefined;
   const hashing = chunkWorkers({ idleMs: hashingThreadsIdleMs(config.batchIntervalSeconds) });
   try {
     await checkNetwork(chain, config);
     const wallet = await openWallet(rt, chain);
     if (node) miner = await prepareEmbedded(rt, node, wallet);
+    if (node) forgetRpcUrl = await writeRegtestRpcFile(config.dataDir, node.rpcUrl);
     const hooks = loadTestHooks();
     const deps: AnchoringDeps = {
       ...rt.deps,
@@ -169,12 +172,14 @@ export async function openBitcoin(
       node,
       jobs,
       close: async () => {
+        await forgetRpcUrl();
         await miner?.stop();
         await node?.stop();
         await hashing.close();
       },
     };
   } catch (err) {
+    await forgetRpcUrl();
     await hashing.close();
     await miner?.stop();
     await node?.stop();
@@ -278,4 +283,19 @@ export async function walletForCommand(
   const node = bitcoin.node ? 'embedded regtest (inside the running service)' : rt.config.bitcoinRpcUrl;
   const redacted = bitcoin.chain instanceof BitcoinRpcClient ? bitcoin.chain.redactedUrl : 'node';
   return { wallet: bitcoin.wallet, node: bitcoin.node ? node! : redacted, online: true };
+}
+
+/**
+ * The node an operator command reads the chain from: inside the running service, the worker's own; else
+ * BITCOIN_RPC_URL; else the embedded regtest node a worker runs from this DATA_DIR (`regtest-rpc.url`).
+ * @throws DomainError CHAIN_UNAVAILABLE when none is reachable from here
+ */
+export async function chainForCommand(rt: Runtime, bitcoin: BitcoinRuntime | undefined): Promise<ChainPort> {
+  if (bitcoin?.chain) return bitcoin.chain;
+  const url = rt.config.bitcoinRpcUrl ?? (await readRegtestRpcFile(rt.config.dataDir));
+  if (url) return new BitcoinRpcClient({ url });
+  throw new DomainError(
+    'CHAIN_UNAVAILABLE',
+    `no Bitcoin node to read: set BITCOIN_RPC_URL, or start the service (its embedded regtest node writes ${path.join(rt.config.dataDir, 'regtest-rpc.url')})`,
+  );
 }

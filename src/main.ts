@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { parse, UsageError } from './cli/args.js';
 import { openBitcoin, startEmbeddedNode, stopStarted } from './bitcoin-runtime.js';
 import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
+import { headersToFile } from './cli/headers-command.js';
 import { REQUEST_USAGE, requestCommand } from './cli/request-commands.js';
 import { bootstrapLocalCredentials } from './cli/local-credentials.js';
 import { writeCredentialsFile } from './adapters/system/credentials-file.js';
@@ -35,6 +36,8 @@ const USAGE = `usage: proofseal <command>
   token create --email E [--name N] | token revoke --token T | --id ID
   identity key create --name N --cn CN [--o --ou --l --c --email] [--expires YYYY-MM-DD] | key list | key revoke --pubkey P
   identity token create [--name N] | identity token revoke --token T | --id ID
+  headers [--from HEIGHT] [--out FILE]   the headers file \`verify --headers\` takes, read from the service's node
+                                  (from the lowest block a batch is in, to the tip)
   wallet [--json] | wallet import <txid>   the anchoring address, balance, network | register a deposit (fallback:
                                   the worker finds deposits in new blocks)
   (with the service running on the embedded store, these operator commands run inside it)
@@ -70,7 +73,15 @@ export async function startService(
     throw err;
   });
   const chain = bitcoin.chain;
-  const defs = [...jobDefinitions(runtime.deps, { mailer: runtime.mailer }), ...bitcoin.jobs];
+  // One composition for the jobs and the API: what a job keeps for ever (attestations, signed copies) is made with
+  // the same dependencies as what the API serves.
+  const deps = { ...runtime.deps, ...(chain && { chain }) };
+  if ((role === 'worker' || role === 'all') && !chain) {
+    await bitcoin.close();
+    await runtime.close();
+    throw new Error(`a ${role} process works the Bitcoin jobs and needs a node: none was opened`);
+  }
+  const defs = [...jobDefinitions(deps, { mailer: runtime.mailer }), ...bitcoin.jobs];
   await runtime.jobs.declare(defs);
   let app: FastifyInstance | null = null;
   if (role === 'worker' || role === 'all') await runtime.jobs.work(defs);
@@ -91,7 +102,7 @@ export async function startService(
     };
     const webAssets = loadWebAssets();
     if (!webAssets) runtime.log.warn('no browser bundle in dist/web-bundle (npm start builds it): pages not served');
-    app = await buildApp({ ...runtime.deps, ...(chain && { chain }), readiness }, config, [], { webAssets });
+    app = await buildApp({ ...deps, readiness }, config, [], { webAssets });
     await app.listen({ port: config.port, host: config.host });
   }
   // The embedded store is this process's: operator commands of other processes run here, through the socket.
@@ -187,6 +198,8 @@ export async function run(argv: string[], out: (line: string) => void = console.
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') return out(USAGE);
   if (asksHelp(rest)) return out(usageOf(command));
   const config = loadConfig();
+  if (command === 'headers')
+    return headersToFile(rest, (args, lines) => runOperatorCommand(config, command, args, lines), out);
   if (isOperatorCommand(command)) return runOperatorCommand(config, command, rest, out);
   switch (command) {
     case 'start': {

@@ -4,7 +4,8 @@
  * service through its operator socket (a second PGlite on the same files would lose data). Part of the
  * composition root. Adding an operator command is one entry in {@link OPERATOR_COMMANDS}.
  */
-import { walletForCommand, type BitcoinRuntime } from './bitcoin-runtime.js';
+import { chainForCommand, walletForCommand, type BitcoinRuntime } from './bitcoin-runtime.js';
+import { headersCommand } from './cli/headers-command.js';
 import { UsageError } from './cli/args.js';
 import { identityCommand } from './cli/identity-commands.js';
 import { accountCommand, tokenCommand } from './cli/operator-commands.js';
@@ -38,6 +39,17 @@ export const OPERATOR_COMMANDS: Readonly<Record<string, OperatorCommand>> = {
   token: (ctx, args, out) => tokenCommand(ctx.rt.deps, args, out),
   identity: (ctx, args, out) => identityCommand(identityDepsOf(ctx.rt), args, out),
   outbox: (ctx, args, out) => outboxCommand(ctx.rt.deps, args, out),
+  headers: async (ctx, args, out) =>
+    headersCommand(
+      {
+        chain: await chainForCommand(ctx.rt, ctx.bitcoin),
+        lowestBlockHeight: () => ctx.rt.deps.store.batches.lowestBlockHeight(),
+        network: ctx.rt.config.bitcoinNetwork,
+        now: ctx.rt.deps.clock.now,
+      },
+      args,
+      out,
+    ),
   wallet: async (ctx, args, out) =>
     walletCommand({ ...(await walletForCommand(ctx.rt, ctx.bitcoin)), utxos: ctx.rt.deps.store.utxos }, args, out),
 };

@@ -81,7 +81,7 @@ export async function seedRandomStore(plan: SeedPlan): Promise<number> {
     const txId = randomBytes(32).toString('hex');
     await batches.markSent(id, txId, Date.now());
     const block = { txId, blockHash: randomBytes(32).toString('hex'), blockHeight: k + 1, blockTime: Date.now() };
-    const proof = { ...block, rawTx: '00', txMerkleBranch: { siblings: [], index: 0 } };
+    const proof = { ...block, rawTx: '00', txMerkleBranch: { siblings: [], index: 0 }, blockHeader: '00'.repeat(80) };
     await batches.recordConfirmation(id, proof, 6, Date.now());
     await batches.setConfirmations(id, 6, true, Date.now());
   }

@@ -15,7 +15,7 @@ import { completeProofBundles } from '../../src/app/signature-requests/proof-bun
 import { signeeIdOf } from '../../src/app/signature-requests/signer-secrets.js';
 import { deliverCallbackJob } from '../../src/jobs/callbacks/deliver-callback.job.js';
 import { jobDefinitions } from '../../src/jobs/index.js';
-import { insertBatch } from '../support/anchors.js';
+import { confirmInsertedBatch, insertBatch } from '../support/anchors.js';
 import { silentLog, testApp, testClock, testConfig, testDeps } from '../support/fixtures.js';
 import { storeKinds } from '../support/stores.js';
 import { createOwner, platformSignerIn, requestBody, signer } from './fixture.js';
@@ -96,8 +96,8 @@ for (const kind of kinds) {
         }
         assert.equal(await sealAuditTrail(deps, { requestId: id }), 'sealed');
         const view = (await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}`, headers: auth })).json();
-        await insertBatch(s.db, [...view.anchors, view.auditTrailAnchorId], { status: 'SENT' });
-        await s.db.query(`UPDATE batch SET status = 'CONFIRMED', confirmations = 6`);
+        const batch = await insertBatch(s.db, [...view.anchors, view.auditTrailAnchorId], { status: 'SENT' });
+        await confirmInsertedBatch(s.db, batch);
         assert.equal(await completeProofBundles(deps, { limit: 10 }), 1);
 
         const ids = () => new Set(received.map((r) => String(r.headers['webhook-id'])));

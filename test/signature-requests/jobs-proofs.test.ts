@@ -7,7 +7,7 @@ import { activateDueRequests } from '../../src/app/signature-requests/activate-d
 import { expireDueRequests } from '../../src/app/signature-requests/expire-due-requests.js';
 import { completeProofBundles } from '../../src/app/signature-requests/proof-bundle.js';
 import { verifySignedMessage } from '../../src/core/bitcoin/signed-message.js';
-import { insertBatch } from '../support/anchors.js';
+import { confirmInsertedBatch, insertBatch } from '../support/anchors.js';
 import { canonical } from '../support/canonical-json.js';
 import { benchPerSuite } from '../support/bench-suite.js';
 import { storeKinds } from '../support/stores.js';
@@ -64,9 +64,9 @@ for (const kind of kinds) {
       assert.ok(verifySignedMessage(trailHash, trailAnchor.signature, trailAnchor.pubKey).ok);
 
       const store = b.s.db;
-      await insertBatch(store, [...request.anchors, request.auditTrailAnchorId], { status: 'SENT' });
+      const batch = await insertBatch(store, [...request.anchors, request.auditTrailAnchorId], { status: 'SENT' });
       assert.equal(await completeProofBundles(b.deps, { limit: 100 }), 0);
-      await store.query(`UPDATE batch SET status = 'CONFIRMED', confirmations = 6`);
+      await confirmInsertedBatch(store, batch);
       assert.equal(await completeProofBundles(b.deps, { limit: 100 }), 1);
       assert.equal(await completeProofBundles(b.deps, { limit: 100 }), 0);
       res = await b.app.inject({

@@ -6,6 +6,8 @@ import { messageToSign } from '../../src/core/identity/identity-message.js';
 import { buildMerkleTree, merkleRoot, serializeTree } from '../../src/core/merkle/index.js';
 import type { Sql } from '../../src/adapters/store/sql.js';
 import type { Store } from '../../src/app/shared/store.port.js';
+import type { SpvProof } from '../../src/core/bitcoin/spv.js';
+import { spvEntryFor } from './spv-fixture.js';
 
 export interface Signer {
   readonly privateKey: Buffer;
@@ -73,7 +75,9 @@ export async function insertBatch(
     ...Array.from({ length: opts.extraLeaves ?? 0 }, () => randomBytes(32)),
   ];
   const tree = buildMerkleTree(leaves);
-  const batch = { id: randomUUID(), root: Buffer.from(merkleRoot(tree)), txId: randomHash() };
+  const root = Buffer.from(merkleRoot(tree));
+  const spv = opts.status === 'CONFIRMED' ? spvEntryFor(root.toString('hex')) : null;
+  const batch = { id: randomUUID(), root, txId: spv?.txid ?? randomHash() };
   const now = Date.now();
   await sql.query(
     `INSERT INTO batch (id, status, root, leaf_count, tree, tx_id, confirmations, block_time, created, last_modified)
@@ -92,7 +96,35 @@ export async function insertBatch(
   );
   for (const [i, id] of anchorIds.entries())
     await sql.query('UPDATE anchor SET batch_id = $2, leaf_index = $3 WHERE id = $1', [id, batch.id, i]);
+  if (spv) await writeBlockData(sql, batch.id, spv, opts.blockTime ?? now);
   return batch;
+}
+
+/**
+ * A batch of {@link insertBatch} confirmed as confirmBatches leaves it: CONFIRMED, six deep, with the block data
+ * of a synthetic block whose transaction carries the batch's root (so its SPV data check out).
+ */
+export async function confirmInsertedBatch(sql: Sql, batch: BatchRow, blockTime = Date.now()): Promise<void> {
+  const spv = spvEntryFor(batch.root.toString('hex'));
+  await sql.query(`UPDATE batch SET status = 'CONFIRMED', confirmations = 6 WHERE id = $1`, [batch.id]);
+  await writeBlockData(sql, batch.id, spv, blockTime);
+}
+
+async function writeBlockData(sql: Sql, batchId: string, spv: SpvProof, blockTime: number): Promise<void> {
+  await sql.query(
+    `UPDATE batch SET tx_id = $2, block_hash = $3, block_height = $4, block_time = $5, raw_tx = $6,
+       tx_merkle_branch = $7::jsonb, block_header = $8 WHERE id = $1`,
+    [
+      batchId,
+      spv.txid,
+      spv.blockHash,
+      spv.blockHeight,
+      blockTime,
+      spv.rawTx,
+      JSON.stringify({ siblings: spv.merkleBranch, index: spv.txIndex }),
+      spv.blockHeader,
+    ],
+  );
 }
 
 /**
@@ -132,6 +164,7 @@ export async function confirmBatchAt(store: Store, batchId: string, height: numb
     blockTime: Date.now(),
     rawTx: '00',
     txMerkleBranch: { siblings: [], index: 0 },
+    blockHeader: '00'.repeat(80),
   };
   await store.batches.recordConfirmation(batchId, proof, 6, Date.now());
   await store.batches.setConfirmations(batchId, 6, true, Date.now());

@@ -204,7 +204,7 @@ export function batchRepository(sql: Sql, opts: BatchRepositoryOptions = {}): Ba
     async recordConfirmation(id, p, confirmations, now) {
       await sql.query(
         `UPDATE batch SET tx_id = $2, block_hash = $3, block_height = $4, block_time = $5, raw_tx = $6, tx_merkle_branch = $7::jsonb,
-           confirmations = $8, last_modified = $9 WHERE id = $1`,
+           confirmations = $8, last_modified = $9, block_header = $10 WHERE id = $1`,
         [
           id,
           p.txId,
@@ -215,6 +215,7 @@ export function batchRepository(sql: Sql, opts: BatchRepositoryOptions = {}): Ba
           JSON.stringify(p.txMerkleBranch),
           confirmations,
           now,
+          p.blockHeader,
         ],
       );
     },
@@ -227,14 +228,14 @@ export function batchRepository(sql: Sql, opts: BatchRepositoryOptions = {}): Ba
     async clearConfirmation(id, now) {
       await sql.query(
         `UPDATE batch SET status = 'SENT', settled = false, block_hash = NULL, block_height = NULL, block_time = NULL, raw_tx = NULL, tx_merkle_branch = NULL,
-           confirmations = 0, last_modified = $2 WHERE id = $1`,
+           block_header = NULL, confirmations = 0, last_modified = $2 WHERE id = $1`,
         [id, now],
       );
     },
     async resetToWait(id, now) {
       await sql.query(
         `UPDATE batch SET status = 'WAIT', settled = false, tx_id = NULL, block_hash = NULL, block_height = NULL, block_time = NULL, raw_tx = NULL,
-           tx_merkle_branch = NULL, confirmations = 0, last_modified = $2 WHERE id = $1`,
+           tx_merkle_branch = NULL, block_header = NULL, confirmations = 0, last_modified = $2 WHERE id = $1`,
         [id, now],
       );
     },
@@ -246,8 +247,9 @@ export function batchRepository(sql: Sql, opts: BatchRepositoryOptions = {}): Ba
         block_time: number;
         raw_tx: string;
         tx_merkle_branch: TxMerkleBranch;
+        block_header: string | null;
       }>(
-        `SELECT tx_id, block_hash, block_height, block_time, raw_tx, tx_merkle_branch FROM batch WHERE id = $1 AND block_hash IS NOT NULL AND raw_tx IS NOT NULL`,
+        `SELECT tx_id, block_hash, block_height, block_time, raw_tx, tx_merkle_branch, block_header FROM batch WHERE id = $1 AND block_hash IS NOT NULL AND raw_tx IS NOT NULL`,
         [id],
       );
       const r = rows[0];
@@ -259,8 +261,23 @@ export function batchRepository(sql: Sql, opts: BatchRepositoryOptions = {}): Ba
             blockTime: r.block_time,
             rawTx: r.raw_tx,
             txMerkleBranch: r.tx_merkle_branch,
+            blockHeader: r.block_header,
           }
         : null;
+    },
+    async withoutBlockHeader(limit) {
+      const rows = await sql.query<{ id: string; block_hash: string }>(
+        `SELECT id, block_hash FROM batch WHERE block_hash IS NOT NULL AND block_header IS NULL ORDER BY block_height LIMIT $1`,
+        [limit],
+      );
+      return rows.map((r) => ({ id: r.id, blockHash: r.block_hash }));
+    },
+    async lowestBlockHeight() {
+      const rows = await sql.query<{ h: number | null }>(`SELECT MIN(block_height) AS h FROM batch`);
+      return rows[0]?.h ?? null;
+    },
+    async setBlockHeader(id, blockHash, header) {
+      await sql.query(`UPDATE batch SET block_header = $3 WHERE id = $1 AND block_hash = $2`, [id, blockHash, header]);
     },
   };
 }

@@ -34,6 +34,12 @@ export interface BatchConfirmationProof extends BlockRecord {
   readonly txId: string;
   readonly rawTx: string;
   readonly txMerkleBranch: TxMerkleBranch;
+  /**
+   * The block's serialized 80-byte header, hex: stored with the rest at the first confirmation, so that a proof
+   * bundle's SPV data never need a node. Null only for a batch confirmed before it was stored, until a worker
+   * reads it from its node ({@link BatchRepository.setBlockHeader}).
+   */
+  readonly blockHeader: string | null;
 }
 
 /** A range of anchor sequence numbers, ends included, holding `count` anchors. */
@@ -116,6 +122,12 @@ export interface BatchRepository {
   resetToWait(id: string, now: number): Promise<void>;
   /** The stored confirmation data, or null before the first confirmation. */
   confirmationProof(id: string): Promise<BatchConfirmationProof | null>;
+  /** Batches with block data but no stored header (confirmed before headers were stored), at most `limit`. */
+  withoutBlockHeader(limit: number): Promise<{ id: string; blockHash: string }[]>;
+  /** The height of the lowest block any batch is confirmed in, or null when none is. */
+  lowestBlockHeight(): Promise<number | null>;
+  /** Stores the header of the batch's block, if the batch is still in that block. */
+  setBlockHeader(id: string, blockHash: string, header: string): Promise<void>;
 }
 
 export type BtcTxStatus = 'SIGNED' | 'BROADCAST' | 'REPLACED' | 'CONFIRMED' | 'ABANDONED';

@@ -63,7 +63,26 @@ export async function confirmBatches(deps: AnchoringDeps): Promise<ConfirmSummar
   // What the watch no longer covers can no longer change: its receipts may be kept (get-receipt.ts).
   await deps.store.batches.settleUpTo(height - deps.settings.reorgWatchDepth);
   for (const batch of await deps.store.batches.sent()) await confirmBatch(deps, batch, height, summary);
+  await fillBlockHeaders(deps);
   return summary;
+}
+
+/** How many stored blocks without a header one run reads from the node (batches confirmed before migration 033). */
+const HEADERS_PER_RUN = 100;
+
+/**
+ * Stores the header of each block a batch was confirmed in before headers were stored with the rest, read from the
+ * node; a block the node no longer knows is left for the reorg watch. Bundles of those batches complete once done.
+ */
+export async function fillBlockHeaders(deps: Pick<AnchoringDeps, 'store' | 'chain'>): Promise<number> {
+  let filled = 0;
+  for (const { id, blockHash } of await deps.store.batches.withoutBlockHeader(HEADERS_PER_RUN)) {
+    const header = await deps.chain.getBlockHeaderHex(blockHash);
+    if (header === null) continue;
+    await deps.store.batches.setBlockHeader(id, blockHash, header);
+    filled += 1;
+  }
+  return filled;
 }
 
 /**
@@ -132,8 +151,11 @@ async function recordFirstConfirmation(
   info: RawTransactionInfo,
 ): Promise<void> {
   const block = info.blockHash === null ? null : await deps.chain.getBlock(info.blockHash);
-  if (!block) throw new DomainError('CHAIN_UNAVAILABLE', `block of ${winner.txid} vanished while reading it`);
+  const header = block && (await deps.chain.getBlockHeaderHex(block.hash));
+  if (!block || !header)
+    throw new DomainError('CHAIN_UNAVAILABLE', `block of ${winner.txid} vanished while reading it`);
   const proof = {
+    blockHeader: header,
     txId: winner.txid,
     blockHash: block.hash,
     blockHeight: block.height,

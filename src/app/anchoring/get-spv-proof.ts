@@ -4,8 +4,10 @@ import type { AppDeps } from '../shared/deps.js';
 
 /**
  * The SPV data of a CONFIRMED anchor's transaction: the raw transaction (without witness: every byte then
- * counts in its txid) and its block Merkle branch as stored at the first confirmation, and the block's 80-byte header read from the node. Null before
- * CONFIRMED, with no node, or when the node no longer knows the block. `headers` (by block hash) lets the
+ * counts in its txid), its block Merkle branch and the block's 80-byte header, all as stored at the first
+ * confirmation, so any process of any role split answers the same without a node. A batch confirmed before headers
+ * were stored has its header read from the node when this process has one (a worker stores it meanwhile: see
+ * `fillBlockHeaders`). Null before CONFIRMED, or when no header is at hand. `headers` (by block hash) lets the
  * anchors of one bundle, mostly in one block, ask the node once.
  */
 export async function getSpvProof(
@@ -14,12 +16,10 @@ export async function getSpvProof(
   headers = new Map<string, Promise<string | null>>(),
 ): Promise<SpvProof | null> {
   const anchor = await deps.store.anchors.findById(input.id);
-  if (!deps.chain || anchor?.status !== 'CONFIRMED' || anchor.batchId === null) return null;
+  if (anchor?.status !== 'CONFIRMED' || anchor.batchId === null) return null;
   const proof = await deps.store.batches.confirmationProof(anchor.batchId);
   if (!proof) return null;
-  const read = headers.get(proof.blockHash) ?? deps.chain.getBlockHeaderHex(proof.blockHash);
-  headers.set(proof.blockHash, read);
-  const header = await read;
+  const header = proof.blockHeader ?? (await nodeHeader(deps, proof.blockHash, headers));
   if (header === null) return null;
   return {
     txid: proof.txId,
@@ -30,4 +30,16 @@ export async function getSpvProof(
     txIndex: proof.txMerkleBranch.index,
     merkleBranch: proof.txMerkleBranch.siblings,
   };
+}
+
+function nodeHeader(
+  deps: Pick<AppDeps, 'chain'>,
+  blockHash: string,
+  headers: Map<string, Promise<string | null>>,
+): Promise<string | null> {
+  const chain = deps.chain;
+  if (!chain) return Promise.resolve(null);
+  const read = headers.get(blockHash) ?? chain.getBlockHeaderHex(blockHash);
+  headers.set(blockHash, read);
+  return read;
 }

@@ -6,6 +6,7 @@ import {
   type AuditOpening,
   type SealedAuditTrail,
 } from '../../core/signature-requests/audit-commitment.js';
+import { fail } from '../../core/errors.js';
 import { getReceipt } from '../anchoring/get-receipt.js';
 import { getSpvProof } from '../anchoring/get-spv-proof.js';
 import type { AppDeps } from '../shared/deps.js';
@@ -112,6 +113,37 @@ export async function getProofBundle(
 }
 
 /**
+ * The public bundle of a complete request, for what is kept and never made again (the attestation, the signed
+ * copy): every receipt confirmed and the SPV data of every transaction they name, so the file proves itself
+ * with no server. Refused while a part is missing (a batch confirmed before headers were stored, until a worker
+ * stores its header): kept now, it would be a weaker proof for ever.
+ * @throws DomainError ATTESTATION_PENDING while the bundle is not complete or lacks a transaction's SPV data
+ */
+export async function keptProofBundle(
+  deps: Pick<AppDeps, 'store' | 'chain'>,
+  request: SignatureRequest,
+): Promise<ProofBundle> {
+  if (!request.proofBundleComplete)
+    fail('ATTESTATION_PENDING', `the proofs of ${request.id} are not all confirmed yet: the attestation follows them`);
+  const bundle = await getProofBundle(deps, request);
+  const missing = missingSpv(bundle);
+  if (missing.length > 0)
+    fail(
+      'ATTESTATION_PENDING',
+      `the SPV data of transaction ${missing.join(', ')} are not stored yet: ${request.id}'s attestation follows them`,
+    );
+  return bundle;
+}
+
+/** The transactions the bundle's receipts name that its `bitcoinSpv` does not carry. */
+export function missingSpv(bundle: ProofBundle): string[] {
+  const receipts = [...bundle.signatureReceipts, ...(bundle.auditTrailReceipt ? [bundle.auditTrailReceipt] : [])];
+  const named = new Set(receipts.flatMap((r) => r.anchors.map((a) => a.sourceId)));
+  const carried = new Set((bundle.bitcoinSpv ?? []).map((p) => p.txid));
+  return [...named].filter((txid) => !carried.has(txid));
+}
+
+/**
  * The proof bundle for its owner or one of its signers: the public bundle with the openings that reader may
  * have (every one for the owner: their export to prove any value; a signer's own values for a signer), and
  * for the owner a format-1 trail as sealed.
@@ -190,12 +222,15 @@ async function rootTimestamps(
   return stamps;
 }
 
+/** Every anchor CONFIRMED with its SPV data stored (the header too: a batch confirmed before it was stored waits for a worker to read it). */
 async function allConfirmed(deps: Pick<AppDeps, 'store'>, request: SignatureRequest): Promise<boolean> {
   const ids = [...request.signees.map((s) => s.anchorId), request.auditTrailAnchorId];
   for (const id of ids) {
     if (id === null) continue;
     const anchor = await deps.store.anchors.findById(id);
-    if (anchor?.status !== 'CONFIRMED') return false;
+    if (anchor?.status !== 'CONFIRMED' || anchor.batchId === null) return false;
+    const proof = await deps.store.batches.confirmationProof(anchor.batchId);
+    if (proof?.blockHeader == null) return false;
   }
   return true;
 }

@@ -4,7 +4,7 @@
  */
 import { fail } from '../../../core/errors.js';
 import { SEALING_STATES } from '../../../core/signature-requests/states.js';
-import { getProofBundle, proofBundleJson } from '../proof-bundle.js';
+import { keptProofBundle, proofBundleJson } from '../proof-bundle.js';
 import type { SignatureRequest } from '../signature-request.port.js';
 import type { AppDeps } from '../../shared/deps.js';
 import { attestationContent } from './attestation-content.js';
@@ -44,7 +44,7 @@ async function attestationOf(deps: AttestationDeps, request: SignatureRequest): 
   if (!request.proofBundleComplete)
     fail('ATTESTATION_PENDING', `the proofs of ${request.id} are not all confirmed yet: the attestation follows them`);
   const service = deps.attestation ?? fail('NOT_READY', 'this server makes no attestations');
-  const bundle = await getProofBundle(deps, request);
+  const bundle = await keptProofBundle(deps, request);
   const model = await attestationContent({ ...deps, attestation: service }, request, bundle, proofBundleJson(bundle));
   const rendered = await service.renderer.render(model);
   const pdf = service.signer ? await service.signer.sign(rendered) : rendered;

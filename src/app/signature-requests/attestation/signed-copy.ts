@@ -11,7 +11,7 @@ import { SEALING_STATES } from '../../../core/signature-requests/states.js';
 import type { AppDeps } from '../../shared/deps.js';
 import { getDocument, type DocumentDownload, type DocumentReader } from '../document/get-document.js';
 import type { DocumentDeps } from '../document/document.port.js';
-import { getProofBundle, proofBundleJson } from '../proof-bundle.js';
+import { keptProofBundle, proofBundleJson } from '../proof-bundle.js';
 import type { SignatureRequest } from '../signature-request.port.js';
 import { attestationContent } from './attestation-content.js';
 import type { KeptSignedCopy } from './attestation.port.js';
@@ -141,7 +141,7 @@ async function makeSignedCopy(
   const service = deps.attestation ?? fail('NOT_READY', 'this server makes no attestations');
   const assembler = service.copies ?? fail('NOT_READY', 'this server makes no signed copies');
   const bytes = await readAll(original, original.size - 1);
-  const bundle = await getProofBundle(deps, request);
+  const bundle = await keptProofBundle(deps, request);
   const json = proofBundleJson(bundle);
   const model = await attestationContent({ ...deps, attestation: service }, request, bundle, json);
   const pages = await service.renderer.render(model);
