@@ -302,7 +302,7 @@ interface Receipt {
 }
 
 /** The link of the signer's invitation, from the mails the service kept (`proofseal outbox mail`). */
-async function invitationLink(service: RunningService, id: string): Promise<string> {
+export async function invitationLink(service: RunningService, id: string): Promise<string> {
   type Row = { id: string; requestId: string; type: string };
   const invitation = await until(
     'the invitation in the outbox',
