@@ -36,6 +36,8 @@ const USAGE = `usage: proofseal <command>
   token create --email E [--name N] | token revoke --token T | --id ID
   identity key create --name N --cn CN [--o --ou --l --c --email] [--expires YYYY-MM-DD] | key list | key revoke --pubkey P
   identity token create [--name N] | identity token revoke --token T | --id ID
+  attestations [--json] | attestations repair   kept attestations and signed copies whose bundle lacks SPV data
+                                  the request's bundle now has | make them again and mail them again
   headers [--from HEIGHT] [--out FILE]   the headers file \`verify --headers\` takes, read from the service's node
                                   (from the lowest block a batch is in, to the tip)
   wallet [--json] | wallet import <txid>   the anchoring address, balance, network | register a deposit (fallback:

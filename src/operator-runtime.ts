@@ -6,6 +6,8 @@
  */
 import { chainForCommand, walletForCommand, type BitcoinRuntime } from './bitcoin-runtime.js';
 import { headersCommand } from './cli/headers-command.js';
+import { attestationsCommand } from './cli/attestations-command.js';
+import { pdfAttachmentReader } from './adapters/pdf/pdf-attachment-reader.js';
 import { UsageError } from './cli/args.js';
 import { identityCommand } from './cli/identity-commands.js';
 import { accountCommand, tokenCommand } from './cli/operator-commands.js';
@@ -39,6 +41,16 @@ export const OPERATOR_COMMANDS: Readonly<Record<string, OperatorCommand>> = {
   token: (ctx, args, out) => tokenCommand(ctx.rt.deps, args, out),
   identity: (ctx, args, out) => identityCommand(identityDepsOf(ctx.rt), args, out),
   outbox: (ctx, args, out) => outboxCommand(ctx.rt.deps, args, out),
+  attestations: async (ctx, args, out) =>
+    attestationsCommand(
+      {
+        ...ctx.rt.deps,
+        ...(ctx.bitcoin?.chain && { chain: ctx.bitcoin.chain }),
+        pdfAttachments: pdfAttachmentReader(),
+      },
+      args,
+      out,
+    ),
   headers: async (ctx, args, out) =>
     headersCommand(
       {

@@ -103,6 +103,11 @@ for (const kind of kinds) {
       assert.deepEqual([once.status, once.confirmations], ['SENT', 1]);
       const header = (await f.chain.getBlockHeader(blockHash))!;
       assert.equal(once.timestamp, header.time * 1000);
+      assert.equal(
+        (await f.s.store.batches.confirmationProof(closed.batchId))?.blockHeader,
+        await f.chain.getBlockHeaderHex(blockHash),
+        'the 80-byte header is stored with the rest of the SPV data at the first confirmation',
+      );
 
       await f.node.mine(5);
       assert.deepEqual((await confirmBatches(f.deps)).confirmed, [closed.batchId]);

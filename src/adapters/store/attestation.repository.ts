@@ -19,5 +19,20 @@ export function attestationRepository(sql: Sql): AttestationRepository {
       );
       return rows.length > 0;
     },
+    async keptIds(afterId, limit) {
+      const rows = await sql.query<{ request_id: string }>(
+        `SELECT request_id FROM signature_request_attestation WHERE $1::uuid IS NULL OR request_id > $1::uuid
+         ORDER BY request_id LIMIT $2`,
+        [afterId, limit],
+      );
+      return rows.map((r) => r.request_id);
+    },
+    async remove(requestId) {
+      const rows = await sql.query(
+        'DELETE FROM signature_request_attestation WHERE request_id = $1 RETURNING request_id',
+        [requestId],
+      );
+      return rows.length > 0;
+    },
   };
 }

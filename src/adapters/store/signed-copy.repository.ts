@@ -48,5 +48,12 @@ export function signedCopyRepository(sql: Sql): SignedCopyRepository {
       );
       return rows.length > 0;
     },
+    async remove(requestId) {
+      const rows = await sql.query(
+        'DELETE FROM signature_request_signed_copy WHERE request_id = $1 RETURNING request_id',
+        [requestId],
+      );
+      return rows.length > 0;
+    },
   };
 }

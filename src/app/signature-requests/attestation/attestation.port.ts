@@ -11,6 +11,10 @@ export interface AttestationRepository {
   find(requestId: string): Promise<Uint8Array | null>;
   /** Keeps the PDF unless one is kept already; false when one was (the first one stays). */
   save(requestId: string, pdf: Uint8Array, now: number): Promise<boolean>;
+  /** The requests with a kept PDF, by id, after `afterId` (null: from the first), at most `limit`. */
+  keptIds(afterId: string | null, limit: number): Promise<string[]>;
+  /** Forgets the kept PDF (to make it again: `proofseal attestations repair`); false when none was kept. */
+  remove(requestId: string): Promise<boolean>;
 }
 
 /** Draws the attestation PDF from its model; pure of any store or network. */
@@ -80,6 +84,8 @@ export interface SignedCopyRepository {
   find(requestId: string): Promise<KeptSignedCopy | null>;
   /** Keeps it unless one is kept already; false when one was (the first one stays). */
   save(requestId: string, copy: KeptSignedCopy, now: number): Promise<boolean>;
+  /** Forgets the kept copy (to make it again: `proofseal attestations repair`); false when none was kept. */
+  remove(requestId: string): Promise<boolean>;
 }
 
 /** An RFC 3161 time-stamping authority (or several, tried in order). */
