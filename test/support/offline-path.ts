@@ -301,16 +301,17 @@ interface Receipt {
   anchors: { sourceId: string }[];
 }
 
-/** The link of the signer's invitation, from the mails the service kept (`proofseal outbox mail`). */
-export async function invitationLink(service: RunningService, id: string): Promise<string> {
-  type Row = { id: string; requestId: string; type: string };
+/** The link of a signer's invitation (`to`: hers), from the mails the service kept (`proofseal outbox mail`). */
+export async function invitationLink(service: RunningService, id: string, to = 'ann@example.com'): Promise<string> {
+  type Row = { id: string; requestId: string; type: string; to: { address: string } };
   const invitation = await until(
-    'the invitation in the outbox',
+    `the invitation to ${to} in the outbox`,
     async () => {
       const listed = await service.cli(['outbox', 'mail', '--json']);
       assert.equal(listed.code, 0, said(listed, service));
       const rows = JSON.parse(listed.stdout) as Row[];
-      return rows.find((m) => m.requestId === id && m.type === 'signatureRequestSigneeEmail') ?? null;
+      const mine = (m: Row) => m.requestId === id && m.type === 'signatureRequestSigneeEmail' && m.to.address === to;
+      return rows.find(mine) ?? null;
     },
     60_000,
     service.output,
