@@ -43,8 +43,10 @@ const COMPOSITION_ROOT = '^src/(main|runtime|bitcoin-runtime|client-runtime|oper
  * Pure libraries core may use: hashing, curves, encodings, and one pure data library,
  * libphonenumber-js (a table of numbering plans and functions over it: no I/O, no clock, no randomness), so
  * the phone rule that OTP limits count on is one core function shared by the API, the use cases and the CLI.
+ * And asn1js / pkijs (DER and CMS over the platform's WebCrypto, no I/O): the checks of a PDF's CMS signatures and
+ * of RFC 3161 tokens are one core module that the command line and the browser's verification pages share.
  */
-const PURE_LIBS = '^node_modules/(@noble|@scure|libphonenumber-js)/';
+const PURE_LIBS = '^node_modules/(@noble|@scure|libphonenumber-js|asn1js|pkijs)/';
 const PURE_NODE = '^(node:)?(crypto|buffer)$';
 
 module.exports = {

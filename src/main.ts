@@ -33,6 +33,8 @@ const USAGE = `usage: proofseal <command>
         [--processes N]           with --role api: N API processes on one port (0: one per core; needs DATABASE_URL)
   migrate                         apply database migrations and exit
   account create --email E --password P [--first-name F] [--last-name L]
+  account update [--email E] --first-name F --last-name L   the name signers see as the requester's (without
+                                  --email: the default run's own account)
   token create --email E [--name N] | token revoke --token T | --id ID
   identity key create --name N --cn CN [--o --ou --l --c --email] [--expires YYYY-MM-DD] | key list | key revoke --pubkey P
   identity token create [--name N] | identity token revoke --token T | --id ID

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -74,6 +74,18 @@ describe('the embedded store belongs to the running service', () => {
     const res = await fetch(`${api}/v1/user`, { headers: basic('second@example.com', 'second password 1') });
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as { email: string }).email, 'second@example.com');
+  });
+
+  it("account update without --email names the default run's own account, through the socket", async () => {
+    const named = await runProofseal(['account', 'update', '--first-name', 'Ada', '--last-name', 'Lovelace'], env);
+    assert.equal(named.code, 0, named.stderr);
+    assert.match(named.stdout, /^account local@proofseal\.localhost is now named "Ada Lovelace"$/m);
+    const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8')) as { apiToken: string };
+    const res = await fetch(`${api}/v1/user`, { headers: { authorization: `Bearer ${creds.apiToken}` } });
+    assert.deepEqual(
+      (({ firstName, lastName }) => ({ firstName, lastName }))((await res.json()) as Record<string, unknown>),
+      { firstName: 'Ada', lastName: 'Lovelace' },
+    );
   });
 
   it('errors keep their exit codes through the socket: a duplicate is a domain refusal (3), a bad flag a usage error (2)', async () => {

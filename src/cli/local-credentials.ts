@@ -45,6 +45,7 @@ export async function bootstrapLocalCredentials(
       `  identity key        ${creds.identityPubKey}`,
       `  ${where}`,
       '  try: npx proofseal seal <file>',
+      '  your name, as signers will read it: npx proofseal account update --first-name <F> --last-name <L>',
       '',
     ].join('\n') + '\n',
   );

@@ -207,7 +207,14 @@ async function saveSignedCopy(args: string[], ctx: ClientContext): Promise<void>
   const { values, positionals } = parse(args, { ...CLIENT_OPTIONS, output: { type: 'string', short: 'o' } });
   if (positionals.length !== 1) throw new UsageError('usage: proofseal request signed-copy <id> [-o FILE]');
   const api = await client(values, ctx);
-  const got = await downloadSignedCopy(api, positionals[0]!, str(values.output));
+  const id = positionals[0]!;
+  const got = await downloadSignedCopy(api, id, str(values.output)).catch((err: unknown) => {
+    if (!(err instanceof DomainError) || err.code !== 'NO_SIGNATURES') throw err;
+    throw new DomainError(
+      'NO_SIGNATURES',
+      `request ${id} ended with no signature, so it has no signed copy (nothing was signed); its attestation says what happened: proofseal request attestation ${id}`,
+    );
+  });
   if (got === null) {
     ctx.out(values.json ? JSON.stringify({ ready: false }) : 'the proofs are not all confirmed yet: try again later');
     process.exitCode = 1;

@@ -10,8 +10,12 @@ import {
   verifyProofBundle,
   type BundleItem,
   type BundleVerification,
+  type ReliedBlock,
 } from '../app/signature-requests/verify-proof-bundle.js';
-import type { SignedCopyOriginal } from '../core/documents/signed-copy.js';
+import { latestBlock, transactionsOf, transactionsText } from '../core/signature-requests/time-wording.js';
+import type { OriginalSearch } from '../core/documents/signed-copy.js';
+import { checkPdfSignatures } from '../core/documents/pdf-signatures.js';
+import { copySigner, signedCopyChecks } from '../core/documents/signed-copy-checks.js';
 import { HeadersFileError, parseHeadersFile } from '../core/bitcoin/block-header.js';
 import { UsageError } from './args.js';
 import type { ClientContext } from './client-context.js';
@@ -56,10 +60,11 @@ function withoutCredentials(url: string): string {
   }
 }
 
-/** What was found in a signed copy given alone: its size, its original revision (null: none), the hashes sought. */
+/** What was found in a signed copy given alone: its bytes, the search for its original revision, the hashes sought. */
 export interface SignedCopyFinding {
   readonly size: number;
-  readonly original: SignedCopyOriginal | null;
+  readonly bytes: Uint8Array;
+  readonly search: OriginalSearch;
   readonly documentHashes: readonly string[];
 }
 
@@ -76,35 +81,63 @@ export async function verifyBundleCommand(
     { headers, timestamps: ctx.adapters.timestampTokens },
     { bundle: input.bundle, documentHash: input.hash },
   );
+  let signer: string | null = null;
   if (input.signedCopy !== undefined) {
-    const copy = signedCopyItem(input.signedCopy);
-    v = { ...v, items: [copy, ...v.items], verified: v.verified && copy.checks.every((c) => c.ok !== false) };
+    const copy = await signedCopyItem(input.signedCopy, bundleHolds(v));
+    signer = copy.signer;
+    v = { ...v, items: [copy.item, ...v.items], verified: v.verified && copy.item.checks.every((c) => c.ok !== false) };
   }
-  reportBundle(ctx, input.file, input.hash, v, input.values.json === true);
+  reportBundle(
+    ctx,
+    { file: input.file, hash: input.hash, signer, txs: transactionsOf(input.bundle).length },
+    v,
+    input.values.json === true,
+  );
   process.exitCode = v.verified ? 0 : 1;
 }
 
-function signedCopyItem(copy: SignedCopyFinding): BundleItem {
-  const { original, size } = copy;
+/**
+ * A signed copy whose attached bundle is no longer readable (`name`): its PDF signatures are still checked and
+ * said, and the verdict names the bundle as the part changed. Exit code 1.
+ */
+export async function brokenBundleCommand(ctx: ClientContext, pdf: Uint8Array, name: string): Promise<void> {
+  const signatures = await checkPdfSignatures(pdf);
+  ctx.out('signed copy:');
+  for (const s of signatures)
+    ctx.out(
+      `  ${s.digestMatches === true && s.signatureValid === true ? '✓' : '✗'} signature ${s.index} by ${s.signer ?? 'an unnamed signer'}${s.problem ? `: ${s.problem}` : ' holds'}`,
+    );
+  ctx.out(
+    `NOT VERIFIED: signed copy: the bundle attached in the appended part (${name}) was changed: it is no longer a readable proof bundle`,
+  );
+  process.exitCode = 1;
+}
+
+/** The bundle's own checks hold (receipts, signatures, paths, SPV, stamps), whatever the header source said. */
+function bundleHolds(v: BundleVerification): boolean {
+  return v.items.every((i) => i.what === 'best chain' || i.checks.every((c) => c.ok !== false));
+}
+
+/** The signed copy's own bytes: its original, its PDF signatures, the last one covering the whole file. */
+async function signedCopyItem(
+  copy: SignedCopyFinding,
+  holds: boolean,
+): Promise<{ item: BundleItem; signer: string | null }> {
+  const signatures = await checkPdfSignatures(copy.bytes);
+  const checks = signedCopyChecks({ ...copy, signatures, bundleHolds: holds });
   return {
-    what: 'signed copy',
-    checks: [
-      original !== null
-        ? {
-            name: 'original',
-            ok: true,
-            text: `its first ${original.length} of ${size} bytes, a revision ending at %%EOF, are the original: SHA-256 ${original.sha256}, the document the attached bundle names`,
-          }
-        : {
-            name: 'original',
-            ok: false,
-            text: `no revision of it (a prefix ending at %%EOF) hashes to the document the attached bundle names (${copy.documentHashes[0] ?? 'none'}): it was changed, or it is not a signed copy (an attestation: give the document too)`,
-          },
-    ],
+    item: { what: 'signed copy', checks: checks.map((c) => ({ name: c.key, ok: c.state === 'ok', text: c.text })) },
+    signer: copySigner(signatures),
   };
 }
 
-function reportBundle(ctx: ClientContext, file: string, hash: string, v: BundleVerification, json: boolean): void {
+function reportBundle(
+  ctx: ClientContext,
+  about: { file: string; hash: string; signer: string | null; txs: number },
+  v: BundleVerification,
+  json: boolean,
+): void {
+  const { file, hash } = about;
   if (json) {
     ctx.out(JSON.stringify({ verdict: v.verified ? 'VERIFIED' : 'NOT_VERIFIED', file, hash, ...v }));
     return;
@@ -116,7 +149,7 @@ function reportBundle(ctx: ClientContext, file: string, hash: string, v: BundleV
   ctx.out(`header source: ${v.headerSource}`);
   for (const b of v.blocks)
     ctx.out(
-      `relied on block ${b.hash} at height ${b.height} (block time ${new Date(b.time * 1000).toISOString()}${b.confirmations === null ? ', not confirmed by the header source' : `, ${b.confirmations} confirmations`})`,
+      `relied on block ${b.hash} at height ${b.height}, mined at ${new Date(b.time * 1000).toISOString()}${b.confirmations === null ? ' (not confirmed by the header source)' : ` (${b.confirmations} confirmations)`}`,
     );
   for (const t of v.timestamps)
     ctx.out(
@@ -127,11 +160,19 @@ function reportBundle(ctx: ClientContext, file: string, hash: string, v: BundleV
     ctx.out(`NOT VERIFIED: ${first ? `${first.i.what}: ${first.c.text}` : 'a check failed'}`);
     return;
   }
-  const earliest = Math.min(...v.blocks.map((b) => b.time));
   const receipts = v.items.filter((i) => i.what.startsWith('signature ') || i.what === 'audit trail').length;
-  const original = v.items.some((i) => i.what === 'signed copy') ? ' (its original revision)' : '';
+  const original = v.items.some((i) => i.what === 'signed copy')
+    ? ` (its original revision; the copy signed by ${about.signer ?? 'an unnamed signer'})`
+    : '';
   const stamped = v.timestamps.length > 0 ? ` and by ${v.timestamps.length} RFC 3161 time stamp(s)` : '';
   ctx.out(
-    `VERIFIED: ${file}${original} and its ${receipts} receipts, proven by Bitcoin no later than ${new Date(earliest * 1000).toISOString()}${stamped}; no proofseal server was asked`,
+    `VERIFIED: ${file}${original} and its ${receipts} receipts, ${provenByBitcoin(v.blocks, about.txs)}${stamped}; no proofseal server was asked`,
   );
+}
+
+/** The request as a whole: proven no later than the latest block it needs (time-wording.ts). */
+function provenByBitcoin(blocks: readonly ReliedBlock[], txs: number): string {
+  const latest = latestBlock(blocks);
+  if (latest === null) return 'with no Bitcoin block';
+  return `proven by ${transactionsText(txs)} no later than ${new Date(latest.time * 1000).toISOString()} (block ${latest.height}, the latest they need)`;
 }

@@ -15,8 +15,14 @@ import { CLIENT_OPTIONS, resolveClientSettings, type Flags } from './client-sett
 import { sha256File } from './file-hash.js';
 import { apiClient } from './seal-command.js';
 import { isProofBundle } from '../app/signature-requests/verify-proof-bundle.js';
-import { verifyBundleCommand, type SignedCopyFinding } from './verify-bundle.js';
-import { documentHashesOf, originalInSignedCopy, proofBundleAmong } from '../core/documents/signed-copy.js';
+import { brokenBundleCommand, verifyBundleCommand, type SignedCopyFinding } from './verify-bundle.js';
+import {
+  brokenBundleAmong,
+  documentHashesOf,
+  proofBundleAmong,
+  searchOriginal,
+} from '../core/documents/signed-copy.js';
+import { DecodeBoundError } from '../core/documents/pdf-bounds.js';
 
 /** One line of the verdict: ok true ✓, false ✗ (fails the verdict), null ? (could not be checked, informative). */
 export interface Check {
@@ -39,6 +45,16 @@ export interface Check {
  * @throws UsageError for bad arguments or an unreadable receipt file
  */
 export async function verifyCommand(args: string[], ctx: ClientContext): Promise<void> {
+  try {
+    await verifyFiles(args, ctx);
+  } catch (err) {
+    if (!(err instanceof DecodeBoundError)) throw err;
+    ctx.out(`NOT VERIFIED: ${err.message} (a bound on what a verifier reads)`);
+    process.exitCode = 1;
+  }
+}
+
+async function verifyFiles(args: string[], ctx: ClientContext): Promise<void> {
   const { values, positionals } = parse(args, {
     ...CLIENT_OPTIONS,
     'rpc-url': { type: 'string' },
@@ -56,6 +72,7 @@ export async function verifyCommand(args: string[], ctx: ClientContext): Promise
   const proofFile = positionals[1] ?? `${file}.receipt.json`;
   if (positionals.length === 1 && !(await exists(proofFile))) {
     const copy = await readSignedCopy(ctx, file, hash);
+    if (copy !== null && 'broken' in copy) return brokenBundleCommand(ctx, copy.pdf, copy.broken);
     if (copy !== null) return verifyBundleCommand(ctx, { file, values, ...copy });
     throw new UsageError(
       `${file} carries no proof bundle (it is not a signed copy) and there is no ${proofFile}: give its receipt or proof bundle as the second file`,
@@ -129,8 +146,14 @@ function looksLikePdf(bytes: Uint8Array): boolean {
 
 /** The proof bundle a PDF carries as an attached file; null when it carries none or cannot be read. */
 async function bundleInPdf(ctx: ClientContext, pdf: Uint8Array): Promise<unknown> {
-  const files = await ctx.adapters.pdfAttachments.embeddedFiles(pdf).catch(() => []);
-  return proofBundleAmong(files);
+  return proofBundleAmong(await attachedFiles(ctx, pdf));
+}
+
+async function attachedFiles(ctx: ClientContext, pdf: Uint8Array): Promise<{ name: string; bytes: Uint8Array }[]> {
+  return ctx.adapters.pdfAttachments.embeddedFiles(pdf).catch((err: unknown) => {
+    if (err instanceof DecodeBoundError) throw err;
+    return [];
+  });
 }
 
 /**
@@ -143,16 +166,22 @@ async function readSignedCopy(
   ctx: ClientContext,
   file: string,
   wholeHash: string,
-): Promise<{ hash: string; bundle: unknown; signedCopy: SignedCopyFinding } | null> {
+): Promise<
+  { hash: string; bundle: unknown; signedCopy: SignedCopyFinding } | { pdf: Uint8Array; broken: string } | null
+> {
   const pdf = new Uint8Array(await fs.readFile(file));
   if (!looksLikePdf(pdf)) return null;
-  const bundle = await bundleInPdf(ctx, pdf);
+  const files = await attachedFiles(ctx, pdf);
+  const bundle = proofBundleAmong(files);
+  const broken = brokenBundleAmong(files);
+  if (bundle === null && broken !== null) return { pdf, broken };
   if (bundle === null) return null;
-  const original = originalInSignedCopy(pdf, bundle);
+  const documentHashes = documentHashesOf(bundle);
+  const search = searchOriginal(pdf, documentHashes);
   return {
-    hash: original?.sha256 ?? wholeHash,
+    hash: search.original?.sha256 ?? wholeHash,
     bundle,
-    signedCopy: { size: pdf.length, original, documentHashes: documentHashesOf(bundle) },
+    signedCopy: { size: pdf.length, bytes: pdf, search, documentHashes },
   };
 }
 

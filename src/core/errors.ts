@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'TEMPLATE_TOO_COSTLY'
   | 'MANDATORY_EMAIL'
   | 'FORBIDDEN_URL'
+  | 'IMAGE_TOO_LARGE'
   | 'FORBIDDEN_SENDER'
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
@@ -58,7 +59,8 @@ export type ErrorCode =
   | 'HASH_MISMATCH'
   | 'EMPTY_DOCUMENT'
   | 'NO_DOCUMENT'
-  | 'SIGNED_COPY_NOT_AVAILABLE';
+  | 'SIGNED_COPY_NOT_AVAILABLE'
+  | 'NO_SIGNATURES';
 
 export class DomainError extends Error {
   readonly code: ErrorCode;

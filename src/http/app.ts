@@ -126,7 +126,11 @@ export async function buildApp(
     ],
     true,
   );
-  if (opts.webAssets) webRoutes(app, opts.webAssets, deps, { explorerUrl: config.verifyExplorerUrl });
+  if (opts.webAssets)
+    webRoutes(app, opts.webAssets, deps, {
+      explorerUrl: config.verifyExplorerUrl,
+      network: config.bitcoinNetwork,
+    });
   return app;
 }
 

@@ -14,6 +14,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   TEMPLATE_TOO_COSTLY: 400,
   MANDATORY_EMAIL: 400,
   FORBIDDEN_URL: 400,
+  IMAGE_TOO_LARGE: 400,
   FORBIDDEN_SENDER: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
@@ -58,6 +59,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   EMPTY_DOCUMENT: 400,
   NO_DOCUMENT: 404,
   SIGNED_COPY_NOT_AVAILABLE: 409,
+  NO_SIGNATURES: 409,
 };
 
 const REASON: Record<number, string> = {

@@ -1,20 +1,33 @@
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { stdSerializers, type Logger, type LoggerOptions } from 'pino';
 
-/** Query parameter names (lower-cased, `-`/`_` dropped) whose values are secrets. */
+/**
+ * Query parameter names (lower-cased, only letters and digits kept) whose values are secrets. A name is read
+ * in its parts (`signeeId[]`, `a[signeeId]`, `a.signeeId`): any part that says secret makes the value one.
+ */
 const SECRET_PARAM = /^(?:.*(?:token|secret|password|passwd|apikey|signeeid|signerid)|otp|code|key)$/;
 
 /**
  * Path segments followed by secrets: the signeeId of `…/otp/{signeeId}`, the sharing token of
  * `…/shared/{token}` (API) and of `/share/{id}/{token}` (the sharing page): how many segments on is the secret.
+ * Empty segments are not counted (`/share/{id}//{token}` reaches the same route).
  */
 const SECRET_AFTER_SEGMENT: Readonly<Record<string, number>> = { otp: 1, shared: 1, share: 2 };
 
 /**
+ * The shape of every secret the service issues in a URL: signeeIds, sharing tokens (43 base64url characters,
+ * 256 bits). A run of exactly 43 such characters between two characters that are not, anywhere in a decoded
+ * path segment, parameter name or value, is masked whatever surrounds it: a path shape or a parameter
+ * spelling nobody listed still keeps its secret out of the logs.
+ */
+const TOKEN_RUN = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
+const HAS_TOKEN_RUN = new RegExp(TOKEN_RUN.source);
+
+/**
  * A URL with no query, no fragment and no percent-escape, none of whose segments is one of
- * {@link SECRET_AFTER_SEGMENT} (in any case, as redactPath compares them), is logged as it is: redactAt
- * would split it, find nothing to open and join it again (at LOG_LEVEL=info, ~2.5 % of an anchor's CPU:
- * the URL goes into two lines per request).
+ * {@link SECRET_AFTER_SEGMENT} (in any case, as redactPath compares them) nor holds a secret-shaped run, is
+ * logged as it is: redactAt would split it, find nothing to open and join it again (at LOG_LEVEL=info, ~2.5 %
+ * of an anchor's CPU: the URL goes into two lines per request).
  */
 const PLAIN_URL = /^[^?#%]*$/;
 const SECRET_SEGMENT = new RegExp(`(?:^|/)(?:${Object.keys(SECRET_AFTER_SEGMENT).join('|')})(?:/|$)`, 'i');
@@ -28,11 +41,13 @@ const REDACTED = '[redacted]';
  * The URL as it goes into the logs: the secrets of the query and of the path replaced by `[redacted]`, at
  * any nesting. The URL is parsed, not searched: each parameter named as a secret is masked, and every
  * other parameter's value, whatever its name (`signatureRequestURL=`, a custom page's `srURL=`), is
- * percent-decoded and redacted as a URL in its own right, down to {@link MAX_NESTING} levels of encoding.
- * A value that held a secret is written back encoded as it came; the others are kept byte for byte.
+ * percent-decoded and redacted as a URL in its own right, down to {@link MAX_NESTING} levels of encoding;
+ * a pair without `=` (`signeeId%3D…`) is opened the same way. Whatever the structure, a secret-shaped run
+ * ({@link TOKEN_RUN}) in a decoded segment, name or value is masked too. A value that held a secret is
+ * written back encoded as it came; the others are kept byte for byte.
  */
 export function redactUrl(url: string): string {
-  return PLAIN_URL.test(url) && !SECRET_SEGMENT.test(url) ? url : redactAt(url, 0);
+  return PLAIN_URL.test(url) && !SECRET_SEGMENT.test(url) && !HAS_TOKEN_RUN.test(url) ? url : redactAt(url, 0);
 }
 
 function redactAt(url: string, depth: number): string {
@@ -47,17 +62,29 @@ function redactAt(url: string, depth: number): string {
   return redactPath(path, depth) + query + fragment;
 }
 
-/** The path with its secret segments masked; a segment that is itself encoded is opened like a value. */
+/**
+ * The path with its secret segments masked (counted past empty segments); a segment that is itself encoded
+ * is opened like a value, and any other has its secret-shaped runs masked.
+ */
 function redactPath(path: string, depth: number): string {
   const segments = path.split('/');
   const secret = new Set<number>();
   segments.forEach((segment, i) => {
     const ahead = SECRET_AFTER_SEGMENT[safeDecode(segment).toLowerCase()];
-    if (ahead !== undefined) secret.add(i + ahead);
+    if (ahead !== undefined) secret.add(nonEmptyAfter(segments, i, ahead));
   });
   return segments
-    .map((segment, i) => (secret.has(i) ? REDACTED : isEncoded(segment) ? redactValue(segment, depth) : segment))
+    .map((segment, i) =>
+      secret.has(i) ? REDACTED : isEncoded(segment) ? redactValue(segment, depth) : maskTokens(segment),
+    )
     .join('/');
+}
+
+/** The index of the `ahead`-th non-empty segment after `i` (past the end when there is none). */
+function nonEmptyAfter(segments: readonly string[], i: number, ahead: number): number {
+  let seen = 0;
+  for (let j = i + 1; j < segments.length; j += 1) if (segments[j] !== '' && ++seen === ahead) return j;
+  return segments.length;
 }
 
 function redactQuery(query: string, depth: number): string {
@@ -65,20 +92,32 @@ function redactQuery(query: string, depth: number): string {
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      if (eq < 0) return pair;
+      if (eq < 0) return redactValue(pair, depth);
       const name = pair.slice(0, eq);
-      const secret = SECRET_PARAM.test(safeDecode(name).toLowerCase().replace(/[-_]/g, ''));
-      return `${name}=${secret ? REDACTED : redactValue(pair.slice(eq + 1), depth)}`;
+      const value = isSecretName(name) ? REDACTED : redactValue(pair.slice(eq + 1), depth);
+      return `${redactValue(name, depth)}=${value}`;
     })
     .join('&');
 }
 
+/** True when a part of the parameter's decoded name (`signeeId`, `signee_id[]`, `a[signeeId]`) says secret. */
+function isSecretName(name: string): boolean {
+  return safeDecode(name.replace(/\+/g, ' '))
+    .toLowerCase()
+    .split(/[[\].]/)
+    .some((part) => SECRET_PARAM.test(part.replace(/[^a-z0-9]/g, '')));
+}
+
 /** A parameter's raw value, decoded and redacted as a URL of its own; unchanged when it held no secret. */
 function redactValue(raw: string, depth: number): string {
-  if (depth >= MAX_NESTING) return isEncoded(raw) || /[/?=&]/.test(raw) ? REDACTED : raw;
+  if (depth >= MAX_NESTING) return isEncoded(raw) || /[/?=&]/.test(raw) ? REDACTED : maskTokens(raw);
   const decoded = safeDecode(raw.replace(/\+/g, ' '));
   const redacted = redactAt(decoded, depth + 1);
   return redacted === decoded ? raw : encodeURIComponent(redacted);
+}
+
+function maskTokens(text: string): string {
+  return text.replace(TOKEN_RUN, REDACTED);
 }
 
 function isEncoded(text: string): boolean {

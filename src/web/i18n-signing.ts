@@ -13,6 +13,8 @@ const en = {
   signersHeading: 'Signers',
   signerSigned: 'signed on {date}',
   signerWaiting: 'not signed yet',
+  signerDeclined: 'declined on {date}',
+  signerDeclinedReason: 'declined on {date}: “{reason}”',
   you: '(you)',
   fileHeading: 'Read the document',
   fileDownload: 'Download the document',
@@ -26,6 +28,8 @@ const en = {
   docMismatch:
     'This file is NOT the document of this request: its fingerprint ({hash}) differs from the one above. Do not sign it; tell the requester.',
   docUnrendered: 'This document cannot be shown on this page ({reason}). Download it and read it before you sign.',
+  docTooSlow:
+    'This document cannot be shown on this page (it was not drawn within {seconds} seconds). Download it and read it before you sign.',
   docNotPdf: 'This document is not a PDF, so it is not shown on this page. Download it and read it before you sign.',
   docLoadFailed: 'The document could not be loaded ({reason}). Try again in a moment.',
   docDownload: 'Download the document',
@@ -136,6 +140,8 @@ const fr: Record<SigningKey, string> = {
   signersHeading: 'Signataires',
   signerSigned: 'a signé le {date}',
   signerWaiting: 'n’a pas encore signé',
+  signerDeclined: 'a refusé de signer le {date}',
+  signerDeclinedReason: 'a refusé de signer le {date} : « {reason} »',
   you: '(vous)',
   fileHeading: 'Lire le document',
   fileDownload: 'Télécharger le document',
@@ -151,6 +157,8 @@ const fr: Record<SigningKey, string> = {
     'Ce fichier n’est PAS le document de cette demande : son empreinte ({hash}) diffère de celle ci-dessus. Ne le signez pas ; prévenez le demandeur.',
   docUnrendered:
     'Ce document ne peut pas être affiché sur cette page ({reason}). Téléchargez-le et lisez-le avant de signer.',
+  docTooSlow:
+    'Ce document ne peut pas être affiché sur cette page (il n’a pas été dessiné en {seconds} secondes). Téléchargez-le et lisez-le avant de signer.',
   docNotPdf:
     'Ce document n’est pas un PDF : il n’est pas affiché sur cette page. Téléchargez-le et lisez-le avant de signer.',
   docLoadFailed: 'Le document n’a pas pu être chargé ({reason}). Réessayez dans un instant.',

@@ -42,10 +42,69 @@ const en = {
   trailDiffers: 'The audit trail of the bundle is NOT the one its receipt seals (its hash is {hash}).',
   noBundleInPdf: 'This PDF carries no proof bundle: it is not an attestation, or its attachment was removed.',
   bundleFromPdf: 'The proof bundle was read from the attestation PDF, in this browser.',
+  bundleFromCopy: 'The proof bundle was read from the signed copy, in this browser; the document is its original part.',
   verdictFail: 'Not proved: {check} {whose} failed. The card below says why.',
   verdictSignedOne: '{who} signed this document; proved by {blocks}, mined no later than {time}.',
   verdictSigned: '{who} signed this document; proved by {blocks}, mined no later than {time}.',
   verdictData: 'This document existed no later than {time}; proved by {blocks}.',
+  verdictSignedOneNoTime: '{who} signed this document; proved by {blocks}.',
+  verdictSignedNoTime: '{who} signed this document; proved by {blocks}.',
+  verdictDataNoTime: 'This document is proved by {blocks}.',
+  verdictOfflineNoLinks:
+    'Checked in this browser: everything but the place of {heights} in Bitcoin’s best chain, which was not checked (no server was asked and no headers file given).',
+  verdictNotRun: 'Some checks were not run: the cards below say which.',
+  transactionsMany: '{n} Bitcoin transactions',
+  chainUncheckedNoLinks:
+    'Not checked here: whether block {height} is in Bitcoin’s best chain (no server, no headers file).',
+  headersBest:
+    'The headers file {name} has this block at height {height} of its chain ({confirmations} confirmations).',
+  headersShort:
+    'The headers file {name} does NOT reach height {height} (its tip is {tip}): the block is not confirmed by it.',
+  headersOther: 'The headers file {name} has another block at height {height} ({found}): this one is NOT in its chain.',
+  headersLabel: 'Headers file (optional)',
+  headersHint:
+    'The file `proofseal verify --headers` takes: with it, this page checks that each block is in that chain, with no server.',
+  badHeaders: 'The headers file is not usable: {reason}',
+  cardCopy: 'Signed copy (its PDF signatures)',
+  cardStamp: 'RFC 3161 time stamp by {tsa}',
+  factStampTime: 'Stamped at',
+  factCopySigner: 'Signed by (certificate)',
+  checksNotRun: '; {skip} not run',
+  copyNotRun: 'Not run: this browser has no WebCrypto, so the PDF signatures of the signed copy were not checked.',
+  copyOriginal:
+    'Its first {length} of {size} bytes are the original document (SHA-256 {hash}, the one the bundle names).',
+  copyTooManyEnds:
+    'More than {n} places in it end a revision; none of the first {n} ends the original ({hash}): not searched further.',
+  copyOriginalChanged:
+    'The original part was changed: no revision of it hashes to the document the bundle names ({hash}).',
+  copyOriginalSignatureOk: 'The original’s own signature {n} by {signer} still holds.',
+  copyOriginalSignatureBad: 'The original’s own signature {n} by {signer} does NOT hold: {problem}',
+  copyAppendedChanged:
+    'The appended part (bytes {from} to {to}: the attestation pages) was changed: signature {n} by {signer} no longer matches.',
+  copyBundleChanged:
+    'The bundle attached in the appended part (after byte {from}) was changed: signature {n} by {signer} no longer matches.',
+  copyLaterRevisionChanged:
+    'A later revision (bytes {from} to {to}, after the signature that still holds) was changed: signature {n} by {signer} no longer matches.',
+  copySignatureBad: 'Signature {n} by {signer} does NOT hold: {problem}',
+  copySignatureOk:
+    'Signature {n} by {signer} holds: its digest matches the signed bytes and it verifies with the certificate inside.',
+  copyTimeStampOk: 'Document time-stamp {n} by {signer} ({time}) holds.',
+  copyUnsigned: 'It carries no PDF signature: a signed copy is signed by the service that made it.',
+  copyAfterSignature:
+    'Its last {n} bytes (after byte {end}) are signed by no one: bytes were added after it was signed.',
+  copyWholeFile: 'Signature {n} by {signer} covers the whole file ({size} bytes).',
+  stampBadEntry: 'Not a time stamp of the bundle: merkleRoot (64 hex) and token (base64) expected.',
+  stampRoot: 'It stamps root {root}, the Merkle root of a receipt of the bundle.',
+  stampOtherRoot: 'It stamps {root}, the Merkle root of NONE of the bundle’s receipts.',
+  stampNotRun: 'Not run: this browser has no WebCrypto, so the authority’s signature was not checked.',
+  stampUnreadable: 'The token cannot be read: {reason}',
+  stampImprint: 'Its message imprint is SHA-256 of the root’s 32 bytes ({expected}).',
+  stampImprintBad: 'Its message imprint {imprint} is NOT SHA-256 of the root’s 32 bytes ({expected}).',
+  stampSigned:
+    'The authority {tsa} signed it (serial {serial}): its signature holds with the certificate the token carries.',
+  stampSigBad: 'The token of {tsa}: its signature does NOT hold: {reason}',
+  group_copy: 'the signed copy’s own signature',
+  group_stamp: 'the RFC 3161 time stamp',
   verdictOffline:
     'Checked in this browser: everything but the place of {heights} in Bitcoin’s best chain, as no server could be asked; look it up with the links below.',
   blockOne: 'block {height}',
@@ -55,6 +114,8 @@ const en = {
   provedByMany: 'Bitcoin blocks {list}',
   ofSigner: 'of {name}',
   ofTrail: 'of the audit trail',
+  ofStamp: 'by {tsa}',
+  verdictCopyFail: 'Not proved: {text}',
   ofReceipt: 'of the receipt',
   group_receipt: 'the receipt’s form',
   group_document: 'the document check',
@@ -96,7 +157,7 @@ const en = {
   checksSummaryFail: '{fail} of {n} checks failed',
   lookUp: 'Look up block {height} anywhere:',
   standaloneIntro:
-    'This file verifies proofs with no server: open it from your disk, choose the document and its proof bundle or attestation PDF. Everything is checked here except whether the block is in Bitcoin’s best chain: look it up with the links shown.',
+    'This file verifies proofs with no server: open it from your disk, choose the document and its proof bundle or attestation PDF, or a signed copy alone. Everything is checked here; whether each block is in Bitcoin’s best chain is checked against a headers file when you give one, and is otherwise said not to be checked.',
 };
 
 export type MessageKey = keyof typeof en;
@@ -142,10 +203,72 @@ const frText: Record<MessageKey, string> = {
   noBundleInPdf:
     'Ce PDF ne porte aucun dossier de preuves : ce n’est pas une attestation, ou sa pièce jointe a été retirée.',
   bundleFromPdf: 'Le dossier de preuves a été lu dans l’attestation PDF, dans ce navigateur.',
+  bundleFromCopy:
+    'Le dossier de preuves a été lu dans la copie signée, dans ce navigateur ; le document est sa partie originale.',
   verdictFail: 'Non prouvé : {check} {whose} a échoué. La carte ci-dessous dit pourquoi.',
   verdictSigned: '{who} ont signé ce document ; prouvé par {blocks}, miné au plus tard le {time}.',
   verdictSignedOne: '{who} a signé ce document ; prouvé par {blocks}, miné au plus tard le {time}.',
   verdictData: 'Ce document existait au plus tard le {time} ; prouvé par {blocks}.',
+  verdictSignedOneNoTime: '{who} a signé ce document ; prouvé par {blocks}.',
+  verdictSignedNoTime: '{who} ont signé ce document ; prouvé par {blocks}.',
+  verdictDataNoTime: 'Ce document est prouvé par {blocks}.',
+  verdictOfflineNoLinks:
+    'Vérifié dans ce navigateur : tout, sauf la place de {heights} dans la meilleure chaîne de Bitcoin, qui n’a pas été contrôlée (aucun serveur interrogé, aucun fichier d’en-têtes donné).',
+  verdictNotRun: 'Certains contrôles n’ont pas été faits : les cartes ci-dessous disent lesquels.',
+  transactionsMany: '{n} transactions Bitcoin',
+  chainUncheckedNoLinks:
+    'Non contrôlé ici : l’appartenance du bloc {height} à la meilleure chaîne de Bitcoin (ni serveur, ni fichier d’en-têtes).',
+  headersBest:
+    'Le fichier d’en-têtes {name} a ce bloc à la hauteur {height} de sa chaîne ({confirmations} confirmations).',
+  headersShort:
+    'Le fichier d’en-têtes {name} n’atteint PAS la hauteur {height} (son sommet est {tip}) : il ne confirme pas le bloc.',
+  headersOther:
+    'Le fichier d’en-têtes {name} a un autre bloc à la hauteur {height} ({found}) : celui-ci n’est PAS dans sa chaîne.',
+  headersLabel: 'Fichier d’en-têtes (facultatif)',
+  headersHint:
+    'Le fichier que prend `proofseal verify --headers` : avec lui, cette page contrôle que chaque bloc est dans cette chaîne, sans serveur.',
+  badHeaders: 'Le fichier d’en-têtes n’est pas utilisable : {reason}',
+  cardCopy: 'Copie signée (ses signatures PDF)',
+  cardStamp: 'Horodatage RFC 3161 par {tsa}',
+  factStampTime: 'Horodaté le',
+  factCopySigner: 'Signée par (certificat)',
+  checksNotRun: ' ; {skip} non faits',
+  copyNotRun:
+    'Non fait : ce navigateur n’a pas WebCrypto, les signatures PDF de la copie signée n’ont donc pas été contrôlées.',
+  copyOriginal:
+    'Ses {length} premiers octets sur {size} sont le document original (SHA-256 {hash}, celui que nomme le dossier).',
+  copyTooManyEnds:
+    'Plus de {n} endroits y terminent une révision ; aucun des {n} premiers ne termine l’original ({hash}) : recherche arrêtée.',
+  copyOriginalChanged:
+    'La partie originale a été modifiée : aucune de ses révisions n’a le hachage du document que nomme le dossier ({hash}).',
+  copyOriginalSignatureOk: 'La signature {n} de l’original, par {signer}, tient toujours.',
+  copyOriginalSignatureBad: 'La signature {n} de l’original, par {signer}, ne tient PAS : {problem}',
+  copyAppendedChanged:
+    'La partie ajoutée (octets {from} à {to} : les pages d’attestation) a été modifiée : la signature {n} de {signer} ne correspond plus.',
+  copyBundleChanged:
+    'Le dossier joint dans la partie ajoutée (après l’octet {from}) a été modifié : la signature {n} de {signer} ne correspond plus.',
+  copyLaterRevisionChanged:
+    'Une révision ultérieure (octets {from} à {to}, après la signature qui tient) a été modifiée : la signature {n} de {signer} ne correspond plus.',
+  copySignatureBad: 'La signature {n} de {signer} ne tient PAS : {problem}',
+  copySignatureOk:
+    'La signature {n} de {signer} tient : son condensé correspond aux octets signés et elle se vérifie avec le certificat qu’elle contient.',
+  copyTimeStampOk: 'L’horodatage de document {n} par {signer} ({time}) tient.',
+  copyUnsigned: 'Elle ne porte aucune signature PDF : une copie signée est signée par le service qui l’a faite.',
+  copyAfterSignature:
+    'Ses {n} derniers octets (après l’octet {end}) ne sont signés par personne : des octets ont été ajoutés après sa signature.',
+  copyWholeFile: 'La signature {n} de {signer} couvre tout le fichier ({size} octets).',
+  stampBadEntry: 'Pas un horodatage du dossier : merkleRoot (64 hex) et token (base64) attendus.',
+  stampRoot: 'Il horodate la racine {root}, racine de Merkle d’un reçu du dossier.',
+  stampOtherRoot: 'Il horodate {root}, racine de Merkle d’AUCUN reçu du dossier.',
+  stampNotRun: 'Non fait : ce navigateur n’a pas WebCrypto, la signature de l’autorité n’a donc pas été contrôlée.',
+  stampUnreadable: 'Le jeton est illisible : {reason}',
+  stampImprint: 'Son empreinte est le SHA-256 des 32 octets de la racine ({expected}).',
+  stampImprintBad: 'Son empreinte {imprint} n’est PAS le SHA-256 des 32 octets de la racine ({expected}).',
+  stampSigned:
+    'L’autorité {tsa} l’a signé (numéro {serial}) : sa signature tient avec le certificat que porte le jeton.',
+  stampSigBad: 'Le jeton de {tsa} : sa signature ne tient PAS : {reason}',
+  group_copy: 'la signature propre de la copie signée',
+  group_stamp: 'l’horodatage RFC 3161',
   verdictOffline:
     'Vérifié dans ce navigateur : tout, sauf la place dans la meilleure chaîne de Bitcoin ({heights}), faute de serveur à interroger ; vérifiez-la avec les liens ci-dessous.',
   blockOne: 'bloc {height}',
@@ -155,6 +278,8 @@ const frText: Record<MessageKey, string> = {
   provedByMany: 'les blocs Bitcoin {list}',
   ofSigner: 'de {name}',
   ofTrail: 'du journal d’audit',
+  ofStamp: 'de {tsa}',
+  verdictCopyFail: 'Non prouvé : {text}',
   ofReceipt: 'du reçu',
   group_receipt: 'la forme du reçu',
   group_document: 'le contrôle du document',
@@ -199,7 +324,7 @@ const frText: Record<MessageKey, string> = {
   checksSummaryFail: '{fail} contrôles en échec sur {n}',
   lookUp: 'Chercher le bloc {height} ailleurs :',
   standaloneIntro:
-    'Ce fichier vérifie les preuves sans aucun serveur : ouvrez-le depuis votre disque, choisissez le document et son dossier de preuves ou son attestation PDF. Tout est contrôlé ici sauf l’appartenance du bloc à la meilleure chaîne de Bitcoin : vérifiez-la avec les liens affichés.',
+    'Ce fichier vérifie les preuves sans aucun serveur : ouvrez-le depuis votre disque, choisissez le document et son dossier de preuves ou son attestation PDF, ou une copie signée seule. Tout est contrôlé ici ; l’appartenance de chaque bloc à la meilleure chaîne de Bitcoin est contrôlée avec un fichier d’en-têtes si vous en donnez un, sinon elle est dite non contrôlée.',
 };
 
 /**

@@ -10,8 +10,18 @@ import { after, before, describe, it } from 'node:test';
 import { rgb } from 'pdf-lib';
 import QRCode from 'qrcode';
 import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
-import { cachedBrandImages, imageTypeOf } from '../../src/adapters/pdf/brand-images.js';
+import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';
+import { cachedBrandImages } from '../../src/adapters/pdf/brand-images.js';
 import { cssColor } from '../../src/adapters/pdf/css-color.js';
+import { sampleAttestationModel } from '../support/attestation-model.js';
+import { blackPng, jpegHeader } from '../support/crafted-images.js';
+
+/** 6000×6000 pixels (36 M, over the bound) in about 35 KB: pdf-lib's embedPng decodes it in seconds, hundreds of MB. */
+const BOMB = blackPng(6000, 6000);
+const HUGE_JPEG = jpegHeader(16000, 16000);
+
+/** How many image XObjects a PDF written without object streams holds. */
+const imageCount = (pdf: Uint8Array) => Buffer.from(pdf).toString('latin1').split('/Subtype /Image').length - 1;
 
 describe('branding images and colours', () => {
   let server: Server;
@@ -23,6 +33,8 @@ describe('branding images and colours', () => {
     server = createServer((req, res) => {
       hits.push(req.url ?? '');
       if (req.url === '/logo.png') res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+      else if (req.url === '/bomb.png') res.writeHead(200, { 'content-type': 'image/png' }).end(BOMB);
+      else if (req.url === '/huge.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(HUGE_JPEG);
       else if (req.url === '/page.html') res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
       else res.writeHead(404).end();
     });
@@ -64,9 +76,38 @@ describe('branding images and colours', () => {
     assert.equal(hits.length, before);
   });
 
-  it('image types by their first bytes', () => {
-    assert.equal(imageTypeOf(Uint8Array.from([0xff, 0xd8, 0xff, 0xe0])), 'jpeg');
-    assert.equal(imageTypeOf(Uint8Array.from([0x47, 0x49, 0x46, 0x38])), null);
+  it('an image whose header says more than the bound is never decoded: no image, and check says why', async () => {
+    const images = cachedBrandImages(createSafeFetch({ allowPrivateUrls: true }));
+    assert.ok(BOMB.length < 64 * 1024, `small on the wire: ${BOMB.length} bytes`);
+    const started = performance.now();
+    assert.equal(await images.get(`${base}/bomb.png`), null);
+    assert.equal(await images.get(`${base}/huge.jpg`), null);
+    assert.ok(performance.now() - started < 1000, 'read from the header, not decoded');
+    assert.deepEqual(await images.check(`${base}/bomb.png`), {
+      kind: 'too-large',
+      refusal: 'the image is 6000×6000 pixels; at most 4096 on a side and 4194304 pixels in all',
+    });
+    const jpeg = await images.check(`${base}/huge.jpg`);
+    assert.match(jpeg.kind === 'too-large' ? jpeg.refusal : jpeg.kind, /16000×16000/);
+    assert.equal(hits.filter((h) => h === '/bomb.png').length, 1, 'the check and the image share one fetch');
+    const logo = await images.check(`${base}/logo.png`);
+    assert.equal(logo.kind, 'image');
+    assert.deepEqual(await images.check(`${base}/page.html`), { kind: 'unavailable' });
+  });
+
+  it('the renderer skips an image over the bound that reaches it (the fallback is drawn), within a second', async () => {
+    const model = sampleAttestationModel('{}');
+    const render = (logo: { type: 'png' | 'jpeg'; bytes: Uint8Array }) =>
+      pdfAttestationRenderer().render({ ...model, branding: { ...model.branding, logo, logoWanted: true } });
+    const fine = await render({ type: 'png', bytes: await QRCode.toBuffer('logo', { type: 'png' }) });
+    assert.equal(imageCount(fine), 1, 'an image within the bound is drawn');
+    const started = performance.now();
+    const pdf = await render({ type: 'png', bytes: BOMB });
+    assert.ok(performance.now() - started < 1000, `rendered in ${Math.round(performance.now() - started)} ms`);
+    assert.equal(imageCount(pdf), 0, 'the bomb is not embedded');
+    assert.ok(Buffer.from(pdf).toString('latin1').length > 1000);
+    assert.equal(imageCount(await render({ type: 'jpeg', bytes: HUGE_JPEG })), 0);
+    assert.equal(imageCount(await render({ type: 'jpeg', bytes: BOMB })), 0, 'a PNG given as a JPEG');
   });
 
   it('CSS colours: hex, short hex, rgb(), names; anything else falls back', () => {

@@ -1,6 +1,6 @@
 /**
- * `proofseal request create <file>` (the file uploaded, then activated), `request download` and
- * `request attestation`, in process against the real API on a socket (embedded store).
+ * `proofseal request create <file>` (the file uploaded, then activated), `request download`,
+ * `request attestation` and `request signed-copy` of a request nobody signed, in process against the real API on a socket (embedded store).
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
@@ -89,6 +89,22 @@ describe('proofseal request: the file to sign', () => {
     assert.equal(created.isUploaded, false);
     assert.equal(created.state, 'IN_PROGRESS');
     await assert.rejects(run('download', created.id), { code: 'NO_DOCUMENT' });
+  });
+
+  it('signed-copy of a request closed with no signature: NO_SIGNATURES, said plainly, and nothing written', async () => {
+    const created = JSON.parse((await run('create', doc, '--signer', 'Cy <cy@example.com>', '--json'))[0]!);
+    await run('transition', created.id, 'CLOSED');
+    assert.equal((await b.deps.store.signatureRequests.findById(created.id))?.state, 'CLOSED');
+    const out = path.join(dir, 'nobody-signed.pdf');
+    await assert.rejects(run('signed-copy', created.id, '-o', out), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'NO_SIGNATURES');
+      assert.equal(
+        err.message,
+        `request ${created.id} ended with no signature, so it has no signed copy (nothing was signed); its attestation says what happened: proofseal request attestation ${created.id}`,
+      );
+      return true;
+    });
+    assert.throws(() => readFileSync(out), { code: 'ENOENT' });
   });
 
   it('saves under the served name only when it is a plain name', () => {

@@ -28,7 +28,7 @@ import { pdfSignedCopyAssembler } from '../../src/adapters/pdf/signed-copy-assem
 import { serviceSigningIdentity } from '../../src/adapters/pdf/signing-identity.js';
 import { runVerify } from '../support/client-context.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
-import { opensslTsVerify, tool } from '../support/pdf-checks.js';
+import { opensslCmsVerify, opensslTsVerify, signatureAt, tool } from '../support/pdf-checks.js';
 import { proofBundle, type BundleFixture } from '../support/proof-bundle-fixture.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-verify-copy-'));
@@ -133,8 +133,14 @@ describe('proofseal verify <signed-copy.pdf>, the one file', () => {
       assert.ok(out.includes(`relied on block ${e.blockHash} at height ${e.blockHeight}`), out);
     assert.match(
       out,
-      /VERIFIED: .*lease-signed\.pdf \(its original revision\) and its 2 receipts, .* no proofseal server was asked/,
+      /VERIFIED: .*lease-signed\.pdf \(its original revision; the copy signed by CN=proofseal\) and its 2 receipts, proven by 2 Bitcoin transactions no later than [0-9T:.-]+Z \(block \d+, the latest they need\); no proofseal server was asked/,
     );
+    // "No later than" names the latest block of those the request needs, with that block's time.
+    const latest = fx.bundle.bitcoinSpv.reduce((m, e) => (e.blockHeight > m.blockHeight ? e : m));
+    const latestTime = new Date(Buffer.from(latest.blockHeader, 'hex').readUInt32LE(68) * 1000).toISOString();
+    assert.ok(out.includes(`no later than ${latestTime} (block ${latest.blockHeight}, the latest they need)`), out);
+    assert.match(out, /✓ signature 1 by CN=proofseal holds: the SHA-256 of its byte ranges/);
+    assert.ok(out.includes(`✓ signature 1 by CN=proofseal covers the whole file (${copy.length} bytes)`), out);
 
     const viaNode = await verify([copyFile, '--rpc-url', `http://user:secret@${base.slice(7)}/`]);
     assert.equal(viaNode.code, 0, viaNode.out);
@@ -173,7 +179,7 @@ describe('proofseal verify <signed-copy.pdf>, the one file', () => {
     const hashes = fx.bundle.auditTrailData as { auditContext: { hashToSign: string } };
     assert.ok(
       out.includes(
-        `NOT VERIFIED: signed copy: no revision of it (a prefix ending at %%EOF) hashes to the document the attached bundle names (${hashes.auditContext.hashToSign}): it was changed`,
+        `NOT VERIFIED: signed copy: the original part was changed: no revision of it (a prefix ending at %%EOF) hashes to the document the attached bundle names (${hashes.auditContext.hashToSign})`,
       ),
       out,
     );
@@ -252,6 +258,48 @@ describe("proofseal verify checks the bundle's RFC 3161 tokens itself, as openss
     assert.match(out, /VERIFIED: .* and by 2 RFC 3161 time stamp\(s\); no proofseal server was asked/);
   });
 
+  it('a signed copy made with a TSA: the signature and the document time-stamp over the whole file, as pdfsig reads them', async () => {
+    const original = await onePagePdf('Signed with a time-stamping authority');
+    const bundle = proofBundle(Buffer.from(original), [{ name: 'Di Oz', email: 'di@example.com' }]).bundle;
+    for (const e of bundle.bitcoinSpv) chain.set(e.blockHeight, e.blockHash);
+    const update = await pdfSignedCopyAssembler().assemble(original, await onePagePdf('Attestation (test)'), {
+      bytes: new TextEncoder().encode(JSON.stringify(bundle)),
+      fileName: 'proof-bundle-test.json',
+      date: Date.now(),
+    });
+    const identity = await serviceSigningIdentity('k'.repeat(40), 'proofseal');
+    const authority = rfc3161Client(createSafeFetch({ allowPrivateUrls: true }), [tsa.url]);
+    const copy = await padesSigner({ identity: async () => identity, now: Date.now, tsa: authority }).sign(update);
+    const { code, out } = await verify([file('lta-signed.pdf', copy), '--explorer', `${base}/api`]);
+    for (const e of fx.bundle.bitcoinSpv) chain.set(e.blockHeight, e.blockHash); // this suite's blocks again
+    assert.equal(code, 0, out.split('\n').at(-1));
+    assert.match(out, /✓ signature 1 by CN=proofseal holds/);
+    assert.match(out, /✓ document time-stamp 2 by CN=Test TSA at [0-9T:.-]+Z holds/);
+    assert.ok(out.includes(`✓ signature 2 by CN=Test TSA covers the whole file (${copy.length} bytes)`), out);
+    // pdfsig checks the CMS signature and cannot validate a document time-stamp; openssl ts -verify does.
+    const sig = tool('pdfsig', [file('lta.pdf', copy)]).out;
+    assert.match(sig, /Signature #1:[^]*Signature is Valid\.[^]*Signature #2:[^]*Total document signed/, sig);
+    const docStamp = (pdf: Uint8Array) => {
+      const { cms, signed } = signatureAt(Buffer.from(pdf), -1);
+      return opensslTsVerify(file('signed.bin', signed), file('doc-ts.der', cms), tsa).out;
+    };
+    assert.match(docStamp(copy), /Verification: OK/);
+
+    const tampered = Buffer.from(copy);
+    const dss = tampered.indexOf('/DSS');
+    assert.ok(dss > 0, 'the last revision carries a DSS');
+    tampered[dss + 2] = 0x58; // /DXS: a byte only the document time-stamp covers
+    for (const e of bundle.bitcoinSpv) chain.set(e.blockHeight, e.blockHash);
+    const bad = await verify([file('lta-tampered-signed.pdf', tampered), '--explorer', `${base}/api`]);
+    for (const e of fx.bundle.bitcoinSpv) chain.set(e.blockHeight, e.blockHash);
+    assert.equal(bad.code, 1, bad.out);
+    assert.match(
+      bad.out,
+      /NOT VERIFIED: signed copy: a later revision \(bytes \d+ to \d+, after the signature that still holds\) was changed: signature 2 by CN=Test TSA no longer matches \(the token stamps [0-9a-f]{64}, not the SHA-256 of the byte ranges/,
+    );
+    assert.match(docStamp(tampered), /Verification: FAILED/);
+  });
+
   it('a tampered token fails here and in openssl, with a clear message', async (t) => {
     // One byte of the signature value, at the token's end.
     const badSig = flip(stamps[0]!, (der) => der.length - 10);
@@ -303,5 +351,140 @@ describe("proofseal verify checks the bundle's RFC 3161 tokens itself, as openss
       `${base}/api`,
     ]);
     assert.match(junk.out, /NOT VERIFIED: time stamp 1: not an RFC 3161 time-stamp token: /);
+  });
+});
+
+/**
+ * The signed copy's own PDF signature: a byte changed anywhere is refused by `proofseal verify` with the part it
+ * is in (original, appended attestation pages, attached bundle, bytes added after the signature), and pdfsig and
+ * `openssl cms -verify` agree with each verdict, on the sound copy and on each tampered one.
+ */
+describe('proofseal verify <signed-copy.pdf> checks its PDF signature, as pdfsig and openssl do', () => {
+  let original: Uint8Array;
+  let copy: Buffer;
+  let certFile: string;
+
+  before(async () => {
+    original = await onePagePdf(`Sale of a boat, ${new Date().toISOString()}`);
+    const fx = proofBundle(Buffer.from(original), [{ name: 'Bo Li', email: 'bo@example.com' }]);
+    for (const e of fx.bundle.bitcoinSpv) chain.set(e.blockHeight, e.blockHash);
+    copy = await signedCopyOf(original, fx.bundle);
+    const cms = file('sig.der', signatureAt(copy, -1).cms);
+    certFile = path.join(dir, 'signer.pem');
+    assert.equal(tool('openssl', ['pkcs7', '-inform', 'DER', '-in', cms, '-print_certs', '-out', certFile]).status, 0);
+  });
+
+  /** pdfsig's and openssl's verdicts on the copy's last signature: both "valid", or both not. */
+  function outsideVerdicts(pdf: Buffer): { pdfsig: boolean; openssl: boolean; text: string } {
+    const sig = tool('pdfsig', [file('check.pdf', pdf)]).out;
+    const { cms, signed } = signatureAt(pdf, -1);
+    const cmsCheck = opensslCmsVerify(file('c.der', cms), file('signed.bin', signed), certFile);
+    return {
+      pdfsig: /Signature Validation: Signature is Valid\./.test(sig) && /Total document signed/.test(sig),
+      openssl: cmsCheck.status === 0,
+      text: sig + cmsCheck.out,
+    };
+  }
+
+  /** One byte of `pdf` changed at `at`, verified by us; the verdict's last line. */
+  async function tampered(at: number): Promise<{ pdf: Buffer; code: number; last: string; out: string }> {
+    const pdf = Buffer.from(copy);
+    pdf[at] = pdf[at] === 0x30 ? 0x31 : 0x30;
+    const { code, out } = await verify([file('tampered-signed.pdf', pdf), '--explorer', `${base}/api`]);
+    return { pdf, code: code ?? -1, last: out.trim().split('\n').at(-1)!, out };
+  }
+
+  it('the sound copy: verified, and valid for pdfsig and openssl', async () => {
+    const outside = outsideVerdicts(copy);
+    assert.deepEqual([outside.pdfsig, outside.openssl], [true, true], outside.text);
+    const { code, out } = await verify([file('boat-signed.pdf', copy), '--explorer', `${base}/api`]);
+    assert.equal(code, 0, out);
+  });
+
+  it('a byte of the attestation pages: "the appended part was changed", and both tools refuse it', async () => {
+    const page = copy.indexOf('/MediaBox', original.length);
+    assert.ok(page > original.length, 'an attestation page in the appended part');
+    const at = copy.indexOf('595', page); // a digit of the page's width
+    const r = await tampered(at);
+    assert.equal(r.code, 1, r.out);
+    assert.match(
+      r.last,
+      new RegExp(
+        `^NOT VERIFIED: signed copy: the appended part \\(bytes ${original.length} to ${copy.length}: the attestation pages\\) was changed: signature 1 by CN=proofseal no longer matches`,
+      ),
+    );
+    const outside = outsideVerdicts(r.pdf);
+    assert.deepEqual([outside.pdfsig, outside.openssl], [false, false], outside.text);
+    assert.match(outside.text, /Digest Mismatch/);
+  });
+
+  it('a byte of the attached bundle: "the bundle was changed", and both tools refuse it', async () => {
+    const stream = copy.indexOf('stream', copy.indexOf('/Type /EmbeddedFile', original.length)) + 'stream\n'.length;
+    const r = await tampered(stream + 40);
+    assert.equal(r.code, 1, r.out);
+    assert.match(
+      r.last,
+      /^NOT VERIFIED: signed copy: the bundle attached in the appended part \(proof-bundle-test\.json\) was changed: it is no longer a readable proof bundle/,
+    );
+    const outside = outsideVerdicts(r.pdf);
+    assert.deepEqual([outside.pdfsig, outside.openssl], [false, false], outside.text);
+  });
+
+  it('a byte of the original: "the original part was changed", and both tools refuse it', async () => {
+    const r = await tampered(Math.floor(original.length / 2));
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.last, /^NOT VERIFIED: signed copy: the original part was changed: no revision of it/);
+    const outside = outsideVerdicts(r.pdf);
+    assert.deepEqual([outside.pdfsig, outside.openssl], [false, false], outside.text);
+  });
+
+  it('a byte of the signature itself: refused by us and both tools', async () => {
+    const { range } = signatureAt(copy, -1);
+    const r = await tampered(range[1]! + 1 + 2 * (signatureAt(copy, -1).cms.length - 20));
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.last, /^NOT VERIFIED: signed copy: signature 1 by CN=proofseal does not hold: /);
+    const outside = outsideVerdicts(r.pdf);
+    assert.deepEqual([outside.pdfsig, outside.openssl], [false, false], outside.text);
+  });
+
+  it('bytes added after the signature: refused, the signature no longer covers the whole file', async () => {
+    const added = Buffer.from('\n% appended later\n%%EOF\n');
+    const longer = Buffer.concat([copy, added]);
+    const { code, out } = await verify([file('longer-signed.pdf', longer), '--explorer', `${base}/api`]);
+    assert.equal(code, 1, out);
+    assert.match(
+      out,
+      new RegExp(
+        `NOT VERIFIED: signed copy: its last ${added.length} bytes \\(after byte ${copy.length}, where the last signature ends\\) are signed by no one`,
+      ),
+    );
+    assert.doesNotMatch(tool('pdfsig', [file('longer.pdf', longer)]).out, /Total document signed/);
+  });
+});
+
+describe("proofseal verify <signed-copy.pdf> of an original that was signed already: the original's own signature still holds", () => {
+  it('both signatures named and checked, as pdfsig reads them; a byte of the original breaks both', async () => {
+    const identity = await serviceSigningIdentity('o'.repeat(40), 'Original Signer Ltd');
+    const unsigned = await onePagePdf('A contract signed before upload');
+    const original = await padesSigner({ identity: async () => identity, now: Date.now }).sign(unsigned);
+    const fx = proofBundle(Buffer.from(original), [{ name: 'Cy Ho', email: 'cy@example.com' }]);
+    for (const e of fx.bundle.bitcoinSpv) chain.set(e.blockHeight, e.blockHash);
+    const copy = await signedCopyOf(original, fx.bundle);
+    const { code, out } = await verify([file('signed-twice-signed.pdf', copy), '--explorer', `${base}/api`]);
+    assert.equal(code, 0, out);
+    assert.match(out, /✓ the original's own signature 1 by CN=Original Signer Ltd still holds/);
+    assert.match(out, /✓ signature 2 by CN=proofseal holds/);
+    assert.ok(out.includes(`✓ signature 2 by CN=proofseal covers the whole file (${copy.length} bytes)`), out);
+    const sig = tool('pdfsig', [file('twice.pdf', copy)]).out;
+    assert.equal((sig.match(/Signature Validation: Signature is Valid\./g) ?? []).length, 2, sig);
+    assert.match(sig, /Signer Certificate Common Name: Original Signer Ltd/);
+
+    const tampered = Buffer.from(copy);
+    tampered[Math.floor(signatureAt(copy, 0).range[1]! / 2)] ^= 0x01; // inside the original's first signed range
+    const bad = await verify([file('twice-tampered-signed.pdf', tampered), '--explorer', `${base}/api`]);
+    assert.equal(bad.code, 1, bad.out);
+    assert.match(bad.out, /NOT VERIFIED: signed copy: the original part was changed/);
+    const badSig = tool('pdfsig', [file('twice-bad.pdf', tampered)]).out;
+    assert.equal((badSig.match(/Digest Mismatch/g) ?? []).length, 2, badSig);
   });
 });

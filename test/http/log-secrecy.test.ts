@@ -136,6 +136,41 @@ describe('log secrecy of signer secrets inside URLs, in every form', () => {
   }
 });
 
+/** The malformed forms of issue 32 (row 10), each with a secret of the real shape (43 base64url characters). */
+const MALFORMED_FORMS: [form: string, url: (secret: string) => string, logged: string][] = [
+  ['sharing page, doubled slash', (s) => `/share/0f0e0d//${s}`, '/share/0f0e0d//'],
+  ['OTP path, doubled slash', (s) => `/v1/signatureRequest/0f0e0d/otp//${s}`, '/v1/signatureRequest/0f0e0d/otp//'],
+  ['encoded equals sign', (s) => `/v1/signatureRequest/0f0e0d?signeeId%3D${s}`, '/v1/signatureRequest/0f0e0d?'],
+  ['bracketed name', (s) => `/v1/signatureRequest/0f0e0d?signeeId[]=${s}`, '/v1/signatureRequest/0f0e0d?signeeId[]='],
+];
+
+describe('log secrecy of malformed secret URLs (issue 32)', () => {
+  for (const level of ['info', 'debug']) {
+    it(`at ${level} level the secret of a malformed URL reaches no log line`, async () => {
+      const s = await embedded!.open();
+      const lines: string[] = [];
+      const app = await buildApp({ ...testDeps(s.store), readiness: {} }, testConfig({ LOG_LEVEL: level }), [], {
+        logStream: { write: (l) => void lines.push(l) },
+        webAssets: PAGES,
+      });
+      try {
+        for (const [form, url, logged] of MALFORMED_FORMS) {
+          const secret = randomBytes(32).toString('base64url');
+          const before = lines.length;
+          await app.inject({ method: 'GET', url: url(secret) });
+          const written = lines.slice(before).join('');
+          assert.ok(written.includes(`"url":"${logged}`), `${form}: the route is logged (${written.slice(0, 300)})`);
+          for (const leak of [secret, secret.slice(0, 12), secret.slice(-12)])
+            assert.ok(!written.includes(leak), `${form}: the secret leaked into the logs: ${written}`);
+        }
+      } finally {
+        await app.close();
+        await s.destroy();
+      }
+    });
+  }
+});
+
 /** Writes a raw HTTP request to the server and resolves with the first line of its answer. */
 function rawRequest(port: number, request: string): Promise<string> {
   return new Promise((resolve, reject) => {

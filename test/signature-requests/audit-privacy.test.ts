@@ -1,6 +1,7 @@
 /**
  * Issue 21 item 9, on both stores: the sealed audit trail commits to personal data (format 2). The sharing
- * link's view and proof bundle hold no e-mail, IP address, user agent, phone or feedback text of anyone; a
+ * link's view names people by name and e-mail as the attestation does (issue 32 row 9), its proof bundle holds
+ * no e-mail, and neither holds an IP address, user agent, phone or feedback text of anyone; a
  * signer reads no other signer's; the owner's export opens every commitment (SHA-256(salt ‖ value), salts from
  * the Random port); the bundle still proves the trail (its hash is the one the audit-trail anchor signs); a
  * trail sealed in plain before (format 1) still reads for its owner and leaves no one else's reach.
@@ -150,12 +151,14 @@ for (const kind of kinds) {
       return { id, ada, bob, trailIds: request.signees.map((s) => s.auditTrailId) };
     }
 
-    it('the sharing link: view and proof bundle hold no e-mail, IP, user agent, phone or feedback of anyone', async () => {
+    it('the sharing link: view and proof bundle hold no IP, user agent, phone or feedback of anyone', async () => {
       const { id } = await sealedRequest();
       const token = deriveSharingToken(TEST_SECRET_KEY, id);
       const view = await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/shared/${token}` });
       assert.equal(view.statusCode, 200, view.body);
-      assert.deepEqual(leaks(view.body, EVERY_VALUE), []);
+      // The view names people as the attestation does, by name and e-mail ("Who sees what"); nothing else.
+      const EMAILS = [ADA.email, BOB.email, OWNER.email];
+      assert.deepEqual(leaks(view.body, EVERY_VALUE), EMAILS);
       const res = await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/shared/${token}/proofbundle` });
       assert.equal(res.statusCode, 202, res.body);
       assert.deepEqual(leaks(res.body, EVERY_VALUE), []);
@@ -258,13 +261,13 @@ for (const kind of kinds) {
       );
     });
 
-    it('the attestation shows names, kinds of events and the requester, no signer contact or origin', async () => {
+    it('the attestation shows names and e-mails, kinds of events and the requester, no phone, origin or free text', async () => {
       const { id } = await sealedRequest();
       const request = (await b.deps.store.signatureRequests.findById(id))!;
       const bundle = await getProofBundle(b.deps, request);
       const service = {
         renderer: { render: async () => new Uint8Array() },
-        images: { get: async () => null },
+        images: { get: async () => null, check: async () => ({ kind: 'unavailable' as const }) },
         publicUrl: 'https://sign.example.com',
         serviceName: 'proofseal',
       };
@@ -274,9 +277,10 @@ for (const kind of kinds) {
         bundle,
         proofBundleJson(bundle),
       );
-      // The requester is shown as the PDF's issuer (here its name is the account's e-mail): nothing else.
+      // The evidence document: the requester and each signer by name and the e-mail they were reached at.
       const shown = JSON.stringify(model);
-      assert.deepEqual(leaks(shown, [...ADA_VALUES, ...BOB_VALUES, OWNER.ua, OWNER.ip]), []);
+      assert.deepEqual(leaks(shown, [...ADA_VALUES, ...BOB_VALUES, OWNER.ua, OWNER.ip]), [ADA.email, BOB.email]);
+      assert.deepEqual(model.requester, { name: OWNER.email, email: OWNER.email });
       assert.ok(model.events.some((e) => e.actor === ADA.commonName && e.type === 'DELEGATE'));
     });
 

@@ -8,6 +8,8 @@ export function sampleAttestationModel(bundleJson: string, signers = 2, lang: 'e
     name: `Élodie Français ${i + 1}`,
     email: `signer${i + 1}@example.com`,
     signedOn: now - (signers - i) * 60_000,
+    declinedOn: null,
+    declineReason: null,
     method: i % 2 === 0 ? ('delegated' as const) : ('own-key' as const),
     otpUsed: i % 3 === 0,
     anchorId: `a3c3b6c0-7b0e-4d8f-9a55-${String(i).padStart(12, '0')}`,

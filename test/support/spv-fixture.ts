@@ -48,3 +48,40 @@ export function spvEntryFor(
     merkleBranch: branch.siblings,
   };
 }
+
+/** A header whose SHA-256d meets regtest's target: `fields` (76 bytes: version … bits) with a nonce ground. */
+function mined(fields: Buffer): Buffer {
+  for (let nonce = 0; ; nonce++) {
+    const n = Buffer.alloc(4);
+    n.writeUInt32LE(nonce);
+    const header = Buffer.concat([fields, n]);
+    if (sha256d(header)[31]! < 0x80) return header;
+  }
+}
+
+/**
+ * A headers file (text form, `<height> <hex>` a line, as `proofseal verify --headers` takes it) of one linked
+ * chain holding the blocks of `entries`, from the lowest of their heights to `tipAbove` blocks above the highest;
+ * the entries are returned re-mined into that chain (same transactions and time, their previous-block hash the
+ * chain's), so a bundle carrying them is confirmed by the file.
+ */
+export function chainedHeaders(entries: readonly SpvProof[], tipAbove = 5): { entries: SpvProof[]; text: string } {
+  const byHeight = new Map(entries.map((e) => [e.blockHeight, e]));
+  const heights = entries.map((e) => e.blockHeight);
+  const [low, high] = [Math.min(...heights), Math.max(...heights) + tipAbove];
+  const lines: string[] = [];
+  const rebuilt = new Map<number, SpvProof>();
+  let previous = Buffer.alloc(32);
+  for (let h = low; h <= high; h++) {
+    const own = byHeight.get(h);
+    const fields = own
+      ? Buffer.from(own.blockHeader, 'hex').subarray(0, 76)
+      : Buffer.concat([Buffer.from('00000020', 'hex'), Buffer.alloc(64), Buffer.from('00f15365ffff7f20', 'hex')]); // time 1.7e9, regtest bits
+    const header = mined(Buffer.concat([fields.subarray(0, 4), previous, fields.subarray(36, 76)]));
+    const hash = Buffer.from(sha256d(header)).reverse().toString('hex');
+    if (own) rebuilt.set(h, { ...own, blockHeader: header.toString('hex'), blockHash: hash });
+    lines.push(`${h} ${header.toString('hex')}`);
+    previous = sha256d(header);
+  }
+  return { entries: entries.map((e) => rebuilt.get(e.blockHeight)!), text: `${lines.join('\n')}\n` };
+}

@@ -62,3 +62,35 @@ export async function truncatedPdf(): Promise<Uint8Array> {
   const whole = await textPdf(2);
   return whole.slice(0, Math.floor(whole.length / 4));
 }
+
+/**
+ * A PDF of about 2 KB whose page tree is a DAG `depth` levels deep: each node's `/Kids` names the same child
+ * twice, so the one page below is reached 2^depth times and `/Count` says 2^depth pages (issue 32, row 2:
+ * the signing page drew nothing for 30 s, its "Sign" button disabled for good).
+ */
+export function dagPageTreePdf(depth = 23): Uint8Array {
+  const objects: string[] = ['<< /Type /Catalog /Pages 2 0 R >>'];
+  for (let level = 0; level < depth; level += 1) {
+    const self = 2 + level;
+    const parent = level === 0 ? '' : ` /Parent ${self - 1} 0 R`;
+    objects.push(`<< /Type /Pages${parent} /Kids [${self + 1} 0 R ${self + 1} 0 R] /Count ${2 ** (depth - level)} >>`);
+  }
+  const page = 2 + depth;
+  const stream = 'BT /F1 24 Tf 72 720 Td (One page, reached many times) Tj ET';
+  objects.push(
+    `<< /Type /Page /Parent ${page - 1} 0 R /MediaBox [0 0 612 792] /Contents ${page + 1} 0 R /Resources << /Font << /F1 ${page + 2} 0 R >> >> >>`,
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  );
+  let body = '%PDF-1.7\n';
+  const offsets = objects.map((object, i) => {
+    const at = body.length;
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+    return at;
+  });
+  const xref = body.length;
+  const rows = offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`).join('');
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${rows}`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(body);
+}

@@ -7,6 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
@@ -17,6 +19,7 @@ import { createRequest, openBench, requestBody, signer, type Bench } from '../si
 import { TEST_SECRET_KEY, testApp } from '../support/fixtures.js';
 import { logoServer, type LogoServer } from '../support/logo-server.js';
 import { storeKinds } from '../support/stores.js';
+import { blackPng } from '../support/crafted-images.js';
 import { signerLogoUrl } from '../../src/web/browser/signer-logo.js';
 
 const kinds = await storeKinds();
@@ -48,8 +51,8 @@ for (const kind of kinds) {
     const withLogo = (url: string) => createRequest(b, requestBody({ vars: { serviceLogoURL: url } }));
 
     it('serves the PNG to a signer and to the sharing link, fetched once, with the private cache headers', async () => {
-      const { id, signeeIds } = await withLogo(logo.url);
       const before = logo.hits();
+      const { id, signeeIds } = await withLogo(logo.url);
       const answers = [
         await signerLogo(id, signeeIds[0]!),
         await signerLogo(id, signeeIds[1]!),
@@ -62,7 +65,7 @@ for (const kind of kinds) {
         assert.equal(res.headers['x-content-type-options'], 'nosniff');
         assert.deepEqual(res.rawPayload, logo.png);
       }
-      assert.equal(logo.hits() - before, 1, 'fetched once, then from the cache');
+      assert.equal(logo.hits() - before, 1, 'fetched once (its size checked at creation), then from the cache');
     });
 
     it('a wrong signeeId or token gets the same 404 as an unknown request', async () => {
@@ -145,6 +148,47 @@ for (const kind of kinds) {
         assert.equal(logo.hits(), hits, 'the guard refused the internal address before any request');
       } finally {
         await guarded.close();
+      }
+    });
+
+    it('an image whose header says more than the bound: 400 IMAGE_TOO_LARGE when set; NO_LOGO once it grew', async () => {
+      let served = blackPng(6000, 6000);
+      const images = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(served));
+      await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(images.address() as AddressInfo).port}/image.png`;
+      try {
+        const asLogo = await b.app.inject({
+          method: 'POST',
+          url: '/v1/signatureRequest',
+          headers: b.auth,
+          payload: requestBody({ vars: { serviceLogoURL: url } }),
+        });
+        assert.equal(asLogo.statusCode, 400, asLogo.body);
+        assert.equal(asLogo.json().code, 'IMAGE_TOO_LARGE');
+        assert.match(asLogo.json().message, /"vars\.serviceLogoURL": the image is 6000×6000 pixels/);
+        const asSignersIllustration = await b.app.inject({
+          method: 'POST',
+          url: '/v1/signatureRequest',
+          headers: b.auth,
+          payload: requestBody({
+            authorizedSignees: [{ ...signer(1), vars: { serviceIllustrationURL: `${url}?i` } }],
+          }),
+        });
+        assert.equal(asSignersIllustration.json().code, 'IMAGE_TOO_LARGE');
+        assert.match(asSignersIllustration.json().message, /authorizedSignees\[0\]\.vars\.serviceIllustrationURL/);
+
+        served = logo.png;
+        const fine = await withLogo(`${url}?fine`);
+        served = blackPng(6000, 6000);
+        const later = await testApp(b.deps.store, { deps: { ...b.deps, attestation: attestation(true) } });
+        try {
+          const res = await signerLogo(fine.id, fine.signeeIds[0]!, later);
+          assert.deepEqual([res.statusCode, res.json().code], [404, 'NO_LOGO']);
+        } finally {
+          await later.close();
+        }
+      } finally {
+        images.close();
       }
     });
   });

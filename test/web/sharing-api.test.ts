@@ -1,6 +1,7 @@
 /**
  * The sharing link's read API and the pages' server side, on both stores: the right token reads the request
- * (no signer secret, e-mail or phone), a wrong token and an unknown request get one 404, the attestation goes
+ * (no signer secret or phone; the requester and signers by name and e-mail, as the attestation names them), a
+ * wrong token and an unknown request get one 404, the attestation goes
  * through its port; CORS opens the signer routes only; /sign and /share carry the strict headers.
  */
 import assert from 'node:assert/strict';
@@ -28,7 +29,7 @@ for (const kind of kinds) {
     const shared = (id: string, token: string, rest = '') =>
       b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/shared/${token}${rest}` });
 
-    it('reads the request with its token: state, requester, signers; never a signeeId, e-mail or phone', async () => {
+    it('reads the request with its token: state, requester, signers as the attestation names them; never a signeeId or phone', async () => {
       const body = requestBody({
         authorizedSignees: [signer(1), otpSigner],
         vars: {
@@ -44,16 +45,24 @@ for (const kind of kinds) {
       assert.equal(res.statusCode, 200, res.body);
       const view = res.json();
       assert.equal(view.state, 'IN_PROGRESS');
-      assert.deepEqual(view.requester, { name: 'Acme Legal' }, "no e-mail, not even the requester's");
+      assert.deepEqual(
+        view.requester,
+        { name: 'Acme Legal', email: 'owner@example.com' },
+        'as the attestation names it',
+      );
       assert.deepEqual(view.branding, { brandColor1: '#1c4587', serviceName: 'Acme Sign' }, 'branding vars only');
       assert.deepEqual(
-        view.signers.map((s: { commonName: string; proofStatus?: string }) => [s.commonName, s.proofStatus]),
+        view.signers.map((s: { commonName: string; email?: string; proofStatus?: string }) => [
+          s.commonName,
+          s.email,
+          s.proofStatus,
+        ]),
         [
-          ['Signer 1', 'WAIT'],
-          ['Signer 3', undefined],
+          ['Signer 1', 'signer1@example.com', 'WAIT'],
+          ['Signer 3', 'signer3@example.com', undefined],
         ],
       );
-      for (const secret of [...signeeIds, 'signer1@example.com', 'owner@example.com', '612345678', 'signeeId'])
+      for (const secret of [...signeeIds, '612345678', 'signeeId'])
         assert.ok(!res.body.includes(secret), `the shared view leaks ${secret}`);
       assert.equal(res.headers['cache-control'], 'no-store');
     });
@@ -150,6 +159,8 @@ for (const kind of kinds) {
       const page = await b.app.inject({ url: sharingPath(TEST_SECRET_KEY, id) });
       assert.equal(page.statusCode, 200);
       assert.equal(page.headers['content-security-policy'], CONTENT_SECURITY_POLICY);
+      // The service's network, so the page links blocks to that network's explorers (regtest's: none).
+      assert.match(page.body, /<main id="main" tabindex="-1" data-network="regtest">/);
       const wrong = await b.app.inject({ url: `/share/${id}/${'A'.repeat(43)}` });
       assert.equal(wrong.statusCode, 404);
       assert.match(String(wrong.headers['content-type']), /^text\/html/);

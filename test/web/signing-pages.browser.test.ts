@@ -391,4 +391,27 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
     assert.equal(await text(wrong, '#failure-text'), 'There is no signature request at this link.');
     await wrong.close();
   });
+
+  it('the sharing page names people as the attestation does: e-mails, and a decline with its reason', async () => {
+    const { id, signeeIds } = await createRequest(b);
+    assert.equal((await delegate(b, id, signeeIds[0]!)).statusCode, 200);
+    const refused = await b.app.inject({
+      method: 'POST',
+      url: `/v1/signatureRequest/${id}/event`,
+      payload: { signeeId: signeeIds[1], type: 'SIGN_REFUSED', comment: 'Wrong amount' },
+    });
+    assert.equal(refused.statusCode, 200, refused.body);
+    const page = await open(base + sharingPath(TEST_SECRET_KEY, id));
+    assert.equal(await text(page, '#requester'), 'owner@example.com');
+    const signers = await page.$$eval('#signers li', (els) =>
+      els.map((e) => [e.textContent ?? '', e.querySelector('span')?.className ?? '']),
+    );
+    assert.match(signers[0]![0], /^Signer 1 <signer1@example\.com> — signed on /);
+    assert.match(signers[1]![0], /^Signer 2 <signer2@example\.com> — declined on .+: “Wrong amount”$/);
+    assert.deepEqual(
+      signers.map(([, c]) => c),
+      ['signed', 'declined'],
+    );
+    await page.close();
+  });
 });

@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import type { ChainpointReceipt } from '../../src/core/chainpoint/receipt.js';
 import type { ChainAnswer } from '../../src/web/browser/verify-checks.js';
 import { buildReport, identityFacts, type ReportDeps } from '../../src/web/browser/verify-report.js';
+import { headline } from '../../src/web/browser/verify-render.js';
 import { proofBundle } from '../support/proof-bundle-fixture.js';
 
 const content = randomBytes(1000);
@@ -27,7 +28,7 @@ const verified = (): ChainAnswer => ({
   confirmations: 6,
   identityVerificationStatus: 'VERIFIED',
 });
-const offline: ReportDeps = { askServer: null, askExplorer: null };
+const offline: ReportDeps = { askServer: null, askExplorer: null, lookups: true };
 const serverSays =
   (answer: (r: ChainpointReceipt) => ChainAnswer): ReportDeps['askServer'] =>
   async (r) =>
@@ -73,13 +74,18 @@ describe('verification report', () => {
 
   it('with the server: the chain and the identity come from its answer; an unreachable server is "not checked"', async () => {
     const { bundle } = proofBundle(content, signers);
-    const ok = await buildReport(bundle, fileHash, { askServer: serverSays(verified), askExplorer: null }, fmt);
+    const ok = await buildReport(
+      bundle,
+      fileHash,
+      { askServer: serverSays(verified), askExplorer: null, lookups: true },
+      fmt,
+    );
     assert.equal(ok.state, 'ok');
     assert.ok(ok.cards[0]!.checks.some((c) => c.key === 'identityOk' && c.params?.server === 'id.example.org'));
     const down = await buildReport(
       bundle,
       fileHash,
-      { askServer: serverSays(() => ({ ...verified(), code: 'UNREACHABLE' })), askExplorer: null },
+      { askServer: serverSays(() => ({ ...verified(), code: 'UNREACHABLE' })), askExplorer: null, lookups: true },
       fmt,
     );
     assert.equal(down.state, 'partial');
@@ -87,7 +93,11 @@ describe('verification report', () => {
     const unreachableId = await buildReport(
       bundle,
       fileHash,
-      { askServer: serverSays(() => ({ ...verified(), identityVerificationStatus: 'HTTP_ERROR' })), askExplorer: null },
+      {
+        askServer: serverSays(() => ({ ...verified(), identityVerificationStatus: 'HTTP_ERROR' })),
+        askExplorer: null,
+        lookups: true,
+      },
       fmt,
     );
     assert.equal(unreachableId.state, 'ok', 'an identity server that cannot be asked is no failure of the proof');
@@ -98,6 +108,7 @@ describe('verification report', () => {
       {
         askServer: serverSays(() => ({ ...verified(), identityVerificationStatus: 'IDENTITY_MISMATCH' })),
         askExplorer: null,
+        lookups: true,
       },
       fmt,
     );
@@ -112,7 +123,12 @@ describe('verification report', () => {
     const best = await buildReport(
       bundle,
       fileHash,
-      { askServer: null, askExplorer: async (h) => (asked.push(h), true), explorerOrigin: 'mempool.space' },
+      {
+        askServer: null,
+        askExplorer: async (h) => (asked.push(h), true),
+        explorerOrigin: 'mempool.space',
+        lookups: true,
+      },
       fmt,
     );
     assert.equal(best.state, 'ok');
@@ -121,7 +137,7 @@ describe('verification report', () => {
     const orphan = await buildReport(
       bundle,
       fileHash,
-      { askServer: null, askExplorer: async (h) => h !== bobsBlock, explorerOrigin: 'mempool.space' },
+      { askServer: null, askExplorer: async (h) => h !== bobsBlock, explorerOrigin: 'mempool.space', lookups: true },
       fmt,
     );
     assert.equal(orphan.state, 'fail');
@@ -200,5 +216,39 @@ describe('verification report', () => {
     });
     assert.deepEqual(identityFacts('CN=Lee\\, Ann'), { name: 'Lee, Ann' });
     assert.deepEqual(identityFacts('not an X.500 name'), { name: 'not an X.500 name' });
+  });
+});
+
+describe('the headline: one wording of time, no empty date, no links that are not there', () => {
+  const { bundle } = proofBundle(content, signers);
+  const noSpv = { ...bundle, bitcoinSpv: undefined };
+  const r = (network: 'mainnet' | 'regtest') => ({ lang: 'en' as const, formatTime: fmt, network });
+
+  it('the latest block the request needs, its time; links pointed to only where the network has explorers', async () => {
+    const offline = await buildReport(bundle, fileHash, { askServer: null, askExplorer: null, lookups: false }, fmt);
+    const latest = Math.max(...bundle.bitcoinSpv.map((e) => Buffer.from(e.blockHeader, 'hex').readUInt32LE(68)));
+    const regtest = headline(r('regtest'), offline);
+    assert.ok(regtest.includes(`mined no later than ${fmt(latest * 1000)}.`), regtest);
+    assert.doesNotMatch(regtest, /links/);
+    assert.match(regtest, /which was not checked/);
+    assert.match(headline(r('mainnet'), offline), /look it up with the links below/);
+  });
+
+  it('no block data: the transactions counted, and no date when none is known', async () => {
+    const served = await buildReport(
+      noSpv,
+      fileHash,
+      { askServer: serverSays(verified), askExplorer: null, lookups: false },
+      fmt,
+    );
+    assert.equal(served.transactions, 3);
+    assert.equal(
+      headline(r('regtest'), served),
+      `Ann Lee and Bob Martin signed this document; proved by 3 Bitcoin transactions, mined no later than ${fmt(1_700_000_000_000)}.`,
+    );
+    const alone = await buildReport(noSpv, fileHash, { askServer: null, askExplorer: null, lookups: false }, fmt);
+    const text = headline(r('mainnet'), alone);
+    assert.match(text, /^Ann Lee and Bob Martin signed this document; proved by 3 Bitcoin transactions\. /);
+    assert.doesNotMatch(text, /—|no later than|links below/);
   });
 });

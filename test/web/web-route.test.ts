@@ -52,8 +52,9 @@ describe('web pages served by the API', () => {
     assert.equal(res.headers['referrer-policy'], 'no-referrer');
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
     assert.match(res.body, /<html lang="en">/);
-    assert.match(res.body, /<main id="main"/);
+    assert.match(res.body, /<main id="main"[^>]* data-network="regtest"/);
     assert.match(res.body, /<label for="file">/);
+    assert.match(res.body, /<label for="headers">Headers file \(optional\)<\/label>/);
     assert.match(res.body, /<label for="receipt">/);
   });
 

@@ -47,6 +47,7 @@ const REMOTE_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   'EMPTY_DOCUMENT',
   'NO_DOCUMENT',
   'SIGNED_COPY_NOT_AVAILABLE',
+  'NO_SIGNATURES',
   'ATTESTATION_NOT_AVAILABLE',
 ]);
 

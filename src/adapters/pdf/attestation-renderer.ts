@@ -16,6 +16,7 @@ import {
   stateLabel,
   type AttestationTextKey,
 } from '../../core/signature-requests/attestation-text.js';
+import { imageSizeOf, imageSizeRefusal } from '../../core/images/image-size.js';
 import { cssColor } from './css-color.js';
 import { PAGE, PdfCanvas } from './pdf-canvas.js';
 
@@ -41,7 +42,10 @@ function paletteOf(model: AttestationModel): Palette {
   };
 }
 
+/** The image embedded, or null (the fallback) when it fails or its header says a size over the bound. */
 async function embedImage(c: PdfCanvas, image: BrandImage) {
+  const size = imageSizeOf(image.bytes);
+  if (size === null || size.type !== image.type || imageSizeRefusal(size) !== null) return null;
   try {
     return image.type === 'png' ? await c.doc.embedPng(image.bytes) : await c.doc.embedJpg(image.bytes);
   } catch {
@@ -97,9 +101,14 @@ function heading(c: PdfCanvas, text: string, p: Palette): void {
   c.paragraph(text, { font: 'bold', size: 13, color: p.brand }, 2);
 }
 
+/** Whether nobody signed: the PDF then says so instead of attesting signatures (docs/attestation.md). */
+function unsigned(model: AttestationModel): boolean {
+  return model.signers.every((s) => s.signedOn === null);
+}
+
 function documentPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette): void {
-  c.paragraph(say('title'), { font: 'bold', size: 20, color: p.brand }, 6);
-  c.paragraph(say('intro'), { size: 9, color: p.muted }, 8);
+  c.paragraph(say(unsigned(model) ? 'titleUnsigned' : 'title'), { font: 'bold', size: 20, color: p.brand }, 6);
+  c.paragraph(say(unsigned(model) ? 'introUnsigned' : 'intro'), { size: 9, color: p.muted }, 8);
   c.field(say.label('state'), stateLabel(model.lang, model.state));
   c.field(say.label('generated'), attestationDate(model.lang, model.producedAt));
   heading(c, say('document'), p);
@@ -109,7 +118,17 @@ function documentPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palett
   if (model.document.fileUrl !== null) c.field(say.label('fileUrl'), model.document.fileUrl);
   heading(c, say('requester'), p);
   c.field(say.label('name'), model.requester.name);
-  c.field(say.label('email'), model.requester.email);
+  if (model.requester.email !== null) c.field(say.label('email'), model.requester.email);
+}
+
+/** A signer's outcome: signed (when), declined (when, and the reason given), or not signed. */
+function outcome(c: PdfCanvas, model: AttestationModel, say: Say, s: AttestationModel['signers'][number]): void {
+  if (s.signedOn === null && s.declinedOn !== null) {
+    c.field(say.label('declinedOn'), attestationDate(model.lang, s.declinedOn));
+    c.field(say.label('declineReason'), s.declineReason ?? say('noReason'));
+    return;
+  }
+  c.field(say.label('signedOn'), s.signedOn === null ? say('notSigned') : attestationDate(model.lang, s.signedOn));
 }
 
 /** One block per signer (a table would cut the anchor ids and e-mails of a narrow page). */
@@ -120,7 +139,7 @@ function signersPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette
     c.ensure(70);
     c.paragraph(s.name, { font: 'bold', size: 10 }, 1);
     if (s.email !== null) c.field(say.label('email'), s.email);
-    c.field(say.label('signedOn'), s.signedOn === null ? say('notSigned') : attestationDate(model.lang, s.signedOn));
+    outcome(c, model, say, s);
     if (s.method !== null) c.field(say.label('method'), methodOf[s.method]);
     c.field(say.label('otp'), s.otpUsed ? say('yes') : say('no'));
     if (s.anchorId !== null) c.field(say.label('anchorId'), s.anchorId, 'mono');
@@ -206,7 +225,7 @@ async function attachBundle(c: PdfCanvas, model: AttestationModel): Promise<void
 
 function metadata(c: PdfCanvas, model: AttestationModel, say: Say): void {
   const date = new Date(model.producedAt);
-  c.doc.setTitle(`${say('title')} - ${model.document.name}`);
+  c.doc.setTitle(`${say(unsigned(model) ? 'titleUnsigned' : 'title')} - ${model.document.name}`);
   c.doc.setSubject(model.document.hash);
   c.doc.setAuthor(model.branding.serviceName);
   c.doc.setProducer('proofseal');

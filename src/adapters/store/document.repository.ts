@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { withoutFormatChars } from '../../core/text/format-chars.js';
 import type {
   DocumentObjectHeader,
   DocumentObjectStore,
@@ -26,7 +27,8 @@ const toDocument = (r: DocumentRow): RequestDocument => ({
   requestId: r.request_id,
   objectName: r.object_name,
   sha256: r.sha256,
-  fileName: r.file_name,
+  // A name kept before issue 32 may hold invisible format characters: it is shown without them.
+  fileName: withoutFormatChars(r.file_name) || 'document',
   contentType: r.content_type,
   size: Number(r.size),
   uploaded: Number(r.uploaded),

@@ -1,6 +1,7 @@
 import type { AuditEventType } from '../../core/signature-requests/audit-trail.js';
 import type { Vars } from '../../core/signature-requests/limits.js';
 import type { SignatureRequestState } from '../../core/signature-requests/states.js';
+import { withoutFormatChars } from '../../core/text/format-chars.js';
 import type {
   AuditEvent,
   NewSigner,
@@ -174,10 +175,11 @@ function toRequest(r: RequestRow, signers: Signer[], watchers: Watcher[]): Signa
   return {
     id: r.id,
     accountId: r.account_id,
-    name: r.name,
+    // Names kept before issue 32 may hold invisible format characters: they are shown without them.
+    name: withoutFormatChars(r.name),
     hashToSign: r.hash_to_sign,
     state: r.state,
-    fileName: r.file_name,
+    fileName: r.file_name === null ? null : withoutFormatChars(r.file_name) || null,
     fileUrl: r.file_url,
     deadline: r.deadline,
     activation: r.activation,

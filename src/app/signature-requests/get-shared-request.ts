@@ -1,24 +1,35 @@
 /**
  * A signature request as its sharing link shows it (docs/pages.md, "The sharing page"): anyone holding
- * `/share/{id}/{token}` follows the state, the signers and their proofs. No signer secret, no e-mail (the
- * requester's neither), phone, watcher or callback URL: names, dates and public proof facts only.
+ * `/share/{id}/{token}` follows the state, the signers and their proofs. It shows what the attestation shows
+ * (docs/signature-requests.md, "Who sees what"): the requester's and every signer's name and e-mail, each
+ * signer's outcome (signed, declined with its reason, not yet), and public proof facts; never a signer secret,
+ * phone, IP address, user agent, other free text, watcher or callback URL.
  */
 import { fail } from '../../core/errors.js';
 import { isSharingToken } from '../../core/signature-requests/sharing-token.js';
+import { requesterEmail, requesterName, requesterVar } from '../../core/signature-requests/requester.js';
 import type { SignatureRequestState } from '../../core/signature-requests/states.js';
 import type { AnchorStatus } from '../anchoring/anchor.port.js';
 import type { AppDeps } from '../shared/deps.js';
+import { declinesOf, type Decline } from './record-signer-event.js';
 import type { SignatureRequest } from './signature-request.port.js';
 
 /** Who asked for the signatures: the `requesterName`/`requesterEmail` vars, else the owner account. */
 export interface Requester {
+  /** Never empty: the account's name, else its address, else the service's name (src/core/signature-requests/requester.ts). */
   readonly name: string;
+  /** Absent when the only address is internal (the default run's unnamed account). */
   readonly email?: string;
 }
 
 export interface SharedSigner {
   readonly commonName: string;
+  /** The address the signer was reached at (absent for a signer reached by phone only). */
+  readonly email?: string;
   readonly signedOn?: number;
+  /** When the signer declined, and the reason given (the one free text the attestation shows). */
+  readonly declinedOn?: number;
+  readonly declineReason?: string;
   readonly anchorId?: string;
   /** Status of the signer's anchor (WAIT, SENT, CONFIRMED) once signed. */
   readonly proofStatus?: AnchorStatus;
@@ -70,14 +81,22 @@ export async function findSharedRequest(
   return request;
 }
 
-/** The requester as the pages show it. */
-export async function requesterOf(deps: Pick<AppDeps, 'store'>, request: SignatureRequest): Promise<Requester> {
-  const vars = request.vars ?? {};
-  const account = await deps.store.accounts.findById(request.accountId);
-  const accountName = account ? `${account.firstName} ${account.lastName}`.trim() || account.email : '';
-  const name = typeof vars.requesterName === 'string' ? vars.requesterName : accountName;
-  const email = typeof vars.requesterEmail === 'string' ? vars.requesterEmail : account?.email;
-  return { name, ...(email !== undefined && { email }) };
+export type RequesterDeps = Pick<AppDeps, 'store' | 'mail' | 'attestation'>;
+
+/** The requester as the pages, the attestation and the views show it: one rule for all of them. */
+export async function requesterOf(deps: RequesterDeps, request: SignatureRequest): Promise<Requester> {
+  const source = {
+    varName: requesterVar(request.vars, 'requesterName'),
+    varEmail: requesterVar(request.vars, 'requesterEmail'),
+    account: await deps.store.accounts.findById(request.accountId),
+    serviceName:
+      requesterVar(request.vars, 'serviceName') ??
+      deps.mail?.serviceName ??
+      deps.attestation?.serviceName ??
+      'proofseal',
+  };
+  const email = requesterEmail(source);
+  return { name: requesterName(source), ...(email !== null && { email }) };
 }
 
 /**
@@ -85,11 +104,12 @@ export async function requesterOf(deps: Pick<AppDeps, 'store'>, request: Signatu
  * @throws DomainError NOT_FOUND for an unknown request or a wrong token
  */
 export async function getSharedRequest(
-  deps: Pick<AppDeps, 'store' | 'secretKey'>,
+  deps: Pick<AppDeps, 'secretKey'> & RequesterDeps,
   input: { id: string; token: string },
 ): Promise<SharedRequestView> {
   const request = await findSharedRequest(deps, input);
-  const signers = await Promise.all(request.signees.map((s) => sharedSigner(deps, s)));
+  const declines = await declinesOf(deps.store, request.id);
+  const signers = await Promise.all(request.signees.map((s) => sharedSigner(deps, s, declines.get(s.id))));
   return {
     id: request.id,
     name: request.name,
@@ -99,7 +119,7 @@ export async function getSharedRequest(
     lastModified: request.lastModified,
     ...(request.fileName !== null && { fileName: request.fileName }),
     ...(request.deadline !== null && { deadline: request.deadline }),
-    requester: await sharedRequester(deps, request),
+    requester: await requesterOf(deps, request),
     signers,
     ...(request.auditTrailAnchorId !== null && { auditTrailAnchorId: request.auditTrailAnchorId }),
     proofBundleComplete: request.proofBundleComplete,
@@ -108,21 +128,18 @@ export async function getSharedRequest(
   };
 }
 
-/** The requester by name only: a link anyone may forward shows no e-mail (nor the account's, as a fallback name). */
-async function sharedRequester(deps: Pick<AppDeps, 'store'>, request: SignatureRequest): Promise<Requester> {
-  const { name, email } = await requesterOf(deps, request);
-  const account = await deps.store.accounts.findById(request.accountId);
-  return { name: name === email || name === account?.email ? '' : name };
-}
-
 async function sharedSigner(
   deps: Pick<AppDeps, 'store'>,
   s: SignatureRequest['signees'][number],
+  decline: Decline | undefined,
 ): Promise<SharedSigner> {
-  if (s.signedOn === null || s.anchorId === null) return { commonName: s.commonName };
+  const who = { commonName: s.commonName, ...(s.email !== null && { email: s.email }) };
+  if (decline)
+    return { ...who, declinedOn: decline.on, ...(decline.reason !== null && { declineReason: decline.reason }) };
+  if (s.signedOn === null || s.anchorId === null) return who;
   const anchor = await deps.store.anchors.findById(s.anchorId);
   return {
-    commonName: s.commonName,
+    ...who,
     signedOn: s.signedOn,
     anchorId: s.anchorId,
     ...(anchor && { proofStatus: anchor.status }),

@@ -82,3 +82,21 @@ export async function declinedOn(store: Store, signer: Signer): Promise<number |
   const events = await store.signatureRequests.events(signer.requestId);
   return events.find((e) => e.type === 'SIGN_REFUSED' && e.signeeId === signer.id)?.date ?? null;
 }
+
+/** A signer's decline: when (its SIGN_REFUSED event) and the reason given, if any. */
+export interface Decline {
+  readonly on: number;
+  readonly reason: string | null;
+}
+
+/**
+ * Every decline of a request by signer (internal id), read from its live trail in one query: the views and the
+ * attestation name each signer's outcome (docs/signature-requests.md, "Who sees what").
+ */
+export async function declinesOf(store: Store, requestId: string): Promise<Map<string, Decline>> {
+  const declines = new Map<string, Decline>();
+  for (const e of await store.signatureRequests.events(requestId))
+    if (e.type === 'SIGN_REFUSED' && e.signeeId !== null && !declines.has(e.signeeId))
+      declines.set(e.signeeId, { on: e.date, reason: e.comment });
+  return declines;
+}

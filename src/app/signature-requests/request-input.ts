@@ -1,5 +1,6 @@
 /** The owner's input of a signature request (creation and DRAFT `PUT`), checked once for both. */
 import { fail } from '../../core/errors.js';
+import { withoutFormatChars } from '../../core/text/format-chars.js';
 import { assertHash } from '../../core/hash/hash-check.js';
 import { assertPeople, assertVarsSize, type Vars } from '../../core/signature-requests/limits.js';
 import { normaliseSmsPhone } from '../../core/signature-requests/phone.js';
@@ -25,10 +26,10 @@ export interface CheckedInput {
  * Phones given with their calling code come back normalised (`normaliseSmsPhone`).
  * @throws DomainError INVALID_PHONE, INVALID_HASH, TOO_MANY_SIGNEES, TOO_MANY_WATCHERS, DUPLICATE_SIGNEE, VARS_TOO_LARGE,
  *   INVALID_URL, FORBIDDEN_URL, INVALID_DEADLINE, VALIDATION_FAILED, MANDATORY_EMAIL, INVALID_TEMPLATE,
- *   TEMPLATE_TOO_COSTLY, FORBIDDEN_SENDER
+ *   TEMPLATE_TOO_COSTLY, FORBIDDEN_SENDER, IMAGE_TOO_LARGE
  */
 export async function checkRequestInput(
-  deps: Pick<AppDeps, 'httpClient' | 'mail'>,
+  deps: Pick<AppDeps, 'httpClient' | 'mail' | 'attestation'>,
   input: SignatureRequestInput,
   now: number,
   requesterEmail: string,
@@ -52,9 +53,13 @@ export async function checkRequestInput(
 
 /**
  * Every URL of the input, through the one check of user URLs (the address rule too: the service fetches
- * callbacks, identity servers and branding images, and a link it sends must not point inside either).
+ * callbacks, identity servers and branding images, and a link it sends must not point inside either); then
+ * the branding images the service draws, whose header must not say a size over the bound.
  */
-async function checkUrls(deps: Pick<AppDeps, 'httpClient'>, input: SignatureRequestInput): Promise<void> {
+async function checkUrls(
+  deps: Pick<AppDeps, 'httpClient' | 'attestation'>,
+  input: SignatureRequestInput,
+): Promise<void> {
   const urls: [string, string][] = [];
   for (const name of ['callbackURL', 'fileURL', 'identityURL'] as const) {
     const url = input[name];
@@ -74,6 +79,29 @@ async function checkUrls(deps: Pick<AppDeps, 'httpClient'>, input: SignatureRequ
       if (typeof url === 'string') urls.push([url, `${where}.${name}`]);
     }
   for (const [url, label] of urls) await checkUserUrl(deps.httpClient, url, label);
+  await checkBrandImages(deps, urls);
+}
+
+/** The branding images the pages and the attestation draw. */
+const DRAWN_IMAGE = /\.(?:serviceLogoURL|serviceIllustrationURL)$/;
+
+/**
+ * Each logo and illustration fetched once (the attestation and the pages then read the same cached copy):
+ * one whose header says more than the bound is refused now, while its owner can change it. One that cannot be
+ * fetched now is let through: the attestation and the pages then show their fallback.
+ * @throws DomainError IMAGE_TOO_LARGE
+ */
+async function checkBrandImages(
+  deps: Pick<AppDeps, 'attestation'>,
+  urls: readonly (readonly [string, string])[],
+): Promise<void> {
+  const images = deps.attestation?.images;
+  if (!images) return;
+  const drawn = urls.filter(([, label]) => DRAWN_IMAGE.test(label));
+  const checks = await Promise.all(drawn.map(([url]) => images.check(url)));
+  checks.forEach((check, i) => {
+    if (check.kind === 'too-large') fail('IMAGE_TOO_LARGE', `"${drawn[i]![1]}": ${check.refusal}`);
+  });
 }
 
 /** Every vars object's mail switches, branding and templates (templates compile only where an engine is wired). */
@@ -87,9 +115,15 @@ function checkMail(deps: Pick<AppDeps, 'mail'>, varsList: readonly (Vars | undef
   }
 }
 
-/** The signer with its phone normalised (calling code digits, national significant number). */
-function checkSigner(s: SignerInput, i: number): SignerInput {
-  assertVarsSize(s.vars, `authorizedSignees[${i}].vars`);
+/**
+ * The signer with its name without invisible format characters (as the request's names) and its phone
+ * normalised (calling code digits, national significant number).
+ */
+function checkSigner(input: SignerInput, i: number): SignerInput {
+  assertVarsSize(input.vars, `authorizedSignees[${i}].vars`);
+  const commonName = withoutFormatChars(input.commonName);
+  if (commonName === '') fail('VALIDATION_FAILED', `authorizedSignees[${i}].commonName holds no visible character`);
+  const s = { ...input, commonName };
   if (s.email === undefined && s.phone === undefined)
     fail('VALIDATION_FAILED', `authorizedSignees[${i}] needs an "email" (or a "phone" for face-to-face signing)`);
   if (s.requiresOTP === true && (s.phone === undefined || s.countryCallingCode === undefined))
@@ -106,11 +140,18 @@ function checkDates(input: SignatureRequestInput, now: number): void {
     fail('INVALID_DEADLINE', '"deadline" must be after "activation"');
 }
 
+/**
+ * The request's fields as kept. Its name and file name lose their invisible format characters once, here
+ * (a bidi override shows `invoice\u202Efdp.exe` as "invoiceexe.pdf" wherever it is shown).
+ * @throws DomainError VALIDATION_FAILED when the name holds nothing else
+ */
 function fieldsOf(input: SignatureRequestInput, hashToSign: string): RequestFields {
+  const name = withoutFormatChars(input.name);
+  if (name === '') fail('VALIDATION_FAILED', '"name" holds no visible character');
   return {
-    name: input.name,
+    name,
     hashToSign,
-    fileName: input.fileName ?? null,
+    fileName: input.fileName === undefined ? null : withoutFormatChars(input.fileName) || null,
     fileUrl: input.fileURL ?? null,
     deadline: input.deadline ?? null,
     activation: input.activation ?? null,

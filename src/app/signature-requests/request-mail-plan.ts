@@ -164,14 +164,17 @@ function attestationMails(request: SignatureRequest, requesterEmail: string): Pl
   };
   const attachments: AttachmentRef[] = [{ kind: 'attestation', requestId: request.id }];
   const type: EmailTypeId = 'signatureAttestationEmail';
+  // How many signed: a request that ended with none is mailed as such (no "proof of every signature").
+  const event = { signatureCount: String(request.signees.filter((s) => s.signedOn !== null).length) };
   return [
-    { type, to: { kind: 'requester' }, attachments },
+    { type, to: { kind: 'requester' }, attachments, event },
     ...request.watchers
       .filter((w) => once(w.email))
       .map((watcher) => ({
         type,
         to: { kind: 'watcher', watcher } as const,
         attachments,
+        event,
       })),
     ...request.signees
       .filter((s) => once(s.email))
@@ -179,6 +182,7 @@ function attestationMails(request: SignatureRequest, requesterEmail: string): Pl
         type,
         to: { kind: 'signee', signee: signer } as const,
         attachments,
+        event,
       })),
   ];
 }

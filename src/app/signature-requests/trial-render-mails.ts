@@ -99,11 +99,15 @@ function watcherRecipient(w: NonNullable<SignatureRequestInput['watchers']>[numb
   return { kind: 'watcher', email: w.email, commonName: w.commonName ?? '', lang: w.lang ?? null };
 }
 
-/** The signer whose name and address are longest: the one a mail about "the signer who signed" is largest for. */
+/**
+ * The signer whose name and address are longest: the one a mail about "the signer who signed" is largest for;
+ * and the attestation mail's `signatureCount` as it is at most (everyone signed).
+ */
 function largestSigner(input: SignatureRequestInput): Record<string, string> {
   const size = (s: { commonName: string; email?: string }) => s.commonName.length + (s.email ?? '').length;
   const largest = [...(input.authorizedSignees ?? [])].sort((a, b) => size(b) - size(a))[0];
-  return { signeeName: largest?.commonName ?? '', signeeEmail: largest?.email ?? '' };
+  const signatureCount = String(input.authorizedSignees?.length ?? 0);
+  return { signeeName: largest?.commonName ?? '', signeeEmail: largest?.email ?? '', signatureCount };
 }
 
 function eventOf(type: EmailTypeId, signer: Record<string, string>): Record<string, string> {

@@ -4,6 +4,7 @@
  * which quotes, backslashes, controls and path separators are gone; the type is a bare `type/subtype`
  * token or `application/octet-stream`; only a PDF is shown inline.
  */
+import { withoutFormatChars } from '../text/format-chars.js';
 import { truncateGraphemes } from '../text/graphemes.js';
 
 /** Longest file name kept, in UTF-16 units (cut on a grapheme boundary). */
@@ -11,11 +12,14 @@ export const MAX_FILE_NAME = 255;
 const FALLBACK_TYPE = 'application/octet-stream';
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
-/** A file name fit to keep: no control characters, no path, at most {@link MAX_FILE_NAME} units; null when nothing is left. */
+/**
+ * A file name fit to keep: no control characters, no invisible format characters (bidi overrides, zero-width
+ * spaces: `withoutFormatChars`), no path, at most {@link MAX_FILE_NAME} units; null when nothing is left.
+ */
 export function cleanFileName(name: string | undefined | null): string | null {
   if (typeof name !== 'string') return null;
   const base = name.split(/[\\/]/).pop() ?? '';
-  const clean = base
+  const clean = withoutFormatChars(base)
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '')
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
     .trim();

@@ -18,6 +18,9 @@ const MESSAGE_EN = '#if($message != "")Message from $requesterName: $message#end
 const MESSAGE_FR = '#if($message != "")Message de $requesterName : $message#end';
 const OTP_EN = '#if($requiresOTP)A code sent by SMS to your phone will confirm your signature.#end';
 const OTP_FR = '#if($requiresOTP)Un code envoyé par SMS sur votre téléphone confirmera votre signature.#end';
+/** The attestation mail's `signatureCount` (how many signers signed): "0" when the request ended unsigned. */
+const UNSIGNED = '$signatureCount == "0"';
+const SIGNED = '$signatureCount != "0"';
 const SIGN_EN = { label: 'Review and sign', url: 'signing' } as const;
 const SIGN_FR = { label: 'Consulter et signer', url: 'signing' } as const;
 const FOLLOW_EN = { label: 'Follow the request', url: 'sharing' } as const;
@@ -108,11 +111,12 @@ const EN: Record<EmailTypeId, EmailText> = {
     action: FOLLOW_EN,
   },
   signatureAttestationEmail: {
-    subject: 'Signature attestation of "$documentName"',
-    title: 'The attestation is ready',
+    subject: `#if(${UNSIGNED})"$documentName" ended with no signature#{else}Signature attestation of "$documentName"#end`,
+    title: `#if(${UNSIGNED})Nobody signed#{else}The attestation is ready#end`,
     lines: [
-      'The signature request "$documentName" is #if($signatureRequestState == "COMPLETED")completed#else closed#end.',
-      'The attestation is attached, with the proof of every signature and of the audit trail.',
+      'The signature request "$documentName" is #if($signatureRequestState == "COMPLETED")completed#{else}closed#end.',
+      `#if(${UNSIGNED})Nobody signed it, so there is no signed document. The attestation is attached: it says what happened, with the proof of the audit trail.#end`,
+      `#if(${SIGNED})The attestation is attached, with the proof of every signature and of the audit trail.#end`,
     ],
     action: FOLLOW_EN,
   },
@@ -233,11 +237,12 @@ const FR: Record<EmailTypeId, EmailText> = {
     action: FOLLOW_FR,
   },
   signatureAttestationEmail: {
-    subject: 'Attestation de signature de « $documentName »',
-    title: 'L’attestation est prête',
+    subject: `#if(${UNSIGNED})« $documentName » s’est terminée sans signature#{else}Attestation de signature de « $documentName »#end`,
+    title: `#if(${UNSIGNED})Personne n’a signé#{else}L’attestation est prête#end`,
     lines: [
-      'La demande de signature « $documentName » est #if($signatureRequestState == "COMPLETED")terminée#else clôturée#end.',
-      'L’attestation est jointe, avec la preuve de chaque signature et du journal d’audit.',
+      'La demande de signature « $documentName » est #if($signatureRequestState == "COMPLETED")terminée#{else}clôturée#end.',
+      `#if(${UNSIGNED})Personne ne l’a signée : il n’y a donc aucun document signé. L’attestation est jointe : elle dit ce qui s’est passé, avec la preuve du journal d’audit.#end`,
+      `#if(${SIGNED})L’attestation est jointe, avec la preuve de chaque signature et du journal d’audit.#end`,
     ],
     action: FOLLOW_FR,
   },

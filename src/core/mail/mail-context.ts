@@ -2,6 +2,7 @@
  * The variables an e-mail template sees (docs/emails.md, "Variables"), with the precedence documented there:
  * a variable of the signer overrides the request's, which overrides the predefined value.
  */
+import { requesterName, requesterVar } from '../signature-requests/requester.js';
 import type { Vars } from './email-types.js';
 
 export const TEMPLATE_LANGS = ['en', 'fr'] as const;
@@ -104,7 +105,13 @@ export function formatDeadline(ms: number | null): string {
 function requestVariables(input: MailContextInput): Record<string, string | boolean> {
   const { request, requester } = input;
   return {
-    requesterName: `${requester.firstName} ${requester.lastName}`.trim() || requester.email,
+    // Never empty, never an internal address (an unnamed default-run account): see signature-requests/requester.ts.
+    requesterName: requesterName({
+      varName: null,
+      varEmail: requesterVar(request.vars, 'requesterEmail'),
+      account: requester,
+      serviceName: requesterVar(request.vars, 'serviceName') ?? input.platform.serviceName,
+    }),
     requesterEmail: requester.email,
     signatureRequestId: request.id,
     signatureRequestName: request.name,

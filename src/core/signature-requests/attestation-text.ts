@@ -13,6 +13,9 @@ const en = {
   title: 'Signature attestation',
   intro:
     'This document attests the signatures of the request below. Each signature and the audit trail are sealed in the Bitcoin blockchain; the proofs are attached to this PDF as a JSON file.',
+  titleUnsigned: 'Attestation of a request nobody signed',
+  introUnsigned:
+    'Nobody signed the request below: it ended with no signature, so this document attests no agreement to the document. It attests what happened, as the audit trail records it. The audit trail is sealed in the Bitcoin blockchain; its proof is attached to this PDF as a JSON file.',
   state: 'State',
   generated: 'Produced on',
   document: 'Document',
@@ -31,6 +34,9 @@ const en = {
   delegated: 'delegated to the platform',
   ownKey: 'own key',
   notSigned: 'not signed',
+  declinedOn: 'Declined on',
+  declineReason: 'Reason given',
+  noReason: 'none',
   yes: 'used',
   no: 'not used',
   auditTrail: 'Audit trail',
@@ -65,6 +71,9 @@ const fr: Texts = {
   title: 'Attestation de signature',
   intro:
     'Ce document atteste les signatures de la demande ci-dessous. Chaque signature et le journal d’audit sont scellés dans la chaîne de blocs Bitcoin ; les preuves sont jointes à ce PDF dans un fichier JSON.',
+  titleUnsigned: 'Attestation d’une demande que personne n’a signée',
+  introUnsigned:
+    'Personne n’a signé la demande ci-dessous : elle s’est terminée sans aucune signature, ce document n’atteste donc aucun accord sur le document. Il atteste ce qui s’est passé, tel que le journal d’audit l’enregistre. Le journal d’audit est scellé dans la chaîne de blocs Bitcoin ; sa preuve est jointe à ce PDF dans un fichier JSON.',
   state: 'État',
   generated: 'Établie le',
   document: 'Document',
@@ -83,6 +92,9 @@ const fr: Texts = {
   delegated: 'déléguée à la plateforme',
   ownKey: 'clé personnelle',
   notSigned: 'non signé',
+  declinedOn: 'Refusé le',
+  declineReason: 'Motif donné',
+  noReason: 'aucun',
   yes: 'utilisé',
   no: 'non utilisé',
   auditTrail: 'Journal d’audit',

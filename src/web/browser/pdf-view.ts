@@ -39,6 +39,8 @@ export interface PdfViewOptions {
   readonly onFirstPage: () => void;
   /** Called when a page cannot be drawn (the document is then not fully shown). */
   readonly onPageError: (n: number, error: unknown) => void;
+  /** Aborted: PDF.js stops (its worker ends) and the pages are no longer laid out. */
+  readonly signal?: AbortSignal;
 }
 
 interface Slot {
@@ -51,11 +53,12 @@ interface Slot {
 
 /**
  * Open `bytes` as a PDF and lay its pages out in `frame`.
- * @throws when PDF.js cannot read the file (not a PDF, truncated beyond repair, encrypted with a password)
+ * @throws when PDF.js cannot read the file (not a PDF, truncated beyond repair, encrypted with a password),
+ *   or `AbortError` once `options.signal` is aborted
  */
 export async function showPdf(bytes: Uint8Array, options: PdfViewOptions): Promise<PdfView> {
   GlobalWorkerOptions.workerSrc = options.workerSrc;
-  const doc: PDFDocumentProxy = await getDocument({
+  const loading = getDocument({
     data: bytes.slice(), // the worker takes (detaches) its copy; the caller keeps the bytes it hashed
     isEvalSupported: false,
     enableXfa: false,
@@ -63,11 +66,15 @@ export async function showPdf(bytes: Uint8Array, options: PdfViewOptions): Promi
     stopAtErrors: true,
     disableAutoFetch: true,
     disableFontFace: false,
-  }).promise;
-  const { frame } = options;
+  });
+  const { frame, signal } = options;
+  // A document PDF.js cannot finish with (a page tree that names one page millions of times) is dropped whole.
+  signal?.addEventListener('abort', () => void loading.destroy(), { once: true });
+  const doc: PDFDocumentProxy = await loading.promise;
   frame.replaceChildren();
   const slots: Slot[] = [];
   for (let n = 1; n <= doc.numPages; n++) {
+    signal?.throwIfAborted();
     const page = await doc.getPage(n);
     const el = document.createElement('div');
     el.className = 'pdf-page';

@@ -4,6 +4,7 @@
  * bundled core code as /verify; only the Bitcoin part is asked of POST /v1/receipt/verify.
  */
 import type { ChainpointReceipt } from '../../core/chainpoint/index.js';
+import { blockLookups as blockLookupsOf, isBitcoinNetwork, type BitcoinNetwork } from '../../core/bitcoin/explorers.js';
 import { isSigningKey, st, type SigningKey } from '../i18n-signing.js';
 import { api, applyBranding, byId, formatDate, pageLang, requesterText, show, showLogo } from './page-kit.js';
 import type { ChainAnswer } from './verify-checks.js';
@@ -16,7 +17,10 @@ const REFRESH_MS = 15_000;
 
 interface SharedSigner {
   commonName: string;
+  email?: string;
   signedOn?: number;
+  declinedOn?: number;
+  declineReason?: string;
   proofStatus?: 'WAIT' | 'SENT' | 'CONFIRMED';
 }
 interface SharedView {
@@ -34,14 +38,23 @@ interface SharedView {
 const [, , id = '', token = ''] = location.pathname.split('/');
 const apiBase = `/v1/signatureRequest/${id}/shared/${token}`;
 
+/** A signer's outcome in words: signed (when), declined (when, and why), or not yet. */
+function outcomeText(s: SharedSigner): string {
+  if (s.signedOn !== undefined) return m('signerSigned', { date: formatDate(lang, s.signedOn) });
+  if (s.declinedOn === undefined) return m('signerWaiting');
+  const date = formatDate(lang, s.declinedOn);
+  return s.declineReason === undefined
+    ? m('signerDeclined', { date })
+    : m('signerDeclinedReason', { date, reason: s.declineReason });
+}
+
 function signerItem(s: SharedSigner): HTMLLIElement {
   const li = document.createElement('li');
   const name = document.createElement('strong');
-  name.textContent = s.commonName;
+  name.textContent = s.email === undefined ? s.commonName : `${s.commonName} <${s.email}>`;
   const status = document.createElement('span');
-  status.className = s.signedOn === undefined ? 'waiting' : 'signed';
-  const parts =
-    s.signedOn === undefined ? [m('signerWaiting')] : [m('signerSigned', { date: formatDate(lang, s.signedOn) })];
+  status.className = s.signedOn !== undefined ? 'signed' : s.declinedOn !== undefined ? 'declined' : 'waiting';
+  const parts = [outcomeText(s)];
   const proofKey = `proof_${s.proofStatus ?? ''}`;
   if (isSigningKey(proofKey)) parts.push(m(proofKey));
   status.textContent = parts.join(', ');
@@ -104,7 +117,11 @@ async function askChain(receipt: ChainpointReceipt): Promise<ChainAnswer> {
   return { code, text: res.body?.message ?? '', ...none };
 }
 
-const renderer: Renderer = { lang, formatTime: (ms) => formatDate(lang, ms) };
+/** The service's Bitcoin network, rendered into the page: the explorers the blocks link to (none for regtest). */
+const network: BitcoinNetwork = isBitcoinNetwork(byId('main').dataset.network)
+  ? (byId('main').dataset.network as BitcoinNetwork)
+  : 'mainnet';
+const renderer: Renderer = { lang, formatTime: (ms) => formatDate(lang, ms), network };
 
 /**
  * Checks the proof bundle with the verification page's code (the request's hashToSign stands for the
@@ -122,7 +139,7 @@ async function verify(): Promise<void> {
     const report = await buildReport(
       bundle.body,
       view.body.hashToSign,
-      { askServer: askChain, askExplorer: null },
+      { askServer: askChain, askExplorer: null, lookups: blockLookupsOf(network).length > 0 },
       renderer.formatTime,
     );
     verdict.className = verdictClass(report.state);

@@ -208,16 +208,36 @@ function setZoomControls(pdf: PdfView): void {
   apply(1);
 }
 
-/** Draw the PDF; a file PDF.js cannot read becomes `unshown` (read it downloaded, then acknowledge). */
+/**
+ * How long page 1 may take to be drawn. Past it the page gives up on drawing (PDF.js is stopped) and offers
+ * the download and the acknowledgement instead, as for a file PDF.js cannot read: a document that is slow to
+ * draw (a page tree naming one page millions of times, a costly page) must never leave "Sign" disabled.
+ */
+const FIRST_PAGE_TIMEOUT_MS = 8_000;
+
+/** Draw the PDF; a file PDF.js cannot read, or whose page 1 is not drawn in time, becomes `unshown`. */
 async function renderPdf(bytes: Uint8Array, workerSrc: string): Promise<void> {
   const viewer = byId('viewer');
   show(true, viewer);
+  const stop = new AbortController();
+  const giveUp = (problem: string) => {
+    if (stop.signal.aborted) return;
+    stop.abort();
+    show(false, viewer);
+    docProblem(problem);
+    setDocState('unshown');
+  };
+  const timer = setTimeout(() => {
+    if (docState === 'loading') giveUp(m('docTooSlow', { seconds: FIRST_PAGE_TIMEOUT_MS / 1000 }));
+  }, FIRST_PAGE_TIMEOUT_MS);
   try {
     const pdf = await showPdf(bytes, {
       workerSrc,
       frame: byId('pages'),
+      signal: stop.signal,
       pageLabel: (n, total) => m('pageLabel', { n, total }),
       onFirstPage: () => {
+        clearTimeout(timer);
         byId('pages').dataset.shown = 'true';
         if (docState === 'loading') setDocState('shown');
       },
@@ -229,10 +249,9 @@ async function renderPdf(bytes: Uint8Array, workerSrc: string): Promise<void> {
     byId('page-count').textContent = pdf.pageCount === 1 ? m('pageCountOne') : m('pageCount', { n: pdf.pageCount });
     setZoomControls(pdf);
   } catch (err) {
-    show(false, viewer);
+    clearTimeout(timer);
     const reason = err instanceof Error && err.name ? err.name : 'error';
-    docProblem(m('docUnrendered', { reason }));
-    setDocState('unshown');
+    giveUp(m('docUnrendered', { reason }));
   }
 }
 

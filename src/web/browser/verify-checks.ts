@@ -21,7 +21,8 @@ import { canonicalJson } from '../../core/signature-requests/audit-trail.js';
 /** One line of the result: passed, failed, waiting on Bitcoin, or not checked here (said why). */
 export type CheckState = 'ok' | 'fail' | 'pending' | 'skip';
 /** What a check is about, named in a failure ("the signature of Ann Lee"). */
-export type CheckGroup = 'receipt' | 'document' | 'signature' | 'merkle' | 'bitcoin' | 'chain' | 'identity' | 'trail';
+export type CheckGroup =
+  'receipt' | 'document' | 'signature' | 'merkle' | 'bitcoin' | 'chain' | 'identity' | 'trail' | 'copy' | 'stamp';
 export interface Check {
   readonly state: CheckState;
   readonly group: CheckGroup;

@@ -4,11 +4,18 @@
  * best chain (this origin, and the explorer the operator allowed), and say what was proved, card by card.
  * The same script runs in the standalone file (`data-standalone`): it then asks no server at all.
  */
+import { parseHeadersFile } from '../../core/bitcoin/block-header.js';
+import {
+  blockLookups as lookupsOf,
+  isBitcoinNetwork,
+  networkOfHeaders,
+  type BitcoinNetwork,
+} from '../../core/bitcoin/explorers.js';
 import { sha256Hex } from '../../core/hash/sha256.js';
 import type { ChainpointReceipt } from '../../core/chainpoint/index.js';
 import { isLang, t, type Lang, type MessageKey } from '../i18n.js';
 import { bundleInPdf, looksLikePdf } from './pdf-attachment.js';
-import { withSignedCopy } from './signed-copy-input.js';
+import { withSignedCopy, type SignedCopyFound } from './signed-copy-input.js';
 import type { ChainAnswer } from './verify-checks.js';
 import { buildReport, type Report, type ReportDeps } from './verify-report.js';
 import { blockLookups, cardElement, checkItem, headline, verdictClass, type Renderer } from './verify-render.js';
@@ -30,12 +37,19 @@ function formatTime(ms: number): string {
   return new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'long', timeZone: 'UTC' }).format(ms);
 }
 
-const renderer: Renderer = { lang, formatTime };
-
-/** Settings the server rendered into the page: the explorer allowed by CSP, and the standalone file's flag. */
+/** Settings the server rendered into the page: the explorer allowed by CSP, the network, the standalone flag. */
 const main = byId('main');
 const standalone = main.dataset.standalone === 'true';
 const explorerUrl = main.dataset.explorer ?? '';
+const servedNetwork = isBitcoinNetwork(main.dataset.network) ? main.dataset.network : null;
+
+/** The network of the blocks: the service's, else (the standalone file) what the bundle's headers say. */
+function networkOf(json: unknown): BitcoinNetwork {
+  if (servedNetwork !== null) return servedNetwork;
+  const spv = (json as { bitcoinSpv?: unknown } | null)?.bitcoinSpv;
+  const headers = Array.isArray(spv) ? spv.map((e) => (e as { blockHeader?: unknown } | null)?.blockHeader) : [];
+  return networkOfHeaders(headers.filter((h): h is string => typeof h === 'string'));
+}
 
 /** The server's verdict on the Bitcoin part; a transport failure is UNREACHABLE, an HTTP error a failed answer. */
 async function askServer(receipt: ChainpointReceipt): Promise<ChainAnswer> {
@@ -73,18 +87,18 @@ async function askExplorer(blockHash: string): Promise<boolean | null> {
   }
 }
 
-const reportDeps: ReportDeps = {
+const baseDeps = {
   askServer: standalone ? null : askServer,
   askExplorer: explorerUrl === '' ? null : askExplorer,
   ...(explorerUrl === '' ? {} : { explorerOrigin: new URL(explorerUrl).host }),
 };
 
 /** Draws the report: headline, notes, a card per signer and the trail, the blocks to look up. */
-function show(report: Report, fromPdf: boolean): void {
+function show(report: Report, from: 'json' | 'pdf' | 'copy', renderer: Renderer): void {
   byId('verdict').className = verdictClass(report.state);
   byId('verdict').textContent = headline(renderer, report);
   const notes = [checkItem('info', msg('fileHash', { hash: report.fileHash }))];
-  if (fromPdf) notes.push(checkItem('info', msg('bundleFromPdf')));
+  if (from !== 'json') notes.push(checkItem('info', msg(from === 'copy' ? 'bundleFromCopy' : 'bundleFromPdf')));
   if (report.incompleteBundle) notes.push(checkItem('pending', msg('bundleIncomplete')));
   byId('notes').replaceChildren(...notes);
   byId('cards').replaceChildren(...report.cards.map((card) => cardElement(renderer, card)));
@@ -117,11 +131,27 @@ async function receiptJson(receiptFile: File): Promise<{ json: unknown; fromPdf:
   }
 }
 
-async function verify(file: File, receiptFile: File): Promise<void> {
+/** The headers file the reader gave, read as `proofseal verify --headers` reads it; null when none (or refused). */
+async function headersOf(headersFile: File | undefined): Promise<ReportDeps['headers'] | null | 'refused'> {
+  if (!headersFile) return null;
+  try {
+    return { chain: parseHeadersFile(new Uint8Array(await headersFile.arrayBuffer())), name: headersFile.name };
+  } catch (err) {
+    showProblem(msg('badHeaders', { reason: (err as Error).message }));
+    return 'refused';
+  }
+}
+
+async function verify(file: File, receiptFile: File, copy: SignedCopyFound | undefined): Promise<void> {
+  const headers = await headersOf(byId<HTMLInputElement>('headers').files?.[0]);
+  if (headers === 'refused') return;
   const read = await receiptJson(receiptFile);
   if (read === null) return;
   const fileHash = await fileSha256(file);
-  show(await buildReport(read.json, fileHash, reportDeps, formatTime), read.fromPdf);
+  const network = networkOf(read.json);
+  const deps: ReportDeps = { ...baseDeps, lookups: lookupsOf(network).length > 0, ...(headers ? { headers } : {}) };
+  const report = await buildReport(read.json, fileHash, deps, formatTime, copy);
+  show(report, copy ? 'copy' : read.fromPdf ? 'pdf' : 'json', { lang, formatTime, network });
 }
 
 /** True when a dropped file is a receipt: JSON, or a PDF that carries a proof bundle (an attestation). */
@@ -145,7 +175,7 @@ async function onDrop(event: DragEvent): Promise<void> {
 async function onSubmit(event: SubmitEvent): Promise<void> {
   event.preventDefault();
   // A signed copy alone is both files: its original revision and its attached bundle (signed-copy-input.ts).
-  const [file, receipt] = await withSignedCopy(
+  const { file, receipt, copy } = await withSignedCopy(
     byId<HTMLInputElement>('file').files?.[0],
     byId<HTMLInputElement>('receipt').files?.[0],
   );
@@ -156,7 +186,7 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
   // The previous verdict goes away at once: it says nothing of the files now being checked.
   byId('result').hidden = true;
   try {
-    await verify(file, receipt);
+    await verify(file, receipt, copy);
   } finally {
     button.disabled = false;
     button.textContent = msg('submit');

@@ -3,15 +3,11 @@
  * and one for the audit trail (facts, the failed check in plain sight, the other checks folded), and the
  * blocks with plain links to look them up anywhere (links only: the page fetches nothing from them).
  */
+import { blockLookups as lookupsOf, type BitcoinNetwork } from '../../core/bitcoin/explorers.js';
+import { latestBlock } from '../../core/signature-requests/time-wording.js';
 import { t, type Lang, type MessageKey } from '../i18n.js';
 import type { Check } from './verify-checks.js';
 import type { Report, ReportCard, VerdictState } from './verify-report.js';
-
-/** Where anyone may look a block up (plain links, opened by the reader; never fetched by the page). */
-export const BLOCK_LOOKUPS: readonly { name: string; url: (hash: string) => string }[] = [
-  { name: 'mempool.space', url: (hash) => `https://mempool.space/block/${hash}` },
-  { name: 'blockstream.info', url: (hash) => `https://blockstream.info/block/${hash}` },
-];
 
 const MARKS: Record<Check['state'] | VerdictState | 'info', string> = {
   ok: '✓',
@@ -25,6 +21,8 @@ const MARKS: Record<Check['state'] | VerdictState | 'info', string> = {
 export interface Renderer {
   readonly lang: Lang;
   readonly formatTime: (ms: number) => string;
+  /** The blocks' network: which explorers the links go to (none for regtest). */
+  readonly network: BitcoinNetwork;
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(
@@ -42,9 +40,12 @@ function mark(state: keyof typeof MARKS): HTMLSpanElement {
   return el('span', { class: 'mark', 'aria-hidden': 'true' }, MARKS[state]);
 }
 
+/** The class of a state: `skip` reads `not-run` (the class `skip` is the skip link's, which is moved off-screen). */
+const stateClass = (state: string) => (state === 'skip' ? 'not-run' : state);
+
 /** One line of a check list. */
 export function checkItem(state: Check['state'] | 'info', text: string): HTMLLIElement {
-  return el('li', { class: state }, mark(state), ` ${text}`);
+  return el('li', { class: stateClass(state) }, mark(state), ` ${text}`);
 }
 
 /** A hash that wraps anywhere on a phone, and reads shortened where a short form is enough. */
@@ -55,13 +56,26 @@ function code(text: string): HTMLElement {
 function cardTitle(r: Renderer, card: ReportCard): string {
   if (card.kind === 'trail') return t(r.lang, 'cardTrail');
   if (card.kind === 'data') return t(r.lang, 'cardData');
+  if (card.kind === 'copy') return t(r.lang, 'cardCopy');
+  if (card.kind === 'stamp') return t(r.lang, 'cardStamp', { tsa: card.name || '?' });
   return card.name;
 }
 
+/** A card is marked ✓ only when every one of its checks passed: one not run marks it – (not run), never ✓. */
 function cardState(card: ReportCard): Check['state'] {
   if (card.checks.some((c) => c.state === 'fail')) return 'fail';
   if (card.checks.some((c) => c.state === 'pending')) return 'pending';
+  if (card.checks.some((c) => c.state === 'skip')) return 'skip';
   return 'ok';
+}
+
+/** "3 of 3 checks passed; 2 not run": the checks not run are never counted among those passed or made. */
+function checksSummary(r: Renderer, card: ReportCard): string {
+  const count = (state: Check['state']) => card.checks.filter((c) => c.state === state).length;
+  const [ok, fail, skip] = [count('ok'), count('fail'), count('skip')];
+  const n = card.checks.length - skip;
+  const run = fail > 0 ? t(r.lang, 'checksSummaryFail', { fail, n }) : t(r.lang, 'checksSummary', { ok, n });
+  return skip > 0 ? `${run}${t(r.lang, 'checksNotRun', { skip })}` : run;
 }
 
 function facts(r: Renderer, card: ReportCard): HTMLDListElement {
@@ -81,6 +95,8 @@ function facts(r: Renderer, card: ReportCard): HTMLDListElement {
     );
   if (card.signedAt !== undefined) add('factSignedAt', r.formatTime(card.signedAt));
   if (card.events !== undefined) add('factEvents', String(card.events));
+  if (card.stampTime !== undefined) add('factStampTime', r.formatTime(card.stampTime));
+  if (card.kind === 'copy' && card.name !== '') add('factCopySigner', card.name);
   if (card.block)
     add('factBlock', t(r.lang, 'blockFacts', { height: card.block.height, time: r.formatTime(card.block.time) }));
   return dl;
@@ -97,18 +113,16 @@ function longFacts(r: Renderer, card: ReportCard): HTMLDListElement {
 /** One card: title with its state, facts, the failed checks in plain sight, every check folded. */
 export function cardElement(r: Renderer, card: ReportCard): HTMLElement {
   const state = cardState(card);
-  const article = el('article', { class: `result-card ${state}`, 'data-kind': card.kind, 'data-state': state });
+  const article = el('article', {
+    class: `result-card ${stateClass(state)}`,
+    'data-kind': card.kind,
+    'data-state': state,
+  });
   article.append(el('h3', {}, mark(state), ` ${cardTitle(r, card)}`));
   for (const failed of card.checks.filter((c) => c.state === 'fail'))
     article.append(el('p', { class: 'card-failure' }, t(r.lang, failed.key as MessageKey, failed.params)));
   article.append(facts(r, card));
-  const n = card.checks.length;
-  const fails = card.checks.filter((c) => c.state === 'fail').length;
-  const summary =
-    fails > 0
-      ? t(r.lang, 'checksSummaryFail', { fail: fails, n })
-      : t(r.lang, 'checksSummary', { ok: card.checks.filter((c) => c.state === 'ok').length, n });
-  const details = el('details', {}, el('summary', {}, summary));
+  const details = el('details', {}, el('summary', {}, checksSummary(r, card)));
   details.append(
     el(
       'ul',
@@ -121,10 +135,12 @@ export function cardElement(r: Renderer, card: ReportCard): HTMLElement {
   return article;
 }
 
-/** Each block the report proves, with links to look it up elsewhere. */
+/** Each block the report proves, with links to look it up elsewhere; none where the network has no explorer. */
 export function blockLookups(r: Renderer, report: Report): HTMLElement[] {
+  const lookups = lookupsOf(r.network);
+  if (lookups.length === 0) return [];
   return report.blocks.map((block) => {
-    const links = BLOCK_LOOKUPS.flatMap((l, i) => [
+    const links = lookups.flatMap((l, i) => [
       ...(i > 0 ? [' · '] : []),
       el('a', { href: l.url(block.hash), rel: 'noopener noreferrer external', target: '_blank' }, l.name),
     ]);
@@ -143,7 +159,10 @@ const listFormat = (lang: Lang, items: string[]) => new Intl.ListFormat(lang, { 
 /** "block 581" / "blocks 565 and 581" (`short`), or "Bitcoin block 581" for the headline. */
 function blocksText(r: Renderer, report: Report, short: boolean): string {
   const heights = report.blocks.map((b) => String(b.height));
-  if (heights.length === 0) return t(r.lang, 'blockUnknown');
+  if (heights.length === 0)
+    return report.transactions > 1
+      ? t(r.lang, 'transactionsMany', { n: report.transactions })
+      : t(r.lang, 'blockUnknown');
   const [one, many] = short ? (['blockOne', 'blocksMany'] as const) : (['provedByOne', 'provedByMany'] as const);
   return heights.length === 1
     ? t(r.lang, one, { height: heights[0]! })
@@ -157,28 +176,40 @@ export function headline(r: Renderer, report: Report): string {
     const failure = report.firstFailure;
     if (!failure) return m('verdictFail', { check: m('group_receipt'), whose: '' });
     const { card, check } = failure;
+    // The signed copy's failure says itself where the changed byte is: it is the headline.
+    if (card.kind === 'copy') return m('verdictCopyFail', { text: m(check.key, check.params) });
     const whose =
       card.kind === 'signer'
         ? m('ofSigner', { name: card.name })
         : card.kind === 'trail'
           ? m('ofTrail')
-          : m('ofReceipt');
+          : card.kind === 'stamp'
+            ? m('ofStamp', { tsa: card.name || '?' })
+            : m('ofReceipt');
     return m('verdictFail', { check: m(`group_${check.group}`), whose });
   }
   if (report.state === 'pending') return m('verdictPending');
   const signers = report.cards.filter((c) => c.kind === 'signer').map((c) => c.name);
-  const times = report.cards.map((c) => c.block?.time ?? c.serverTime).filter((x): x is number => x !== undefined);
-  const time = times.length > 0 ? r.formatTime(Math.max(...times)) : '—';
+  // The request as a whole: no later than the latest block it needs (core/signature-requests/time-wording.ts).
+  const timed = report.cards.flatMap((c) => {
+    const time = c.block?.time ?? c.serverTime;
+    return time === undefined ? [] : [{ height: c.block?.height ?? 0, time }];
+  });
+  const latest = latestBlock(timed);
   const blocks = blocksText(r, report, false);
+  const who = listFormat(r.lang, signers);
+  const timeKey = latest === null ? 'NoTime' : '';
+  const params = { who, blocks, time: latest === null ? '' : r.formatTime(latest.time) };
   const proved =
     signers.length > 0
-      ? m(signers.length === 1 ? 'verdictSignedOne' : 'verdictSigned', {
-          who: listFormat(r.lang, signers),
-          blocks,
-          time,
-        })
-      : m('verdictData', { blocks, time });
-  return report.state === 'partial'
-    ? `${proved} ${m('verdictOffline', { heights: blocksText(r, report, true) })}`
-    : proved;
+      ? m(`${signers.length === 1 ? 'verdictSignedOne' : 'verdictSigned'}${timeKey}`, params)
+      : m(`verdictData${timeKey}`, params);
+  if (report.state !== 'partial') return proved;
+  const placed = report.cards.every(
+    (c) =>
+      !['signer', 'trail', 'data'].includes(c.kind) || c.checks.some((x) => x.group === 'chain' && x.state === 'ok'),
+  );
+  if (placed) return `${proved} ${m('verdictNotRun')}`;
+  const links = report.blocks.length > 0 && lookupsOf(r.network).length > 0;
+  return `${proved} ${m(links ? 'verdictOffline' : 'verdictOfflineNoLinks', { heights: blocksText(r, report, true) })}`;
 }

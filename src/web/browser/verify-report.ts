@@ -9,7 +9,9 @@
  * The chain position is asked of this origin's server (`askServer`, which also checks the identity) and/or
  * of an operator-allowed block explorer (`askExplorer`); with neither, it is left unchecked and said so.
  */
+import type { HeaderChain } from '../../core/bitcoin/block-header.js';
 import type { ChainpointReceipt } from '../../core/chainpoint/index.js';
+import { transactionsOf } from '../../core/signature-requests/time-wording.js';
 import { commitmentOf } from '../../core/signature-requests/audit-commitment.js';
 import { parseIdentity } from '../../core/identity/x500-name.js';
 import {
@@ -22,6 +24,9 @@ import {
   type Check,
   type SpvBlock,
 } from './verify-checks.js';
+import { copyChecks } from './verify-copy.js';
+import type { SignedCopyFound } from './signed-copy-input.js';
+import { stampResults } from './verify-stamps.js';
 
 /** An e-mail as the signature binds it: in plain, committed (`sha256:<c>`), or committed and opened here. */
 export interface SignedEmail {
@@ -32,7 +37,8 @@ export interface SignedEmail {
 }
 
 export interface ReportCard {
-  readonly kind: 'signer' | 'trail' | 'data';
+  /** A signer's receipt, the trail's, a lone data receipt, a signed copy's own bytes, an RFC 3161 time stamp. */
+  readonly kind: 'signer' | 'trail' | 'data' | 'copy' | 'stamp';
   /** Position in the bundle (signature receipts first, then the trail). */
   readonly index: number;
   /** The signer's name (CN), else the identity as given, else the key; empty for the trail and data. */
@@ -48,6 +54,8 @@ export interface ReportCard {
   /** Block time the server gave, when no SPV data says it. */
   readonly serverTime?: number;
   readonly events?: number;
+  /** A time stamp's authority time (ms); a signed copy's signer is its `name`. */
+  readonly stampTime?: number;
   readonly checks: Check[];
 }
 
@@ -62,6 +70,8 @@ export interface Report {
   readonly firstFailure?: { card: ReportCard; check: Check };
   /** Distinct blocks proved, oldest first. */
   readonly blocks: SpvBlock[];
+  /** Distinct Bitcoin transactions the receipts are anchored in. */
+  readonly transactions: number;
 }
 
 export interface ReportDeps {
@@ -71,6 +81,10 @@ export interface ReportDeps {
   readonly askExplorer: ((blockHash: string) => Promise<boolean | null>) | null;
   /** The explorer's origin, for the check's text. */
   readonly explorerOrigin?: string;
+  /** A headers file the reader gave (the one `proofseal verify --headers` takes), and its name. */
+  readonly headers?: { readonly chain: HeaderChain; readonly name: string };
+  /** Whether the page shows links to look blocks up (none for regtest): a text may point to them only then. */
+  readonly lookups: boolean;
 }
 
 interface BundleLike {
@@ -172,16 +186,67 @@ async function positionChecks(
     else checks.push({ state: 'skip', group: 'chain', key: 'explorerUnreachable', params: { origin } });
     placed ||= inBest !== null;
   }
+  if (deps.headers && block) {
+    checks.push(headersCheck(deps.headers, block));
+    placed = true;
+  }
   if (!placed && !checks.some((c) => c.group === 'chain' && c.state !== 'skip'))
     checks.push({
       state: 'skip',
       group: 'chain',
-      key: block ? 'chainUnchecked' : 'chainUncheckedNoSpv',
+      key: !block ? 'chainUncheckedNoSpv' : deps.lookups ? 'chainUnchecked' : 'chainUncheckedNoLinks',
       params: block ? { height: block.height } : {},
     });
   if (receipt.signature?.identityURL !== undefined && !checks.some((c) => c.group === 'identity'))
     checks.push({ state: 'skip', group: 'identity', key: 'identityUnchecked' });
   return { checks, ...(serverTime !== undefined ? { serverTime } : {}) };
+}
+
+/** The block is at its height in the headers file the reader gave, as `proofseal verify --headers` checks it. */
+function headersCheck(headers: NonNullable<ReportDeps['headers']>, block: SpvBlock): Check {
+  const { chain, name } = headers;
+  const found = chain.hashAt(block.height);
+  if (found === block.hash)
+    return {
+      state: 'ok',
+      group: 'chain',
+      key: 'headersBest',
+      params: { name, height: block.height, confirmations: chain.tipHeight - block.height + 1 },
+    };
+  return found === null
+    ? {
+        state: 'fail',
+        group: 'chain',
+        key: 'headersShort',
+        params: { name, height: block.height, tip: chain.tipHeight },
+      }
+    : { state: 'fail', group: 'chain', key: 'headersOther', params: { name, height: block.height, found } };
+}
+
+/** The receipts' Merkle roots, lowercase: what a time stamp of the bundle may stamp. */
+function rootsOf(receipts: readonly unknown[]): Set<string> {
+  const roots = receipts.map((r) => (r as { merkleRoot?: unknown } | null)?.merkleRoot);
+  return new Set(roots.filter((x): x is string => typeof x === 'string').map((x) => x.toLowerCase()));
+}
+
+/** One card per RFC 3161 time stamp of the bundle. */
+async function stampCards(json: unknown, receipts: readonly unknown[], first: number): Promise<ReportCard[]> {
+  const raw = (json as { rfc3161Timestamps?: unknown } | null)?.rfc3161Timestamps;
+  const results = await stampResults(raw, rootsOf(receipts));
+  return results.map((r, i) => ({
+    kind: 'stamp',
+    index: first + i,
+    name: r.tsa ?? '',
+    checks: r.checks,
+    ...(r.time !== undefined ? { stampTime: r.time } : {}),
+  }));
+}
+
+/** The signed copy's card: its own bytes, judged with what the other cards found of its bundle. */
+async function copyCard(copy: SignedCopyFound, cards: readonly ReportCard[]): Promise<ReportCard> {
+  const bundleHolds = cards.every((c) => c.checks.every((x) => x.state !== 'fail' || x.group === 'chain'));
+  const { checks, signer } = await copyChecks(copy, bundleHolds);
+  return { kind: 'copy', index: -1, name: signer ?? '', checks };
 }
 
 /**
@@ -193,6 +258,7 @@ export async function buildReport(
   fileHash: string,
   deps: ReportDeps,
   formatTime: (ms: number) => string,
+  copy?: SignedCopyFound,
 ): Promise<Report> {
   const set = receiptsOf(json);
   const bundle = (typeof json === 'object' && json !== null ? json : {}) as BundleLike;
@@ -241,10 +307,12 @@ export async function buildReport(
       ...(kind === 'trail' && Array.isArray(events) ? { events: events.length } : {}),
     });
   }
-  return summarise(fileHash, cards, set.incompleteBundle);
+  cards.push(...(await stampCards(json, set.receipts, cards.length)));
+  if (copy) cards.unshift(await copyCard(copy, cards));
+  return summarise(fileHash, cards, set.incompleteBundle, transactionsOf(json).length || set.receipts.length);
 }
 
-function summarise(fileHash: string, cards: ReportCard[], incompleteBundle: boolean): Report {
+function summarise(fileHash: string, cards: ReportCard[], incompleteBundle: boolean, transactions: number): Report {
   let firstFailure: Report['firstFailure'];
   for (const card of cards) {
     const check = card.checks.find((c) => c.state === 'fail');
@@ -254,17 +322,28 @@ function summarise(fileHash: string, cards: ReportCard[], incompleteBundle: bool
     }
   }
   const all = cards.flatMap((c) => c.checks);
+  // A receipt's card is whole once its block is placed in the best chain; any check not run leaves it partial.
+  const anchored = cards.filter((c) => c.kind === 'signer' || c.kind === 'trail' || c.kind === 'data');
   const chainPlaced = (card: ReportCard) => card.checks.some((c) => c.group === 'chain' && c.state === 'ok');
+  const notRun = all.some((c) => c.state === 'skip' && (c.group === 'copy' || c.group === 'stamp'));
   const state: VerdictState =
-    cards.length === 0 || firstFailure
+    anchored.length === 0 || firstFailure
       ? 'fail'
       : all.some((c) => c.state === 'pending')
         ? 'pending'
-        : cards.every(chainPlaced)
+        : anchored.every(chainPlaced) && !notRun
           ? 'ok'
           : 'partial';
   const seen = new Map<string, SpvBlock>();
   for (const card of cards) if (card.block) seen.set(card.block.hash, card.block);
   const blocks = [...seen.values()].sort((a, b) => a.height - b.height);
-  return { fileHash, cards, incompleteBundle, state, blocks, ...(firstFailure ? { firstFailure } : {}) };
+  return {
+    fileHash,
+    cards,
+    incompleteBundle,
+    state,
+    blocks,
+    transactions,
+    ...(firstFailure ? { firstFailure } : {}),
+  };
 }

@@ -9,7 +9,7 @@ import { st, type SigningKey } from '../i18n-signing.js';
 import { renderLayout, type PageAssets } from './layout.js';
 
 /** The sharing page of one request in `lang` (the id and token are already checked). */
-export function renderSharePage(lang: Lang, assets: PageAssets, path: string): string {
+export function renderSharePage(lang: Lang, assets: PageAssets, path: string, network?: string): string {
   const m = (key: SigningKey) => esc(st(lang, key));
   const main = `<h1 id="title">${m('shareTitle')}</h1>
 <p>${m('shareIntro')}</p>
@@ -42,5 +42,14 @@ export function renderSharePage(lang: Lang, assets: PageAssets, path: string): s
   <div id="cards" class="cards"></div>
   <div id="blocks" class="blocks"></div>
 </section>`;
-  return renderLayout({ lang, title: st(lang, 'shareTitle'), path, assets, main, skip: st(lang, 'shareSkip') });
+  const mainData = network === undefined ? {} : { mainData: { network } };
+  return renderLayout({
+    lang,
+    title: st(lang, 'shareTitle'),
+    path,
+    assets,
+    main,
+    skip: st(lang, 'shareSkip'),
+    ...mainData,
+  });
 }

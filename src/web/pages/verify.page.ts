@@ -8,6 +8,8 @@ export interface VerifyPageOptions {
   readonly explorerUrl?: string;
   /** The standalone file: script and stylesheet inline, no server asked (see scripts/build-web.mjs). */
   readonly inline?: LayoutInput['inline'];
+  /** The service's Bitcoin network, which decides the explorers the page links to (none for regtest). */
+  readonly network?: string;
 }
 
 /** The verification page in `lang`. */
@@ -27,6 +29,11 @@ export function renderVerifyPage(lang: Lang, assets: PageAssets, opts: VerifyPag
     <input id="receipt" name="receipt" type="file" accept="application/json,.json,application/pdf,.pdf" aria-describedby="receipt-hint">
     <p id="receipt-hint" class="hint">${m('receiptHint')}</p>
   </div>
+  <div class="field">
+    <label for="headers">${m('headersLabel')}</label>
+    <input id="headers" name="headers" type="file" aria-describedby="headers-hint">
+    <p id="headers-hint" class="hint">${m('headersHint')}</p>
+  </div>
   <p class="hint">${m('dropHint')}</p>
   <button id="verify-button" type="submit">${m('submit')}</button>
 </form>
@@ -40,6 +47,7 @@ export function renderVerifyPage(lang: Lang, assets: PageAssets, opts: VerifyPag
   const mainData: Record<string, string> = {};
   if (opts.explorerUrl) mainData.explorer = opts.explorerUrl;
   if (opts.inline) mainData.standalone = 'true';
+  if (opts.network) mainData.network = opts.network;
   return renderLayout({
     lang,
     title: t(lang, 'verifyTitle'),

@@ -4,7 +4,9 @@ import { attestationLang } from '../../../core/signature-requests/attestation-te
 import { sharingPath } from '../../../core/signature-requests/sharing-token.js';
 import type { Vars } from '../../../core/signature-requests/limits.js';
 import type { AppDeps } from '../../shared/deps.js';
+import { requesterOf } from '../get-shared-request.js';
 import type { ProofBundle } from '../proof-bundle.js';
+import { declinesOf, type Decline } from '../record-signer-event.js';
 import type { SignatureRequest } from '../signature-request.port.js';
 import type {
   AttestationBranding,
@@ -15,7 +17,7 @@ import type {
 } from './attestation-model.js';
 import type { AttestationService } from './attestation.port.js';
 
-export type ContentDeps = Pick<AppDeps, 'store' | 'clock' | 'secretKey' | 'chain'> & {
+export type ContentDeps = Pick<AppDeps, 'store' | 'clock' | 'secretKey' | 'chain' | 'mail'> & {
   readonly attestation: AttestationService;
 };
 
@@ -46,24 +48,24 @@ async function brandingOf(deps: ContentDeps, vars: Vars | null): Promise<Attesta
   };
 }
 
-async function requesterOf(deps: ContentDeps, request: SignatureRequest): Promise<AttestationModel['requester']> {
-  const account = await deps.store.accounts.findById(request.accountId);
-  const fullName = account ? `${account.firstName} ${account.lastName}`.trim() : '';
-  const email = textVar(request.vars, 'requesterEmail') ?? account?.email ?? '';
-  return { name: textVar(request.vars, 'requesterName') ?? (fullName || email), email };
-}
-
 /**
- * The PDF is kept once and served to the owner, every signer and the sharing link alike, so it shows what the
- * sharing link may: names, dates, kinds of events, the requester's contact; no signer's e-mail, phone, IP
- * address, user agent or free text (the sealed trail commits to those: docs/attestation.md).
+ * The PDF is the evidence document, kept once and served to the owner, every signer and the sharing link alike
+ * (docs/signature-requests.md, "Who sees what"): it names every signer by name and the e-mail they were reached
+ * at, with their outcome (signed; declined, when and why; not signed); no phone, IP address, user agent or other
+ * free text (the sealed trail commits to those: docs/attestation.md).
  */
-function signersOf(request: SignatureRequest, bundle: ProofBundle): AttestationSigner[] {
+function signersOf(
+  request: SignatureRequest,
+  bundle: ProofBundle,
+  declines: Map<string, Decline>,
+): AttestationSigner[] {
   const events = bundle.auditTrailData?.auditEvents ?? [];
   return request.signees.map((s) => ({
     name: s.commonName,
-    email: null,
+    email: s.email,
     signedOn: s.signedOn,
+    declinedOn: declines.get(s.id)?.on ?? null,
+    declineReason: declines.get(s.id)?.reason ?? null,
     method: s.method,
     otpUsed: events.some((e) => e.type === 'OTP_AUTH' && e.auditTrailId === s.auditTrailId),
     anchorId: s.anchorId,
@@ -137,7 +139,8 @@ export async function attestationContent(
   bundle: ProofBundle,
   bundleJson: string,
 ): Promise<AttestationModel> {
-  const requester = await requesterOf(deps, request);
+  const { name, email } = await requesterOf(deps, request);
+  const requester = { name, email: email ?? null };
   return {
     lang: attestationLang(textVar(request.vars, 'lang') ?? request.lang),
     requestId: request.id,
@@ -145,7 +148,7 @@ export async function attestationContent(
     producedAt: deps.clock.now(),
     document: { name: request.name, hash: request.hashToSign, fileName: request.fileName, fileUrl: request.fileUrl },
     requester,
-    signers: signersOf(request, bundle),
+    signers: signersOf(request, bundle, await declinesOf(deps.store, request.id)),
     events: eventsOf(bundle, requester),
     proofs: await proofsOf(deps, request, bundle),
     branding: await brandingOf(deps, request.vars),

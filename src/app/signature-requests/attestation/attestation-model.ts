@@ -27,8 +27,12 @@ export interface AttestationBranding {
 
 export interface AttestationSigner {
   readonly name: string;
+  /** The address the signer was reached at (null for a signer reached by phone only). */
   readonly email: string | null;
   readonly signedOn: number | null;
+  /** When the signer declined, and the reason given: the signer's outcome when not signed. */
+  readonly declinedOn: number | null;
+  readonly declineReason: string | null;
   readonly method: SignMethod | null;
   readonly otpUsed: boolean;
   readonly anchorId: string | null;
@@ -64,7 +68,8 @@ export interface AttestationModel {
     readonly fileName: string | null;
     readonly fileUrl: string | null;
   };
-  readonly requester: { readonly name: string; readonly email: string };
+  /** As every view names the requester (`requesterOf`); no e-mail when the account's is internal. */
+  readonly requester: { readonly name: string; readonly email: string | null };
   readonly signers: readonly AttestationSigner[];
   readonly events: readonly AttestationEvent[];
   readonly proofs: readonly AttestationProof[];

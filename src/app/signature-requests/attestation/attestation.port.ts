@@ -22,9 +22,20 @@ export interface AttestationRenderer {
   render(model: AttestationModel): Promise<Uint8Array>;
 }
 
-/** Branding images by URL: null when the URL cannot be fetched, is refused, or is not a PNG or JPEG. */
+/** What a branding URL gives: a PNG or JPEG and its size, one whose size is refused (and why), or nothing. */
+export type BrandImageCheck =
+  | { readonly kind: 'image'; readonly width: number; readonly height: number }
+  | { readonly kind: 'too-large'; readonly refusal: string }
+  | { readonly kind: 'unavailable' };
+
+/**
+ * Branding images by URL: null when the URL cannot be fetched, is refused, is not a PNG or JPEG, or says a size
+ * over the bound in its header (core/images/image-size.ts: never decoded). `check` gives the reason, for the
+ * request's input check.
+ */
 export interface BrandImages {
   get(url: string): Promise<BrandImage | null>;
+  check(url: string): Promise<BrandImageCheck>;
 }
 
 /** The service-wide parts of attestations, built by the composition root. */

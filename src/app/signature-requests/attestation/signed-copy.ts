@@ -36,7 +36,8 @@ async function readAll(doc: DocumentDownload, end: number): Promise<Uint8Array> 
  * when due. Served as a download: its name is the original's with `-signed` before `.pdf`.
  * @throws DomainError NOT_FOUND (unknown request, another account's, wrong signeeId or token), NO_DOCUMENT
  *   (none uploaded, or deleted by retention), SIGNED_COPY_NOT_AVAILABLE (not COMPLETED/CLOSED, not a PDF, or
- *   a PDF that cannot take an update: the reason says which), ATTESTATION_PENDING (proofs not all confirmed
+ *   a PDF that cannot take an update: the reason says which), NO_SIGNATURES (closed with no signature: nothing
+ *   was signed, so nothing is called signed), ATTESTATION_PENDING (proofs not all confirmed
  *   yet), NOT_READY (no document store or attestation service, or the PDF cannot be signed now)
  */
 export async function getSignedCopy(
@@ -64,7 +65,8 @@ export async function getSignedCopy(
 
 /**
  * The signed copy of a request, made and kept first when due, as its owner reads it; null when the request has
- * none (no uploaded file, not a PDF or one that cannot take an update, deleted by retention, no document store).
+ * none (no uploaded file, not a PDF or one that cannot take an update, nobody signed, deleted by retention, no
+ * document store).
  * @throws DomainError ATTESTATION_PENDING or NOT_READY while it cannot be made yet (a job or mail tries again)
  */
 export async function signedCopyOf(deps: SignedCopyDeps, requestId: string): Promise<DocumentDownload | null> {
@@ -75,7 +77,7 @@ export async function signedCopyOf(deps: SignedCopyDeps, requestId: string): Pro
     return await getSignedCopy(deps, { id: request.id, reader: { accountId: request.accountId } });
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code === 'SIGNED_COPY_NOT_AVAILABLE' || code === 'NO_DOCUMENT') return null;
+    if (code === 'SIGNED_COPY_NOT_AVAILABLE' || code === 'NO_DOCUMENT' || code === 'NO_SIGNATURES') return null;
     throw err;
   }
 }
@@ -109,6 +111,11 @@ async function keptOrMade(
     fail(
       'SIGNED_COPY_NOT_AVAILABLE',
       `request ${request.id} is ${request.state}: the signed copy is made once it is COMPLETED or CLOSED`,
+    );
+  if (request.signees.every((s) => s.signedOn === null))
+    fail(
+      'NO_SIGNATURES',
+      `request ${request.id} was ${request.state} with no signature: there is no signed copy, since nothing was signed (its attestation says what happened)`,
     );
   const head = await readAll(original, Math.min(original.size, 5) - 1);
   if (!isPdf(original.contentType, head))

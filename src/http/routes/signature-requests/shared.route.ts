@@ -26,11 +26,22 @@ const SharedRequestSchema = Type.Object({
   lastModified: Timestamp,
   fileName: Type.Optional(Type.String()),
   deadline: Type.Optional(Timestamp),
-  requester: Type.Object({ name: Type.String(), email: Type.Optional(Type.String()) }),
+  requester: Type.Object(
+    {
+      name: Type.String({ minLength: 1 }),
+      email: Type.Optional(Type.String({ description: 'absent when the account has only an internal address' })),
+    },
+    { description: 'as the attestation names them: the requester vars, else the account (never empty)' },
+  ),
   signers: Type.Array(
     Type.Object({
       commonName: Type.String(),
+      email: Type.Optional(
+        Type.String({ description: 'the address the signer was reached at, as the attestation shows it' }),
+      ),
       signedOn: Type.Optional(Timestamp),
+      declinedOn: Type.Optional(Timestamp),
+      declineReason: Type.Optional(Type.String({ description: 'the reason the signer gave when declining' })),
       anchorId: Type.Optional(Uuid),
       proofStatus: Type.Optional(
         Type.Union([Type.Literal('WAIT'), Type.Literal('SENT'), Type.Literal('CONFIRMED')], {

@@ -86,10 +86,13 @@ export function webRoutes(
   app: FastifyInstance,
   assets: WebAssets,
   deps: Pick<AppDeps, 'store' | 'secretKey'>,
-  opts: { readonly explorerUrl?: string | undefined } = {},
+  opts: { readonly explorerUrl?: string | undefined; readonly network?: string } = {},
 ): void {
   const verifyPolicy = verifyPagePolicy(opts.explorerUrl);
-  const verifyOptions = opts.explorerUrl === undefined ? {} : { explorerUrl: opts.explorerUrl };
+  const verifyOptions = {
+    ...(opts.explorerUrl === undefined ? {} : { explorerUrl: opts.explorerUrl }),
+    ...(opts.network === undefined ? {} : { network: opts.network }),
+  };
   // The service's home (the footer link of every mail) is its public verification page.
   app.get('/', { schema: { hide: true, querystring: LangQuery } }, async (req, reply) => {
     const { lang } = req.query as { lang?: string };
@@ -121,7 +124,12 @@ export function webRoutes(
         },
       );
       const path = `/share/${encodeURIComponent(id)}/${encodeURIComponent(token)}`;
-      return sendPage(reply, lang, renderSharePage(lang, pageAssets(assets, 'share-page.js'), path), found ? 200 : 404);
+      return sendPage(
+        reply,
+        lang,
+        renderSharePage(lang, pageAssets(assets, 'share-page.js'), path, opts.network),
+        found ? 200 : 404,
+      );
     },
   );
   app.get('/assets/:file', { schema: { hide: true, params: AssetParams } }, async (req, reply) => {
