@@ -124,7 +124,9 @@ export function offlinePathTests(start: () => Promise<RunningService>): void {
     // What `npm start` does first (its prestart): the pages' browser bundle and the standalone page.
     const built = spawnSync(process.execPath, ['scripts/build-web.mjs'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(built.status, 0, built.stderr);
-    [service, browser] = await Promise.all([start(), launchChromium()]);
+    // One after the other: a service that fails to start must leave no browser open behind it (the run would hang).
+    browser = await launchChromium();
+    service = await start();
   });
   after(async () => {
     await browser?.close();
