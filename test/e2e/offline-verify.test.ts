@@ -1,40 +1,38 @@
-// tier: slow (a bcoin regtest node, poppler and openssl)
+// tier: slow (spawned processes, a bcoin regtest node, poppler and openssl)
 /**
- * Issue 23 §3: a request signed and completed on the real regtest node, its attestation PDF signed (PAdES B-T,
- * DSS, document time-stamp) with a real RFC 3161 authority (`openssl ts -reply` on the loopback); then, with the
- * proofseal service stopped, the PDF is checked with poppler's `pdfsig` and `openssl cms`/`openssl ts`, and the
- * proof bundle taken out of the PDF with `proofseal verify <document> <bundle> --headers <file>` against the
- * node's headers dumped over RPC. Tampering: one byte of the document, of the attestation's text, of the bundle,
- * of a TSA token, and a header from another block, each rejected by the tool that should catch it, with its message.
+ * Issue 23 §3 on the product (issue 31 §4: no hand composition): `proofseal start --role api` + `--role worker` on
+ * PostgreSQL, on a Bitcoin node of the operator's own (BITCOIN_RPC_URL: a bcoin regtest node in this process) and
+ * with a real RFC 3161 authority (TSA_URLS: `openssl ts -reply` on the loopback). A request is created and signed
+ * by two signers with the CLI (by delegation, from the links of their invitations), its attestation PDF saved
+ * (PAdES B-T, DSS, document time-stamp) and the headers file written (`proofseal headers --out`); then, with the
+ * service stopped, the PDF is checked with poppler's `pdfsig` and `openssl cms`/`openssl ts`, and the proof bundle
+ * taken out of the PDF with `proofseal verify <document> <bundle>` against that headers file, the node
+ * (`--rpc-url`) and an explorer. Tampering: one byte of the document, of the attestation's text, of the bundle, of
+ * a TSA token, and a header from another block, each rejected by the tool that should catch it, with its message.
+ * The signed copy and the default run: ./offline-path-*.test.ts.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
-import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';
-import { cachedBrandImages } from '../../src/adapters/pdf/brand-images.js';
-import { padesSigner } from '../../src/adapters/pdf/pades-signer.js';
-import { serviceSigningIdentity, type SigningIdentity } from '../../src/adapters/pdf/signing-identity.js';
-import { rfc3161Client } from '../../src/adapters/pdf/tsa-client.js';
-import type { AppDeps } from '../../src/app/shared/deps.js';
-import { attestationPdf } from '../../src/app/signature-requests/attestation/attestation-pdf.js';
+import { BitcoinRpcClient } from '../../src/adapters/chain/bitcoin-rpc.js';
+import { EmbeddedRegtest } from '../../src/adapters/chain/embedded-regtest.js';
+import { serviceSigningIdentity } from '../../src/adapters/pdf/signing-identity.js';
 import { bundleInPdf } from '../../src/web/browser/pdf-attachment.js';
-import { startAnchoring, type AnchoringFixture } from '../support/anchoring-fixture.js';
 import { runVerify } from '../support/client-context.js';
-import { completedRequest } from '../support/completed-request.js';
-import { testApp, testConfig, testDeps } from '../support/fixtures.js';
+import { cli } from '../support/default-run.js';
+import { invitationLink } from '../support/offline-path.js';
 import { opensslCmsVerify, opensslTsVerify, signatureAt, tool } from '../support/pdf-checks.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
+import { startRoleSplit, type RoleSplitRun } from '../support/role-split-run.js';
 import { storeKinds } from '../support/stores.js';
-import { createOwner, platformSignerIn } from '../signature-requests/fixture.js';
+import { waitUntil } from '../support/wait.js';
 
-const kind = (await storeKinds()).find((k) => !k.skip)!;
+const [, postgres] = await storeKinds();
+const skip = postgres!.skip;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-offline-'));
 let seq = 0;
 function file(name: string, bytes: Uint8Array | string): string {
@@ -42,18 +40,23 @@ function file(name: string, bytes: Uint8Array | string): string {
   writeFileSync(p, bytes);
   return p;
 }
+/** The Merkle roots the bundle's receipts name, each once, sorted. */
+function rootsOf(bundleText: string): string[] {
+  const bundle = JSON.parse(bundleText) as { signatureReceipts: Root[]; auditTrailReceipt: Root };
+  return [...new Set([...bundle.signatureReceipts, bundle.auditTrailReceipt].map((r) => r.merkleRoot))].sort();
+}
+type Root = { merkleRoot: string };
 const flipByte = (bytes: Uint8Array, at: number): Buffer => {
   const b = Buffer.from(bytes);
   b[at] ^= 0x01;
   return b;
 };
 
-describe(`offline verification of a completed request (${kind.name} store, bcoin regtest, OpenSSL TSA)`, () => {
-  let f: AnchoringFixture;
-  let app: FastifyInstance;
+describe('offline verification of a request completed on api + worker processes', { skip }, () => {
+  let node: EmbeddedRegtest;
+  let chain: BitcoinRpcClient;
+  let run: RoleSplitRun;
   let tsa: OpensslTsa;
-  let deps: AppDeps;
-  let identity: SigningIdentity;
   let documentFile: string;
   let document: Buffer;
   let pdf: Buffer;
@@ -65,64 +68,65 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
   /** `proofseal verify …` as a user runs it (test/support/client-context.ts). */
   const verify = (args: string[]) => runVerify(dir, args);
 
-  async function dumpHeaders(rpc: (m: string, p: unknown[]) => Promise<unknown>, name: string): Promise<string> {
-    const tip = (await rpc('getblockcount', [])) as number;
-    const lines: string[] = [];
-    for (let h = 0; h <= tip; h += 1) {
-      const hash = (await rpc('getblockhash', [h])) as string;
-      lines.push(`${h} ${(await rpc('getblockheader', [hash, false])) as string}`);
-    }
-    return file(name, `# regtest headers 0..${tip}\n${lines.join('\n')}\n`);
+  /** `proofseal headers --out`, as the operator runs it beside the service (here: on BITCOIN_RPC_URL). */
+  async function writeHeaders(name: string, from?: number): Promise<string> {
+    const out = path.join(dir, `${(seq += 1)}-${name}`);
+    const args = ['headers', ...(from === undefined ? [] : ['--from', String(from)]), '--out', out];
+    const r = await cli(args, run.env);
+    assert.equal(r.code, 0, `${r.stdout}${r.stderr}`);
+    return out;
   }
 
   before(async () => {
     tsa = await startOpensslTsa();
-    f = await startAnchoring(kind);
-    const store = f.s.withJobs(() => f.jobs);
-    const platformSigner = await platformSignerIn(store, { now: Date.now });
-    identity = await serviceSigningIdentity('k'.repeat(40), 'proofseal');
-    const authority = rfc3161Client(createSafeFetch({ allowPrivateUrls: true }), [tsa.url]);
-    deps = {
-      ...testDeps(store, { chain: f.chain, jobs: f.jobs, platformSigner }),
-      attestation: {
-        renderer: pdfAttestationRenderer(),
-        images: cachedBrandImages(createSafeFetch({ allowPrivateUrls: false })),
-        publicUrl: 'https://proofseal.example.com',
-        serviceName: 'proofseal',
-        signer: padesSigner({ identity: async () => identity, tsa: authority, now: Date.now }),
-        timestamps: authority,
-      },
+    node = await EmbeddedRegtest.start();
+    chain = new BitcoinRpcClient({ url: node.rpcUrl });
+    run = await startRoleSplit({ node, extra: { TSA_URLS: tsa.url } });
+    const owner = async (args: string[]) => {
+      const r = await run.cli(args);
+      assert.equal(r.code, 0, `proofseal ${args.join(' ')}: ${r.stdout}${r.stderr}\n--- service:\n${run.output()}`);
+      return r.stdout;
     };
-    app = await testApp(store, { deps, config: testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '100000' }) });
-    const { auth } = await createOwner(deps);
 
     document = Buffer.from(`lease of flat 4B, signed ${new Date().toISOString()}\n`);
     documentFile = file('lease.txt', document);
-    const hashToSign = createHash('sha256').update(document).digest('hex');
-    const { id } = await completedRequest({ f, app, deps, auth, hashToSign });
-    pdf = Buffer.from(await attestationPdf(deps, id));
-    const served = await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/proofbundle`, headers: auth });
+    const signers = ['--signer', 'Ann Lee <ann@example.com>', '--signer', 'Bob Martin <bob@example.com>'];
+    const created = await owner(['request', 'create', documentFile, ...signers, '--json']);
+    const { id } = JSON.parse(created) as { id: string };
+    for (const to of ['ann@example.com', 'bob@example.com'])
+      await owner(['request', 'delegate', await invitationLink(run, id, to)]);
+    const attestationFile = path.join(dir, 'attestation.pdf');
+    await waitUntil(
+      async () => (await run.cli(['request', 'attestation', id, '-o', attestationFile])).code === 0,
+      'the attestation (every proof confirmed)',
+      180_000,
+      1000,
+    );
+    pdf = readFileSync(attestationFile);
+    await owner(['request', 'proofs', id, '--out', path.join(dir, 'served.json')]);
+    const served = JSON.parse(readFileSync(path.join(dir, 'served.json'), 'utf8')) as {
+      rfc3161Timestamps: unknown[];
+    };
     const fromPdf = await bundleInPdf(new Uint8Array(pdf));
     assert.ok(fromPdf, 'the attestation carries its bundle');
     bundleText = JSON.stringify(fromPdf);
     const parsed = JSON.parse(bundleText) as { bitcoinSpv: (typeof spv)[]; rfc3161Timestamps: unknown[] };
-    assert.deepEqual(
-      parsed.rfc3161Timestamps,
-      served.json<{ rfc3161Timestamps: unknown[] }>().rfc3161Timestamps,
-      'the PDF and the API carry the same tokens',
-    );
+    assert.deepEqual(parsed.rfc3161Timestamps, served.rfc3161Timestamps, 'the PDF and the API carry the same tokens');
     spv = parsed.bitcoinSpv[0]!;
-    headersFile = await dumpHeaders((m, p) => f.chain.call(m, p), 'headers.txt');
+    headersFile = await writeHeaders('headers.txt');
 
+    // The certificate the service signs with: its own, derived from SECRET_KEY (no PDF_SIGNING_P12 given).
+    const identity = await serviceSigningIdentity(run.env.SECRET_KEY!, 'proofseal');
     const der = file('proofseal.der', new Uint8Array(identity.certificates[0]!.toSchema().toBER()));
     certFile = path.join(dir, 'proofseal.pem');
     assert.equal(tool('openssl', ['x509', '-inform', 'DER', '-in', der, '-out', certFile]).status, 0);
 
     // The service stops: from here on only files, the tools and (for --rpc-url) the Bitcoin node are used.
-    await app.close();
+    await run.stop();
   });
   after(async () => {
-    await f?.close();
+    await run?.close();
+    await node?.stop();
     await tsa?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -144,12 +148,11 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
     assert.match(docOk.out, /Verification: OK/);
     const bundle = JSON.parse(bundleText) as {
       rfc3161Timestamps: { merkleRoot: string; token: string }[];
-      signatureReceipts: { merkleRoot: string }[];
     };
     assert.deepEqual(
-      bundle.rfc3161Timestamps.map((t) => t.merkleRoot),
-      [bundle.signatureReceipts[0]!.merkleRoot],
-      'one batch: one root, one token',
+      bundle.rfc3161Timestamps.map((t) => t.merkleRoot).sort(),
+      rootsOf(bundleText),
+      'one token per batch: per root the receipts name',
     );
     for (const t of bundle.rfc3161Timestamps) {
       const ok = opensslTsVerify(
@@ -171,11 +174,15 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
     assert.match(out, /✓ transaction [0-9a-f]{64} carries the root in OP_RETURN/);
     assert.match(out, /✓ the header of block [0-9a-f]{64} carries its proof of work/);
     assert.ok(out.includes(`relied on block ${spv.blockHash} at height ${spv.blockHeight}`), out);
-    assert.equal(await f.chain.getBlockHash(spv.blockHeight), spv.blockHash, 'the node agrees');
+    assert.equal(await chain.getBlockHash(spv.blockHeight), spv.blockHash, 'the node agrees');
     assert.match(out, /time stamp 1:\n {2}✓ it stamps root [0-9a-f]{64}, the Merkle root of the bundle's receipts/);
     assert.match(out, /✓ the authority CN=Test TSA \(issued by CN=Test TSA CA\) signed it at /);
-    assert.match(out, /VERIFIED: .* and by 1 RFC 3161 time stamp\(s\); no proofseal server was asked/);
-    const viaNode = await verify([documentFile, bundleFile, '--rpc-url', f.node.rpcUrl]);
+    const stamps = rootsOf(bundleText).length;
+    assert.match(
+      out,
+      new RegExp(`VERIFIED: .* and by ${stamps} RFC 3161 time stamp\\(s\\); no proofseal server was asked`),
+    );
+    const viaNode = await verify([documentFile, bundleFile, '--rpc-url', node.rpcUrl]);
     assert.equal(viaNode.code, 0, viaNode.out);
     assert.ok(viaNode.out.includes(`relied on block ${spv.blockHash} at height ${spv.blockHeight}`));
     assert.doesNotMatch(viaNode.out, /:[^@/]*@/, 'no credentials printed');
@@ -186,9 +193,9 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
       const height = /^\/api\/block-height\/(\d+)$/.exec(req.url ?? '')?.[1];
       const answer =
         req.url === '/api/blocks/tip/height'
-          ? f.chain.getBlockCount().then(String)
+          ? chain.getBlockCount().then(String)
           : height !== undefined
-            ? f.chain.getBlockHash(Number(height))
+            ? chain.getBlockHash(Number(height))
             : Promise.resolve(null);
       void answer.then((text) => (text === null ? res.writeHead(404).end('Block not found') : res.end(text)));
     });
@@ -281,7 +288,7 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
     assert.match(tsOurs.out, /NOT VERIFIED: time stamp 1: the token of CN=Test TSA .*: its signature does not hold: /);
 
     // A header from another block: in the bundle (the branch no longer meets it) ...
-    const nextHeader = (await f.chain.getBlockHeaderHex((await f.chain.getBlockHash(spv.blockHeight + 1))!))!;
+    const nextHeader = (await chain.getBlockHeaderHex((await chain.getBlockHash(spv.blockHeight + 1))!))!;
     const headerChanged = structuredClone(bundle) as unknown as { bitcoinSpv: { blockHeader: string }[] };
     headerChanged.bitcoinSpv[0]!.blockHeader = nextHeader;
     const inBundle = await verify([
@@ -295,8 +302,8 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
       inBundle.out,
       /NOT VERIFIED: signature 1: MERKLE_BRANCH: the branch leads to [0-9a-f]{64}, the header holds [0-9a-f]{64}/,
     );
-    // ... in the headers file (the chain breaks there) ...
-    const lines = readFileSync(headersFile, 'utf8').split('\n');
+    // ... in the headers file (the chain breaks there; the file starts a few blocks before ours, `--from`) ...
+    const lines = readFileSync(await writeHeaders('headers-from.txt', spv.blockHeight - 3), 'utf8').split('\n');
     const at = lines.findIndex((l) => l.startsWith(`${spv.blockHeight} `));
     lines[at] = `${spv.blockHeight} ${nextHeader}`;
     const spliced = await verify([documentFile, bundleFile, '--headers', file('spliced.txt', lines.join('\n'))]);
@@ -306,10 +313,10 @@ describe(`offline verification of a completed request (${kind.name} store, bcoin
       new RegExp(`line ${at + 1}: the header at height ${spv.blockHeight} does not link to the one before`),
     );
     // ... and a sound chain that is not ours: the node forks below our block (last, it changes the node's chain).
-    await f.chain.call('invalidateblock', [spv.blockHash]);
-    await f.node.mine(12);
-    assert.notEqual(await f.chain.getBlockHash(spv.blockHeight), spv.blockHash);
-    const forkHeaders = await dumpHeaders((m, p) => f.chain.call(m, p), 'fork-headers.txt');
+    await chain.call('invalidateblock', [spv.blockHash]);
+    await node.mine(12);
+    assert.notEqual(await chain.getBlockHash(spv.blockHeight), spv.blockHash);
+    const forkHeaders = await writeHeaders('fork-headers.txt', 0);
     const fork = await verify([documentFile, bundleFile, '--headers', forkHeaders]);
     assert.equal(fork.code, 1);
     assert.match(
