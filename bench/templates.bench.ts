@@ -2,7 +2,8 @@
  * The worst a template can cost one render (docs/templates.md): loop-heavy, string-heavy and macro-heavy
  * templates that run right up to the budget (or are stopped by it), each rendered many times; prints the
  * median and the worst time per render, and the time of a default invitation for comparison; then the
- * parse of the largest and densest templates of the accepted length, and of issue 32's hostile ones.
+ * parse of the largest and densest templates of the accepted length, and of issue 32's hostile ones. The reference of
+ * the same run: libsecp256k1 recoveries on one core, before and after (bench/lib/references.ts).
  *   node --import tsx bench/templates.bench.ts [--runs 200]
  */
 import { performance } from 'node:perf_hooks';
@@ -12,10 +13,18 @@ import { renderEmail } from '../src/app/mail/render-email.js';
 import { BODY_MAX_LENGTH } from '../src/app/mail/template.port.js';
 import { trialRenderMails } from '../src/app/signature-requests/trial-render-mails.js';
 import { DomainError } from '../src/core/errors.js';
+import { secpRecoveriesPerSecond } from './lib/references.js';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '200' } } });
 const runs = Number(args.runs);
 const engine = createVelocityEngine();
+const reference = (when: string) => {
+  const r = secpRecoveriesPerSecond(2);
+  console.log(
+    `reference (${when}): libsecp256k1 ${r.wall.toFixed(0)} recoveries/s on one core (${r.perCpuSecond.toFixed(0)} per CPU second)`,
+  );
+};
+reference('before');
 const VARS = { signeeName: 'Zoé <Durand>', lang: 'en', s: 'x'.repeat(100_000) };
 
 const CASES: [string, string][] = [
@@ -126,3 +135,4 @@ const trialFigures = figures(trial);
 console.log(
   `${'trial of a 50-signer request, stopped at 300,000 steps'.padEnd(58)} ${trial.outcome.padEnd(20)} ${trialFigures}`,
 );
+reference('after');
