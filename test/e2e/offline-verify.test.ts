@@ -1,7 +1,7 @@
 // tier: slow (spawned processes, a bcoin regtest node, poppler and openssl)
 /**
  * Issue 23 §3 on the product (issue 31 §4: no hand composition): `proofseal start --role api` + `--role worker` on
- * PostgreSQL, on a Bitcoin node of the operator's own (BITCOIN_RPC_URL: a bcoin regtest node in this process) and
+ * PostgreSQL, with the platform key on a `--role identity` process (PLATFORM_IDENTITY_URL), on a Bitcoin node of the operator's own (BITCOIN_RPC_URL: a bcoin regtest node in this process) and
  * with a real RFC 3161 authority (TSA_URLS: `openssl ts -reply` on the loopback). A request is created and signed
  * by two signers with the CLI (by delegation, from the links of their invitations), its attestation PDF saved
  * (PAdES B-T, DSS, document time-stamp) and the headers file written (`proofseal headers --out`); then, with the
@@ -81,7 +81,7 @@ describe('offline verification of a request completed on api + worker processes'
     tsa = await startOpensslTsa();
     node = await EmbeddedRegtest.start();
     chain = new BitcoinRpcClient({ url: node.rpcUrl });
-    run = await startRoleSplit({ node, extra: { TSA_URLS: tsa.url } });
+    run = await startRoleSplit({ node, extra: { TSA_URLS: tsa.url }, remoteIdentity: true });
     const owner = async (args: string[]) => {
       const r = await run.cli(args);
       assert.equal(r.code, 0, `proofseal ${args.join(' ')}: ${r.stdout}${r.stderr}\n--- service:\n${run.output()}`);
@@ -103,6 +103,17 @@ describe('offline verification of a request completed on api + worker processes'
       1000,
     );
     pdf = readFileSync(attestationFile);
+    // The third split: the platform key is the identity process's, asked over HTTP (PLATFORM_IDENTITY_URL) for the
+    // delegated signatures and the sealed trail; the bundle the jobs kept is complete all the same (below).
+    assert.ok(
+      (run.output().match(/"url":"\/sign\?[^\n]*"res":\{"statusCode":200\}/g) ?? []).length >= 3,
+      `the identity process signed the two signatures and the trail\n${run
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('sign'))
+        .slice(0, 20)
+        .join('\n')}`,
+    );
     await owner(['request', 'proofs', id, '--out', path.join(dir, 'served.json')]);
     const served = JSON.parse(readFileSync(path.join(dir, 'served.json'), 'utf8')) as {
       rfc3161Timestamps: unknown[];

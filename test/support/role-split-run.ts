@@ -26,9 +26,13 @@ export interface RoleSplitRun {
   close(): Promise<void>;
 }
 
-/** Starts the run; `extra` adds settings (TSA_URLS…). Resolves once both processes said they started. */
+/**
+ * Starts the run; `extra` adds settings (TSA_URLS…); `remoteIdentity` adds a `--role identity` process holding the
+ * platform key, which the api and the worker reach over HTTP (PLATFORM_IDENTITY_URL). Resolves once every process
+ * said it started.
+ */
 export async function startRoleSplit(
-  o: { node?: EmbeddedRegtest; extra?: Record<string, string> } = {},
+  o: { node?: EmbeddedRegtest; extra?: Record<string, string>; remoteIdentity?: boolean } = {},
 ): Promise<RoleSplitRun> {
   const schema = newSchemaName();
   const port = await freePort();
@@ -48,6 +52,11 @@ export async function startRoleSplit(
     LOG_LEVEL: 'warn',
     ...o.extra,
   };
+  if (o.remoteIdentity) {
+    const identityPort = await freePort();
+    env.IDENTITY_PORT = String(identityPort);
+    env.IDENTITY_PUBLIC_URL = `http://127.0.0.1:${identityPort}`;
+  }
   const operator = async (args: string[]) => {
     const r = await cli(args, env);
     assert.equal(r.code, 0, `proofseal ${args.join(' ')}: ${r.stdout}${r.stderr}`);
@@ -56,6 +65,12 @@ export async function startRoleSplit(
   await operator(['account', 'create', '--email', 'owner@example.com', '--password', 'owner password 31']);
   const token = await operator(['token', 'create', '--email', 'owner@example.com', '--name', 'e2e']);
   await operator(['identity', 'key', 'create', '--name', 'platform', '--cn', 'proofseal']);
+  const roles = ['api', 'worker'];
+  if (o.remoteIdentity) {
+    env.PLATFORM_IDENTITY_TOKEN = await operator(['identity', 'token', 'create', '--name', 'platform']);
+    env.PLATFORM_IDENTITY_URL = env.IDENTITY_PUBLIC_URL;
+    roles.unshift('identity');
+  }
   let miner: AutoMiner | undefined;
   if (o.node) {
     const { address } = JSON.parse(await operator(['wallet', '--json'])) as { address: string };
@@ -65,7 +80,7 @@ export async function startRoleSplit(
   const procs: Proc[] = [];
   const all: Proc[] = [];
   const started = { ...(env as Record<string, string>), LOG_LEVEL: 'info' };
-  for (const role of ['api', 'worker'])
+  for (const role of roles)
     all.push(procs[procs.push(await startProofseal(['start', '--role', role], started, /proofseal started/)) - 1]!);
   return {
     apiUrl,
