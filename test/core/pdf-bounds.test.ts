@@ -17,6 +17,7 @@ import {
 } from '../../src/core/documents/pdf-bounds.js';
 import { MAX_REVISION_ENDS, revisionEndsOf, searchOriginal } from '../../src/core/documents/signed-copy.js';
 import { embeddedFiles } from '../../src/adapters/pdf/embedded-files.js';
+import { xrefBombPdf } from '../support/hostile-pdfs.js';
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
@@ -84,6 +85,21 @@ describe('inflating under a cap (row 8)', () => {
     await assert.rejects(embeddedFiles(pdf), /the PDF's object streams: more than 67108864 bytes once decoded/);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     assert.ok(seconds < 5, `${seconds} s (the unbounded read took 17.6 s)`);
+  });
+
+  it('a cross-reference stream declaring 10⁹ entries in 473 bytes is refused before pdf-lib loops over them', async () => {
+    const bomb = xrefBombPdf();
+    await assert.rejects(
+      checkStructureBudget(bomb),
+      /cross-reference stream's \/Size or \/Index: more than \d+ entries/,
+    );
+    await assert.rejects(
+      embeddedFiles(bomb),
+      DecodeBoundError,
+      'the reader the CLI and the page share refuses it first',
+    );
+    await assert.rejects(checkStructureBudget(xrefBombPdf(bomb.length + 1)), DecodeBoundError);
+    await checkStructureBudget(xrefBombPdf(3)); // a sound count passes
   });
 
   it('inflates what is under the cap exactly, and stops one byte over it', async () => {

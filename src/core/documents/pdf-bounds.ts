@@ -17,8 +17,8 @@ export const MAX_ATTACHMENT_BYTES = 32 * 1024 * 1024;
 /** A decoding that went past its cap: the input is refused, not read further. */
 export class DecodeBoundError extends Error {
   readonly code = 'DECODE_BOUND';
-  constructor(what: string, limit: number) {
-    super(`${what}: more than ${limit} bytes once decoded, not read`);
+  constructor(what: string, limit: number, unit = 'bytes once decoded') {
+    super(`${what}: more than ${limit} ${unit}, not read`);
   }
 }
 
@@ -83,6 +83,7 @@ function structureStreams(pdf: Uint8Array): Uint8Array[] {
  * @throws DecodeBoundError when they decode to more
  */
 export async function checkStructureBudget(pdf: Uint8Array, limit: number = MAX_STRUCTURE_BYTES): Promise<void> {
+  checkXrefSizes(pdf);
   let left = limit;
   for (const data of structureStreams(pdf)) {
     try {
@@ -91,5 +92,28 @@ export async function checkStructureBudget(pdf: Uint8Array, limit: number = MAX_
       if (err instanceof DecodeBoundError) throw new DecodeBoundError("the PDF's object streams", limit);
       throw err;
     }
+  }
+}
+
+/** A cross-reference stream's dictionary, from the `obj` before its `/Type /XRef` to its `stream` keyword. */
+const XREF_DICT = /\bobj\b(?:(?!\bobj\b)[^]){0,2048}?\/Type\s*\/XRef\b(?:(?!\/Type)[^]){0,2048}?\bstream\b/g;
+
+/**
+ * Refuses a cross-reference stream that declares more entries (`/Size`, or a subsection count of `/Index`) than
+ * the file has bytes: a PDF library walks every declared entry when it loads the file (pdf-lib looped 10⁹ times,
+ * to 3.2 GB, on a 473-byte file), and no real file has more objects than bytes. One pass over the file.
+ * @throws DecodeBoundError naming the count and the file's size
+ */
+function checkXrefSizes(pdf: Uint8Array): void {
+  for (const [dict] of latin1(pdf).matchAll(XREF_DICT)) {
+    const size = Number(/\/Size\s+(\d{1,15})/.exec(dict)?.[1] ?? 0);
+    const index = /\/Index\s*\[([\d\s]{0,4096})\]/.exec(dict)?.[1]?.trim().split(/\s+/).map(Number) ?? [];
+    const counts = [size, ...index.filter((_, i) => i % 2 === 1)];
+    if (counts.some((n) => n > pdf.length))
+      throw new DecodeBoundError(
+        "a cross-reference stream's /Size or /Index",
+        pdf.length,
+        'entries (the file has fewer bytes)',
+      );
   }
 }
