@@ -10,7 +10,7 @@ import type { PdfAttachmentReader } from '../pdf-attachments.port.js';
 import { getProofBundle, missingSpv, type ProofBundle } from '../proof-bundle.js';
 import { queueRequestMails, type RequestMailDeps } from '../request-mails.js';
 import { attestationPdf, type AttestationDeps } from './attestation-pdf.js';
-import { signedCopyOf, type SignedCopyDeps } from './signed-copy.js';
+import { signedCopyForMail, signedCopyOf, type SignedCopyDeps } from './signed-copy.js';
 
 export type RepairDeps = AttestationDeps &
   SignedCopyDeps &
@@ -66,11 +66,8 @@ async function gapOf(deps: RepairDeps, requestId: string): Promise<KeptEvidenceG
 async function keptSignedCopy(deps: RepairDeps, requestId: string): Promise<Uint8Array | null> {
   const kept = await deps.store.signedCopies.find(requestId);
   if (!kept || !('suffix' in kept)) return null;
-  const copy = await signedCopyOf(deps, requestId);
-  if (!copy) return null;
-  const parts: Buffer[] = [];
-  for await (const part of copy.read(0, copy.size - 1)) parts.push(part);
-  return new Uint8Array(Buffer.concat(parts));
+  const copy = await signedCopyForMail(deps, requestId, Number.POSITIVE_INFINITY);
+  return copy && 'bytes' in copy ? copy.bytes : null;
 }
 
 /** What the bundle a kept PDF carries lacks: every transaction its receipts name without SPV data (all, unreadable). */
