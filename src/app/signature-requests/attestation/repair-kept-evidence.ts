@@ -79,8 +79,9 @@ async function lacksOf(deps: RepairDeps, pdf: Uint8Array): Promise<string[]> {
 }
 
 /**
- * Makes the files of a gap again from the request's bundle as it is now, and queues the attestation mail again
- * (its attachments are read when it is sent: the re-made files).
+ * Makes the files of a gap again from the request's bundle as it is now, and queues the attestation mail again in
+ * the transaction that forgets the old files (its attachments are made when it is sent, if not before: a crash
+ * after that transaction loses neither the repair nor the mail).
  */
 export async function repairKeptEvidence(deps: RepairDeps, gap: KeptEvidenceGap): Promise<void> {
   const request = await deps.store.signatureRequests.findById(gap.requestId);
@@ -88,8 +89,8 @@ export async function repairKeptEvidence(deps: RepairDeps, gap: KeptEvidenceGap)
   await deps.store.transaction(async (tx) => {
     await tx.attestations.remove(request.id);
     await tx.signedCopies.remove(request.id);
+    await queueRequestMails(tx, deps, request, { kind: 'attestation' });
   });
   await attestationPdf(deps, request.id);
   await signedCopyOf(deps, request.id);
-  await deps.store.transaction((tx) => queueRequestMails(tx, deps, request, { kind: 'attestation' }));
 }
