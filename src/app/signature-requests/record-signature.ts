@@ -22,23 +22,19 @@ export async function lockForSigning(
     { store: tx, secretKey: deps.secretKey },
     { requestId: input.requestId, signeeId: input.signeeId, lock: true },
   );
-  await assertSignerOpen(tx, found.signee);
+  assertSignerOpen(found.signee);
   assertCanSign(found, input.now);
   return found;
 }
-
-/** The mark of a signer's decline (request-mail.port.ts): written once, by the SIGN_REFUSED event. */
-export const declinedKey = (signeeId: string): string => `declined:${signeeId}`;
 
 /**
  * Checks that the signer has neither signed nor declined: before any one-time password is checked (a signer
  * who is done learns so, not that a code is needed), and again under the request's lock.
  * @throws DomainError ALREADY_SIGNED, ALREADY_DECLINED
  */
-export async function assertSignerOpen(store: Pick<Store, 'requestMailMarks'>, signer: Signer): Promise<void> {
+export function assertSignerOpen(signer: Signer): void {
   if (signer.signedOn !== null) fail('ALREADY_SIGNED', 'this signer has already signed this request');
-  if (await store.requestMailMarks.isMarked(declinedKey(signer.id)))
-    fail('ALREADY_DECLINED', 'this signer declined to sign this request');
+  if (signer.declinedOn !== null) fail('ALREADY_DECLINED', 'this signer declined to sign this request');
 }
 
 /**

@@ -32,7 +32,7 @@ export async function signWithOwnKey(
   const { signee: first, request: current } = await findSigner(deps, { requestId: input.id, signeeId: input.signeeId });
   if (input.signedHash !== undefined && input.signedHash !== current.hashToSign)
     fail('HASH_MISMATCH', '"signedHash" is not the hashToSign of this request');
-  await assertSignerOpen(deps.store, first);
+  assertSignerOpen(first);
   const otpId = await checkSignerOtp(deps, first, input.otp);
   return deps.store.transaction(async (tx) => {
     const now = deps.clock.now();

@@ -61,10 +61,19 @@ export interface Signer {
   readonly signedOn: number | null;
   readonly anchorId: string | null;
   readonly method: SignMethod | null;
+  /** When the signer declined (its SIGN_REFUSED event), or null: a declined signer signs no more. */
+  readonly declinedOn: number | null;
+  /** The reason given with the decline, if any (shown wherever the decline is: "Who sees what"). */
+  readonly declineReason: string | null;
+  /** When the platform's 3-day reminder went to this signer, or null (it goes once). */
+  readonly remindedOn: number | null;
 }
 
 /** What a new signer row holds (the lookup hash is written, never read back). */
-export interface NewSigner extends Omit<Signer, 'viewedOn' | 'signedOn' | 'anchorId' | 'method'> {
+export interface NewSigner extends Omit<
+  Signer,
+  'viewedOn' | 'signedOn' | 'anchorId' | 'method' | 'declinedOn' | 'declineReason' | 'remindedOn'
+> {
   readonly secretHash: Buffer;
 }
 
@@ -173,6 +182,10 @@ export interface SignatureRequestRepository {
   ): Promise<void>;
   /** Records the first view; false when it was viewed before. */
   markViewed(signeeId: string, now: number): Promise<boolean>;
+  /** Records a decline once; false when the signer had declined or signed already (nothing written). */
+  markDeclined(signerId: string, decline: { readonly on: number; readonly reason: string | null }): Promise<boolean>;
+  /** Records the platform's reminder once; false when it was reminded before. */
+  markReminded(signerId: string, now: number): Promise<boolean>;
   addEvent(requestId: string, event: AuditEvent): Promise<void>;
   /** The audit events, oldest first. */
   events(requestId: string): Promise<AuditEvent[]>;

@@ -36,7 +36,7 @@ export async function sendSignerOtp(
     );
     if (!signer.requiresOtp || signer.phone === null || signer.countryCallingCode === null)
       fail('VALIDATION_FAILED', 'this signer signs without a one-time password');
-    await assertSignerOpen(tx, signer);
+    assertSignerOpen(signer);
     if (request.state !== 'IN_PROGRESS') fail('SIGNING_CLOSED', `the request is ${request.state}, not IN_PROGRESS`);
     const serviceName = request.vars?.serviceName;
     const sent = await issueOtp(
