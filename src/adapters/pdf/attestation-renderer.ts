@@ -3,7 +3,7 @@
  * sealed audit trail, the proofs and how to check them, a QR code of the sharing page, and the proof bundle
  * as an associated file (visible in a reader's attachments panel, extracted by `pdfdetach`).
  */
-import { AFRelationship, rgb, type RGB } from 'pdf-lib';
+import { AFRelationship, rgb, type RGB } from '@cantoo/pdf-lib';
 import QRCode from 'qrcode';
 import type { AttestationModel, BrandImage } from '../../app/signature-requests/attestation/attestation-model.js';
 import type { AttestationRenderer } from '../../app/signature-requests/attestation/attestation.port.js';
