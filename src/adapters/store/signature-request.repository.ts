@@ -6,6 +6,7 @@ import type {
   AuditEvent,
   NewSigner,
   RequestFields,
+  RequestAndSigner,
   SignatureRequest,
   SignatureRequestRepository,
   Signer,
@@ -354,8 +355,8 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
     (await sql.query<{ id: string }>(text, params)).map((r) => r.id);
   async function findForSigners(
     asked: readonly { id: string; lookupHash: Buffer }[],
-    lock: boolean,
-  ): Promise<({ request: SignatureRequest; signee: Signer } | null)[]> {
+    { lock }: { readonly lock: boolean },
+  ): Promise<(RequestAndSigner | null)[]> {
     const valid = asked.filter((a) => UUID.test(a.id));
     const read = async (some: readonly { id: string; lookupHash: Buffer }[]) => {
       const rows =
@@ -374,7 +375,7 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
       const r = found.get(a);
       const request = r && withPeople(r);
       const signer = request?.signees.find((s) => s.id === r!.matched);
-      return request && signer ? { request, signee: signer } : null;
+      return request && signer ? { request, signer } : null;
     });
   }
 
@@ -393,7 +394,7 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
     findById: (id, accountId) => find(id, accountId, false),
     lockById: (id, accountId) => find(id, accountId, true),
     async findForSigner(id, lookupHash, { lock }) {
-      return (await findForSigners([{ id, lookupHash }], lock))[0]!;
+      return (await findForSigners([{ id, lookupHash }], { lock }))[0]!;
     },
     findForSigners,
     async replaceDraft(id, fields, signers, watchers, now) {

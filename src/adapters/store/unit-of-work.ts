@@ -21,12 +21,12 @@
 import type { Account } from '../../app/accounts/account.port.js';
 import { BACKLOG_CAP } from '../../core/mail/backlog.js';
 import type { Store } from '../../app/shared/store.port.js';
-import type { SignatureRequest, Signer } from '../../app/signature-requests/signature-request.port.js';
+import type { RequestAndSigner } from '../../app/signature-requests/signature-request.port.js';
 import { toAccount, type AccountRow } from './account.repository.js';
 import { sharedTransactions, type SharedTransactions } from './shared-transactions.js';
 import type { Sql } from './sql.js';
 
-type Found = { request: SignatureRequest; signee: Signer } | null;
+type Found = RequestAndSigner | null;
 
 /** Runs keyed units of work in transactions of `transaction`, shared by units arriving together. */
 export function unitsOfWork(
@@ -118,7 +118,7 @@ function sharedStore(tx: Store, sql: Sql): Store {
       queueMicrotask(() => {
         const all = asked.get(lock)!;
         asked.delete(lock);
-        const read = signatureRequests.findForSigners(all, lock);
+        const read = signatureRequests.findForSigners(all, { lock });
         // In the same socket write: run once the locks are taken (see the header).
         if (lock) contexts.push(signingContext(sql, all).catch(() => null));
         all.forEach((a, i) => a.answer(read.then((founds) => founds[i]!)));

@@ -2,7 +2,7 @@ import { fail } from '../../core/errors.js';
 import type { AppDeps } from '../shared/deps.js';
 import { recordEvent, signerActor, type Origin } from './audit.js';
 import { findSigner } from './signer-secrets.js';
-import type { SignatureRequest, Signer } from './signature-request.port.js';
+import type { RequestAndSigner, SignatureRequest } from './signature-request.port.js';
 
 /**
  * One of the account's signature requests.
@@ -25,14 +25,14 @@ export async function getSignatureRequest(
 export async function getSignatureRequestAsSigner(
   deps: Pick<AppDeps, 'store' | 'clock' | 'secretKey'>,
   input: { id: string; signeeId: string; origin?: Origin },
-): Promise<{ request: SignatureRequest; signee: Signer }> {
+): Promise<RequestAndSigner> {
   const found = await findSigner(deps, { requestId: input.id, signeeId: input.signeeId });
-  if (found.signee.viewedOn !== null) return found;
+  if (found.signer.viewedOn !== null) return found;
   const now = deps.clock.now();
   await deps.store.transaction(async (tx) => {
-    if (!(await tx.signatureRequests.markViewed(found.signee.id, now))) return;
-    const actor = signerActor(found.signee);
-    await recordEvent(tx, input.id, { type: 'VIEWED', date: now, actor, signee: found.signee, origin: input.origin });
+    if (!(await tx.signatureRequests.markViewed(found.signer.id, now))) return;
+    const actor = signerActor(found.signer);
+    await recordEvent(tx, input.id, { type: 'VIEWED', date: now, actor, signee: found.signer, origin: input.origin });
   });
-  return { ...found, signee: { ...found.signee, viewedOn: now } };
+  return { ...found, signer: { ...found.signer, viewedOn: now } };
 }

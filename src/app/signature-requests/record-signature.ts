@@ -4,7 +4,7 @@ import type { Store } from '../shared/store.port.js';
 import { auditEvent, signerActor, type Origin } from './audit.js';
 import { findSigner } from './signer-secrets.js';
 import { queueMoveConsequences, enqueueRequestCallback, platformMoveEvent } from './lifecycle.js';
-import type { SignatureRequest, Signer, SignMethod } from './signature-request.port.js';
+import type { RequestAndSigner, SignatureRequest, Signer, SignMethod } from './signature-request.port.js';
 import type { AppDeps } from '../shared/deps.js';
 import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
 
@@ -17,12 +17,12 @@ export async function lockForSigning(
   tx: Store,
   deps: Pick<AppDeps, 'secretKey'>,
   input: { requestId: string; signeeId: string; now: number },
-): Promise<{ request: SignatureRequest; signee: Signer }> {
+): Promise<RequestAndSigner> {
   const found = await findSigner(
     { store: tx, secretKey: deps.secretKey },
     { requestId: input.requestId, signeeId: input.signeeId, lock: true },
   );
-  assertSignerOpen(found.signee);
+  assertSignerOpen(found.signer);
   assertCanSign(found, input.now);
   return found;
 }
@@ -41,10 +41,7 @@ export function assertSignerOpen(signer: Signer): void {
  * Checks that the signer of a request (read under its lock) can sign now.
  * @throws DomainError ALREADY_SIGNED, SIGNING_CLOSED, DEADLINE_PASSED, NOT_YOUR_TURN
  */
-export function assertCanSign(
-  { request, signee: signer }: { request: SignatureRequest; signee: Signer },
-  now: number,
-): void {
+export function assertCanSign({ request, signer }: RequestAndSigner, now: number): void {
   if (signer.signedOn !== null) fail('ALREADY_SIGNED', 'this signer has already signed this request');
   if (request.state !== 'IN_PROGRESS')
     fail('SIGNING_CLOSED', `the request is ${request.state}: it is signed only while IN_PROGRESS`);
@@ -63,7 +60,7 @@ export async function recordSignature(
   tx: Store,
   input: {
     request: SignatureRequest;
-    signee: Signer;
+    signer: Signer;
     anchorId: string;
     method: SignMethod;
     now: number;
@@ -71,7 +68,7 @@ export async function recordSignature(
   },
   deps?: RequestMailDeps,
 ): Promise<SignatureRequest> {
-  const { request, signee: signer, anchorId, method, now } = input;
+  const { request, signer, anchorId, method, now } = input;
   const type = method === 'delegated' ? 'DELEGATE' : 'SIGN';
   const event = auditEvent({ type, date: now, actor: signerActor(signer), signee: signer, origin: input.origin });
   const signers = request.signees.map((s) => (s.id === signer.id ? { ...s, signedOn: now, anchorId, method } : s));

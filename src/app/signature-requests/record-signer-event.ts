@@ -33,7 +33,7 @@ export async function recordSignerEvent(
   const comment = input.comment === undefined || input.comment === '' ? undefined : input.comment;
   await deps.store.transaction(async (tx) => {
     const found = { requestId: input.id, signeeId: input.signeeId, lock: true };
-    const { request, signee: signer } = await findSigner({ ...deps, store: tx }, found);
+    const { request, signer } = await findSigner({ ...deps, store: tx }, found);
     if (input.type === 'SIGN_REFUSED') assertSignerOpen(signer);
     if (request.state !== 'IN_PROGRESS') fail('SIGNING_CLOSED', `the request is ${request.state}, not IN_PROGRESS`);
     const now = deps.clock.now();

@@ -65,10 +65,10 @@ interface Prepared {
  */
 async function prepare(deps: Deps, platform: PlatformSigner, input: Input): Promise<Prepared> {
   const first = await findSigner(deps, { requestId: input.id, signeeId: input.signeeId });
-  assertSignerOpen(first.signee);
-  const otpId = await checkSignerOtp(deps, first.signee, input.otp);
+  assertSignerOpen(first.signer);
+  const otpId = await checkSignerOtp(deps, first.signer, input.otp);
   assertCanSign(first, deps.clock.now());
-  const signature = await delegatedSignature(platform, first.request, identityOf(deps, first.signee));
+  const signature = await delegatedSignature(platform, first.request, identityOf(deps, first.signer));
   const verifier = await verifiedOutside(deps, signature);
   return { hashToSign: first.request.hashToSign, otpId, signature, verifier };
 }
@@ -91,20 +91,20 @@ async function underLock(
     { store: tx, secretKey: deps.secretKey },
     { requestId: input.id, signeeId: input.signeeId, lock: true },
   );
-  assertSignerOpen(found.signee);
+  assertSignerOpen(found.signer);
   let signed: { otpId: string | null; signature: DelegatedSignature; verifier: SignatureVerifier };
   if (prepared) {
-    await recheckSignerOtp({ ...deps, store: tx }, found.signee, prepared.otpId, deps.clock.now());
+    await recheckSignerOtp({ ...deps, store: tx }, found.signer, prepared.otpId, deps.clock.now());
     if (
       found.request.hashToSign !== prepared.hashToSign ||
-      identityOf(deps, found.signee) !== prepared.signature.signedIdentity
+      identityOf(deps, found.signer) !== prepared.signature.signedIdentity
     )
       fail('CONFLICT', 'the request changed while it was being signed; sign again');
     signed = prepared;
   } else {
     let otpId: string | null;
     try {
-      otpId = await checkSignerOtp({ ...deps, store: tx }, found.signee, input.otp);
+      otpId = await checkSignerOtp({ ...deps, store: tx }, found.signer, input.otp);
     } catch (err) {
       // Committed with nothing but the wrong try counted.
       if (err instanceof DomainError) return { refused: err };
@@ -114,7 +114,7 @@ async function underLock(
     const signature = await delegatedSignature(
       { ...platform, signer: signerOn(tx) },
       found.request,
-      identityOf(deps, found.signee),
+      identityOf(deps, found.signer),
     );
     signed = { otpId, signature, verifier: ownSignatureVerifier(deps, platform, signature) };
   }
@@ -130,19 +130,19 @@ async function writeSignature(
   deps: Deps,
   input: {
     request: SignatureRequest;
-    signee: Signer;
+    signer: Signer;
     signature: DelegatedSignature;
     otpId: string | null;
     now: number;
     origin?: Origin;
   },
 ): Promise<Signed> {
-  const { request, signee: signer, now, origin } = input;
+  const { request, signer, now, origin } = input;
   await consumeSignerOtp(tx, { requestId: request.id, signee: signer, otpId: input.otpId, now, origin });
   const anchor = await createAnchor({ ...deps, store: tx }, anchorInput(request, signer, input.signature));
   const after = await recordSignature(
     tx,
-    { request, signee: signer, anchorId: anchor.id, method: 'delegated', now, origin },
+    { request, signer, anchorId: anchor.id, method: 'delegated', now, origin },
     deps,
   );
   return { anchorId: anchor.id, request: after };

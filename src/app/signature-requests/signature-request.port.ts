@@ -128,6 +128,12 @@ export interface SignatureRequestSearch {
   readonly size: number;
 }
 
+/** A request and one of its signers, as a signer's secret link finds them. */
+export interface RequestAndSigner {
+  readonly request: SignatureRequest;
+  readonly signer: Signer;
+}
+
 export interface SignatureRequestRepository {
   insert(
     request: Omit<SignatureRequest, 'signees' | 'auditTrailAnchorId' | 'proofBundleComplete' | 'lastModified'>,
@@ -155,16 +161,12 @@ export interface SignatureRequestRepository {
    * The request and its signer whose lookup hash this is, read in one statement (with the request's row
    * lock when `lock`); null when the request is unknown or has no such signer.
    */
-  findForSigner(
-    id: string,
-    lookupHash: Buffer,
-    opts: { readonly lock: boolean },
-  ): Promise<{ request: SignatureRequest; signee: Signer } | null>;
+  findForSigner(id: string, lookupHash: Buffer, opts: { readonly lock: boolean }): Promise<RequestAndSigner | null>;
   /** {@link findForSigner} of several signers in one statement (locks taken in the order asked): one answer each. */
   findForSigners(
     asked: readonly { readonly id: string; readonly lookupHash: Buffer }[],
-    lock: boolean,
-  ): Promise<({ request: SignatureRequest; signee: Signer } | null)[]>;
+    opts: { readonly lock: boolean },
+  ): Promise<(RequestAndSigner | null)[]>;
   /**
    * Records a signature at `event.date`, touches the request's lastModified and appends the event that
    * records it; with `move` (the last signature), moves the request from `move.from` to `move.to` and

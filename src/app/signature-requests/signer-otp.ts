@@ -30,7 +30,7 @@ export async function sendSignerOtp(
   input: { id: string; signeeId: string; origin?: Origin },
 ): Promise<{ expiresAt: number }> {
   return deps.store.transaction(async (tx) => {
-    const { request, signee: signer } = await findSigner(
+    const { request, signer } = await findSigner(
       { store: tx, secretKey: deps.secretKey },
       { requestId: input.id, signeeId: input.signeeId, lock: true },
     );
