@@ -3,6 +3,7 @@
  * which holds the French letters (é è à ç œ ’ « »).
  */
 import type { EmailTypeId } from '../mail/email-types.js';
+import { frenchSpacing } from '../text/french-spacing.js';
 import type { AuditEventType } from './audit-trail.js';
 import type { SignatureRequestState } from './states.js';
 
@@ -32,6 +33,7 @@ const en = {
   otp: 'One-time code',
   anchorId: 'Anchor id',
   delegated: 'delegated to the platform',
+  platformActor: 'the platform',
   ownKey: 'own key',
   notSigned: 'not signed',
   declinedOn: 'Declined on',
@@ -68,6 +70,8 @@ const en = {
 
 export type AttestationTextKey = keyof typeof en;
 type Texts = Record<AttestationTextKey, string>;
+/** Every key of the attestation's texts (the French wording test reads them all). */
+export const ATTESTATION_TEXT_KEYS = Object.keys(en) as readonly AttestationTextKey[];
 
 const fr: Texts = {
   title: 'Attestation de signature',
@@ -92,6 +96,7 @@ const fr: Texts = {
   otp: 'Code à usage unique',
   anchorId: 'Identifiant d’ancrage',
   delegated: 'déléguée à la plateforme',
+  platformActor: 'la plateforme',
   ownKey: 'clé personnelle',
   notSigned: 'non signé',
   declinedOn: 'Refusé le',
@@ -185,13 +190,8 @@ const EVENTS: Record<AttestationLang, Record<AuditEventType, string>> = {
   },
 };
 
-/**
- * French puts a non-breaking space before `:` `;` `?` `!` and inside « » (written with plain spaces above,
- * made non-breaking here once): WinAnsi holds U+00A0, and the PDF's line breaking never splits at it.
- */
-export function frenchSpacing(text: string): string {
-  return text.replace(/ ([:;?!»])/g, '\u00a0$1').replace(/« /g, '«\u00a0');
-}
+/** French spacing (`État :`, a no-break space) on every French text, once: see `core/text/french-spacing.ts`. */
+export { frenchSpacing };
 
 const frSpaced = Object.fromEntries(Object.entries(fr).map(([k, v]) => [k, frenchSpacing(v)])) as Texts;
 
@@ -274,6 +274,18 @@ export function auditCommentText(lang: AttestationLang, type: AuditEventType, co
     return (MAILS[lang] as Record<string, string>)[comment] ?? comment;
   return comment;
 }
+
+/**
+ * Who did an event, as the "By" column shows it: the actor the trail seals (a name, an e-mail), or the
+ * platform's own actions (mails, anchoring) in the attestation's language rather than the sealed word `platform`.
+ */
+export function auditActorText(lang: AttestationLang, actor: string | null): string {
+  if (actor === null) return '';
+  return actor === PLATFORM_ACTOR ? TEXTS[lang].platformActor : actor;
+}
+
+/** The sealed actor of the platform's own events (`PLATFORM_ACTOR` of app/signature-requests/audit.ts). */
+const PLATFORM_ACTOR = 'platform';
 
 /** The attestation language for a request's `lang` (ISO 639-1, maybe with a region): French or English. */
 export function attestationLang(lang: string | null | undefined): AttestationLang {
