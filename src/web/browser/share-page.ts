@@ -79,7 +79,8 @@ function stateNote(view: SharedView): string | null {
 function render(view: SharedView): void {
   byId('title').textContent = view.name;
   const stateKey = `state_${view.state}`;
-  byId('state').textContent = isSigningKey(stateKey) ? m(stateKey) : view.state;
+  const declined = view.state === 'IN_PROGRESS' && view.signers.some((s) => s.declinedOn !== undefined);
+  byId('state').textContent = declined ? m('stateDeclined') : isSigningKey(stateKey) ? m(stateKey) : view.state;
   byId('state').dataset.state = view.state;
   const note = stateNote(view);
   byId('state-note').textContent = note ?? '';
