@@ -11,6 +11,7 @@ import {
   attestationDate,
   attestationLabel,
   attestationText,
+  auditActorText,
   auditCommentText,
   auditEventLabel,
   stateLabel,
@@ -153,7 +154,7 @@ function auditPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette):
   const rows = model.events.map((e) => [
     attestationDate(model.lang, e.date),
     auditEventLabel(model.lang, e.type),
-    e.actor ?? '',
+    auditActorText(model.lang, e.actor),
     auditCommentText(model.lang, e.type, e.comment),
   ]);
   const columns = [

@@ -4,6 +4,7 @@
  */
 import type { EmailTypeId } from './email-types.js';
 import type { TemplateLang } from './mail-context.js';
+import { frenchSpacing } from '../text/french-spacing.js';
 
 export interface EmailText {
   readonly subject: string;
@@ -286,4 +287,19 @@ const FR: Record<EmailTypeId, EmailText> = {
   },
 };
 
-export const DEFAULT_TEXTS: Readonly<Record<TemplateLang, Record<EmailTypeId, EmailText>>> = { en: EN, fr: FR };
+/** A French text with its no-break spaces (`Rappel : …`), the Velocity operators left alone. */
+function spacedFr(text: EmailText): EmailText {
+  return {
+    subject: frenchSpacing(text.subject),
+    title: frenchSpacing(text.title),
+    lines: text.lines.map(frenchSpacing),
+    ...(text.action && { action: { ...text.action, label: frenchSpacing(text.action.label) } }),
+  };
+}
+
+const FR_SPACED = Object.fromEntries(Object.entries(FR).map(([id, text]) => [id, spacedFr(text)])) as Record<
+  EmailTypeId,
+  EmailText
+>;
+
+export const DEFAULT_TEXTS: Readonly<Record<TemplateLang, Record<EmailTypeId, EmailText>>> = { en: EN, fr: FR_SPACED };

@@ -20,7 +20,7 @@ import {
   show,
   showLogo,
 } from './page-kit.js';
-import { showPdf, ZOOMS, type PdfView } from './pdf-view.js';
+import { showPdf, ZOOMS, type PdfView, type Zoom } from './pdf-view.js';
 import { signerLogoUrl } from './signer-logo.js';
 
 const lang = pageLang();
@@ -30,6 +30,7 @@ interface SignerView {
   commonName: string;
   signedOn?: number;
   declinedOn?: number;
+  declineReason?: string;
   requiresOTP?: boolean;
   maskedPhone?: string;
   signeeId?: string;
@@ -72,6 +73,8 @@ const REQUEST_PATH = /^\/v1\/signatureRequest\/[0-9a-fA-F-]{36}$/;
 const NAME_MAX = 120;
 
 let docState: DocState = 'none';
+/** Where this signer stands: the document check's words follow it ("the document you sign / signed / declined"). */
+let outcome: 'open' | 'signed' | 'declined' = 'open';
 
 /** The signature request URL of the query, checked: same origin, a request path, a signeeId. */
 function targetOf(search: string): Target | Failure {
@@ -128,14 +131,27 @@ function showFailure(f: Failure): void {
   byId('failure-heading').focus();
 }
 
+/** A signer's outcome in words: signed (when), declined (when, and why when the view says), or not yet. */
+function outcomeOf(s: SignerView): { className: string; text: string } {
+  if (s.signedOn !== undefined)
+    return { className: 'signed', text: m('signerSigned', { date: formatDate(lang, s.signedOn) }) };
+  if (s.declinedOn === undefined) return { className: 'waiting', text: m('signerWaiting') };
+  const date = formatDate(lang, s.declinedOn);
+  const text =
+    s.declineReason === undefined
+      ? m('signerDeclined', { date })
+      : m('signerDeclinedReason', { date, reason: truncateGraphemes(s.declineReason, NAME_MAX, '…') });
+  return { className: 'declined', text };
+}
+
 function signerItem(s: SignerView, isMe: boolean): HTMLLIElement {
   const li = document.createElement('li');
   const name = document.createElement('strong');
   name.textContent = isMe ? `${s.commonName} ${m('you')}` : s.commonName;
   const status = document.createElement('span');
-  status.className = s.signedOn === undefined ? 'waiting' : 'signed';
-  status.textContent =
-    s.signedOn === undefined ? m('signerWaiting') : m('signerSigned', { date: formatDate(lang, s.signedOn) });
+  const { className, text } = outcomeOf(s);
+  status.className = className;
+  status.textContent = text;
   li.append(name, ' — ', status);
   return li;
 }
@@ -188,24 +204,37 @@ function docProblem(text: string | null): void {
   show(text !== null, byId('doc-problem'));
 }
 
+/**
+ * The zoom tools: the level in percent of the printed size (as PDF readers count), "Fit width" pressed while
+ * the pages follow the frame's width (how a phone opens the document), and steps from wherever it stands.
+ */
 function setZoomControls(pdf: PdfView): void {
   const level = byId('zoom-level');
   const zoomOut = byId<HTMLButtonElement>('zoom-out');
   const zoomIn = byId<HTMLButtonElement>('zoom-in');
-  const apply = (zoom: number) => {
+  const fit = byId<HTMLButtonElement>('zoom-fit');
+  const sayLevel = () => {
+    const scale = pdf.scale;
+    level.textContent = `${Math.round(scale * 100)} %`;
+    fit.setAttribute('aria-pressed', String(pdf.zoom === 'fit'));
+    zoomOut.disabled = scale <= ZOOMS[0] + 1e-9;
+    zoomIn.disabled = scale >= ZOOMS[ZOOMS.length - 1]! - 1e-9;
+  };
+  const apply = (zoom: Zoom) => {
     pdf.setZoom(zoom);
-    level.textContent = `${Math.round(zoom * 100)} %`;
-    zoomOut.disabled = zoom <= ZOOMS[0];
-    zoomIn.disabled = zoom >= ZOOMS[ZOOMS.length - 1]!;
+    sayLevel();
   };
   const step = (dir: 1 | -1) => {
-    const i = ZOOMS.findIndex((z) => z >= pdf.zoom - 1e-9);
-    apply(ZOOMS[Math.min(ZOOMS.length - 1, Math.max(0, i + dir))]!);
+    const now = pdf.scale;
+    const next = dir === 1 ? ZOOMS.find((z) => z > now + 1e-9) : [...ZOOMS].reverse().find((z) => z < now - 1e-9);
+    if (next !== undefined) apply(next);
   };
   zoomOut.addEventListener('click', () => step(-1));
   zoomIn.addEventListener('click', () => step(1));
-  byId('zoom-fit').addEventListener('click', () => apply(1));
-  apply(1);
+  fit.addEventListener('click', () => apply('fit'));
+  // The phone turned sideways: "fit" is another percentage.
+  new ResizeObserver(sayLevel).observe(byId('pages'));
+  sayLevel();
 }
 
 /**
@@ -292,13 +321,19 @@ async function setupFile(view: RequestView, target: Target): Promise<void> {
     return setDocState('wrong');
   }
   check.className = 'ok';
-  check.textContent = m('docMatch');
+  check.dataset.match = 'true';
+  check.textContent = docMatchText();
   const workerSrc = byId('viewer').dataset.worker ?? '';
   if (!isPdf(bytes, type) || !workerSrc) {
     docProblem(isPdf(bytes, type) ? m('docUnrendered', { reason: 'no PDF.js worker' }) : m('docNotPdf'));
     return setDocState('unshown');
   }
   await renderPdf(bytes, workerSrc);
+}
+
+/** The fingerprint check's words, which follow the signer's outcome: the document you sign, signed, declined. */
+function docMatchText(): string {
+  return m(outcome === 'signed' ? 'docMatchSigned' : outcome === 'declined' ? 'docMatchDeclined' : 'docMatch');
 }
 
 /** A PDF by its type or its header (`%PDF-` within the first KiB, where readers look for it). */
@@ -418,7 +453,10 @@ function doneLinks(view: RequestView, target: Target, signedNow: boolean): void 
 
 /** Signed or declined: the one message saying so, with its heading focused; the forms go away. */
 function showOutcome(heading: SigningKey, text: string): void {
+  outcome = heading === 'declinedHeading' ? 'declined' : 'signed';
   show(false, byId('sign-form'), byId('feedback'), byId('decline'), byId('failure'));
+  const check = byId('doc-check');
+  if (check.dataset.match === 'true') check.textContent = docMatchText();
   byId('done').classList.toggle('declined', heading === 'declinedHeading');
   byId('done-heading').textContent = m(heading);
   byId('done-text').textContent = text;
@@ -511,7 +549,9 @@ function settled(view: RequestView, me: SignerView, target: Target): boolean {
     return true;
   }
   if (me.declinedOn !== undefined) {
-    showOutcome('declinedHeading', m('declinedOnText', { date: formatDate(lang, me.declinedOn) }));
+    const said = [m('declinedOnText', { date: formatDate(lang, me.declinedOn) })];
+    if (me.declineReason !== undefined) said.push(m('declinedReasonText', { reason: me.declineReason }));
+    showOutcome('declinedHeading', [...said, m('declinedNext')].join(' '));
     show(false, byId('done-links'));
     return true;
   }
