@@ -85,7 +85,7 @@ describe('outcomes, names and phones (issue 33 §1–§4, chromium)', { skip }, 
   const inView = (page: Page, selector: string) =>
     page.$eval(selector, (el) => {
       const r = el.getBoundingClientRect();
-      return r.top >= 0 && r.top < window.innerHeight && r.height > 0;
+      return r.top >= 0 && r.top < (globalThis as unknown as { innerHeight: number }).innerHeight && r.height > 0;
     });
 
   /** A request of `auth`'s account over the uploaded `pdf`; its signers' links and its sharing page. */
@@ -337,12 +337,12 @@ describe('outcomes, names and phones (issue 33 §1–§4, chromium)', { skip }, 
     assert.deepEqual([...bytes.subarray(0, 6)], [0, 0, 1, 0, 1, 0], 'an ICO with one image');
     // Chromium decodes it as a 16×16 image.
     const page = await open(`${base}/verify`, SIZES[0][1]);
-    const size = await page.evaluate(async () => {
+    const size = (await page.evaluate(`(async () => {
       const img = new Image();
       img.src = '/favicon.ico';
       await img.decode();
       return [img.naturalWidth, img.naturalHeight];
-    });
+    })()`)) as [number, number];
     assert.deepEqual(size, [16, 16]);
     await page.close();
   });
