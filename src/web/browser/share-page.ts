@@ -6,7 +6,18 @@
 import type { ChainpointReceipt } from '../../core/chainpoint/index.js';
 import { blockLookups as blockLookupsOf, isBitcoinNetwork, type BitcoinNetwork } from '../../core/bitcoin/explorers.js';
 import { isSigningKey, st, type SigningKey } from '../i18n-signing.js';
-import { api, applyBranding, byId, formatDate, pageLang, requesterText, show, showLogo } from './page-kit.js';
+import {
+  api,
+  applyBranding,
+  byId,
+  formatDate,
+  hide,
+  pageLang,
+  requesterText,
+  show,
+  showLogo,
+  toggle,
+} from './page-kit.js';
 import type { ChainAnswer } from './verify-checks.js';
 import { buildReport } from './verify-report.js';
 import { blockLookups, cardElement, headline, revealVerdict, verdictClass, type Renderer } from './verify-render.js';
@@ -84,17 +95,17 @@ function render(view: SharedView): void {
   byId('state').dataset.state = view.state;
   const note = stateNote(view);
   byId('state-note').textContent = note ?? '';
-  show(note !== null, byId('state-note'));
+  toggle({ visible: note !== null }, byId('state-note'));
   byId('requester').textContent = requesterText(view.requester);
   byId('document').textContent = view.fileName ?? view.name;
   byId('hash').textContent = view.hashToSign;
   byId('signers').replaceChildren(...view.signers.map(signerItem));
   byId('updated').textContent = m('updated', { time: formatDate(lang, Date.now()) });
   const final = ['COMPLETED', 'CLOSED'].includes(view.state);
-  show(final, byId('attestation-item'));
-  show(!final, byId('attestation-later'));
-  show(false, byId('loading'));
-  show(true, byId('request'), byId('proofs'));
+  toggle({ visible: final }, byId('attestation-item'));
+  toggle({ visible: !final }, byId('attestation-later'));
+  hide(byId('loading'));
+  show(byId('request'), byId('proofs'));
 }
 
 let branded = false;
@@ -117,10 +128,10 @@ async function refresh(): Promise<void> {
     if (!(settled && res.body.proofBundleComplete)) setTimeout(() => void refresh(), REFRESH_MS);
     return;
   }
-  show(false, byId('loading'), byId('request'), byId('proofs'));
+  hide(byId('loading'), byId('request'), byId('proofs'));
   const gone = res.status === 404 || res.code === 'VALIDATION_FAILED';
   byId('failure-text').textContent = gone ? m('shareNotFound') : m('failed', { reason: res.code ?? '' });
-  show(true, byId('failure'));
+  show(byId('failure'));
   byId('failure-heading').focus();
 }
 
@@ -173,7 +184,7 @@ async function verify(): Promise<void> {
   }
   button.disabled = false;
   button.textContent = m('verifyButton');
-  show(true, byId('result-heading'), verdict);
+  show(byId('result-heading'), verdict);
   revealVerdict(verdict);
 }
 

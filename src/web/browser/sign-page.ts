@@ -15,10 +15,12 @@ import {
   byId,
   fileSha256,
   formatDate,
+  hide,
   pageLang,
   requesterText,
   show,
   showLogo,
+  toggle,
 } from './page-kit.js';
 import { showPdf, ZOOMS, type PdfView, type Zoom } from './pdf-view.js';
 import { signerLogoUrl } from './signer-logo.js';
@@ -123,11 +125,11 @@ function blockedBy(view: RequestView): Failure | null {
 }
 
 function showFailure(f: Failure): void {
-  show(false, byId('loading'), byId('file'), byId('sign-form'), byId('feedback'), byId('decline'));
+  hide(byId('loading'), byId('file'), byId('sign-form'), byId('feedback'), byId('decline'));
   byId('failure-text').textContent = m(f.key, f.params);
   byId<HTMLAnchorElement>('retry-link').href = location.href;
-  show(f.key === 'tooManyTries', byId('failure-retry'));
-  show(true, byId('failure'));
+  toggle({ visible: f.key === 'tooManyTries' }, byId('failure-retry'));
+  show(byId('failure'));
   byId('failure-heading').focus();
 }
 
@@ -170,8 +172,8 @@ function renderRequest(view: RequestView): void {
     for (const el of document.querySelectorAll<HTMLElement>('.deadline')) el.hidden = false;
   }
   renderSigners(view);
-  show(false, byId('loading'));
-  show(true, byId('request'));
+  hide(byId('loading'));
+  show(byId('request'));
 }
 
 /** Where the page reads the document from: the uploaded file, or a `fileURL` on this origin; else null. */
@@ -190,7 +192,7 @@ function documentUrl(view: RequestView, target: Target): string | null {
 function updateSignButton(): void {
   const button = byId<HTMLButtonElement>('sign-button');
   const ack = byId<HTMLInputElement>('ack');
-  show(docState === 'unshown', byId('ack-field'));
+  toggle({ visible: docState === 'unshown' }, byId('ack-field'));
   button.disabled = docState === 'loading' || docState === 'wrong' || (docState === 'unshown' && !ack.checked);
 }
 
@@ -201,7 +203,7 @@ function setDocState(state: DocState): void {
 
 function docProblem(text: string | null): void {
   byId('doc-problem').textContent = text ?? '';
-  show(text !== null, byId('doc-problem'));
+  toggle({ visible: text !== null }, byId('doc-problem'));
 }
 
 /**
@@ -247,12 +249,12 @@ const FIRST_PAGE_TIMEOUT_MS = 8_000;
 /** Draw the PDF; a file PDF.js cannot read, or whose page 1 is not drawn in time, becomes `unshown`. */
 async function renderPdf(bytes: Uint8Array, workerSrc: string): Promise<void> {
   const viewer = byId('viewer');
-  show(true, viewer);
+  show(viewer);
   const stop = new AbortController();
   const giveUp = (problem: string) => {
     if (stop.signal.aborted) return;
     stop.abort();
-    show(false, viewer);
+    hide(viewer);
     docProblem(problem);
     setDocState('unshown');
   };
@@ -289,11 +291,11 @@ async function renderPdf(bytes: Uint8Array, workerSrc: string): Promise<void> {
  * No uploaded copy: the signer may still check a copy of their own against the fingerprint.
  */
 async function setupFile(view: RequestView, target: Target): Promise<void> {
-  show(true, byId('file'));
+  show(byId('file'));
   const url = documentUrl(view, target);
   if (url === null) return setupFileCheck(view);
   setDocState('loading');
-  show(true, byId('doc-loading'));
+  show(byId('doc-loading'));
   byId('sign-intro').textContent = m('signIntroDoc');
   const link = byId<HTMLAnchorElement>('doc-link');
   link.href = url;
@@ -306,15 +308,15 @@ async function setupFile(view: RequestView, target: Target): Promise<void> {
     type = res.headers.get('content-type') ?? '';
     bytes = new Uint8Array(await res.arrayBuffer());
   } catch (err) {
-    show(false, byId('doc-loading'));
+    hide(byId('doc-loading'));
     docProblem(m('docLoadFailed', { reason: err instanceof Error ? err.message : 'NETWORK' }));
-    show(true, byId('doc-download'));
+    show(byId('doc-download'));
     return setDocState('wrong');
   }
   const hash = await fileSha256(new Blob([bytes]));
-  show(false, byId('doc-loading'));
+  hide(byId('doc-loading'));
   const check = byId('doc-check');
-  show(true, check, byId('doc-download'));
+  show(check, byId('doc-download'));
   if (hash !== view.hashToSign) {
     check.className = 'fail';
     check.textContent = m('docMismatch', { hash });
@@ -346,9 +348,9 @@ function isPdf(bytes: Uint8Array, type: string): boolean {
 function setupFileCheck(view: RequestView): void {
   const safe = view.fileURL !== undefined && /^https?:\/\//i.test(view.fileURL);
   if (safe) byId<HTMLAnchorElement>('file-link').href = view.fileURL!;
-  show(safe, byId('file-download'));
-  show(!safe, byId('file-none'));
-  show(true, byId('file-check-field'));
+  toggle({ visible: safe }, byId('file-download'));
+  toggle({ visible: !safe }, byId('file-none'));
+  show(byId('file-check-field'));
   const input = byId<HTMLInputElement>('file-check');
   input.addEventListener('change', async () => {
     const file = input.files?.[0];
@@ -365,7 +367,7 @@ function inlineError(key: SigningKey | null, params?: Record<string, string>): v
 }
 
 function setupOtp(target: Target, me: SignerView): void {
-  show(true, byId('otp'));
+  show(byId('otp'));
   const phone = me.maskedPhone;
   if (phone) byId('otp-intro').textContent = m('otpIntroPhone', { phone });
   const button = byId<HTMLButtonElement>('otp-send');
@@ -433,7 +435,7 @@ function setupSign(view: RequestView, me: SignerView, target: Target): void {
     else refused(res.code, target);
   });
   updateSignButton();
-  show(true, form);
+  show(form);
 }
 
 /** The document and proof links of a signer who signed: the file when there is one, the proofs once complete. */
@@ -444,23 +446,23 @@ function doneLinks(view: RequestView, target: Target, signedNow: boolean): void 
     link.href = doc;
     if (view.fileName) link.download = view.fileName;
   }
-  show(doc !== null, byId('done-doc'));
+  toggle({ visible: doc !== null }, byId('done-doc'));
   const ready = view.proofBundleComplete === true && !signedNow;
   byId<HTMLAnchorElement>('proofs-link').href = signerUrl(target, '/proofbundle');
-  show(ready, byId('done-proofs'));
-  show(!ready, byId('done-proofs-later'));
+  toggle({ visible: ready }, byId('done-proofs'));
+  toggle({ visible: !ready }, byId('done-proofs-later'));
 }
 
 /** Signed or declined: the one message saying so, with its heading focused; the forms go away. */
 function showOutcome(heading: SigningKey, text: string): void {
   outcome = heading === 'declinedHeading' ? 'declined' : 'signed';
-  show(false, byId('sign-form'), byId('feedback'), byId('decline'), byId('failure'));
+  hide(byId('sign-form'), byId('feedback'), byId('decline'), byId('failure'));
   const check = byId('doc-check');
   if (check.dataset.match === 'true') check.textContent = docMatchText();
   byId('done').classList.toggle('declined', heading === 'declinedHeading');
   byId('done-heading').textContent = m(heading);
   byId('done-text').textContent = text;
-  show(true, byId('done'));
+  show(byId('done'));
   byId('done-heading').focus();
 }
 
@@ -474,7 +476,7 @@ async function signed(view: RequestView, me: SignerView, target: Target): Promis
   const redirect = me.vars?.redirectURL ?? view.vars?.redirectURL;
   if (typeof redirect !== 'string' || !/^https?:\/\//i.test(redirect)) return;
   byId<HTMLAnchorElement>('redirect-link').href = redirect;
-  show(true, byId('redirect'));
+  show(byId('redirect'));
   setTimeout(() => location.assign(redirect), 4000);
 }
 
@@ -500,7 +502,7 @@ function setupDecline(target: Target): void {
     if (page) return showFailure(page);
     status.textContent = m('failed', { reason: res.code });
   });
-  show(true, byId('decline'));
+  show(byId('decline'));
 }
 
 function setupFeedback(target: Target): void {
@@ -519,7 +521,7 @@ function setupFeedback(target: Target): void {
     status.textContent = res.code === null ? m('feedbackDone') : m('failed', { reason: res.code });
     if (res.code === null) form.reset();
   });
-  show(true, byId('feedback'));
+  show(byId('feedback'));
 }
 
 /** The signer's language, when the link did not choose one: reload the page in it. */
@@ -552,7 +554,7 @@ function settled(view: RequestView, me: SignerView, target: Target): boolean {
     const said = [m('declinedOnText', { date: formatDate(lang, me.declinedOn) })];
     if (me.declineReason !== undefined) said.push(m('declinedReasonText', { reason: me.declineReason }));
     showOutcome('declinedHeading', [...said, m('declinedNext')].join(' '));
-    show(false, byId('done-links'));
+    hide(byId('done-links'));
     return true;
   }
   return false;
