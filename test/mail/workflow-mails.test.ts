@@ -1,6 +1,6 @@
 // tier: slow (over 10 s of tests)
 /**
- * The fifteen mails of the signature workflow, queued by the events themselves and delivered to a real SMTP
+ * The mails of the signature workflow, queued by the events themselves and delivered to a real SMTP
  * server in the test process, every mail parsed with mailparser: recipients, sender, subject, both parts,
  * links (the signing link opens the request as that signer), attachments, EMAIL_SENT, on both stores.
  */

@@ -1,5 +1,5 @@
 /**
- * Which of the fifteen e-mails (docs/emails.md) an event of a signature request sends, and to whom.
+ * Which of the workflow's e-mails (EMAIL_TYPES, docs/emails.md) an event of a signature request sends, and to whom.
  * Pure: the caller renders and queues them in the transaction of the event.
  */
 import type { EmailTypeId } from '../../core/mail/email-types.js';
@@ -139,7 +139,7 @@ function feedbackMail(event: { signee: Signer; subject: string; message: string 
  * "decline": the default template's subject then says the signer declined, its lines give the reason and what
  * the requester may do next (close, cancel, send a new request); `feedbackSubject` and `feedbackMessage` keep
  * their meaning for a custom template written for plain feedback. No new mail type: the
- * spec's fifteen stay the contract, and an owner's feedback template already shows a signer's words.
+ * spec's types stay the contract, and an owner's feedback template already shows a signer's words.
  */
 function declineMails(request: SignatureRequest, event: { signee: Signer; reason: string | null }): PlannedMail[] {
   const vars = (lang: string | null | undefined): Record<string, string> => {

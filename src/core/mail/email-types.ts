@@ -1,5 +1,5 @@
 /**
- * The fifteen e-mails of the signature workflow (docs/emails.md): who receives each and whether a
+ * The e-mails of the signature workflow, one entry each (docs/emails.md): who receives each and whether a
  * request may turn it off with `<identifier>Disabled`. The spec's `signatureConfirmedWatcher#Email` is
  * `signatureConfirmedWatcherEmail` (api-decisions.md).
  */
