@@ -259,7 +259,7 @@ const isDataDir = (dir: string) => DATA_DIR_MARKS.some((name) => existsSync(path
  * checkout, README), the `data` folder of the installation it runs from (`<checkout>/data`, where `npm start` keeps
  * the default run's) when that one is. `start` makes its DATA_DIR where it is told: `./data` by default.
  */
-function dataDirOf(command: string, config: Config, home: string): string {
+export function commandDataDir(command: string, config: Pick<Config, 'dataDir'>, home: string): string {
   if (command === 'start' || config.dataDir !== path.resolve('data')) return config.dataDir;
   const installed = path.join(home, 'data');
   return isDataDir(config.dataDir) || !isDataDir(installed) ? config.dataDir : installed;
@@ -270,7 +270,7 @@ const HOME = path.resolve(import.meta.dirname, '..');
 
 /**
  * Runs one command. `home` is the installation's folder (bin/proofseal.js gives its own parent), where a
- * command run from elsewhere finds the default run's DATA_DIR ({@link dataDirOf}).
+ * command run from elsewhere finds the default run's DATA_DIR ({@link commandDataDir}).
  */
 export async function run(
   argv: string[],
@@ -281,7 +281,7 @@ export async function run(
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') return out(USAGE);
   if (asksHelp(rest)) return out(usageOf(command));
   const loaded = loadConfig();
-  const config = { ...loaded, dataDir: dataDirOf(command, loaded, home) };
+  const config = { ...loaded, dataDir: commandDataDir(command, loaded, home) };
   if (command === 'headers')
     return headersToFile(rest, (args, lines) => runOperatorCommand(config, command, args, lines), out);
   if (isOperatorCommand(command)) return runOperatorCommand(config, command, rest, out);
