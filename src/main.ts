@@ -1,7 +1,8 @@
 /**
  * The composition root and the one entry of the binary (bin/proofseal.js only calls {@link main}):
  * `proofseal start --role api|worker|all`, `migrate`, and the operator commands. Wires config → adapters →
- * use cases → HTTP and jobs; nothing else builds adapters.
+ * use cases → HTTP and jobs; nothing else builds adapters. What only some commands use is imported when they run
+ * (`start`: {@link serviceModules}), so a client command starts without loading the service (issue 33).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import type { Logger } from 'pino';
 import { parse, UsageError } from './cli/args.js';
 import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
 import { headersToFile } from './cli/headers-command.js';
-import { REQUEST_USAGE } from './cli/request-commands.js';
+import { REQUEST_USAGE, requestCommand } from './cli/request-commands.js';
 import { startBanner } from './cli/start-banner.js';
 import { StoreHeldError } from './adapters/store/embedded-lock.js';
 import { StoreUnreachableError } from './adapters/store/store-unreachable.js';
@@ -266,7 +267,7 @@ export function commandDataDir(command: string, config: Pick<Config, 'dataDir'>,
 }
 
 /** The folder of the installation running: the checkout (its bin/, dist/ and src/ are one level down). */
-const HOME = path.resolve(import.meta.dirname, '..');
+const INSTALLATION = path.resolve(import.meta.dirname, '..');
 
 /**
  * Runs one command. `home` is the installation's folder (bin/proofseal.js gives its own parent), where a
@@ -275,7 +276,7 @@ const HOME = path.resolve(import.meta.dirname, '..');
 export async function run(
   argv: string[],
   out: (line: string) => void = console.log,
-  home: string = HOME,
+  home: string = INSTALLATION,
 ): Promise<void> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') return out(USAGE);
@@ -288,10 +289,13 @@ export async function run(
   switch (command) {
     case 'start':
       return startCommand(config, rest);
-    case 'request': {
-      const [{ requestCommand }, adapters] = await Promise.all([import('./cli/request-commands.js'), clientAdapters()]);
-      return requestCommand(rest, { env: loadCliEnv(), dataDir: config.dataDir, out, adapters });
-    }
+    case 'request':
+      return requestCommand(rest, {
+        env: loadCliEnv(),
+        dataDir: config.dataDir,
+        out,
+        adapters: await clientAdapters(),
+      });
     case 'seal':
     case 'verify':
     case 'receipt':
@@ -354,7 +358,7 @@ const ONE_LINE_ERRORS = [
  * a failure is printed (one line for what the operator can act on, the stack otherwise) and ends the process
  * with its exit code.
  */
-export async function main(argv: string[], home: string = HOME): Promise<void> {
+export async function main(argv: string[], home: string = INSTALLATION): Promise<void> {
   // DATA_DIR and everything written in it (the embedded store, keys, the operator socket): owner only.
   process.umask(0o077);
   try {
