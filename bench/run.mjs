@@ -43,6 +43,8 @@ const benches = [
   ['--import', 'tsx', 'bench/signed-copy.bench.ts'],
   // Issue 32: users' PDFs in worker threads (the built service in dist/, which `npm install` builds).
   ['--import', 'tsx', 'bench/pdf-worker.bench.mjs'],
+  // Issue 33: the CPU of a client command's start (`request show`, `--help`) beside a bare `node -e 0`.
+  ['--import', 'tsx', 'bench/cli-start.bench.ts'],
 ];
 for (const args of benches) {
   console.log(`\n== ${args.slice(args.findIndex((a) => a.startsWith('bench/'))).join(' ')}`);

@@ -160,6 +160,7 @@ export async function openBitcoin(
         log: rt.log,
         pollSeconds: config.confirmPollSeconds,
         rewindDepth: config.reorgWatchDepth,
+        earlierDepositsPossible: node === undefined,
       }),
     ];
     rt.log.info(

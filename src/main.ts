@@ -1,32 +1,26 @@
 /**
  * The composition root and the one entry of the binary (bin/proofseal.js only calls {@link main}):
  * `proofseal start --role api|worker|all`, `migrate`, and the operator commands. Wires config → adapters →
- * use cases → HTTP and jobs; nothing else builds adapters.
+ * use cases → HTTP and jobs; nothing else builds adapters. What only some commands use is imported when they run
+ * (`start`: {@link serviceModules}), so a client command starts without loading the service (issue 33).
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import { parse, UsageError } from './cli/args.js';
-import { openBitcoin, startEmbeddedNode, stopStarted } from './bitcoin-runtime.js';
 import { CLIENT_COMMANDS, CLIENT_USAGE } from './cli/client-commands.js';
 import { headersToFile } from './cli/headers-command.js';
 import { REQUEST_USAGE, requestCommand } from './cli/request-commands.js';
-import { bootstrapLocalCredentials } from './cli/local-credentials.js';
-import { writeCredentialsFile } from './adapters/system/credentials-file.js';
-import { loadWebAssets } from './adapters/web/web-assets.js';
-import { clientAdapters } from './client-runtime.js';
-import { startIdentityServer } from './identity/app.js';
+import { startBanner } from './cli/start-banner.js';
 import { StoreHeldError } from './adapters/store/embedded-lock.js';
 import { StoreUnreachableError } from './adapters/store/store-unreachable.js';
 import { OperatorSocketError } from './adapters/system/operator-socket.js';
+import { credentialsPath } from './adapters/system/credentials-file.js';
 import { ConfigError, loadCliEnv, loadConfig, type Config, type Role } from './config.js';
 import { DomainError } from './core/errors.js';
-import { buildApp } from './http/app.js';
-import { chainReadiness } from './http/routes/health.route.js';
-import { jobDefinitions } from './jobs/index.js';
-import { isOperatorCommand, runOperatorCommand, serveOperatorCommands } from './operator-runtime.js';
-import { createLogger, identityDepsOf, openRuntime, type Runtime } from './runtime.js';
-import { apiProcessCount, isClusterWorker, runApiCluster } from './adapters/system/api-cluster.js';
-import { tuneServiceHeap } from './adapters/system/heap-tuning.js';
-import { useNativeSecpIfAvailable } from './adapters/crypto/native-secp.js';
+import { isOperatorCommand, runOperatorCommand } from './operator-runtime.js';
+import type { Runtime } from './runtime.js';
 
 const USAGE = `usage: proofseal <command>
   start [--role api|worker|all|identity]   run the service (default role: all = api + worker + identity server)
@@ -57,22 +51,56 @@ export interface Started {
 }
 
 /**
+ * The modules a started service needs, loaded by `start` only: a client or operator command never loads the
+ * store, the HTTP server, the Bitcoin node or the PDF library (issue 33: a client command's start cost).
+ */
+async function serviceModules() {
+  const [bitcoin, runtime, credentials, credentialsFile, web, identity, http, health, jobs, operator] =
+    await Promise.all([
+      import('./bitcoin-runtime.js'),
+      import('./runtime.js'),
+      import('./cli/local-credentials.js'),
+      import('./adapters/system/credentials-file.js'),
+      import('./adapters/web/web-assets.js'),
+      import('./identity/app.js'),
+      import('./http/app.js'),
+      import('./http/routes/health.route.js'),
+      import('./jobs/index.js'),
+      import('./operator-runtime.js'),
+    ]);
+  return {
+    ...bitcoin,
+    ...runtime,
+    ...credentials,
+    writeCredentialsFile: credentialsFile.writeCredentialsFile,
+    loadWebAssets: web.loadWebAssets,
+    startIdentityServer: identity.startIdentityServer,
+    buildApp: http.buildApp,
+    chainReadiness: health.chainReadiness,
+    jobDefinitions: jobs.jobDefinitions,
+    serveOperatorCommands: operator.serveOperatorCommands,
+  };
+}
+
+/**
  * Starts a process of the given role; resolves once it serves (api) and works jobs (worker).
  * `onStarted` runs before "proofseal started" is logged: whoever waits for that line (a supervisor, a
  * test) may signal the process at once, so the signal handlers must be in place by then.
+ * The default run (role all) then prints its banner (./cli/start-banner.ts), with the credentials on a first start.
  */
 export async function startService(
   config: Config,
   role: Role,
   onStarted?: (started: Started) => void,
 ): Promise<Started> {
+  const m = await serviceModules();
   const waitSeconds = role === 'api' || role === 'worker' ? config.databaseWaitSeconds : 0;
-  const nodeStarting = startEmbeddedNode(config, role);
-  const runtime = await openRuntime(config, { waitSeconds }).catch(async (err: unknown) => {
-    await stopStarted(nodeStarting);
+  const nodeStarting = m.startEmbeddedNode(config, role);
+  const runtime = await m.openRuntime(config, { waitSeconds }).catch(async (err: unknown) => {
+    await m.stopStarted(nodeStarting);
     throw err;
   });
-  const bitcoin = await openBitcoin(runtime, role, nodeStarting).catch(async (err: unknown) => {
+  const bitcoin = await m.openBitcoin(runtime, role, nodeStarting).catch(async (err: unknown) => {
     await runtime.close();
     throw err;
   });
@@ -85,34 +113,35 @@ export async function startService(
     await runtime.close();
     throw new Error(`a ${role} process works the Bitcoin jobs and needs a node: none was opened`);
   }
-  const defs = [...jobDefinitions(deps, { mailer: runtime.mailer }), ...bitcoin.jobs];
+  const defs = [...m.jobDefinitions(deps, { mailer: runtime.mailer }), ...bitcoin.jobs];
   await runtime.jobs.declare(defs);
   let app: FastifyInstance | null = null;
   if (role === 'worker' || role === 'all') await runtime.jobs.work(defs);
   let identityApp: FastifyInstance | null = null;
-  if (role === 'identity' || role === 'all') {
-    if (role === 'all')
-      await bootstrapLocalCredentials(
-        { ...identityDepsOf(runtime), jobs: runtime.jobs, saveCredentials: writeCredentialsFile },
-        config,
-        runtime.log,
-      );
-    identityApp = await startIdentityServer(identityDepsOf(runtime), config);
-  }
+  const firstStart =
+    role === 'all'
+      ? await m.bootstrapLocalCredentials(
+          { ...m.identityDepsOf(runtime), jobs: runtime.jobs, saveCredentials: m.writeCredentialsFile },
+          config,
+          runtime.log,
+        )
+      : null;
+  if (role === 'identity' || role === 'all')
+    identityApp = await m.startIdentityServer(m.identityDepsOf(runtime), config);
   if (role === 'api' || role === 'all') {
     const readiness = {
       store: () => runtime.deps.store.ping(),
-      ...(chain && { chain: chainReadiness({ store: runtime.deps.store, chain }) }),
+      ...(chain && { chain: m.chainReadiness({ store: runtime.deps.store, chain }) }),
     };
-    const webAssets = loadWebAssets();
+    const webAssets = m.loadWebAssets();
     if (!webAssets) runtime.log.warn('no browser bundle in dist/web-bundle (npm start builds it): pages not served');
-    app = await buildApp({ ...deps, readiness }, config, [], { webAssets });
+    app = await m.buildApp({ ...deps, readiness }, config, [], { webAssets });
     await app.listen({ port: config.port, host: config.host });
   }
   // The embedded store is this process's: operator commands of other processes run here, through the socket.
   const forget = () => app?.forgetCredentials();
   const operator =
-    runtime.opened.db.kind === 'embedded' ? await serveOperatorCommands(runtime, bitcoin, forget) : undefined;
+    runtime.opened.db.kind === 'embedded' ? await m.serveOperatorCommands(runtime, bitcoin, forget) : undefined;
   const started: Started = {
     runtime,
     app,
@@ -134,7 +163,26 @@ export async function startService(
     },
     'proofseal started',
   );
+  if (role === 'all' && (firstStart || process.stdout.isTTY === true)) {
+    // After every line logged so far: the pretty logs of a terminal are written by worker threads.
+    // Fastify's loggers are pino loggers (http/logging.ts).
+    await flushLogs([runtime.log, app?.log as Logger | undefined, identityApp?.log as Logger | undefined]);
+    const file = credentialsPath(config.dataDir);
+    const banner = startBanner({
+      apiUrl: config.publicUrl,
+      identityUrl: config.identityPublicUrl,
+      credentialsFile: existsSync(file) ? file : null,
+      firstStart,
+    });
+    process.stdout.write(`${banner}\n`);
+  }
   return started;
+}
+
+/** Resolves once each logger has written what it was given (a worker thread's too); never rejects. */
+async function flushLogs(logs: readonly (Pick<Logger, 'flush'> | undefined)[]): Promise<void> {
+  const given = logs.filter((log) => log !== undefined);
+  await Promise.all(given.map((log) => new Promise<void>((resolve) => log.flush(() => resolve()))));
 }
 
 function onSignals(started: Started, timeoutMs: number): void {
@@ -164,7 +212,12 @@ function onSignals(started: Started, timeoutMs: number): void {
  * for `--role api` only (other roles run one process; the env setting is ignored there).
  * @throws UsageError for a bad count, the flag with another role, or several processes on the embedded store
  */
-function apiProcesses(config: Config, role: Role, flag: string | undefined): number {
+function apiProcesses(
+  config: Config,
+  role: Role,
+  flag: string | undefined,
+  apiProcessCount: (requested: number) => number,
+): number {
   if (flag !== undefined && !/^\d{1,4}$/.test(flag))
     throw new UsageError(`--processes must be a whole number (0: one per core), got "${flag}"`);
   if (flag !== undefined && role !== 'api') throw new UsageError('--processes applies to --role api only');
@@ -197,28 +250,52 @@ export function usageOf(command: string): string {
 const asksHelp = (args: string[]) =>
   (args.includes('--') ? args.slice(0, args.indexOf('--')) : args).some((a) => a === '--help' || a === '-h');
 
-export async function run(argv: string[], out: (line: string) => void = console.log): Promise<void> {
+/** What marks a folder as a proofseal DATA_DIR: the default run's credentials, the generated secret, the embedded store. */
+const DATA_DIR_MARKS = ['credentials.json', 'secret.key', 'pglite'];
+const isDataDir = (dir: string) => DATA_DIR_MARKS.some((name) => existsSync(path.join(dir, name)));
+
+/**
+ * The DATA_DIR of a command other than `start` when it is the default `./data` (DATA_DIR unset): `./data` when it is
+ * a proofseal data folder; else, for a command run from another folder (the `proofseal` command installed from the
+ * checkout, README), the `data` folder of the installation it runs from (`<checkout>/data`, where `npm start` keeps
+ * the default run's) when that one is. `start` makes its DATA_DIR where it is told: `./data` by default.
+ */
+export function commandDataDir(command: string, config: Pick<Config, 'dataDir'>, home: string): string {
+  if (command === 'start' || config.dataDir !== path.resolve('data')) return config.dataDir;
+  const installed = path.join(home, 'data');
+  return isDataDir(config.dataDir) || !isDataDir(installed) ? config.dataDir : installed;
+}
+
+/** The folder of the installation running: the checkout (its bin/, dist/ and src/ are one level down). */
+const INSTALLATION = path.resolve(import.meta.dirname, '..');
+
+/**
+ * Runs one command. `home` is the installation's folder (bin/proofseal.js gives its own parent), where a
+ * command run from elsewhere finds the default run's DATA_DIR ({@link commandDataDir}).
+ */
+export async function run(
+  argv: string[],
+  out: (line: string) => void = console.log,
+  home: string = INSTALLATION,
+): Promise<void> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') return out(USAGE);
   if (asksHelp(rest)) return out(usageOf(command));
-  const config = loadConfig();
+  const loaded = loadConfig();
+  const config = { ...loaded, dataDir: commandDataDir(command, loaded, home) };
   if (command === 'headers')
     return headersToFile(rest, (args, lines) => runOperatorCommand(config, command, args, lines), out);
   if (isOperatorCommand(command)) return runOperatorCommand(config, command, rest, out);
   switch (command) {
-    case 'start': {
-      const { values } = parse(rest, { role: { type: 'string', default: 'all' }, processes: { type: 'string' } });
-      const role = values.role as string;
-      if (!['api', 'worker', 'all', 'identity'].includes(role))
-        throw new UsageError(`--role must be api, worker, all or identity, got "${role}"`);
-      const processes = apiProcesses(config, role as Role, values.processes as string | undefined);
-      if (processes > 1 && !isClusterWorker()) return runApiCluster(processes, createLogger(config));
-      tuneServiceHeap();
-      await startService(config, role as Role, (started) => onSignals(started, config.shutdownTimeoutMs));
-      return;
-    }
+    case 'start':
+      return startCommand(config, rest);
     case 'request':
-      return requestCommand(rest, { env: loadCliEnv(), dataDir: config.dataDir, out, adapters: clientAdapters() });
+      return requestCommand(rest, {
+        env: loadCliEnv(),
+        dataDir: config.dataDir,
+        out,
+        adapters: await clientAdapters(),
+      });
     case 'seal':
     case 'verify':
     case 'receipt':
@@ -227,11 +304,35 @@ export async function run(argv: string[], out: (line: string) => void = console.
         env: loadCliEnv(),
         dataDir: config.dataDir,
         out,
-        adapters: clientAdapters(),
+        adapters: await clientAdapters(),
       });
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }
+}
+
+/** The client's adapters (./client-runtime.ts), with libsecp256k1 for the signatures it checks. */
+async function clientAdapters() {
+  const [client, secp] = await Promise.all([import('./client-runtime.js'), import('./adapters/crypto/native-secp.js')]);
+  secp.useNativeSecpIfAvailable();
+  return client.clientAdapters();
+}
+
+/** `proofseal start [--role R] [--processes N]`: the service, until a signal stops it. */
+async function startCommand(config: Config, args: string[]): Promise<void> {
+  const { values } = parse(args, { role: { type: 'string', default: 'all' }, processes: { type: 'string' } });
+  const role = values.role as string;
+  if (!['api', 'worker', 'all', 'identity'].includes(role))
+    throw new UsageError(`--role must be api, worker, all or identity, got "${role}"`);
+  const [cluster, heap, { createLogger }] = await Promise.all([
+    import('./adapters/system/api-cluster.js'),
+    import('./adapters/system/heap-tuning.js'),
+    import('./runtime.js'),
+  ]);
+  const processes = apiProcesses(config, role as Role, values.processes as string | undefined, cluster.apiProcessCount);
+  if (processes > 1 && !cluster.isClusterWorker()) return cluster.runApiCluster(processes, createLogger(config));
+  heap.tuneServiceHeap();
+  await startService(config, role as Role, (started) => onSignals(started, config.shutdownTimeoutMs));
 }
 
 /** Exit codes: 1 runtime failure, 2 usage or configuration error, 3 refused by a domain rule. */
@@ -257,12 +358,11 @@ const ONE_LINE_ERRORS = [
  * a failure is printed (one line for what the operator can act on, the stack otherwise) and ends the process
  * with its exit code.
  */
-export async function main(argv: string[]): Promise<void> {
+export async function main(argv: string[], home: string = INSTALLATION): Promise<void> {
   // DATA_DIR and everything written in it (the embedded store, keys, the operator socket): owner only.
   process.umask(0o077);
-  useNativeSecpIfAvailable();
   try {
-    await run(argv);
+    await run(argv, console.log, home);
   } catch (err: unknown) {
     console.error(ONE_LINE_ERRORS.some((kind) => err instanceof kind) ? `proofseal: ${messageOf(err as Error)}` : err);
     process.exit(exitCodeOf(err));

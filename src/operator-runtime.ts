@@ -4,15 +4,8 @@
  * service through its operator socket (a second PGlite on the same files would lose data). Part of the
  * composition root. Adding an operator command is one entry in {@link OPERATOR_COMMANDS}.
  */
-import { chainForCommand, walletForCommand, type BitcoinRuntime } from './bitcoin-runtime.js';
-import { headersCommand } from './cli/headers-command.js';
-import { attestationsCommand } from './cli/attestations-command.js';
-import { pdfAttachmentReader } from './adapters/pdf/pdf-attachment-reader.js';
+import type { BitcoinRuntime } from './bitcoin-runtime.js';
 import { UsageError } from './cli/args.js';
-import { identityCommand } from './cli/identity-commands.js';
-import { accountCommand, tokenCommand } from './cli/operator-commands.js';
-import { outboxCommand } from './cli/outbox-command.js';
-import { walletCommand } from './cli/wallet-command.js';
 import { storeHolder } from './adapters/store/embedded-lock.js';
 import {
   callOperatorSocket,
@@ -22,7 +15,7 @@ import {
 } from './adapters/system/operator-socket.js';
 import { loadCliEnv, type Config } from './config.js';
 import { DomainError, type ErrorCode } from './core/errors.js';
-import { identityDepsOf, openRuntime, type Runtime } from './runtime.js';
+import type { Runtime } from './runtime.js';
 
 type Out = (line: string) => void;
 
@@ -35,35 +28,56 @@ export interface OperatorContext {
 
 type OperatorCommand = (ctx: OperatorContext, args: string[], out: Out) => Promise<void>;
 
+/**
+ * Each command loads its modules when it runs: a command replayed through the running service's socket
+ * loads none of them in the calling process (nor the store, the Bitcoin side or the PDF library).
+ */
 export const OPERATOR_COMMANDS: Readonly<Record<string, OperatorCommand>> = {
   migrate: async (_ctx, _args, out) => out('migrations applied'),
-  account: (ctx, args, out) => accountCommand(ctx.rt.deps, args, out, ctx.passwordFromEnv),
-  token: (ctx, args, out) => tokenCommand(ctx.rt.deps, args, out),
-  identity: (ctx, args, out) => identityCommand(identityDepsOf(ctx.rt), args, out),
-  outbox: (ctx, args, out) => outboxCommand(ctx.rt.deps, args, out),
-  attestations: async (ctx, args, out) =>
-    attestationsCommand(
-      {
-        ...ctx.rt.deps,
-        ...(ctx.bitcoin?.chain && { chain: ctx.bitcoin.chain }),
-        pdfAttachments: pdfAttachmentReader(),
-      },
+  account: async (ctx, args, out) =>
+    (await import('./cli/operator-commands.js')).accountCommand(ctx.rt.deps, args, out, ctx.passwordFromEnv),
+  token: async (ctx, args, out) => (await import('./cli/operator-commands.js')).tokenCommand(ctx.rt.deps, args, out),
+  identity: async (ctx, args, out) => {
+    const [{ identityCommand }, { identityDepsOf }] = await Promise.all([
+      import('./cli/identity-commands.js'),
+      import('./runtime.js'),
+    ]);
+    return identityCommand(identityDepsOf(ctx.rt), args, out);
+  },
+  outbox: async (ctx, args, out) => (await import('./cli/outbox-command.js')).outboxCommand(ctx.rt.deps, args, out),
+  attestations: async (ctx, args, out) => {
+    const [{ attestationsCommand }, { pdfAttachmentReader }] = await Promise.all([
+      import('./cli/attestations-command.js'),
+      import('./adapters/pdf/pdf-attachment-reader.js'),
+    ]);
+    const chain = ctx.bitcoin?.chain;
+    return attestationsCommand(
+      { ...ctx.rt.deps, ...(chain && { chain }), pdfAttachments: pdfAttachmentReader() },
       args,
       out,
-    ),
-  headers: async (ctx, args, out) =>
-    headersCommand(
-      {
-        chain: await chainForCommand(ctx.rt, ctx.bitcoin),
-        lowestBlockHeight: () => ctx.rt.deps.store.batches.lowestBlockHeight(),
-        network: ctx.rt.config.bitcoinNetwork,
-        now: ctx.rt.deps.clock.now,
-      },
-      args,
-      out,
-    ),
-  wallet: async (ctx, args, out) =>
-    walletCommand({ ...(await walletForCommand(ctx.rt, ctx.bitcoin)), utxos: ctx.rt.deps.store.utxos }, args, out),
+    );
+  },
+  headers: async (ctx, args, out) => {
+    const [{ headersCommand }, { chainForCommand }] = await Promise.all([
+      import('./cli/headers-command.js'),
+      import('./bitcoin-runtime.js'),
+    ]);
+    const deps = {
+      chain: await chainForCommand(ctx.rt, ctx.bitcoin),
+      lowestBlockHeight: () => ctx.rt.deps.store.batches.lowestBlockHeight(),
+      network: ctx.rt.config.bitcoinNetwork,
+      now: ctx.rt.deps.clock.now,
+    };
+    return headersCommand(deps, args, out);
+  },
+  wallet: async (ctx, args, out) => {
+    const [{ walletCommand }, { walletForCommand }] = await Promise.all([
+      import('./cli/wallet-command.js'),
+      import('./bitcoin-runtime.js'),
+    ]);
+    const wallet = await walletForCommand(ctx.rt, ctx.bitcoin);
+    return walletCommand({ ...wallet, utxos: ctx.rt.deps.store.utxos }, args, out);
+  },
 };
 
 export const isOperatorCommand = (command: string): boolean => Object.hasOwn(OPERATOR_COMMANDS, command);
@@ -78,6 +92,7 @@ export async function runOperatorCommand(config: Config, command: string, args: 
   if (config.databaseUrl === undefined && storeHolder(config.dataDir)) {
     return replay(await callOperatorSocket(config.dataDir, { command, args, passwordFromEnv }), out);
   }
+  const { openRuntime } = await import('./runtime.js');
   const rt = await openRuntime({ ...config, logLevel: 'warn' });
   try {
     await OPERATOR_COMMANDS[command]!({ rt, passwordFromEnv }, args, out);

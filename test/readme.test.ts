@@ -1,10 +1,11 @@
 /**
  * The README keeps up with the code: its settings table names exactly the variables `src/config.ts` reads
  * (test hooks, `PROOFSEAL_TEST_*`, aside), each setting is used somewhere, the client's variables are
- * named, the quickstart is two commands and no document links outside the repository.
+ * named, the quickstart is two commands (and the `proofseal` command in any folder an extra step, tested from
+ * outside the checkout) and no document links outside the repository.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { settingNames } from '../src/config.js';
@@ -91,6 +92,17 @@ describe('README', () => {
     );
     for (const needed of ['python3-opentimestamps', 'python3-bitcoinlib', 'TEST_DATABASE_URL'])
       assert.ok(readme.includes(needed), `README.md does not name the test prerequisite ${needed}`);
+  });
+
+  it('documents the proofseal command in any folder, and names the test that runs that path from outside the checkout', () => {
+    const quickstart = readme.split(/^## /m).find((s) => s.startsWith('Quickstart'))!;
+    const blocks = [...quickstart.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!.split(/\s+#/)[0]!.trim());
+    assert.ok(blocks.includes('npm install -g .'), 'the Quickstart installs the checkout as the proofseal command');
+    assert.match(quickstart, /`proofseal seal ~\/contract\.pdf --confirmed`/);
+    const test = /`(test\/e2e\/first-run\.test\.ts)` runs this path/.exec(quickstart)?.[1];
+    assert.ok(test && existsSync(path.join(repo, test)), 'the test named for the first run exists');
+    for (const shown of ['`/verify`', '`proofseal outbox mail`', '`./data/credentials.json`'])
+      assert.ok(quickstart.includes(shown), `the Quickstart says the start prints ${shown}`);
   });
 
   it('README.md and docs/ link only inside the repository', () => {

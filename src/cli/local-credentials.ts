@@ -5,10 +5,17 @@ import type { IdentityDeps } from '../app/identity/identity-deps.js';
 import type { LocalCredentials } from '../app/accounts/bootstrap-default-run.js';
 import type { Config } from '../config.js';
 
+/** The credentials the first start created, and the file keeping them (null: DATA_DIR cannot be written). */
+export interface FirstStart {
+  readonly credentials: LocalCredentials;
+  readonly savedTo: string | null;
+}
+
 /**
  * The default run's first start: when no identity key exists, creates the local credentials (see
- * `bootstrapDefaultRun`), writes them to `<DATA_DIR>/credentials.json` (mode 0600) for the command line,
- * and prints them once. When DATA_DIR cannot be written, the printed copy is the only one.
+ * `bootstrapDefaultRun`) and writes them to `<DATA_DIR>/credentials.json` (mode 0600) for the command line.
+ * Resolves to them, for the start banner (./start-banner.ts) to print once, last; null on a later start. When
+ * DATA_DIR cannot be written, the printed copy is the only one.
  */
 export async function bootstrapLocalCredentials(
   deps: IdentityDeps &
@@ -18,35 +25,19 @@ export async function bootstrapLocalCredentials(
     },
   config: Config,
   log: Logger,
-  print: (text: string) => void = (t) => process.stdout.write(t),
-): Promise<void> {
-  const creds = await bootstrapDefaultRun(deps, { apiUrl: config.publicUrl, identityUrl: config.identityPublicUrl });
-  if (!creds) return;
-  let where: string;
+): Promise<FirstStart | null> {
+  const credentials = await bootstrapDefaultRun(deps, {
+    apiUrl: config.publicUrl,
+    identityUrl: config.identityPublicUrl,
+  });
+  if (!credentials) return null;
   try {
-    where = `saved to ${await deps.saveCredentials(config.dataDir, creds)} (readable by you only)`;
+    return { credentials, savedTo: await deps.saveCredentials(config.dataDir, credentials) };
   } catch (err) {
     log.warn(
       { err, dataDir: config.dataDir },
-      'cannot write credentials.json: the credentials below are shown only now',
+      'cannot write credentials.json: the credentials printed at the end of the start are the only copy',
     );
-    where = 'NOT saved (DATA_DIR is not writable): keep them now';
+    return { credentials, savedTo: null };
   }
-  print(
-    [
-      '',
-      '  proofseal: first start: local credentials created (shown once)',
-      `  API                 ${creds.apiUrl}`,
-      `  identity server     ${creds.identityUrl}`,
-      `  login               ${creds.login}`,
-      `  password            ${creds.password}`,
-      `  API token           ${creds.apiToken}`,
-      `  identity API token  ${creds.identityToken}`,
-      `  identity key        ${creds.identityPubKey}`,
-      `  ${where}`,
-      '  try: npx proofseal seal <file>',
-      '  your name, as signers will read it: npx proofseal account update --first-name <F> --last-name <L>',
-      '',
-    ].join('\n') + '\n',
-  );
 }

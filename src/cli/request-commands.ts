@@ -25,7 +25,7 @@ import {
 } from './document-commands.js';
 import type { ClientContext } from './client-context.js';
 import { apiClient } from './seal-command.js';
-import { receiptChecks, type Check } from './verify-command.js';
+import { receiptChecks, type Check } from './receipt-checks.js';
 
 export const REQUEST_USAGE = `  request create <file> --signer "Name <email>" [--signer …] [--otp +33612345678 …] [--draft] [--hash-only] [--name N] [--lang en|fr]
                                   a signature request of the file, uploaded so signers can read it (--hash-only: its hash

@@ -1,4 +1,6 @@
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { stdSerializers, type Logger, type LoggerOptions } from 'pino';
 
 /**
@@ -36,6 +38,9 @@ const SECRET_SEGMENT = new RegExp(`(?:^|/)(?:${Object.keys(SECRET_AFTER_SEGMENT)
 const MAX_NESTING = 6;
 
 const REDACTED = '[redacted]';
+
+/** The message of the one access line per request (see {@link AccessLogController}). */
+const ACCESS = 'request completed';
 
 /**
  * The URL as it goes into the logs: the secrets of the query and of the path replaced by `[redacted]`, at
@@ -139,13 +144,22 @@ function safeDecode(text: string): string {
 }
 
 /**
- * Where the logs go: on a terminal, readable lines through pino-pretty (loaded only then, in pino's transport
- * worker); elsewhere (a pipe, a file, a log collector, the tests) one JSON object per line on stdout.
+ * The transport module of a terminal (adapters/log/terminal-log.ts, loaded by pino's transport worker), beside this
+ * file's own: `.js` in dist/, `.ts` when the sources run through tsx.
+ */
+const TERMINAL_LOG = fileURLToPath(
+  new URL(`../adapters/log/terminal-log${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+);
+
+/**
+ * Where the logs go: on a terminal, one readable line per entry (a request: `GET /health 200 1.3 ms`) through
+ * pino-pretty, loaded only then, in pino's transport worker; elsewhere (a pipe, a file, a log collector, the
+ * tests) one JSON object per line on stdout, every field kept.
  */
 export function logTransport(pretty = process.stdout.isTTY === true): Pick<LoggerOptions, 'transport'> {
   if (!pretty) return {};
   return {
-    transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
+    transport: { target: TERMINAL_LOG, options: { translateTime: 'SYS:HH:MM:ss.l', accessMessage: ACCESS } },
   };
 }
 
@@ -189,8 +203,6 @@ class AccessLogController extends LogController {
     else reply.log.info({ req: request, res: reply, responseTime }, ACCESS);
   }
 }
-
-const ACCESS = 'request completed';
 
 /**
  * One access line per request (see {@link AccessLogController}): `options` go to Fastify, `attach` is called

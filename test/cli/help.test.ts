@@ -17,7 +17,10 @@ describe('proofseal <command> --help', () => {
   it("prints the command's own lines, with the client options for a client command", async () => {
     const verify = await printed(['verify', '--help']);
     assert.match(verify, /^usage: proofseal verify/);
-    assert.match(verify, /verify <file> <proof-bundle\.json> --headers FILE/);
+    assert.match(verify, /verify <file> <proof-bundle\.json \| PDF carrying it> --headers FILE/);
+    assert.match(verify, /\(attestation\.pdf, a signed copy\)/, 'a PDF as the second file');
+    assert.match(verify, /verify <signed-copy\.pdf> --headers FILE \| --rpc-url URL \| --explorer URL/);
+    assert.match(verify, /a signed copy alone/);
     assert.match(verify, /client options: --api-url/);
     assert.doesNotMatch(verify, /\bseal <file>|start \[--role/);
     assert.equal(await printed(['seal', '-h']), usageOf('seal'));

@@ -40,7 +40,7 @@ describe('quickstart: the default run, proofseal seal, proofseal verify', () => 
 
   after(() => run?.stop());
 
-  it('first start: credentials printed once and kept in DATA_DIR/credentials.json, readable by the owner only', () => {
+  it('first start: credentials printed once, in the box with the addresses, and kept in DATA_DIR/credentials.json, readable by the owner only', () => {
     const file = path.join(dataDir, 'credentials.json');
     assert.ok(existsSync(file));
     assert.equal(statSync(file).mode & 0o777, 0o600);
@@ -50,6 +50,16 @@ describe('quickstart: the default run, proofseal seal, proofseal verify', () => 
     assert.match(creds.identityPubKey, /^1/);
     assert.ok(run.output().includes(creds.identityToken), 'the identity token is printed');
     assert.equal(run.output().split(creds.password).length - 1, 1, 'the password is printed exactly once');
+    // In the box printed once the service serves: where to go next, and the file that keeps the credentials.
+    const box = run.output().slice(run.output().indexOf('┌'), run.output().indexOf('┘') + 1);
+    for (const line of [
+      `API docs            ${run.apiUrl}/v1/docs`,
+      `verify a file       ${run.apiUrl}/verify`,
+      'mails it sent       npx proofseal outbox mail',
+      `identity API token  ${creds.identityToken}`,
+      `kept in             ${file} (readable by you only)`,
+    ])
+      assert.ok(box.includes(line), `the box has "${line}":\n${run.output()}`);
   });
 
   it('a client command names the way to start the service when it is not running', async () => {
@@ -111,6 +121,7 @@ describe('quickstart: the default run, proofseal seal, proofseal verify', () => 
     );
     const logged = run.output().slice(outputBefore);
     assert.doesNotMatch(logged, /chain is new/, "the store still belongs to the node's chain");
+    assert.doesNotMatch(logged, /┌/, 'off a terminal, a later start prints no box (its logs are JSON lines)');
     const verified = await cli(['verify', sealedDoc.doc, sealedDoc.receiptFile], env, 60_000);
     assert.equal(verified.code, 0, `${verified.stdout}\n${verified.stderr}\n--- server:\n${logged}`);
     assert.match(verified.stdout, /^VERIFIED: /m);

@@ -8,11 +8,17 @@ const MAX_BLOCKS_PER_PASS = 100;
 
 export interface FindDepositsJobOptions {
   readonly deps: FindDepositsDeps;
-  readonly log: JobLog;
+  readonly log: JobLog & { debug(obj: object, msg: string): void };
   /** How often new blocks are looked at (CONFIRM_POLL_SECONDS). */
   readonly pollSeconds: number;
   /** How far back a reorg is followed (REORG_WATCH_DEPTH). */
   readonly rewindDepth: number;
+  /**
+   * Whether coins may have been sent to the address before the first pass: true on a node of BITCOIN_RPC_URL. The
+   * embedded regtest node's wallet is funded by its own blocks, so there the `wallet import` fallback is no news
+   * to the user and is logged at debug only.
+   */
+  readonly earlierDepositsPossible: boolean;
 }
 
 /**
@@ -24,6 +30,7 @@ export function findDepositsJob({
   log,
   pollSeconds,
   rewindDepth,
+  earlierDepositsPossible,
 }: FindDepositsJobOptions): JobDefinition<typeof NO_PAYLOAD> {
   return {
     name: FIND_DEPOSITS,
@@ -42,7 +49,7 @@ export function findDepositsJob({
           'deposit found',
         );
       if (scan.utxoSetScan === 'unsupported')
-        log.info(
+        log[earlierDepositsPossible ? 'info' : 'debug'](
           { address: deps.wallet.address, height: scan.height },
           'deposits are picked up from this block on; the node has no scantxoutset, so coins sent to the address ' +
             'before it need `proofseal wallet import <txid>`',
