@@ -54,7 +54,7 @@ export async function buildApp(
   const access = accessLog();
   const app = Fastify({
     logger: opts.logStream
-      ? { ...loggerOptions(config.logLevel, false), stream: opts.logStream }
+      ? { ...loggerOptions(config.logLevel, { pretty: false }), stream: opts.logStream }
       : loggerOptions(config.logLevel),
     ...access.options,
     bodyLimit: config.bodyLimitBytes,
