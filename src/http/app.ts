@@ -25,6 +25,7 @@ import { signerRoutes } from './routes/signature-requests/signer.route.js';
 import { attestationRoutes } from './routes/signature-requests/attestation.route.js';
 import { documentRoutes } from './routes/signature-requests/document.route.js';
 import { webRoutes, type WebAssets } from './routes/web/web.route.js';
+import { logRoutes } from './routes/transparency/log.route.js';
 import { ErrorSchema } from './schemas.js';
 import { registerTextGuard, typed, validatorOptions } from './validation.js';
 import { routeConfigOf, type RouteModule } from './route-module.js';
@@ -126,6 +127,7 @@ export async function buildApp(
     ],
     true,
   );
+  await app.register(async (scope) => logRoutes(typed(scope), deps, routeConfig), { prefix: '/log' });
   if (opts.webAssets)
     webRoutes(app, opts.webAssets, deps, {
       explorerUrl: config.verifyExplorerUrl,

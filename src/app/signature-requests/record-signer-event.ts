@@ -14,6 +14,7 @@ import { assertSignerOpen, declinedKey } from './record-signature.js';
 import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import type { SignatureRequest, Signer } from './signature-request.port.js';
 import { findSigner } from './signer-secrets.js';
+import { logDecline } from '../transparency/log-signing-events.js';
 
 /** The longest comment (a decline's reason), in UTF-16 units; the route refuses longer ones. */
 export const SIGNER_EVENT_COMMENT_MAX = 2000;
@@ -71,6 +72,7 @@ async function decline(
   if (!(await tx.requestMailMarks.mark(declinedKey(signer.id), ref, now)))
     fail('ALREADY_DECLINED', 'this signer declined to sign this request');
   await tx.requestMailMarks.mark(`reminded:${signer.id}`, ref, now);
+  await logDecline(tx, { requestId: request.id, signeeId: signer.id, at: now });
   await queueRequestMails(tx, deps, request, { kind: 'declined', signee: signer, reason: input.reason });
 }
 

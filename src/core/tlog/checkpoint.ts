@@ -115,3 +115,12 @@ function parseCheckpointBody(body: string, origin: string): Checkpoint {
     bad('the checkpoint root is not 32 bytes in base64');
   return { origin, size: Number(size), root: hash };
 }
+
+/**
+ * The log's origin (and checkpoint key name) for a service at `publicUrl`: the URL of its `/log/` without
+ * the scheme, as C2SP tlog-checkpoint recommends (`https://sign.example.com/` → `sign.example.com/log`).
+ */
+export function logOriginOf(publicUrl: string): string {
+  const url = new URL(publicUrl);
+  return `${url.host}${url.pathname.replace(/\/+$/, '')}/log`;
+}

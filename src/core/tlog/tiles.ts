@@ -132,3 +132,33 @@ export function unpackBundle(bundle: Uint8Array, max = Infinity): Buffer[] {
   }
   return out;
 }
+
+/**
+ * Runs `compute` (a proof, a tree hash) over the stored hashes of a tree of `size` leaves, reading each tile
+ * it needs once through `readTile` (from the store, or fetched from a server: a client then checks what it
+ * computed against a signed root, so tiles it was lied to with fail the check).
+ * @throws DomainError VALIDATION_FAILED when a tile read is shorter than its width
+ */
+export async function withStoredHashes<T>(
+  size: number,
+  compute: (hashAt: SubtreeHash) => T,
+  readTile: (level: number, index: number, width: number) => Promise<Buffer>,
+): Promise<T> {
+  const tiles = new Map<string, Buffer>();
+  for (const [q, i] of storedHashesRead(compute)) {
+    const n = Math.floor(i / TILE_WIDTH);
+    const key = `${q}/${n}`;
+    if (tiles.has(key)) continue;
+    const width = Math.min(TILE_WIDTH, storedCount(q, size) - n * TILE_WIDTH);
+    const tile = await readTile(q, n, width);
+    if (tile.length < width * HASH_SIZE)
+      throw new DomainError('VALIDATION_FAILED', `tile ${q}/${n} holds fewer than ${width} hashes`);
+    tiles.set(key, tile);
+  }
+  return compute(
+    subtreeFromStored((q, i) => {
+      const at = (i % TILE_WIDTH) * HASH_SIZE;
+      return tiles.get(`${q}/${Math.floor(i / TILE_WIDTH)}`)!.subarray(at, at + HASH_SIZE);
+    }),
+  );
+}
