@@ -139,7 +139,7 @@ for (const kind of kinds) {
 
     it("proves an anchor's inclusion, checked by ours and by Go", async () => {
       const anchor = await createAnchor(deps, { accountId, name: 'proved', hash: randomHash() });
-      await assert.rejects(proveInclusion(deps, { ref: anchor.id }), { code: 'NOT_READY' });
+      await assert.rejects(proveInclusion(deps, { ref: anchor.id }), { code: 'NOT_FOUND' });
       await sequenceLog(deps);
       const p = await proveInclusion(deps, { ref: anchor.id });
       const c = openCheckpoint(p.checkpoint, parseVerifierKey(vkey));

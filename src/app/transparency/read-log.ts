@@ -60,14 +60,14 @@ export interface InclusionProof {
 
 /**
  * The inclusion proof of a logged entry (an anchor's by its id) in the newest checkpoint.
- * @throws DomainError NOT_READY while the entry waits for its index (the sequencer runs every few seconds)
+ * @throws DomainError NOT_FOUND when no entry has that ref, or not yet (the sequencer runs every few seconds)
  */
 export async function proveInclusion(deps: Pick<AppDeps, 'store'>, input: { ref: string }): Promise<InclusionProof> {
   const store = deps.store;
   const index = await store.tlog.indexOf(input.ref);
   const c = await store.tlog.checkpoint();
   if (index === null || c === null || index >= c.size)
-    return fail('NOT_READY', 'this entry is not in the transparency log yet: it is added within seconds');
+    return fail('NOT_FOUND', 'no such entry in the transparency log (a new anchor is added within seconds)');
   const proof = await withStoredHashes(c.size, (hashAt) => inclusionProof(hashAt, index, c.size), tileReader(store));
   return {
     index,
