@@ -27,6 +27,7 @@ import { createLogger, identityDepsOf, openRuntime, type Runtime } from './runti
 import { apiProcessCount, isClusterWorker, runApiCluster } from './adapters/system/api-cluster.js';
 import { tuneServiceHeap } from './adapters/system/heap-tuning.js';
 import { useNativeSecpIfAvailable } from './adapters/crypto/native-secp.js';
+import { logCommand } from './cli/log-command.js';
 
 const USAGE = `usage: proofseal <command>
   start [--role api|worker|all|identity]   run the service (default role: all = api + worker + identity server)
@@ -47,6 +48,10 @@ const USAGE = `usage: proofseal <command>
   (with the service running on the embedded store, these operator commands run inside it)
   outbox mail [--limit N] [--json] | outbox mail <id> [--html]   e-mails sent, or kept by the default run
   outbox sms [--limit N] [--json]  SMS waiting or kept (no SMS_URL: one-time passwords are read here)
+  log key                         the transparency log's verifier key (docs/transparency-log.md)
+  log verify --log-url URL [--vkey KEY] [--checkpoint FILE] [--save FILE]   the checkpoint's signature, and its
+                                  consistency with one kept earlier
+  log monitor --log-url URL (--key ADDRESS | --identity TEXT) [--vkey KEY] [--json]   every entry under a key
 ${REQUEST_USAGE}
 ${CLIENT_USAGE}`;
 
@@ -204,6 +209,7 @@ export async function run(argv: string[], out: (line: string) => void = console.
   const config = loadConfig();
   if (command === 'headers')
     return headersToFile(rest, (args, lines) => runOperatorCommand(config, command, args, lines), out);
+  if (command === 'log' && rest[0] !== 'key') return logCommand(rest, { fetch: fetchLogFile, out });
   if (isOperatorCommand(command)) return runOperatorCommand(config, command, rest, out);
   switch (command) {
     case 'start': {
@@ -232,6 +238,14 @@ export async function run(argv: string[], out: (line: string) => void = console.
     default:
       throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }
+}
+
+/** A file of a transparency log over HTTP (proofseal log): its bytes, null on 404. */
+async function fetchLogFile(url: string): Promise<Buffer | null> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+  if (res.status === 404) return null;
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
+  return Buffer.from(await res.arrayBuffer());
 }
 
 /** Exit codes: 1 runtime failure, 2 usage or configuration error, 3 refused by a domain rule. */

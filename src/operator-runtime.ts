@@ -12,6 +12,7 @@ import { UsageError } from './cli/args.js';
 import { identityCommand } from './cli/identity-commands.js';
 import { accountCommand, tokenCommand } from './cli/operator-commands.js';
 import { outboxCommand } from './cli/outbox-command.js';
+import { logKeyCommand } from './cli/log-command.js';
 import { walletCommand } from './cli/wallet-command.js';
 import { storeHolder } from './adapters/store/embedded-lock.js';
 import {
@@ -41,6 +42,7 @@ export const OPERATOR_COMMANDS: Readonly<Record<string, OperatorCommand>> = {
   token: (ctx, args, out) => tokenCommand(ctx.rt.deps, args, out),
   identity: (ctx, args, out) => identityCommand(identityDepsOf(ctx.rt), args, out),
   outbox: (ctx, args, out) => outboxCommand(ctx.rt.deps, args, out),
+  log: (ctx, args, out) => logKeyCommand(ctx.rt.deps, args, out),
   attestations: async (ctx, args, out) =>
     attestationsCommand(
       {
