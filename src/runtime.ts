@@ -137,7 +137,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       inspector: workerDocumentInspector(pdfCheckers),
     },
     ...staticReceiptsOf(config),
-    transparency: { origin: logOriginOf(config.publicUrl) },
+    ...(config.transparencyLog && { transparency: { origin: logOriginOf(config.publicUrl) } }),
   };
   const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl) : null;
   const mailer = smtp ?? fileMailer(path.join(config.dataDir, 'mail'));
