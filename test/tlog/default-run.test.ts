@@ -92,7 +92,14 @@ describe('the transparency log of the default run', () => {
     assert.equal(proof.index, index);
     const note = await go.ask({ op: 'note', vkey, note: proof.checkpoint });
     assert.ok(note.ok, note.error);
-    const included = await go.ask({ op: 'inclusion', size: note.size, root: note.root, index, entry: proof.entry, proof: proof.proof });
+    const included = await go.ask({
+      op: 'inclusion',
+      size: note.size,
+      root: note.root,
+      index,
+      entry: proof.entry,
+      proof: proof.proof,
+    });
     assert.ok(included.ok, included.error);
   });
 

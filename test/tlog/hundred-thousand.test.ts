@@ -83,7 +83,10 @@ describe('100,000 entries, proven with Go', () => {
       const a = await go.ask({ op: 'tiles', url: base, vkey, indexes, oldNote: first.note });
       assert.ok(a.ok, a.error);
       assert.equal(a.size, N);
-      assert.ok(a.paths!.some((p) => p.startsWith('tile/2/')), 'level-2 tiles read');
+      assert.ok(
+        a.paths!.some((p) => p.startsWith('tile/2/')),
+        'level-2 tiles read',
+      );
     } finally {
       await app.close();
       await s.destroy();
