@@ -139,9 +139,9 @@ for (const kind of kinds) {
 
     it("proves an anchor's inclusion, checked by ours and by Go", async () => {
       const anchor = await createAnchor(deps, { accountId, name: 'proved', hash: randomHash() });
-      await assert.rejects(proveInclusion(deps, { ref: anchor.id }), { code: 'NOT_FOUND' });
+      await assert.rejects(proveInclusion(deps, { anchorId: anchor.id }), { code: 'NOT_FOUND' });
       await sequenceLog(deps);
-      const p = await proveInclusion(deps, { ref: anchor.id });
+      const p = await proveInclusion(deps, { anchorId: anchor.id });
       const c = openCheckpoint(p.checkpoint, parseVerifierKey(vkey));
       const entry = Buffer.from(p.entry, 'base64');
       assert.equal((decodeEntry(entry) as { id: string }).id, anchor.id);

@@ -25,6 +25,8 @@ const toCheckpoint = (r: CheckpointRow): StoredCheckpoint => ({
   anchorId: r.anchor_id,
 });
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The transparency log's tables (migration 035). */
 export function tlogRepository(sql: Sql): TlogRepository {
   return {
@@ -33,6 +35,15 @@ export function tlogRepository(sql: Sql): TlogRepository {
         'INSERT INTO tlog_pending (event, request_id, signee_id, anchor_id, at) VALUES ($1, $2, $3, $4, $5)',
         [e.event, e.requestId, e.signeeId, e.anchorId, e.at],
       );
+    },
+    async hasWork(exceptAccount) {
+      const rows = await sql.query<{ work: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM anchor WHERE seq > (SELECT anchor_seq FROM tlog_state) AND account_id <> $1)
+             OR EXISTS (SELECT 1 FROM tlog_pending)
+             OR EXISTS (SELECT 1 FROM tlog_checkpoint WHERE anchor_id IS NOT NULL AND NOT receipt_logged) AS work`,
+        [exceptAccount],
+      );
+      return rows[0]?.work === true;
     },
     async lockState() {
       const rows = await sql.query<{ size: string; anchor_seq: string }>(
@@ -134,12 +145,13 @@ export function tlogRepository(sql: Sql): TlogRepository {
     async addRefs(refs) {
       if (refs.length === 0) return;
       await sql.query(
-        'INSERT INTO tlog_ref (ref, idx) SELECT * FROM unnest($1::text[], $2::bigint[]) ON CONFLICT (ref) DO NOTHING',
-        [refs.map((r) => r.ref), refs.map((r) => r.index)],
+        'INSERT INTO tlog_ref (anchor_id, idx) SELECT * FROM unnest($1::uuid[], $2::bigint[]) ON CONFLICT (anchor_id) DO NOTHING',
+        [refs.map((r) => r.anchorId), refs.map((r) => r.index)],
       );
     },
-    async indexOf(ref) {
-      const rows = await sql.query<{ idx: string }>('SELECT idx FROM tlog_ref WHERE ref = $1', [ref]);
+    async indexOf(anchorId) {
+      if (!UUID.test(anchorId)) return null;
+      const rows = await sql.query<{ idx: string }>('SELECT idx FROM tlog_ref WHERE anchor_id = $1', [anchorId]);
       return rows[0] ? Number(rows[0].idx) : null;
     },
     async addCheckpoint(c) {

@@ -59,12 +59,15 @@ export interface InclusionProof {
 }
 
 /**
- * The inclusion proof of a logged entry (an anchor's by its id) in the newest checkpoint.
+ * The inclusion proof of an anchor's entry in the newest checkpoint.
  * @throws DomainError NOT_FOUND when no entry has that ref, or not yet (the sequencer runs every few seconds)
  */
-export async function proveInclusion(deps: Pick<AppDeps, 'store'>, input: { ref: string }): Promise<InclusionProof> {
+export async function proveInclusion(
+  deps: Pick<AppDeps, 'store'>,
+  input: { anchorId: string },
+): Promise<InclusionProof> {
   const store = deps.store;
-  const index = await store.tlog.indexOf(input.ref);
+  const index = await store.tlog.indexOf(input.anchorId);
   const c = await store.tlog.checkpoint();
   if (index === null || c === null || index >= c.size)
     return fail('NOT_FOUND', 'no such entry in the transparency log (a new anchor is added within seconds)');

@@ -8,7 +8,7 @@ import { getReceipt } from '../anchoring/get-receipt.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
 import { loadLogKey, type LogKey } from './log-key.js';
-import { signerEventRef, type Bundle, type LoggedAnchor, type TakenSignerEvent } from './tlog.port.js';
+import { type Bundle, type LoggedAnchor, type TakenSignerEvent } from './tlog.port.js';
 import { LOG_ACCOUNT_ID, type TransparencyDeps } from './transparency.port.js';
 
 type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey'> & { readonly transparency: TransparencyDeps };
@@ -20,7 +20,8 @@ const RECEIPTS_PER_RUN = 16;
 
 interface NewEntry {
   readonly bytes: Buffer;
-  readonly ref: string | null;
+  /** An anchor's entry: the anchor's id (its index is kept by it). */
+  readonly anchorId: string | null;
 }
 
 export interface SequenceResult {
@@ -37,6 +38,8 @@ export interface SequenceResult {
  * but checkpoint receipts — its root is sealed as an ordinary anchor of the service.
  */
 export async function sequenceLog(deps: Deps): Promise<SequenceResult> {
+  // An idle service takes no lock and opens no key.
+  if (!(await deps.store.tlog.hasWork(LOG_ACCOUNT_ID))) return { appended: 0, more: false };
   const key = await loadLogKey(deps);
   const sealedSeq = await deps.store.batches.sealedSeq();
   return deps.store.transaction(async (tx) => {
@@ -72,7 +75,7 @@ function anchorEntry(a: LoggedAnchor): NewEntry {
     signedIdentity: a.signedIdentity,
     signedIssuerDomain: a.signedIssuerDomain,
   };
-  return { bytes: encodeEntry(entry), ref: a.id };
+  return { bytes: encodeEntry(entry), anchorId: a.id };
 }
 
 function signerEventEntry(e: TakenSignerEvent): NewEntry {
@@ -86,7 +89,7 @@ function signerEventEntry(e: TakenSignerEvent): NewEntry {
     signedIdentity: e.signedIdentity,
     time: e.at,
   };
-  return { bytes: encodeEntry(entry), ref: signerEventRef(e) };
+  return { bytes: encodeEntry(entry), anchorId: null };
 }
 
 /** The entries of sealed checkpoints whose seal now has a complete receipt (marked logged). */
@@ -102,13 +105,13 @@ async function receiptEntries(tx: Store): Promise<NewEntry[]> {
       anchor: c.anchorId!,
       receipt: result.receipt,
     };
-    out.push({ bytes: encodeEntry(entry), ref: `checkpoint/${c.size}` });
+    out.push({ bytes: encodeEntry(entry), anchorId: null });
     await tx.tlog.markReceiptLogged(c.size);
   }
   return out;
 }
 
-/** Writes the entries after `size`: the tiles and bundles they change, and their refs. Returns the new edge. */
+/** Writes the entries after `size`: the tiles and bundles they change, and the anchors' indexes. Returns the new edge. */
 async function appendEntries(tx: Store, size: number, entries: readonly NewEntry[]): Promise<TileEdge> {
   const partial = new Map<number, Buffer>();
   for (const t of edgeTiles(size)) {
@@ -121,7 +124,7 @@ async function appendEntries(tx: Store, size: number, entries: readonly NewEntry
   );
   await tx.tlog.writeTiles(appended.tiles);
   await tx.tlog.writeBundles(await bundlesAfter(tx, size, entries));
-  const refs = entries.flatMap((e, i) => (e.ref === null ? [] : [{ ref: e.ref, index: size + i }]));
+  const refs = entries.flatMap((e, i) => (e.anchorId === null ? [] : [{ anchorId: e.anchorId, index: size + i }]));
   await tx.tlog.addRefs(refs);
   return appended.edge;
 }

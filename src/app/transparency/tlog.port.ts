@@ -58,6 +58,11 @@ export interface Bundle {
 export interface TlogRepository {
   /** Adds a signing event to be logged: call it on the transaction's store that records the event. */
   addSignerEvent(e: PendingSignerEvent): Promise<void>;
+  /**
+   * Whether anything may wait for the sequencer (a quick read without locks): an anchor past the log's cursor
+   * (but those of `exceptAccount`), a pending signing event, or a sealed checkpoint whose receipt is not logged.
+   */
+  hasWork(exceptAccount: string): Promise<boolean>;
   /** The log's state, locked until the transaction ends (one sequencer at a time). */
   lockState(): Promise<LogState>;
   saveState(s: LogState): Promise<void>;
@@ -70,9 +75,10 @@ export interface TlogRepository {
   writeTiles(tiles: readonly TileContent[]): Promise<void>;
   bundle(index: number): Promise<Bundle | null>;
   writeBundles(bundles: readonly Bundle[]): Promise<void>;
-  /** Remembers the index of entries (an anchor's by its id, a signing event's by its {@link signerEventRef}). */
-  addRefs(refs: ReadonlyArray<{ readonly ref: string; readonly index: number }>): Promise<void>;
-  indexOf(ref: string): Promise<number | null>;
+  /** Remembers the index of anchors' entries. */
+  addRefs(refs: ReadonlyArray<{ readonly anchorId: string; readonly index: number }>): Promise<void>;
+  /** The index of an anchor's entry, or null (not logged, or not yet). */
+  indexOf(anchorId: string): Promise<number | null>;
   addCheckpoint(c: StoredCheckpoint): Promise<void>;
   /** The newest checkpoint, or the one of a given size. */
   checkpoint(size?: number): Promise<StoredCheckpoint | null>;
@@ -82,7 +88,3 @@ export interface TlogRepository {
   sealedUnlogged(limit: number): Promise<StoredCheckpoint[]>;
   markReceiptLogged(size: number): Promise<void>;
 }
-
-/** The ref of a signing event's entry. */
-export const signerEventRef = (e: Pick<PendingSignerEvent, 'event' | 'requestId' | 'signeeId'>): string =>
-  `${e.requestId}/${e.signeeId ?? '-'}/${e.event}`;

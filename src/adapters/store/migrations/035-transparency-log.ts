@@ -5,7 +5,7 @@
  * - `tlog_pending`: signing events waiting for their index, written in the event's transaction.
  * - `tlog_tile`: the tiles of C2SP tlog-tiles, a row per tile (`level` 0 the leaf hashes), rewritten while
  *   partial; `tlog_bundle`: the entry bundles, likewise.
- * - `tlog_ref`: the index of an anchor's entry (`ref` its id) or of a signing event's.
+ * - `tlog_ref`: the index of an anchor's entry, by the anchor's id (a uuid key: cheaper to index than text).
  * - `tlog_checkpoint`: every signed checkpoint, the anchor that seals its root, and whether that anchor's
  *   receipt is in the log yet.
  * The anchors themselves are their own pending entries: an anchor's entry is made from its row (its
@@ -38,7 +38,7 @@ CREATE TABLE tlog_bundle (
   entries bytea NOT NULL
 );
 CREATE TABLE tlog_ref (
-  ref text PRIMARY KEY,
+  anchor_id uuid PRIMARY KEY,
   idx bigint NOT NULL
 );
 CREATE TABLE tlog_checkpoint (

@@ -27,6 +27,6 @@ export const receiptLogRoutes: RouteModule = (app, deps, config) => {
         response: { 200: InclusionSchema, ...errors(404, 429) },
       },
     },
-    async (req) => proveInclusion(deps, { ref: req.params.id }),
+    async (req) => proveInclusion(deps, { anchorId: req.params.id }),
   );
 };
