@@ -126,6 +126,14 @@ module.exports = {
       },
     },
     {
+      name: 'adapters-take-only-app-types',
+      severity: 'error',
+      comment:
+        "adapters implement the ports the app declares: they import a port (its types, and the errors it names), never a use case's values (a constant or a key an adapter repeats in SQL belongs to core, where both read it)",
+      from: { path: '^src/adapters/' },
+      to: { path: '^src/app/', pathNot: '\\.port\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'job-engine-behind-its-port',
       severity: 'error',
       comment:

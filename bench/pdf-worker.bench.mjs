@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { assembleSignedCopy } from '../dist/adapters/pdf/signed-copy-assembler.js';
 import { withSignatureField } from '../dist/adapters/pdf/pades-signer.js';
 import { PDF_BOUNDS } from '../dist/adapters/pdf/pdf-bounds.js';

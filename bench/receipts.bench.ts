@@ -159,7 +159,7 @@ async function seedConfirmedBatch(
     6,
     Date.now(),
   );
-  await batches.setConfirmations(closed.batchId, 6, true, Date.now());
+  await batches.setConfirmations(closed.batchId, { confirmations: 6, confirmed: true }, Date.now());
   const rows = await opened.db.query<{ id: string }>('SELECT id FROM anchor ORDER BY random() LIMIT $1', [
     HOT_IDS + COLD_IDS,
   ]);

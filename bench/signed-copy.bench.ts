@@ -10,7 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { pdfAttestationRenderer } from '../src/adapters/pdf/attestation-renderer.js';
 import { padesSigner } from '../src/adapters/pdf/pades-signer.js';
 import { pdfSignedCopyAssembler } from '../src/adapters/pdf/signed-copy-assembler.js';

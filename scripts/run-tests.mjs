@@ -25,7 +25,9 @@ if (files.length === 0) {
   process.exit(1);
 }
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
-const tap = path.join(mkdtempSync(path.join(os.tmpdir(), 'proofseal-tests-')), 'results.tap');
+const resultsDir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-tests-'));
+const tap = path.join(resultsDir, 'results.tap');
+const durationsFile = path.join(resultsDir, 'durations.jsonl');
 const r = spawnSync(
   process.execPath,
   [
@@ -38,14 +40,33 @@ const r = spawnSync(
     '--test-reporter-destination=stdout',
     '--test-reporter=tap',
     `--test-reporter-destination=${tap}`,
+    `--test-reporter=${path.join(import.meta.dirname, 'durations-reporter.mjs')}`,
+    `--test-reporter-destination=${durationsFile}`,
     ...files,
   ],
   { stdio: 'inherit' },
 );
+// The slow tier is declared by hand but enforced from what was measured: in the fast run, a file whose tests
+// took longer than SLOW_FILE_SECONDS and that does not say `// tier: slow` fails the run, named with its time.
+const SLOW_FILE_SECONDS = Number(process.env.SLOW_FILE_SECONDS ?? 10);
+const perFile = new Map();
+for (const line of readFileSync(durationsFile, 'utf8').split('\n').filter(Boolean)) {
+  const { file, ms } = JSON.parse(line);
+  perFile.set(file, (perFile.get(file) ?? 0) + ms);
+}
+const undeclared = [...perFile]
+  .filter(([file, ms]) => ms > SLOW_FILE_SECONDS * 1000 && !isSlow(file))
+  .sort((a, b) => b[1] - a[1]);
+for (const [file, ms] of undeclared)
+  console.log(
+    `${fast ? 'slow file not in the slow tier' : 'note: slow file not in the slow tier'}: ` +
+      `${path.relative(process.cwd(), file)} took ${(ms / 1000).toFixed(1)} s (over ${SLOW_FILE_SECONDS} s): ` +
+      `mark it \`// tier: slow\` on its first line, or make it faster`,
+  );
 // One plain closing line with the counts, from the TAP summary.
 const summary = readFileSync(tap, 'utf8');
 const count = (name) => Number((summary.match(new RegExp(`^# ${name} (\\d+)$`, 'm')) ?? [])[1] ?? 0);
 console.log(
   `${count('pass')} passed, ${count('fail') + count('cancelled')} failed, ${count('skipped') + count('todo')} skipped`,
 );
-process.exit(r.status ?? 1);
+process.exit(fast && undeclared.length > 0 && r.status === 0 ? 1 : (r.status ?? 1));

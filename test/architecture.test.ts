@@ -41,7 +41,8 @@ const CLEAN: Record<string, string> = {
     "import pg from 'pg';\nimport fs from 'node:fs';\nimport type { Thing } from '../../app/shared/thing.port.js';\nexport const repo = (t: Thing) => [pg, fs, t];\n",
   'src/adapters/jobs/job-engine.ts':
     "import type { Job } from 'pg-boss';\nimport type { JobDefinition } from '../../app/shared/job-definition.port.js';\nexport const engine = (d: JobDefinition, j?: Job) => [d, j];\n",
-  'src/adapters/pdf/embedded-files.ts': "import { PDFDocument } from 'pdf-lib';\nexport const walk = PDFDocument;\n",
+  'src/adapters/pdf/embedded-files.ts':
+    "import { PDFDocument } from '@cantoo/pdf-lib';\nexport const walk = PDFDocument;\n",
   'src/app/shared/job-definition.port.ts': 'export interface JobDefinition { name: string }\n',
   'src/jobs/things.job.ts': "import { get } from '../app/things/get-thing.js';\nexport const job = get;\n",
   'src/http/things.route.ts':
@@ -79,7 +80,7 @@ const PLANTED: [file: string, content: string, rule: string][] = [
   ],
   [
     'src/app/things/makes-pdf.ts',
-    "import { PDFDocument } from 'pdf-lib';\nexport const d = PDFDocument;\n",
+    "import { PDFDocument } from '@cantoo/pdf-lib';\nexport const d = PDFDocument;\n",
     'app-uses-core-and-ports',
   ],
   [
@@ -149,6 +150,11 @@ const PLANTED: [file: string, content: string, rule: string][] = [
     'src/cli/repo.ts',
     "import { repo } from '../adapters/store/thing.repository.js';\nexport const r = repo;\n",
     'only-composition-root-builds-adapters',
+  ],
+  [
+    'src/adapters/store/uses-use-case-value.ts',
+    "import { get } from '../../app/things/get-thing.js';\nexport const g = get;\n",
+    'adapters-take-only-app-types',
   ],
   [
     'src/adapters/store/uses-route.ts',

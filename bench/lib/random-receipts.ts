@@ -83,7 +83,7 @@ export async function seedRandomStore(plan: SeedPlan): Promise<number> {
     const block = { txId, blockHash: randomBytes(32).toString('hex'), blockHeight: k + 1, blockTime: Date.now() };
     const proof = { ...block, rawTx: '00', txMerkleBranch: { siblings: [], index: 0 }, blockHeader: '00'.repeat(80) };
     await batches.recordConfirmation(id, proof, 6, Date.now());
-    await batches.setConfirmations(id, 6, true, Date.now());
+    await batches.setConfirmations(id, { confirmations: 6, confirmed: true }, Date.now());
   }
   await batches.settleUpTo(ids.length - plan.unsettled);
   await opened.close();

@@ -48,6 +48,8 @@ interface Signer {
   requiresOTP?: boolean;
   signedOn?: number;
   anchorId?: string;
+  declinedOn?: number;
+  declineReason?: string;
 }
 
 interface SignatureRequestView {
@@ -58,6 +60,7 @@ interface SignatureRequestView {
   created: number;
   authorizedSignees?: Signer[];
   proofBundleComplete?: boolean;
+  signatureRequestSharingURL?: string;
 }
 
 interface ProofBundle {
@@ -308,20 +311,41 @@ export function signerOf(target: string, signeeIdFlag: string | undefined): { id
   return { id: decodeURIComponent(id), signeeId };
 }
 
-function describe(r: SignatureRequestView): string[] {
+/** A signer's outcome, as `request show` says it. */
+function outcomeOf(s: Signer): string {
+  if (s.signedOn !== undefined) return `signed ${new Date(s.signedOn).toISOString()}`;
+  if (s.declinedOn === undefined) return 'not signed yet';
+  const reason = s.declineReason === undefined ? 'no reason given' : `reason: ${JSON.stringify(s.declineReason)}`;
+  return `DECLINED ${new Date(s.declinedOn).toISOString()} (${reason})`;
+}
+
+/**
+ * `request show` in text: the request, each signer's outcome, the proofs, the sharing link, and after a
+ * decline what its owner can do (a decline leaves the request IN_PROGRESS: docs/signature-requests.md).
+ */
+export function describe(r: SignatureRequestView): string[] {
   const lines = [
     `request ${r.id}: ${r.name}`,
     `  state     ${r.state ?? '(activated)'}`,
     `  hash      ${r.hashToSign}`,
   ];
-  for (const s of r.authorizedSignees ?? []) {
+  const signers = r.authorizedSignees ?? [];
+  for (const s of signers) {
     const sms = s.requiresOTP ? ` (SMS code to +${s.countryCallingCode ?? ''}${s.phone ?? ''})` : '';
     const who = `${s.commonName}${s.email ? ` <${s.email}>` : ''}${sms}`;
-    const status = s.signedOn ? `signed ${new Date(s.signedOn).toISOString()}` : 'not signed yet';
-    lines.push(`  signer    ${who}: ${status}`);
+    lines.push(`  signer    ${who}: ${outcomeOf(s)}`);
   }
   if (r.proofBundleComplete !== undefined)
     lines.push(`  proofs    ${r.proofBundleComplete ? 'complete' : 'not complete yet'}`);
+  if (r.signatureRequestSharingURL !== undefined) lines.push(`  sharing   ${r.signatureRequestSharingURL}`);
+  const declined = signers.filter((s) => s.declinedOn !== undefined).map((s) => s.commonName);
+  if (declined.length > 0 && r.state === 'IN_PROGRESS')
+    lines.push(
+      `  next      ${declined.join(', ')} declined: the request stays open and cannot complete. Keep the`,
+      `            signatures made and seal the trail: proofseal request transition ${r.id} CLOSED`,
+      `            or withdraw it: proofseal request transition ${r.id} CANCELED`,
+      `            and, if the document must change, create a new request with the corrected file.`,
+    );
   return lines;
 }
 

@@ -1,5 +1,5 @@
 /** Texts of the signature page (/sign) and the sharing page (/share/…) in English and French. */
-import { fill, type Lang } from './i18n.js';
+import { fill, frenchSpacing, type Lang } from './i18n.js';
 
 const en = {
   signTitle: 'Sign a document',
@@ -51,6 +51,13 @@ const en = {
   signedOnText: 'You signed this document on {date}.',
   declinedHeading: 'Declined',
   declinedOnText: 'You declined on {date}.',
+  declinedReasonText: 'Your reason: “{reason}”.',
+  declinedNext:
+    'The requester is told. The request stays open for the other signers until the requester closes or cancels it; there is nothing more for you to do.',
+  docMatchSigned:
+    'This is the document you signed: its SHA-256 fingerprint, computed in this browser, equals the one above.',
+  docMatchDeclined:
+    'This is the document you declined: its SHA-256 fingerprint, computed in this browser, equals the one above.',
   declineHeading: 'Decline to sign',
   declineIntro: 'If you do not agree with this document, decline: the requester is told, with your reason.',
   declineReasonLabel: 'Your reason (the requester reads it)',
@@ -106,6 +113,7 @@ const en = {
   updated: 'Updated {time}; this page refreshes by itself.',
   state_PENDING: 'Not started yet',
   state_IN_PROGRESS: 'Waiting for signatures',
+  stateDeclined: 'In progress, with a decline',
   state_COMPLETED: 'Completed: everyone signed',
   state_CLOSED: 'Closed by the requester',
   state_CANCELED: 'Canceled',
@@ -123,10 +131,20 @@ const en = {
   downloadBundle: 'Download the proof bundle (JSON)',
   downloadAttestation: 'Download the attestation (PDF)',
   attestationLater: 'The attestation is available once the request is completed or closed.',
-  shareNotFound: 'There is no signature request at this link.',
+  shareNotFound:
+    'No signature request answers this sharing link: the code at its end is wrong, or the request was deleted. Copy the whole link from the e-mail again (it ends with a long code), or ask the requester for the current link.',
+  shareBadLink:
+    'This address is not a sharing link: a sharing link reads /share/<request id>/<code>, as the requester’s e-mail gives it. Copy the whole link from the e-mail again, or ask the requester for it.',
+  shareErrorHeading: 'This sharing link does not work',
+  stateNoteDeclined:
+    'Declined to sign: {names}. So this request can no longer be completed. It stays open (the other signers may still sign) until the requester closes or cancels it.',
+  stateNoteUnsigned:
+    'Nobody signed this request, so there is no signed document. The attestation says what happened, with the proof of the audit trail.',
 };
 
 export type SigningKey = keyof typeof en;
+/** Every key of these pages' texts (the French wording test reads them all). */
+export const SIGNING_KEYS = Object.keys(en) as readonly SigningKey[];
 
 const fr: Record<SigningKey, string> = {
   signTitle: 'Signer un document',
@@ -181,6 +199,13 @@ const fr: Record<SigningKey, string> = {
   signedOnText: 'Vous avez signé ce document le {date}.',
   declinedHeading: 'Refusé',
   declinedOnText: 'Vous avez refusé de signer le {date}.',
+  declinedReasonText: 'Votre motif : « {reason} ».',
+  declinedNext:
+    'Le demandeur en est informé. La demande reste ouverte aux autres signataires jusqu’à ce que le demandeur la clôture ou l’annule ; vous n’avez plus rien à faire.',
+  docMatchSigned:
+    'Voici le document que vous avez signé : son empreinte SHA-256, calculée dans ce navigateur, est celle indiquée ci-dessus.',
+  docMatchDeclined:
+    'Voici le document que vous avez refusé de signer : son empreinte SHA-256, calculée dans ce navigateur, est celle indiquée ci-dessus.',
   declineHeading: 'Refuser de signer',
   declineIntro: 'Si vous n’approuvez pas ce document, refusez : le demandeur en est informé, avec votre motif.',
   declineReasonLabel: 'Votre motif (le demandeur le lira)',
@@ -237,6 +262,7 @@ const fr: Record<SigningKey, string> = {
   updated: 'Mis à jour à {time} ; cette page se rafraîchit d’elle-même.',
   state_PENDING: 'Pas encore commencée',
   state_IN_PROGRESS: 'En attente de signatures',
+  stateDeclined: 'En cours, avec un refus',
   state_COMPLETED: 'Terminée : tout le monde a signé',
   state_CLOSED: 'Clôturée par le demandeur',
   state_CANCELED: 'Annulée',
@@ -255,10 +281,24 @@ const fr: Record<SigningKey, string> = {
   downloadBundle: 'Télécharger le dossier de preuves (JSON)',
   downloadAttestation: 'Télécharger l’attestation (PDF)',
   attestationLater: 'L’attestation est disponible quand la demande est terminée ou clôturée.',
-  shareNotFound: 'Il n’y a pas de demande de signature à ce lien.',
+  shareNotFound:
+    'Aucune demande de signature ne répond à ce lien de partage : le code à sa fin est erroné, ou la demande a été supprimée. Copiez à nouveau le lien entier depuis l’e-mail (il se termine par un long code), ou demandez le lien actuel au demandeur.',
+  shareBadLink:
+    'Cette adresse n’est pas un lien de partage : un lien de partage s’écrit /share/<identifiant de la demande>/<code>, tel que l’e-mail du demandeur le donne. Copiez à nouveau le lien entier depuis l’e-mail, ou demandez-le au demandeur.',
+  shareErrorHeading: 'Ce lien de partage ne fonctionne pas',
+  stateNoteDeclined:
+    'Refus de signer : {names}. Cette demande ne peut donc plus être terminée. Elle reste ouverte (les autres signataires peuvent encore signer) jusqu’à ce que le demandeur la clôture ou l’annule.',
+  stateNoteUnsigned:
+    'Personne n’a signé cette demande : il n’y a donc aucun document signé. L’attestation dit ce qui s’est passé, avec la preuve du journal d’audit.',
 };
 
-const TEXTS: Record<Lang, Record<SigningKey, string>> = { en, fr };
+/** French texts with their no-break spaces (`Votre motif : …`), made once. */
+const frSpaced = Object.fromEntries(Object.entries(fr).map(([k, v]) => [k, frenchSpacing(v)])) as Record<
+  SigningKey,
+  string
+>;
+
+const TEXTS: Record<Lang, Record<SigningKey, string>> = { en, fr: frSpaced };
 
 /** A text of the signature and sharing pages in `lang`, with `{name}` placeholders filled from `params`. */
 export function st(lang: Lang, key: SigningKey, params: Record<string, string | number> = {}): string {

@@ -1,5 +1,6 @@
 /** The pages' texts in English and French, shared by the server-rendered HTML and the browser scripts. */
 
+import { frenchSpacing } from '../core/text/french-spacing.js';
 export const LANGS = ['en', 'fr'] as const;
 export type Lang = (typeof LANGS)[number];
 
@@ -161,6 +162,8 @@ const en = {
 };
 
 export type MessageKey = keyof typeof en;
+/** Every key of the verification page's texts (the French wording test reads them all). */
+export const MESSAGE_KEYS = Object.keys(en) as readonly MessageKey[];
 
 const frText: Record<MessageKey, string> = {
   skip: 'Aller au formulaire de vérification',
@@ -327,13 +330,7 @@ const frText: Record<MessageKey, string> = {
     'Ce fichier vérifie les preuves sans aucun serveur : ouvrez-le depuis votre disque, choisissez le document et son dossier de preuves ou son attestation PDF, ou une copie signée seule. Tout est contrôlé ici ; l’appartenance de chaque bloc à la meilleure chaîne de Bitcoin est contrôlée avec un fichier d’en-têtes si vous en donnez un, sinon elle est dite non contrôlée.',
 };
 
-/**
- * French puts a non-breaking space before `:` `;` `?` `!` (and inside « »): written with plain spaces
- * above for readability, made non-breaking here once.
- */
-export function frenchSpacing(text: string): string {
-  return text.replace(/ ([:;?!»])/g, '\u00a0$1').replace(/« /g, '«\u00a0');
-}
+export { frenchSpacing };
 
 const fr = Object.fromEntries(Object.entries(frText).map(([k, v]) => [k, frenchSpacing(v)])) as Record<
   MessageKey,

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { rgb } from 'pdf-lib';
+import { rgb } from '@cantoo/pdf-lib';
 import QRCode from 'qrcode';
 import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
 import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';

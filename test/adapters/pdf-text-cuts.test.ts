@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { rgb } from 'pdf-lib';
+import { rgb } from '@cantoo/pdf-lib';
 import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';
 import { PdfCanvas } from '../../src/adapters/pdf/pdf-canvas.js';
 import { sampleAttestationModel } from '../support/attestation-model.js';

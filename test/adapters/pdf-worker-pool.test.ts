@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { inspectPdf } from '../../src/adapters/pdf/pdf-bounds.js';
 import { workerSignedCopyAssembler } from '../../src/adapters/pdf/pdf-sandbox.js';
 import { PDF_WORKER_LIMITS, pdfWorkerPool, PdfLimitError } from '../../src/adapters/pdf/pdf-worker-pool.js';

@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
 import { rfc3161Client } from '../../src/adapters/pdf/tsa-client.js';
 import { padesSigner } from '../../src/adapters/pdf/pades-signer.js';

@@ -73,7 +73,7 @@ describe('buildAnchorTx', () => {
       const utxos = Array.from({ length: 10 }, (_, i) => utxo(i + 1, valueSat));
       const info = buildAnchorTx({ root: ROOT, utxos, feeRateSatVb: 1, privateKey: KEY });
       assert.equal(info.inputs.length, expected);
-      const estimate = estimateAnchorVsize(expected, info.change !== null);
+      const estimate = estimateAnchorVsize(expected, { withChange: info.change !== null });
       assert.ok(
         info.vsize <= estimate && estimate - info.vsize <= expected,
         `${info.vsize} vB vs ${estimate} estimated`,
@@ -95,8 +95,8 @@ describe('buildAnchorTx', () => {
   });
 
   it('adds change below dust to the fee (no change output)', () => {
-    const vsizeNoChange = estimateAnchorVsize(1, false);
-    const value = 2 * estimateAnchorVsize(1, true) + P2WPKH_DUST_SAT - 1;
+    const vsizeNoChange = estimateAnchorVsize(1, { withChange: false });
+    const value = 2 * estimateAnchorVsize(1, { withChange: true }) + P2WPKH_DUST_SAT - 1;
     const info = buildAnchorTx({ root: ROOT, utxos: [utxo(1, value)], feeRateSatVb: 2, privateKey: KEY });
     assert.equal(decode(info.hex).outputsLength, 1);
     assert.equal(info.change, null);

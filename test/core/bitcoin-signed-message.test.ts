@@ -141,7 +141,11 @@ for (const backend of ['native', 'js'] as const) {
         const uncompressed = signMessage('m', key, { compressed: false });
         assert.equal(verifySignedMessage('m', uncompressed, p2wpkh).ok, false);
         assert.equal(
-          verifySignedMessage('m', uncompressed, addressFromPublicKey(publicKeyOf(key, false), 'p2pkh', 'testnet')).ok,
+          verifySignedMessage(
+            'm',
+            uncompressed,
+            addressFromPublicKey(publicKeyOf(key, 'uncompressed'), 'p2pkh', 'testnet'),
+          ).ok,
           true,
         );
         assert.equal(verifySignedMessage('m', sig, publicKeyOf(other).toString('hex')).ok, false);

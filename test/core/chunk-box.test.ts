@@ -18,31 +18,31 @@ const code = (fn: () => unknown) => {
 describe('chunk box', () => {
   it('opens what it sealed, at the same index and flag', () => {
     const plain = randomBytes(1000);
-    assert.ok(openChunk(key, 7, true, sealChunk(key, 7, true, plain)).equals(plain));
+    assert.ok(openChunk(key, { index: 7, last: true }, sealChunk(key, { index: 7, last: true }, plain)).equals(plain));
   });
 
   it('refuses a chunk moved, re-flagged, under another key, altered or cut', () => {
-    const sealed = sealChunk(key, 3, false, randomBytes(100));
+    const sealed = sealChunk(key, { index: 3, last: false }, randomBytes(100));
     assert.equal(
-      code(() => openChunk(key, 4, false, sealed)),
+      code(() => openChunk(key, { index: 4, last: false }, sealed)),
       'UNAUTHORIZED',
     );
     assert.equal(
-      code(() => openChunk(key, 3, true, sealed)),
+      code(() => openChunk(key, { index: 3, last: true }, sealed)),
       'UNAUTHORIZED',
     );
     assert.equal(
-      code(() => openChunk(chunkKeyOf(SECRET, randomBytes(16)), 3, false, sealed)),
+      code(() => openChunk(chunkKeyOf(SECRET, randomBytes(16)), { index: 3, last: false }, sealed)),
       'UNAUTHORIZED',
     );
     const flipped = Buffer.from(sealed);
     flipped[10]! ^= 1;
     assert.equal(
-      code(() => openChunk(key, 3, false, flipped)),
+      code(() => openChunk(key, { index: 3, last: false }, flipped)),
       'UNAUTHORIZED',
     );
     assert.equal(
-      code(() => openChunk(key, 3, false, sealed.subarray(0, 8))),
+      code(() => openChunk(key, { index: 3, last: false }, sealed.subarray(0, 8))),
       'UNAUTHORIZED',
     );
   });

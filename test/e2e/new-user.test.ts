@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import type { Browser } from 'playwright-core';
 import { chromiumSkip, launchChromium } from '../support/chromium.js';
 import { cli, startDefaultRun, type DefaultRun } from '../support/default-run.js';

@@ -110,4 +110,65 @@ describe('proofseal request against the default run', () => {
     assert.ok(readFileSync(copy).equals(readFileSync(doc)));
     assert.ok(after.authorizedSignees[0].signedOn > 0);
   });
+
+  it('a decline as the requester sees it: request show says who declined, when, why and what to do; the mail says so', async () => {
+    const doc = path.join(dataDir, 'quote.txt');
+    writeFileSync(doc, `a quote ${randomBytes(16).toString('hex')}\n`);
+    const signers = ['--signer', 'Dee Cline <dee@example.com>', '--signer', 'Sam Signer <sam@example.com>'];
+    const created = await cli(['request', 'create', doc, ...signers, '--json'], env);
+    assert.equal(created.code, 0, `${created.stderr}\n--- server:\n${run.output()}`);
+    const requestId = JSON.parse(created.stdout).id as string;
+
+    type Row = { id: string; requestId: string; type: string; subject: string; to: { address: string } };
+    const outbox = async () => JSON.parse((await cli(['outbox', 'mail', '--json'], env)).stdout) as Row[];
+    const invitation = (await outbox()).find(
+      (m) =>
+        m.requestId === requestId && m.type === 'signatureRequestSigneeEmail' && m.to.address === 'dee@example.com',
+    );
+    const mail = (await cli(['outbox', 'mail', invitation!.id], env)).stdout;
+    const link = /(http:\/\/localhost:\d+\/sign\?signatureRequestURL=\S+)/.exec(mail)![1]!;
+    const requestUrl = new URL(new URL(link).searchParams.get('signatureRequestURL')!);
+    const signeeId = requestUrl.searchParams.get('signeeId')!;
+    // What the signing page's "Decline" button sends.
+    const reason = 'The price on page 2 is wrong';
+    const declined = await fetch(`${requestUrl.origin}${requestUrl.pathname}/event`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ signeeId, type: 'SIGN_REFUSED', comment: reason }),
+    });
+    assert.equal(declined.status, 200, await declined.text());
+
+    const shown = await cli(['request', 'show', requestId], env);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /state {5}IN_PROGRESS/);
+    assert.match(
+      shown.stdout,
+      /signer {4}Dee Cline <dee@example\.com>: DECLINED \d{4}-\d\d-\d\dT[\d:.]+Z \(reason: "The price on page 2 is wrong"\)/,
+    );
+    assert.match(shown.stdout, /signer {4}Sam Signer <sam@example\.com>: not signed yet/);
+    assert.match(shown.stdout, /sharing {3}http:\/\/localhost:\d+\/share\/[0-9a-f-]{36}\/\S+/);
+    assert.match(shown.stdout, /next {6}Dee Cline declined: the request stays open and cannot complete/);
+    assert.ok(shown.stdout.includes(`proofseal request transition ${requestId} CLOSED`));
+    assert.ok(shown.stdout.includes(`proofseal request transition ${requestId} CANCELED`));
+
+    const json = JSON.parse((await cli(['request', 'show', requestId, '--json'], env)).stdout);
+    const dee = json.authorizedSignees.find((s: { email: string }) => s.email === 'dee@example.com');
+    assert.ok(dee.declinedOn > 0, "the owner's JSON has declinedOn");
+    assert.equal(dee.declineReason, reason);
+
+    const toRequester = (await outbox()).find(
+      (m) => m.requestId === requestId && m.type === 'signatureFeedbackRequesterEmail',
+    );
+    assert.ok(toRequester, 'the requester is mailed');
+    const text = (await cli(['outbox', 'mail', toRequester.id], env)).stdout;
+    assert.match(text, /Subject: Dee Cline declined to sign "quote\.txt"/);
+    assert.match(text, /Reason given: The price on page 2 is wrong/);
+    assert.match(text, /You can close it to keep the signatures made/);
+
+    const closed = await cli(['request', 'transition', requestId, 'CLOSED'], env);
+    assert.equal(closed.code, 0, closed.stderr);
+    const after = await cli(['request', 'show', requestId], env);
+    assert.match(after.stdout, /state {5}CLOSED/);
+    assert.doesNotMatch(after.stdout, /next {6}/, 'nothing left to do once closed');
+  });
 });

@@ -82,7 +82,7 @@ for (const kind of kinds) {
       const when = formatDeadline(deadline);
       assert.ok(String(en.html).includes(`Please sign before ${when}.`) && en.text?.includes(when));
       const french = one(mails, 'signatureRequestSigneeEmail', 'signer2@example.com');
-      assert.ok(french.text?.includes(`Message de Ann Lee : ${message}`), french.text);
+      assert.ok(french.text?.includes(`Message de Ann Lee\u00a0: ${message}`), french.text);
       assert.ok(french.text?.includes(`Merci de signer avant le ${when}.`), french.text);
 
       assert.equal(

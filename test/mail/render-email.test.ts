@@ -139,7 +139,7 @@ describe('default e-mails', () => {
   it('French by the request language, with its accents; English for a language without templates', () => {
     assert.equal(
       renderEmail(engine, { type: 'signatureReminderSigneeEmail', context: context('signee', 'fr') }).subject,
-      'Rappel : « Bail & co » attend votre signature',
+      'Rappel\u00a0: «\u00a0Bail & co\u00a0» attend votre signature',
     );
     assert.match(
       renderEmail(engine, { type: 'signatureReminderSigneeEmail', context: context('signee', 'de') }).subject,

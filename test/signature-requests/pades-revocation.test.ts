@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream } from '@cantoo/pdf-lib';
 import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
 import { padesSigner } from '../../src/adapters/pdf/pades-signer.js';
 import { p12SigningIdentity, type SigningIdentity } from '../../src/adapters/pdf/signing-identity.js';

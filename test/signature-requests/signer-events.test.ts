@@ -107,14 +107,32 @@ for (const kind of kinds) {
         'signatureFeedbackRequesterEmail → watcher@example.com',
       ]);
       for (const m of mails) {
-        assert.match(m.mail.text ?? '', /Declined to sign/);
-        assert.ok((m.mail.text ?? '').includes(REASON), 'the reason reaches the requester and the watcher');
+        assert.equal(m.mail.subject, 'Olga declined to sign "Contract"', 'the subject says the signer declined');
+        assert.match(m.mail.text ?? '', /A signer declined to sign/);
+        assert.match(m.mail.text ?? '', /Olga \(olga@example\.com\) declined to sign "Contract"\./);
+        assert.ok(
+          (m.mail.text ?? '').includes(`Reason given: ${REASON}`),
+          'the reason reaches the requester and the watcher',
+        );
+        assert.doesNotMatch(m.mail.text ?? '', /Feedback from|wrote about/, 'not worded as plain feedback');
       }
+      const textTo = (address: string) => mails.find((m) => m.to === address)?.mail.text ?? '';
+      const [toOwner, toWatcher] = [textTo('owner@example.com'), textTo('watcher@example.com')];
+      assert.match(toOwner!, /You can close it to keep the signatures made and seal its audit trail, or cancel it/);
+      assert.match(toWatcher!, /the requester may close or cancel it/);
+      assert.doesNotMatch(toWatcher!, /You can close it/, 'a watcher is not told to do what only the requester can');
+
+      const ownerJson = await getRequest(b, id);
+      const declinedSigner = ownerJson.authorizedSignees.find((s: { commonName: string }) => s.commonName === 'Olga');
+      assert.ok(declinedSigner.declinedOn >= before, "the owner's view says when the signer declined");
+      assert.equal(declinedSigner.declineReason, REASON, "and the reason, in the owner's view");
+      assert.equal(ownerJson.authorizedSignees[1].declinedOn, undefined);
 
       const view = await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}?signeeId=${olga}` });
       assert.equal(view.statusCode, 200, view.body);
       const own = view.json().authorizedSignees[0];
       assert.ok(own.declinedOn >= before, 'the signer sees when it declined');
+      assert.equal(own.declineReason, REASON, 'and its own reason');
       assert.equal(own.signedOn, undefined);
       const other = await b.app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}?signeeId=${two}` });
       assert.equal(other.json().authorizedSignees[0].declinedOn, undefined, 'another signer has not declined');

@@ -35,6 +35,9 @@ function build(r: {
     signedOn: r.signed[i] ? 1 : null,
     anchorId: r.signed[i] ? realRandom.uuid() : null,
     method: r.signed[i] ? 'delegated' : null,
+    declinedOn: null,
+    declineReason: null,
+    remindedOn: null,
   }));
   return {
     id,

@@ -167,5 +167,5 @@ export async function confirmBatchAt(store: Store, batchId: string, height: numb
     blockHeader: '00'.repeat(80),
   };
   await store.batches.recordConfirmation(batchId, proof, 6, Date.now());
-  await store.batches.setConfirmations(batchId, 6, true, Date.now());
+  await store.batches.setConfirmations(batchId, { confirmations: 6, confirmed: true }, Date.now());
 }

@@ -2,7 +2,7 @@
  * A signed copy made as the service makes it (the assembler's incremental update with an attestation page and
  * the attached bundle, then the PAdES signature with the service's own certificate), for the verifiers' tests.
  */
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { padesSigner } from '../../src/adapters/pdf/pades-signer.js';
 import { pdfSignedCopyAssembler } from '../../src/adapters/pdf/signed-copy-assembler.js';
 import { serviceSigningIdentity } from '../../src/adapters/pdf/signing-identity.js';

@@ -3,7 +3,7 @@
  * document of several pages with known text, a hostile one (JavaScript run on opening, on a field and in the
  * document's name tree, a form), and a truncated one.
  */
-import { PDFDocument, PDFName, PDFString, StandardFonts, rgb } from 'pdf-lib';
+import { PDFDocument, PDFName, PDFString, StandardFonts, rgb } from '@cantoo/pdf-lib';
 
 /** Text of page `n` of {@link textPdf}: the tests look for it in the page's text layer. */
 export const pageText = (n: number) => `Lease agreement page ${n}: the tenant pays 950 EUR each month.`;

@@ -150,21 +150,37 @@ describe('the signing page shows the uploaded document (chromium)', { skip }, ()
       assert.equal(await page.isEnabled('#sign-button'), true);
       assert.ok(await page.isHidden('#ack-field'), 'no acknowledgement needed when the document is shown');
       await noSidewaysScroll(page, name);
-      // The page fits the frame; zoom in makes it wider (the frame scrolls, not the page), "Fit width" restores it.
+      // A phone opens the document at the frame's width ("Fit width" pressed, the level in percent of the
+      // printed size); a desktop, where an A4 page fits at its printed size, at 100 %. Zoom in makes it wider
+      // (the frame scrolls, not the page); "Fit width" makes it as wide as the frame.
       const frameWidth = await page.$eval('#pages', (el) => el.clientWidth);
       const width = () => page.$eval('.pdf-page[data-page="1"]', (el) => el.getBoundingClientRect().width);
-      assert.ok(
-        (await width()) <= frameWidth && (await width()) > frameWidth * 0.9,
-        `${await width()} in ${frameWidth}`,
-      );
+      const fits = async () => (await width()) <= frameWidth && (await width()) > frameWidth - 8;
+      if (name === 'phone') {
+        assert.ok(await fits(), `${await width()} in ${frameWidth}`);
+        assert.equal(await page.getAttribute('#zoom-fit', 'aria-pressed'), 'true');
+        const percent = Math.round(((frameWidth - 2) / (595 * (96 / 72))) * 100);
+        assert.ok(
+          Math.abs(parseInt(await text(page, '#zoom-level'), 10) - percent) <= 1,
+          await text(page, '#zoom-level'),
+        );
+      } else {
+        assert.equal(await text(page, '#zoom-level'), '100 %');
+        assert.equal(await page.getAttribute('#zoom-fit', 'aria-pressed'), 'false');
+        assert.equal(Math.round(await width()), Math.floor(595 * (96 / 72)));
+        assert.ok((await width()) < frameWidth, 'an A4 page at 100 % fits a desktop frame');
+      }
       await page.screenshot({ path: path.join(artifacts, `sign-document-${name}.png`), fullPage: true });
       await page.screenshot({ path: path.join(docsImg, `sign-page-${name}.png`), fullPage: true });
+      const before = await width();
       await page.click('#zoom-in');
-      assert.equal(await text(page, '#zoom-level'), '125 %');
-      assert.ok((await width()) > frameWidth, 'zoomed in past the frame');
+      assert.equal(await text(page, '#zoom-level'), name === 'phone' ? '50 %' : '125 %');
+      assert.ok((await width()) > before, 'zoomed in');
+      if (name === 'phone') assert.ok((await width()) > frameWidth, 'zoomed in past the frame');
       await noSidewaysScroll(page, `${name} zoomed`);
       await page.click('#zoom-fit');
-      assert.equal(await text(page, '#zoom-level'), '100 %');
+      assert.equal(await page.getAttribute('#zoom-fit', 'aria-pressed'), 'true');
+      assert.ok(await fits(), `fit: ${await width()} in ${frameWidth}`);
       // Turned sideways (or resized), the pages fit the new width.
       await page.setViewportSize({ width: viewport.height, height: viewport.width });
       await until(

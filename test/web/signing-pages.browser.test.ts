@@ -388,7 +388,8 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
     await noLogo.close();
     const wrong = await open(`${base}/share/${id}/${'A'.repeat(43)}`);
     await wrong.waitForSelector('#failure:not([hidden])');
-    assert.equal(await text(wrong, '#failure-text'), 'There is no signature request at this link.');
+    assert.match(await text(wrong, '#failure-text'), /^No signature request answers this sharing link/);
+    assert.equal(await text(wrong, '#failure-heading'), 'This sharing link does not work');
     await wrong.close();
   });
 

@@ -41,6 +41,37 @@ describe('web pages served by the API', () => {
     await s?.destroy();
   });
 
+  it('GET /favicon.ico: a 16×16 icon with the security headers, linked from every page', async () => {
+    const res = await app.inject({ method: 'GET', url: '/favicon.ico' });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['content-type'], 'image/x-icon');
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    const ico = res.rawPayload;
+    assert.deepEqual([...ico.subarray(0, 8)], [0, 0, 1, 0, 1, 0, 16, 16], 'an icon, one image of 16×16');
+    assert.equal(ico.readUInt32LE(14), ico.length - 22, 'the image fills the file after its directory');
+    for (const url of ['/verify', '/sign', `/share/x/y`]) {
+      const page = await app.inject({ method: 'GET', url });
+      assert.match(page.body, /<link rel="icon" href="\/favicon\.ico"/, url);
+    }
+  });
+
+  it('GET /share/x/y: a 404 page that says the address is not a sharing link, in the page itself', async () => {
+    for (const url of ['/share/x/y', `/share/0b6f7c1e-3a55-4c7e-9a39-2f5f6a3c1d20/${'A'.repeat(42)}`]) {
+      const res = await app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 404, url);
+      assert.match(res.body, /<section id="failure" class="card failure"[^>]* data-failure="badLink">/, url);
+      assert.match(res.body, /This address is not a sharing link/);
+      assert.match(res.body, /<p id="loading" role="status" hidden>/);
+    }
+    const unknown = await app.inject({
+      method: 'GET',
+      url: `/share/0b6f7c1e-3a55-4c7e-9a39-2f5f6a3c1d20/${'A'.repeat(43)}`,
+    });
+    assert.equal(unknown.statusCode, 404);
+    assert.match(unknown.body, /data-failure="notFound"/);
+    assert.match(unknown.body, /No signature request answers this sharing link/);
+  });
+
   it('GET /verify: HTML with the strict CSP and privacy headers', async () => {
     const res = await app.inject({ method: 'GET', url: '/verify' });
     assert.equal(res.statusCode, 200);

@@ -21,10 +21,10 @@ function attempt(fn: () => Uint8Array): Uint8Array | null {
 function nativeBackend(lib: NativeModule): SecpBackend {
   return {
     name: 'native',
-    recover: (sig, recid, hash, compressed) => attempt(() => lib.ecdsaRecover(sig, recid, hash, compressed)),
+    recover: (sig, recid, hash, form) => attempt(() => lib.ecdsaRecover(sig, recid, hash, form === 'compressed')),
     sign: (hash, key) => lib.ecdsaSign(hash, key),
-    publicKey: (key, compressed) => lib.publicKeyCreate(key, compressed),
-    convertPublicKey: (pub, compressed) => attempt(() => lib.publicKeyConvert(pub, compressed)),
+    publicKey: (key, form) => lib.publicKeyCreate(key, form === 'compressed'),
+    convertPublicKey: (pub, form) => attempt(() => lib.publicKeyConvert(pub, form === 'compressed')),
   };
 }
 

@@ -3,7 +3,7 @@
  * sealed audit trail, the proofs and how to check them, a QR code of the sharing page, and the proof bundle
  * as an associated file (visible in a reader's attachments panel, extracted by `pdfdetach`).
  */
-import { AFRelationship, rgb, type RGB } from 'pdf-lib';
+import { AFRelationship, rgb, type RGB } from '@cantoo/pdf-lib';
 import QRCode from 'qrcode';
 import type { AttestationModel, BrandImage } from '../../app/signature-requests/attestation/attestation-model.js';
 import type { AttestationRenderer } from '../../app/signature-requests/attestation/attestation.port.js';
@@ -11,6 +11,7 @@ import {
   attestationDate,
   attestationLabel,
   attestationText,
+  auditActorText,
   auditCommentText,
   auditEventLabel,
   stateLabel,
@@ -153,7 +154,7 @@ function auditPart(c: PdfCanvas, model: AttestationModel, say: Say, p: Palette):
   const rows = model.events.map((e) => [
     attestationDate(model.lang, e.date),
     auditEventLabel(model.lang, e.type),
-    e.actor ?? '',
+    auditActorText(model.lang, e.actor),
     auditCommentText(model.lang, e.type, e.comment),
   ]);
   const columns = [

@@ -1,5 +1,5 @@
 /** CSS colour strings of the branding variables, as pdf-lib colours. */
-import { rgb, type RGB } from 'pdf-lib';
+import { rgb, type RGB } from '@cantoo/pdf-lib';
 
 const NAMED: Record<string, string> = {
   black: '#000000',

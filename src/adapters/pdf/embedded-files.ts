@@ -15,7 +15,7 @@ import {
   PDFName,
   PDFRawStream,
   PDFString,
-} from 'pdf-lib';
+} from '@cantoo/pdf-lib';
 import { checkStructureBudget, inflateBounded, MAX_ATTACHMENT_BYTES } from '../../core/documents/pdf-bounds.js';
 
 export interface EmbeddedFile {

@@ -2,7 +2,7 @@
  * A small flowing layout over pdf-lib: text that wraps, tables whose rows wrap per cell, new pages as
  * needed. Text is written with WinAnsi fonts; a character they lack is drawn as `?` (never an error).
  */
-import { PDFDocument, PDFFont, PDFPage, rgb, StandardFonts, type RGB } from 'pdf-lib';
+import { PDFDocument, PDFFont, PDFPage, rgb, StandardFonts, type RGB } from '@cantoo/pdf-lib';
 import { truncateGraphemes } from '../../core/text/graphemes.js';
 
 export const PAGE = { width: 595.28, height: 841.89, margin: 48 } as const;

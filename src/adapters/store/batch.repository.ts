@@ -219,7 +219,7 @@ export function batchRepository(sql: Sql, opts: BatchRepositoryOptions = {}): Ba
         ],
       );
     },
-    async setConfirmations(id, confirmations, confirmed, now) {
+    async setConfirmations(id, { confirmations, confirmed }, now) {
       await sql.query(
         `UPDATE batch SET confirmations = $2, status = CASE WHEN $3 THEN 'CONFIRMED' ELSE status END, last_modified = $4 WHERE id = $1`,
         [id, confirmations, confirmed, now],

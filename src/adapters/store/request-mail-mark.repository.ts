@@ -1,4 +1,5 @@
 import type { RequestMailMarkRepository, SignerRef } from '../../app/signature-requests/request-mail.port.js';
+import { MAIL_MARK_PREFIX, type MailMark } from '../../core/signature-requests/mail-marks.js';
 import type { Sql } from './sql.js';
 
 interface RefRow {
@@ -9,12 +10,11 @@ interface RefRow {
 const toRef = (r: RefRow): SignerRef => ({ requestId: r.request_id, signeeId: r.signee_id });
 
 /**
- * `isMarked`, with the keys asked in the same turn of the event loop read in one statement: the signatures
- * sharing a transaction each ask for their signer's decline mark, and a request's mails for each signer's
- * invitation mark. The read leaves when that turn's microtasks have run, so a mark written in the same turn
+ * `isMarked`, with the keys asked in the same turn of the event loop read in one statement: a request's mails
+ * ask for each signer's invitation mark. The read leaves when that turn's microtasks have run, so a mark written in the same turn
  * before it was asked is seen, as the answers of reads asked after a write always were.
  */
-function markedReads(sql: Sql): (key: string) => Promise<boolean> {
+function markedReads(sql: Sql): (key: MailMark) => Promise<boolean> {
   let asked: { key: string; answer: (read: Promise<Set<string>>) => void }[] = [];
   const read = async (keys: string[]): Promise<Set<string>> => {
     const rows =
@@ -54,11 +54,11 @@ export function requestMailMarkRepository(sql: Sql): RequestMailMarkRepository {
       const rows = await sql.query<RefRow>(
         `SELECT s.request_id, s.id AS signee_id FROM signee s
            JOIN signature_request r ON r.id = s.request_id AND r.state = 'IN_PROGRESS'
-           JOIN signature_request_mail_mark i ON i.key = 'invited:' || s.id::text
-         WHERE s.signed_on IS NULL AND s.email IS NOT NULL AND i.created <= $1
-           AND NOT EXISTS (SELECT 1 FROM signature_request_mail_mark m WHERE m.key = 'reminded:' || s.id::text)
+           JOIN signature_request_mail_mark i ON i.key = $3 || s.id::text
+         WHERE s.signed_on IS NULL AND s.declined_on IS NULL AND s.reminded_on IS NULL AND s.email IS NOT NULL
+           AND i.created <= $1
          ORDER BY i.created LIMIT $2`,
-        [invitedBy, limit],
+        [invitedBy, limit, MAIL_MARK_PREFIX.invited],
       );
       return rows.map(toRef);
     },
@@ -67,9 +67,9 @@ export function requestMailMarkRepository(sql: Sql): RequestMailMarkRepository {
         `SELECT s.request_id, s.id AS signee_id FROM signee s
            JOIN anchor_batch ab ON ab.anchor_id = s.anchor_id JOIN batch b ON b.id = ab.batch_id AND b.status = 'CONFIRMED'
          WHERE s.email IS NOT NULL AND s.anchor_id IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM signature_request_mail_mark m WHERE m.key = 'proof:' || s.id::text)
+           AND NOT EXISTS (SELECT 1 FROM signature_request_mail_mark m WHERE m.key = $2 || s.id::text)
          ORDER BY s.signed_on LIMIT $1`,
-        [limit],
+        [limit, MAIL_MARK_PREFIX.proofConfirmed],
       );
       return rows.map(toRef);
     },
@@ -78,9 +78,9 @@ export function requestMailMarkRepository(sql: Sql): RequestMailMarkRepository {
         `SELECT r.id, r.deadline FROM signature_request r
          WHERE r.state = 'IN_PROGRESS' AND r.deadline IS NOT NULL AND r.deadline > $1 AND r.deadline <= $2
            AND NOT EXISTS (SELECT 1 FROM signature_request_mail_mark m
-                           WHERE m.key = 'expiring:' || r.id::text || ':' || r.deadline::text)
+                           WHERE m.key = $4 || r.id::text || ':' || r.deadline::text)
          ORDER BY r.deadline LIMIT $3`,
-        [now, now + within, limit],
+        [now, now + within, limit, MAIL_MARK_PREFIX.deadlineWarning],
       );
       return rows.map((r) => ({ requestId: r.id, deadline: Number(r.deadline) }));
     },

@@ -6,6 +6,7 @@ import type {
   AuditEvent,
   NewSigner,
   RequestFields,
+  RequestAndSigner,
   SignatureRequest,
   SignatureRequestRepository,
   Signer,
@@ -54,6 +55,9 @@ interface SignerRow {
   signed_on: number | null;
   anchor_id: string | null;
   method: SignMethod | null;
+  declined_on: number | string | null;
+  decline_reason: string | null;
+  reminded_on: number | string | null;
 }
 
 interface WatcherRow {
@@ -79,7 +83,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const REQUEST_COLUMNS = `id, account_id, name, hash_to_sign, state, file_name, file_url, deadline, activation, lang, ordered,
   public, callback_url, identity_url, vars, audit_trail_anchor_id, proof_bundle_complete, created, last_modified, uploaded`;
 const SIGNER_COLUMNS = `id, request_id, position, common_name, email, country_calling_code, phone, requires_otp, vars, lang,
-  secret_salt, audit_trail_id, viewed_on, signed_on, anchor_id, method`;
+  secret_salt, audit_trail_id, viewed_on, signed_on, anchor_id, method, declined_on, decline_reason, reminded_on`;
 
 /** A signer row, read directly (salt as bytes) or inside a request's JSON (salt as hex). */
 const toSigner = (r: SignerRow): Signer => ({
@@ -99,6 +103,9 @@ const toSigner = (r: SignerRow): Signer => ({
   signedOn: r.signed_on,
   anchorId: r.anchor_id,
   method: r.method,
+  declinedOn: r.declined_on === null ? null : Number(r.declined_on),
+  declineReason: r.decline_reason,
+  remindedOn: r.reminded_on === null ? null : Number(r.reminded_on),
 });
 
 /**
@@ -348,8 +355,8 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
     (await sql.query<{ id: string }>(text, params)).map((r) => r.id);
   async function findForSigners(
     asked: readonly { id: string; lookupHash: Buffer }[],
-    lock: boolean,
-  ): Promise<({ request: SignatureRequest; signee: Signer } | null)[]> {
+    { lock }: { readonly lock: boolean },
+  ): Promise<(RequestAndSigner | null)[]> {
     const valid = asked.filter((a) => UUID.test(a.id));
     const read = async (some: readonly { id: string; lookupHash: Buffer }[]) => {
       const rows =
@@ -368,7 +375,7 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
       const r = found.get(a);
       const request = r && withPeople(r);
       const signer = request?.signees.find((s) => s.id === r!.matched);
-      return request && signer ? { request, signee: signer } : null;
+      return request && signer ? { request, signer } : null;
     });
   }
 
@@ -387,7 +394,7 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
     findById: (id, accountId) => find(id, accountId, false),
     lockById: (id, accountId) => find(id, accountId, true),
     async findForSigner(id, lookupHash, { lock }) {
-      return (await findForSigners([{ id, lookupHash }], lock))[0]!;
+      return (await findForSigners([{ id, lookupHash }], { lock }))[0]!;
     },
     findForSigners,
     async replaceDraft(id, fields, signers, watchers, now) {
@@ -444,6 +451,21 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
       const rows = await sql.query(
         'UPDATE signee SET viewed_on = $2 WHERE id = $1 AND viewed_on IS NULL RETURNING id',
         [signeeId, now],
+      );
+      return rows.length > 0;
+    },
+    async markDeclined(signerId, decline) {
+      const rows = await sql.query(
+        `UPDATE signee SET declined_on = $2, decline_reason = $3
+         WHERE id = $1 AND declined_on IS NULL AND signed_on IS NULL RETURNING id`,
+        [signerId, decline.on, decline.reason],
+      );
+      return rows.length > 0;
+    },
+    async markReminded(signerId, now) {
+      const rows = await sql.query(
+        'UPDATE signee SET reminded_on = $2 WHERE id = $1 AND reminded_on IS NULL RETURNING id',
+        [signerId, now],
       );
       return rows.length > 0;
     },

@@ -12,22 +12,21 @@
  *   requester and its backlog (the deliveries' priority), and reads issued between the units' writes would
  *   split those writes into one statement each. Units do not change accounts; the backlog counted before
  *   them is the one they share.
- * - Those reads and the signers' decline marks leave with the signers' read under their locks, in the same
- *   socket write, as one statement (`SIGNING_CONTEXT`) that finds the requests' accounts and the signers
- *   itself: PostgreSQL runs a connection's statements in order, so it runs after the locks are taken, as
+ * - Those reads leave with the signers' read under their locks, in the same socket write, as one statement
+ *   (`SIGNING_CONTEXT`) that finds the requests' accounts itself (a signer's status, declined included, is a
+ *   column of the signer, read with it): PostgreSQL runs a connection's statements in order, so it runs after the locks are taken, as
  *   when it was sent on the locked read's answer, one round trip later. A lone signature is then two round
  *   trips and a commit, not three.
  */
 import type { Account } from '../../app/accounts/account.port.js';
-import { BACKLOG_CAP } from '../../app/mail/queue-email.js';
+import { BACKLOG_CAP } from '../../core/mail/backlog.js';
 import type { Store } from '../../app/shared/store.port.js';
-import { declinedKey } from '../../app/signature-requests/record-signature.js';
-import type { SignatureRequest, Signer } from '../../app/signature-requests/signature-request.port.js';
+import type { RequestAndSigner } from '../../app/signature-requests/signature-request.port.js';
 import { toAccount, type AccountRow } from './account.repository.js';
 import { sharedTransactions, type SharedTransactions } from './shared-transactions.js';
 import type { Sql } from './sql.js';
 
-type Found = { request: SignatureRequest; signee: Signer } | null;
+type Found = RequestAndSigner | null;
 
 /** Runs keyed units of work in transactions of `transaction`, shared by units arriving together. */
 export function unitsOfWork(
@@ -44,56 +43,37 @@ export function unitsOfWork(
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * For (request id, lookup hash) pairs `$1` (JSON `{ kid, khash }`): each request's account (`account`, the
- * row as JSON), each of those accounts' mail backlog counted up to `$2` (`backlog`: [account id, count]),
- * and each signer found with whether its decline mark (`$3` and its id) is recorded (`signer`: [signer id,
- * marked]). Rows are found by `= ANY (ARRAY(…))`, probes of a unique index: PostgreSQL takes the JSON pairs
- * for 100 rows, and joined to them as such it hashed a scan of the whole signer table (1.7–2.6 ms a
- * transaction in the bench).
+ * For the request ids `$1` (JSON array): each request's account (`account`, the row as JSON) and each of
+ * those accounts' mail backlog counted up to `$2` (`backlog`: [account id, count]). Rows are found by
+ * `= ANY (ARRAY(…))`, probes of a unique index: PostgreSQL takes JSON input for 100 rows, and joined to it as
+ * such it hashed a scan of a whole table (1.7–2.6 ms a transaction in the bench).
  */
 const SIGNING_CONTEXT = `
-WITH k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS (kid uuid, khash text)),
-r AS (SELECT DISTINCT account_id FROM signature_request WHERE id = ANY (ARRAY(SELECT kid FROM k)))
+WITH r AS (SELECT DISTINCT account_id FROM signature_request
+           WHERE id = ANY (ARRAY(SELECT jsonb_array_elements_text($1::jsonb)::uuid)))
 SELECT 'account' AS kind, to_json(a) AS v FROM account a WHERE a.id = ANY (ARRAY(SELECT account_id FROM r))
 UNION ALL
 SELECT 'backlog', json_build_array(r.account_id,
   (SELECT count(*) FROM (SELECT 1 FROM email e WHERE e.account_id = r.account_id AND e.status = 'queued' LIMIT $2) q))
-FROM r
-UNION ALL
-SELECT 'signer', json_build_array(s.id,
-  EXISTS (SELECT 1 FROM signature_request_mail_mark m WHERE m.key = $3 || s.id::text))
-FROM k JOIN signee s ON s.request_id = k.kid AND s.secret_hash = decode(k.khash, 'hex')
-WHERE s.secret_hash = ANY (ARRAY(SELECT decode(khash, 'hex') FROM k))`;
-
-/** A signer's decline mark is `declinedKey(id)`: the prefix its SQL form adds the id to (`$3`). */
-const DECLINED_PREFIX = declinedKey('');
+FROM r`;
 
 interface SigningContext {
   readonly accounts: Map<string, Account>;
   readonly backlogs: Map<string, number>;
-  /** Decline marks by key, of the signers found (a key not here is not known). */
-  readonly declined: Map<string, boolean>;
 }
 
-async function signingContext(sql: Sql, pairs: readonly { id: string; lookupHash: Buffer }[]): Promise<SigningContext> {
-  const valid = pairs.filter((p) => UUID.test(p.id));
-  const context: SigningContext = { accounts: new Map(), backlogs: new Map(), declined: new Map() };
+async function signingContext(sql: Sql, pairs: readonly { id: string }[]): Promise<SigningContext> {
+  const valid = [...new Set(pairs.filter((p) => UUID.test(p.id)).map((p) => p.id))];
+  const context: SigningContext = { accounts: new Map(), backlogs: new Map() };
   if (valid.length === 0) return context;
-  const rows = await sql.query<{ kind: string; v: unknown }>(SIGNING_CONTEXT, [
-    JSON.stringify(valid.map((p) => ({ kid: p.id, khash: p.lookupHash.toString('hex') }))),
-    BACKLOG_CAP,
-    DECLINED_PREFIX,
-  ]);
+  const rows = await sql.query<{ kind: string; v: unknown }>(SIGNING_CONTEXT, [JSON.stringify(valid), BACKLOG_CAP]);
   for (const { kind, v } of rows) {
     if (kind === 'account') {
       const account = toAccount(v as AccountRow);
       context.accounts.set(account.id, account);
-    } else if (kind === 'backlog') {
+    } else {
       const [id, n] = v as [string, number];
       context.backlogs.set(id, Number(n));
-    } else {
-      const [id, marked] = v as [string, boolean];
-      context.declined.set(declinedKey(id), marked);
     }
   }
   return context;
@@ -101,7 +81,7 @@ async function signingContext(sql: Sql, pairs: readonly { id: string; lookupHash
 
 /** The store the units of one shared transaction see (see the header). */
 function sharedStore(tx: Store, sql: Sql): Store {
-  const { accounts, emails, signatureRequests, requestMailMarks } = tx;
+  const { accounts, emails, signatureRequests } = tx;
   /** The signing contexts read with the locked reads of this transaction (a failed one is left out). */
   const contexts: Promise<SigningContext | null>[] = [];
   const fromContext = async <T>(pick: (c: SigningContext) => T | undefined): Promise<T | undefined> => {
@@ -128,14 +108,6 @@ function sharedStore(tx: Store, sql: Sql): Store {
     backlogs.set(`${id}|${cap}`, known);
     return known;
   };
-  /** Marks written in this transaction: what the contexts read of them is stale. */
-  const written = new Set<string>();
-  const isMarked = async (key: string): Promise<boolean> =>
-    (written.has(key) ? undefined : await fromContext((c) => c.declined.get(key))) ?? requestMailMarks.isMarked(key);
-  const mark: typeof requestMailMarks.mark = (key, ref, now) => {
-    written.add(key);
-    return requestMailMarks.mark(key, ref, now);
-  };
 
   const asked = new Map<boolean, { id: string; lookupHash: Buffer; answer: (found: Promise<Found>) => void }[]>();
   const findForSigner = (id: string, lookupHash: Buffer, { lock }: { readonly lock: boolean }): Promise<Found> =>
@@ -146,7 +118,7 @@ function sharedStore(tx: Store, sql: Sql): Store {
       queueMicrotask(() => {
         const all = asked.get(lock)!;
         asked.delete(lock);
-        const read = signatureRequests.findForSigners(all, lock);
+        const read = signatureRequests.findForSigners(all, { lock });
         // In the same socket write: run once the locks are taken (see the header).
         if (lock) contexts.push(signingContext(sql, all).catch(() => null));
         all.forEach((a, i) => a.answer(read.then((founds) => founds[i]!)));
@@ -157,7 +129,6 @@ function sharedStore(tx: Store, sql: Sql): Store {
     ...tx,
     accounts: { ...accounts, findById },
     emails: { ...emails, countQueued },
-    requestMailMarks: { ...requestMailMarks, isMarked, mark },
     signatureRequests: { ...signatureRequests, findForSigner },
   };
 }

@@ -63,11 +63,17 @@ export function dataMap(entries: Iterable<readonly [string, Value]>): DataMap {
   return sealed(map, size);
 }
 
+/** How values are copied for a render: HTML-escaped (`escape`, for HTML content) or as given. */
+export interface CopyOptions {
+  readonly escape: boolean;
+}
+
 /**
  * The data of one render: a copy of `value`, HTML-escaped when `escape`, frozen, with null prototypes.
  * `size`, when given, is increased by the copy's characters plus one per value.
  */
-export function toData(value: unknown, escape: boolean, depth = 0, size = { n: 0 }): Value {
+export function toData(value: unknown, opts: CopyOptions, depth = 0, size = { n: 0 }): Value {
+  const { escape } = opts;
   size.n += 1;
   if (typeof value === 'string') {
     const text = escape ? escapeHtml(value) : value;
@@ -77,12 +83,12 @@ export function toData(value: unknown, escape: boolean, depth = 0, size = { n: 0
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'boolean') return value;
   if (depth >= MAX_DEPTH || typeof value !== 'object' || value === null) return null;
-  if (Array.isArray(value)) return Object.freeze(value.map((v: unknown) => toData(v, escape, depth + 1, size)));
+  if (Array.isArray(value)) return Object.freeze(value.map((v: unknown) => toData(v, opts, depth + 1, size)));
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return null;
   const map = Object.create(null) as Record<string, Value>;
   const keys = Object.keys(value);
-  for (const key of keys) map[key] = toData((value as Record<string, unknown>)[key], escape, depth + 1, size);
+  for (const key of keys) map[key] = toData((value as Record<string, unknown>)[key], opts, depth + 1, size);
   return sealed(map, keys.length);
 }
 
@@ -98,14 +104,14 @@ export interface RenderVars {
  * counts in its budget and what it never reads costs nothing (issue 32: a 200 KB value escaped again for
  * each of 2,400 trial renders that never read it took 20 s of CPU).
  */
-export function renderVars(vars: object, escape: boolean, onCopy: (size: number) => void): RenderVars {
+export function renderVars(vars: object, opts: CopyOptions, onCopy: (size: number) => void): RenderVars {
   const copies = new Map<string, Value>();
   return {
     read(name) {
       const known = copies.get(name);
       if (known !== undefined) return known;
       const size = { n: 0 };
-      const value = Object.hasOwn(vars, name) ? toData((vars as Record<string, unknown>)[name], escape, 0, size) : null;
+      const value = Object.hasOwn(vars, name) ? toData((vars as Record<string, unknown>)[name], opts, 0, size) : null;
       copies.set(name, value);
       onCopy(size.n);
       return value;

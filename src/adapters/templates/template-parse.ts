@@ -50,9 +50,9 @@ export function parseProgram(source: string, label: string): Program {
     macros: new Map(),
     calls: [],
     depth: 0,
-    parseString: (text, line) => topLevel(reader(text, line - 1, true, shared)),
+    parseString: (text, line) => topLevel(reader(text, { lineBase: line - 1, inString: true }, shared)),
   };
-  const body = topLevel(reader(source, 0, false, shared));
+  const body = topLevel(reader(source, { lineBase: 0, inString: false }, shared));
   for (const call of shared.calls)
     if (!shared.macros.has(call.name))
       fail(

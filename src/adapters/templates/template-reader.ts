@@ -38,7 +38,11 @@ export interface Reader {
   readonly noCloseFrom: { comment: number; raw: number };
 }
 
-export function reader(src: string, lineBase: number, inString: boolean, shared: Shared): Reader {
+export function reader(
+  src: string,
+  { lineBase, inString }: { readonly lineBase: number; readonly inString: boolean },
+  shared: Shared,
+): Reader {
   return {
     src,
     pos: 0,

@@ -76,12 +76,12 @@ interface State {
 
 export function renderProgram(program: Program, input: RenderInput): string {
   const copied = (size: number) => built(state, size, 'the variables read');
-  const data = renderVars(input.vars, input.html, copied);
+  const data = renderVars(input.vars, { escape: input.html }, copied);
   const state: State = {
     program,
     input,
     data,
-    raw: input.html ? renderVars(input.vars, false, copied) : data,
+    raw: input.html ? renderVars(input.vars, { escape: false }, copied) : data,
     globals: new Map(),
     frames: [],
     steps: 0,

@@ -115,7 +115,11 @@ export interface BatchRepository {
   /** First confirmation of `proof.txId`: block, raw transaction and its block Merkle branch. */
   recordConfirmation(id: string, proof: BatchConfirmationProof, confirmations: number, now: number): Promise<void>;
   /** Updates the confirmation count; `confirmed` moves the batch to CONFIRMED. */
-  setConfirmations(id: string, confirmations: number, confirmed: boolean, now: number): Promise<void>;
+  setConfirmations(
+    id: string,
+    depth: { readonly confirmations: number; readonly confirmed: boolean },
+    now: number,
+  ): Promise<void>;
   /** A reorg took the block away: back to SENT with no block data. */
   clearConfirmation(id: string, now: number): Promise<void>;
   /** Back to WAIT with no transaction (its transactions can never confirm). */

@@ -136,7 +136,7 @@ async function onConfirmed(
   }
   const confirmed = info.confirmations >= deps.settings.confirmationsRequired;
   await deps.store.transaction(async (tx) => {
-    await tx.batches.setConfirmations(b.id, info.confirmations, confirmed, deps.clock.now());
+    await tx.batches.setConfirmations(b.id, { confirmations: info.confirmations, confirmed }, deps.clock.now());
     if (confirmed) await enqueueAnchorCallbacks(tx, { batchId: b.id });
   });
   if (confirmed) s.confirmed.push(b.id);

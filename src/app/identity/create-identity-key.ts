@@ -51,7 +51,7 @@ function newKeyPair(bytes: (n: number) => Buffer): { secret: Buffer; publicKey: 
   for (;;) {
     const secret = bytes(32);
     try {
-      return { secret, publicKey: publicKeyOf(secret, true) };
+      return { secret, publicKey: publicKeyOf(secret, 'compressed') };
     } catch {
       secret.fill(0);
     }

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../shared/deps.js';
+import { BACKLOG_CAP } from '../../core/mail/backlog.js';
 import type { AttachmentRef, Email } from './email.port.js';
 import type { RenderedEmail } from './render-email.js';
 
@@ -32,9 +33,6 @@ export async function queueEmail(
 ): Promise<Email> {
   return (await queueEmails(deps, [input]))[0]!;
 }
-
-/** An account's backlog is counted up to this many mails: beyond, its mails keep the lowest priority. */
-export const BACKLOG_CAP = 1_000;
 
 /**
  * Several mails (those of one event) as {@link queueEmail}: written in one statement, their deliveries

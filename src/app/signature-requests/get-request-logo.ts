@@ -27,7 +27,7 @@ async function logoOf(deps: LogoDeps, vars: Vars | null): Promise<BrandImage> {
  * @throws DomainError NOT_FOUND for an unknown request or a wrong signeeId; NO_LOGO when there is none to show
  */
 export async function getSignerLogo(deps: LogoDeps, input: { id: string; signeeId: string }): Promise<BrandImage> {
-  const { request, signee: signer } = await findSigner(deps, { requestId: input.id, signeeId: input.signeeId });
+  const { request, signer } = await findSigner(deps, { requestId: input.id, signeeId: input.signeeId });
   return logoOf(deps, { ...request.vars, ...signer.vars });
 }
 

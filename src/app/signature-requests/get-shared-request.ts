@@ -11,7 +11,6 @@ import { requesterEmail, requesterName, requesterVar } from '../../core/signatur
 import type { SignatureRequestState } from '../../core/signature-requests/states.js';
 import type { AnchorStatus } from '../anchoring/anchor.port.js';
 import type { AppDeps } from '../shared/deps.js';
-import { declinesOf, type Decline } from './record-signer-event.js';
 import type { SignatureRequest } from './signature-request.port.js';
 
 /** Who asked for the signatures: the `requesterName`/`requesterEmail` vars, else the owner account. */
@@ -108,8 +107,7 @@ export async function getSharedRequest(
   input: { id: string; token: string },
 ): Promise<SharedRequestView> {
   const request = await findSharedRequest(deps, input);
-  const declines = await declinesOf(deps.store, request.id);
-  const signers = await Promise.all(request.signees.map((s) => sharedSigner(deps, s, declines.get(s.id))));
+  const signers = await Promise.all(request.signees.map((s) => sharedSigner(deps, s)));
   return {
     id: request.id,
     name: request.name,
@@ -131,11 +129,10 @@ export async function getSharedRequest(
 async function sharedSigner(
   deps: Pick<AppDeps, 'store'>,
   s: SignatureRequest['signees'][number],
-  decline: Decline | undefined,
 ): Promise<SharedSigner> {
   const who = { commonName: s.commonName, ...(s.email !== null && { email: s.email }) };
-  if (decline)
-    return { ...who, declinedOn: decline.on, ...(decline.reason !== null && { declineReason: decline.reason }) };
+  if (s.declinedOn !== null)
+    return { ...who, declinedOn: s.declinedOn, ...(s.declineReason !== null && { declineReason: s.declineReason }) };
   if (s.signedOn === null || s.anchorId === null) return who;
   const anchor = await deps.store.anchors.findById(s.anchorId);
   return {

@@ -1,9 +1,8 @@
 import { fail } from '../../core/errors.js';
 import type { AppDeps } from '../shared/deps.js';
 import { recordEvent, signerActor, type Origin } from './audit.js';
-import { declinedOn } from './record-signer-event.js';
 import { findSigner } from './signer-secrets.js';
-import type { SignatureRequest, Signer } from './signature-request.port.js';
+import type { RequestAndSigner, SignatureRequest } from './signature-request.port.js';
 
 /**
  * One of the account's signature requests.
@@ -20,22 +19,20 @@ export async function getSignatureRequest(
 
 /**
  * A signature request as one signer opens it with its signeeId. The first opening is recorded
- * (VIEWED, with IP and user agent) in the same transaction as the signer's `viewedOn`; `declinedOn` is the
- * date of the signer's decline (SIGN_REFUSED), or null.
+ * (VIEWED, with IP and user agent) in the same transaction as the signer's `viewedOn`.
  * @throws DomainError NOT_FOUND for a wrong, revoked or foreign signeeId, or an unknown request (one answer)
  */
 export async function getSignatureRequestAsSigner(
   deps: Pick<AppDeps, 'store' | 'clock' | 'secretKey'>,
   input: { id: string; signeeId: string; origin?: Origin },
-): Promise<{ request: SignatureRequest; signee: Signer; declinedOn: number | null }> {
+): Promise<RequestAndSigner> {
   const found = await findSigner(deps, { requestId: input.id, signeeId: input.signeeId });
-  const declined = await declinedOn(deps.store, found.signee);
-  if (found.signee.viewedOn !== null) return { ...found, declinedOn: declined };
+  if (found.signer.viewedOn !== null) return found;
   const now = deps.clock.now();
   await deps.store.transaction(async (tx) => {
-    if (!(await tx.signatureRequests.markViewed(found.signee.id, now))) return;
-    const actor = signerActor(found.signee);
-    await recordEvent(tx, input.id, { type: 'VIEWED', date: now, actor, signee: found.signee, origin: input.origin });
+    if (!(await tx.signatureRequests.markViewed(found.signer.id, now))) return;
+    const actor = signerActor(found.signer);
+    await recordEvent(tx, input.id, { type: 'VIEWED', date: now, actor, signee: found.signer, origin: input.origin });
   });
-  return { ...found, signee: { ...found.signee, viewedOn: now }, declinedOn: declined };
+  return { ...found, signer: { ...found.signer, viewedOn: now } };
 }

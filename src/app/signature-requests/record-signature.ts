@@ -4,7 +4,7 @@ import type { Store } from '../shared/store.port.js';
 import { auditEvent, signerActor, type Origin } from './audit.js';
 import { findSigner } from './signer-secrets.js';
 import { queueMoveConsequences, enqueueRequestCallback, platformMoveEvent } from './lifecycle.js';
-import type { SignatureRequest, Signer, SignMethod } from './signature-request.port.js';
+import type { RequestAndSigner, SignatureRequest, Signer, SignMethod } from './signature-request.port.js';
 import type { AppDeps } from '../shared/deps.js';
 import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import { logSignature } from '../transparency/log-signing-events.js';
@@ -18,38 +18,31 @@ export async function lockForSigning(
   tx: Store,
   deps: Pick<AppDeps, 'secretKey'>,
   input: { requestId: string; signeeId: string; now: number },
-): Promise<{ request: SignatureRequest; signee: Signer }> {
+): Promise<RequestAndSigner> {
   const found = await findSigner(
     { store: tx, secretKey: deps.secretKey },
     { requestId: input.requestId, signeeId: input.signeeId, lock: true },
   );
-  await assertSignerOpen(tx, found.signee);
+  assertSignerOpen(found.signer);
   assertCanSign(found, input.now);
   return found;
 }
-
-/** The mark of a signer's decline (request-mail.port.ts): written once, by the SIGN_REFUSED event. */
-export const declinedKey = (signeeId: string): string => `declined:${signeeId}`;
 
 /**
  * Checks that the signer has neither signed nor declined: before any one-time password is checked (a signer
  * who is done learns so, not that a code is needed), and again under the request's lock.
  * @throws DomainError ALREADY_SIGNED, ALREADY_DECLINED
  */
-export async function assertSignerOpen(store: Pick<Store, 'requestMailMarks'>, signer: Signer): Promise<void> {
+export function assertSignerOpen(signer: Signer): void {
   if (signer.signedOn !== null) fail('ALREADY_SIGNED', 'this signer has already signed this request');
-  if (await store.requestMailMarks.isMarked(declinedKey(signer.id)))
-    fail('ALREADY_DECLINED', 'this signer declined to sign this request');
+  if (signer.declinedOn !== null) fail('ALREADY_DECLINED', 'this signer declined to sign this request');
 }
 
 /**
  * Checks that the signer of a request (read under its lock) can sign now.
  * @throws DomainError ALREADY_SIGNED, SIGNING_CLOSED, DEADLINE_PASSED, NOT_YOUR_TURN
  */
-export function assertCanSign(
-  { request, signee: signer }: { request: SignatureRequest; signee: Signer },
-  now: number,
-): void {
+export function assertCanSign({ request, signer }: RequestAndSigner, now: number): void {
   if (signer.signedOn !== null) fail('ALREADY_SIGNED', 'this signer has already signed this request');
   if (request.state !== 'IN_PROGRESS')
     fail('SIGNING_CLOSED', `the request is ${request.state}: it is signed only while IN_PROGRESS`);
@@ -68,7 +61,7 @@ export async function recordSignature(
   tx: Store,
   input: {
     request: SignatureRequest;
-    signee: Signer;
+    signer: Signer;
     anchorId: string;
     method: SignMethod;
     now: number;
@@ -76,7 +69,7 @@ export async function recordSignature(
   },
   deps?: RequestMailDeps,
 ): Promise<SignatureRequest> {
-  const { request, signee: signer, anchorId, method, now } = input;
+  const { request, signer, anchorId, method, now } = input;
   const type = method === 'delegated' ? 'DELEGATE' : 'SIGN';
   const event = auditEvent({ type, date: now, actor: signerActor(signer), signee: signer, origin: input.origin });
   const signers = request.signees.map((s) => (s.id === signer.id ? { ...s, signedOn: now, anchorId, method } : s));

@@ -10,7 +10,7 @@ import {
   retryAfterSeconds,
   signerEventWaitMs,
 } from './mail-limits.js';
-import { assertSignerOpen, declinedKey } from './record-signature.js';
+import { assertSignerOpen } from './record-signature.js';
 import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import type { SignatureRequest, Signer } from './signature-request.port.js';
 import { findSigner } from './signer-secrets.js';
@@ -34,8 +34,8 @@ export async function recordSignerEvent(
   const comment = input.comment === undefined || input.comment === '' ? undefined : input.comment;
   await deps.store.transaction(async (tx) => {
     const found = { requestId: input.id, signeeId: input.signeeId, lock: true };
-    const { request, signee: signer } = await findSigner({ ...deps, store: tx }, found);
-    if (input.type === 'SIGN_REFUSED') await assertSignerOpen(tx, signer);
+    const { request, signer } = await findSigner({ ...deps, store: tx }, found);
+    if (input.type === 'SIGN_REFUSED') assertSignerOpen(signer);
     if (request.state !== 'IN_PROGRESS') fail('SIGNING_CLOSED', `the request is ${request.state}, not IN_PROGRESS`);
     const now = deps.clock.now();
     await checkRate(tx, request.id, signer.id, now);
@@ -61,44 +61,17 @@ async function checkRate(tx: Store, requestId: string, signeeId: string, now: nu
   throw new RateLimitedError(`signer events are limited to ${limits} an hour; retry in ${seconds} s`, seconds);
 }
 
-/** The decline's marks (declined; reminded, so the platform's reminder skips the signer) and its mails. */
+/** The decline, recorded on the signer (it signs no more, and the platform's reminder skips it), and its mails. */
 async function decline(
   tx: Store,
   deps: RequestMailDeps,
   input: { request: SignatureRequest; signee: Signer; now: number; reason: string | null },
 ): Promise<void> {
-  const { request, signee: signer, now } = input;
-  const ref = { requestId: request.id, signeeId: signer.id };
-  if (!(await tx.requestMailMarks.mark(declinedKey(signer.id), ref, now)))
+  const { request, signee: signer, now, reason } = input;
+  if (!(await tx.signatureRequests.markDeclined(signer.id, { on: now, reason })))
     fail('ALREADY_DECLINED', 'this signer declined to sign this request');
-  await tx.requestMailMarks.mark(`reminded:${signer.id}`, ref, now);
   await logDecline(tx, { requestId: request.id, signeeId: signer.id, at: now });
-  await queueRequestMails(tx, deps, request, { kind: 'declined', signee: signer, reason: input.reason });
-}
-
-/**
- * When the signer declined (the date of its SIGN_REFUSED event), or null: read only for a declined signer.
- */
-export async function declinedOn(store: Store, signer: Signer): Promise<number | null> {
-  if (!(await store.requestMailMarks.isMarked(declinedKey(signer.id)))) return null;
-  const events = await store.signatureRequests.events(signer.requestId);
-  return events.find((e) => e.type === 'SIGN_REFUSED' && e.signeeId === signer.id)?.date ?? null;
-}
-
-/** A signer's decline: when (its SIGN_REFUSED event) and the reason given, if any. */
-export interface Decline {
-  readonly on: number;
-  readonly reason: string | null;
-}
-
-/**
- * Every decline of a request by signer (internal id), read from its live trail in one query: the views and the
- * attestation name each signer's outcome (docs/signature-requests.md, "Who sees what").
- */
-export async function declinesOf(store: Store, requestId: string): Promise<Map<string, Decline>> {
-  const declines = new Map<string, Decline>();
-  for (const e of await store.signatureRequests.events(requestId))
-    if (e.type === 'SIGN_REFUSED' && e.signeeId !== null && !declines.has(e.signeeId))
-      declines.set(e.signeeId, { on: e.date, reason: e.comment });
-  return declines;
+  const declined = { ...signer, declinedOn: now, declineReason: reason };
+  const after = { ...request, signees: request.signees.map((s) => (s.id === signer.id ? declined : s)) };
+  await queueRequestMails(tx, deps, after, { kind: 'declined', signee: declined, reason });
 }

@@ -125,13 +125,20 @@ function feedbackMail(event: { signee: Signer; subject: string; message: string 
     type: 'signatureFeedbackRequesterEmail',
     to: { kind: 'requester' },
     replyToSignee: event.signee,
-    event: { ...signerVars(event.signee), feedbackSubject: event.subject, feedbackMessage: event.message },
+    event: {
+      ...signerVars(event.signee),
+      feedbackKind: 'feedback',
+      feedbackSubject: event.subject,
+      feedbackMessage: event.message,
+    },
   };
 }
 
 /**
- * A decline goes to the requester and the watchers as the (mandatory) feedback mail: its subject says the
- * signer declined, in the recipient's language, and its message is the reason. No new mail type: the
+ * A decline goes to the requester and the watchers as the (mandatory) feedback mail with `feedbackKind`
+ * "decline": the default template's subject then says the signer declined, its lines give the reason and what
+ * the requester may do next (close, cancel, send a new request); `feedbackSubject` and `feedbackMessage` keep
+ * their meaning for a custom template written for plain feedback. No new mail type: the
  * spec's fifteen stay the contract, and an owner's feedback template already shows a signer's words.
  */
 function declineMails(request: SignatureRequest, event: { signee: Signer; reason: string | null }): PlannedMail[] {
@@ -139,6 +146,7 @@ function declineMails(request: SignatureRequest, event: { signee: Signer; reason
     const fr = (lang ?? request.lang ?? '').toLowerCase().startsWith('fr');
     return {
       ...signerVars(event.signee),
+      feedbackKind: 'decline',
       feedbackSubject: fr ? 'Refus de signer' : 'Declined to sign',
       feedbackMessage: event.reason ?? (fr ? '(aucun motif donné)' : '(no reason given)'),
     };

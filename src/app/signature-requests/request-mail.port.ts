@@ -1,4 +1,5 @@
 /** What the mail flow of signature requests keeps: the moments that happen once, and finding those due. */
+import type { MailMark } from '../../core/signature-requests/mail-marks.js';
 
 /** A signer of a request. */
 export interface SignerRef {
@@ -8,13 +9,16 @@ export interface SignerRef {
 
 export interface RequestMailMarkRepository {
   /**
-   * Records a moment of the mail flow under a deterministic key (`invited:<signee>`, `reminded:<signee>`…).
+   * Records a moment of the mail flow under its key (core/signature-requests/mail-marks.ts).
    * @returns false when it was recorded before: the mail it stands for went already
    */
-  mark(key: string, ref: { readonly requestId: string; readonly signeeId?: string }, now: number): Promise<boolean>;
+  mark(key: MailMark, ref: { readonly requestId: string; readonly signeeId?: string }, now: number): Promise<boolean>;
   /** True when this moment was recorded. */
-  isMarked(key: string): Promise<boolean>;
-  /** Signers of IN_PROGRESS requests invited at or before `invitedBy`, unsigned and not reminded by the platform. */
+  isMarked(key: MailMark): Promise<boolean>;
+  /**
+   * Signers of IN_PROGRESS requests invited at or before `invitedBy`, neither signed nor declined, and not
+   * reminded by the platform yet.
+   */
   dueReminders(invitedBy: number, limit: number): Promise<SignerRef[]>;
   /** Signers whose signature anchor is CONFIRMED and who were not told so yet. */
   dueProofMails(limit: number): Promise<SignerRef[]>;

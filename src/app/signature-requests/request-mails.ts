@@ -3,13 +3,15 @@
  * is rendered (signer vars > request vars > predefined), left out when its `<identifier>Disabled` says so,
  * and written to the outbox with its delivery job, so it exists only if the event does.
  */
+import { BACKLOG_CAP } from '../../core/mail/backlog.js';
 import { EMAIL_TYPES } from '../../core/mail/email-types.js';
 import { mailContext, type MailContextInput } from '../../core/mail/mail-context.js';
+import { mailMark } from '../../core/signature-requests/mail-marks.js';
 import { sharingPath } from '../../core/signature-requests/sharing-token.js';
 import type { Account } from '../accounts/account.port.js';
 import { PLATFORM_ACTOR, recordEvent } from './audit.js';
 import type { MailSettings } from '../mail/mail-settings.port.js';
-import { BACKLOG_CAP, queueEmails, type QueueEmailInput } from '../mail/queue-email.js';
+import { queueEmails, type QueueEmailInput } from '../mail/queue-email.js';
 import { renderEmailOrFailure } from '../mail/render-email.js';
 import { replyToOf, senderOf } from '../mail/sender.js';
 import type { AppDeps } from '../shared/deps.js';
@@ -20,9 +22,6 @@ import type { SignatureRequest } from './signature-request.port.js';
 
 /** What queueing a request's mails needs; without `mail` settings no mail is queued. */
 export type RequestMailDeps = Pick<AppDeps, 'clock' | 'random' | 'secretKey' | 'mail'>;
-
-/** The key that marks a signer's invitation as sent. */
-export const invitedKey = (signeeId: string): string => `invited:${signeeId}`;
 
 /**
  * Queues every mail an event of the request sends (see request-mail-plan.ts), in the transaction `tx`.
@@ -46,7 +45,7 @@ export async function queueRequestMails(
   for (const planned of planRequestMails(request, event, requester.email)) {
     if (planned.invitation && planned.to.kind === 'signee') {
       const ref = { requestId: request.id, signeeId: planned.to.signee.id };
-      if (!(await tx.requestMailMarks.mark(invitedKey(planned.to.signee.id), ref, deps.clock.now()))) continue;
+      if (!(await tx.requestMailMarks.mark(mailMark.invited(planned.to.signee.id), ref, deps.clock.now()))) continue;
     }
     const mail = mailOf({ ...deps, settings }, { request, requester, planned });
     if (mail) mails.push(mail);
@@ -65,7 +64,7 @@ export async function queueRequestMails(
 
 /** The ids of the request's signers who were invited (their invitation was queued). */
 export async function invitedSigners(tx: Store, request: SignatureRequest): Promise<Set<string>> {
-  const invited = await Promise.all(request.signees.map((s) => tx.requestMailMarks.isMarked(invitedKey(s.id))));
+  const invited = await Promise.all(request.signees.map((s) => tx.requestMailMarks.isMarked(mailMark.invited(s.id))));
   return new Set(request.signees.filter((_, i) => invited[i]).map((s) => s.id));
 }
 

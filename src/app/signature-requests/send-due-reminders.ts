@@ -10,10 +10,15 @@ export async function sendDueReminders(deps: TimedMailDeps, input: { limit: numb
   const now = deps.clock.now();
   const due = await deps.store.requestMailMarks.dueReminders(now - REMINDER_AFTER_MS, input.limit);
   return countDone(due, (ref) =>
-    onceFor(deps, ref, `reminded:${ref.signeeId}`, async (tx, request, signer) => {
-      if (request.state !== 'IN_PROGRESS' || signer.signedOn !== null) return false;
-      await recordEvent(tx, request.id, { type: 'REMINDED', date: now, actor: PLATFORM_ACTOR, signee: signer });
-      return (await queueRequestMails(tx, deps, request, { kind: 'reminder', signees: [signer] })) > 0;
-    }),
+    onceFor(
+      deps,
+      ref,
+      (tx) => tx.signatureRequests.markReminded(ref.signeeId, now),
+      async (tx, request, signer) => {
+        if (request.state !== 'IN_PROGRESS' || signer.signedOn !== null || signer.declinedOn !== null) return false;
+        await recordEvent(tx, request.id, { type: 'REMINDED', date: now, actor: PLATFORM_ACTOR, signee: signer });
+        return (await queueRequestMails(tx, deps, request, { kind: 'reminder', signees: [signer] })) > 0;
+      },
+    ),
   );
 }

@@ -1,5 +1,6 @@
+import { mailMark } from '../../core/signature-requests/mail-marks.js';
 import { queueRequestMails } from './request-mails.js';
-import { type TimedMailDeps, countDone, onceFor } from './timed-mails.js';
+import { type TimedMailDeps, countDone, markOnce, onceFor } from './timed-mails.js';
 
 /**
  * Tells each signer once that its proof of signature is confirmed, the proof attached.
@@ -8,7 +9,7 @@ import { type TimedMailDeps, countDone, onceFor } from './timed-mails.js';
 export async function sendProofMails(deps: TimedMailDeps, input: { limit: number }): Promise<number> {
   const due = await deps.store.requestMailMarks.dueProofMails(input.limit);
   return countDone(due, (ref) =>
-    onceFor(deps, ref, `proof:${ref.signeeId}`, async (tx, request, signer) => {
+    onceFor(deps, ref, markOnce(deps, ref, mailMark.proofConfirmed(ref.signeeId)), async (tx, request, signer) => {
       return (await queueRequestMails(tx, deps, request, { kind: 'proofConfirmed', signee: signer })) > 0;
     }),
   );

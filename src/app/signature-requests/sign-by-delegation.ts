@@ -27,101 +27,101 @@ type Signed = { anchorId: string; request: SignatureRequest };
  * anchor of the request (public or private as the request). The signature, anchor, audit event, callback,
  * mails and completion are written in one transaction, under the request's lock; a concurrent second
  * delegate of the same signer waits for the lock and gets ALREADY_SIGNED. The checks come in one order
- * on both paths: the signer (NOT_FOUND), done already (ALREADY_SIGNED / ALREADY_DECLINED), its one-time
+ * on both kinds of key: the signer (NOT_FOUND), done already (ALREADY_SIGNED / ALREADY_DECLINED), its one-time
  * password (a wrong try is counted and committed), then whether it may sign now.
  *
- * A key signing in this process signs inside that transaction (signInProcess). A remote identity server
- * is called before it, never under the lock (signRemotely). The store may run the transaction together
- * with those of other requests' signatures (a unit of work keyed by the request's id): it has no effect
- * outside the store, so it is safe to run again after a rollback.
+ * One unit, in two steps: {@link prepare} does what must not run under the lock (a remote identity server is
+ * called over the network), and nothing for a key signing in this process; then {@link underLock} reads the
+ * signer once under the request's lock and signs (in process) or checks again what may have changed while the
+ * remote server signed. The store may run the transaction together with those of other requests' signatures
+ * (a unit of work keyed by the request's id): it has no effect outside the store, so it is safe to run again
+ * after a rollback.
  * @throws DomainError NOT_FOUND (bad signeeId), ALREADY_SIGNED, ALREADY_DECLINED (before the OTP checks),
  *   the OTP errors, SIGNING_CLOSED, DEADLINE_PASSED, NOT_YOUR_TURN, NOT_READY (no platform key, or the
  *   identity server does not answer), KEY_REVOKED / KEY_EXPIRED (the platform key may not sign)
  */
 export async function signByDelegation(deps: Deps, input: Input): Promise<Signed> {
   const platform = deps.platformSigner ?? fail('NOT_READY', 'this server has no platform key to sign with');
-  return platform.inProcess
-    ? signInProcess(deps, platform, platform.inProcess, input)
-    : signRemotely(deps, platform, input);
-}
-
-/**
- * One transaction: the request read once, under its lock, the signer checked, its one-time password
- * checked (a wrong one ends the transaction with only its try counted, committed, and then fails), the
- * hash signed with the key read on the transaction's own connection, and the signature recorded.
- */
-async function signInProcess(
-  deps: Deps,
-  platform: PlatformSigner,
-  signerOn: NonNullable<PlatformSigner['inProcess']>,
-  input: Input,
-): Promise<Signed> {
-  const signed = await deps.store.transaction(
-    async (tx): Promise<Signed | { refused: DomainError }> => {
-      const found = await findSigner(
-        { store: tx, secretKey: deps.secretKey },
-        { requestId: input.id, signeeId: input.signeeId, lock: true },
-      );
-      await assertSignerOpen(tx, found.signee);
-      let otpId: string | null;
-      try {
-        otpId = await checkSignerOtp({ ...deps, store: tx }, found.signee, input.otp);
-      } catch (err) {
-        // Committed with nothing but the wrong try counted.
-        if (err instanceof DomainError) return { refused: err };
-        throw err;
-      }
-      const signature = await delegatedSignature(
-        { ...platform, signer: signerOn(tx) },
-        found.request,
-        identityOf(deps, found.signee),
-      );
-      const now = deps.clock.now();
-      assertCanSign(found, now);
-      const verifier = ownSignatureVerifier(deps, platform, signature);
-      const write = { ...found, signature, otpId, now, origin: input.origin };
-      return writeSignature(tx, { ...deps, signatureVerifier: verifier }, write);
-    },
-    { unitKey: input.id.toLowerCase() },
-  );
+  const prepared = platform.inProcess ? null : await prepare(deps, platform, input);
+  const signed = await deps.store.transaction((tx) => underLock(tx, deps, platform, input, prepared), {
+    unitKey: input.id.toLowerCase(),
+  });
   if ('refused' in signed) throw signed.refused;
   return signed;
 }
 
+/** What a remote identity server signed before the transaction, and what the transaction checks it against. */
+interface Prepared {
+  readonly hashToSign: string;
+  readonly otpId: string | null;
+  readonly signature: DelegatedSignature;
+  readonly verifier: SignatureVerifier;
+}
+
 /**
- * The identity server is called over the network, so never under the request's lock: the signer is read
- * and checked (its one-time password too, a wrong try counted), the hash signed and the signature checked
- * (verified, its identity URL taken), and only then the transaction reads the request again under its lock
- * and checks again what may have changed meanwhile (signed or declined by now, the code still the latest
- * and unused, the request still open, its deadline, the signer's turn, the hash and identity signed).
+ * For a remote identity server, never called under the request's lock: the signer is read and checked (its
+ * one-time password too, a wrong try counted and committed on its own), the hash signed and the signature
+ * checked (verified, its identity URL taken).
  */
-async function signRemotely(deps: Deps, platform: PlatformSigner, input: Input): Promise<Signed> {
+async function prepare(deps: Deps, platform: PlatformSigner, input: Input): Promise<Prepared> {
   const first = await findSigner(deps, { requestId: input.id, signeeId: input.signeeId });
-  await assertSignerOpen(deps.store, first.signee);
-  const otpId = await checkSignerOtp(deps, first.signee, input.otp);
+  assertSignerOpen(first.signer);
+  const otpId = await checkSignerOtp(deps, first.signer, input.otp);
   assertCanSign(first, deps.clock.now());
-  const signature = await delegatedSignature(platform, first.request, identityOf(deps, first.signee));
-  const verified = await verifiedOutside(deps, signature);
-  return deps.store.transaction(
-    async (tx) => {
-      const found = await findSigner(
-        { store: tx, secretKey: deps.secretKey },
-        { requestId: input.id, signeeId: input.signeeId, lock: true },
-      );
-      await assertSignerOpen(tx, found.signee);
-      const now = deps.clock.now();
-      await recheckSignerOtp({ ...deps, store: tx }, found.signee, otpId, now);
-      assertCanSign(found, now);
-      if (
-        found.request.hashToSign !== first.request.hashToSign ||
-        identityOf(deps, found.signee) !== signature.signedIdentity
-      )
-        fail('CONFLICT', 'the request changed while it was being signed; sign again');
-      const write = { ...found, signature, otpId, now, origin: input.origin };
-      return writeSignature(tx, { ...deps, signatureVerifier: verified }, write);
-    },
-    { unitKey: input.id.toLowerCase() },
+  const signature = await delegatedSignature(platform, first.request, identityOf(deps, first.signer));
+  const verifier = await verifiedOutside(deps, signature);
+  return { hashToSign: first.request.hashToSign, otpId, signature, verifier };
+}
+
+/**
+ * The transaction: the request read once, under its lock, and the signer checked. With a key in this process,
+ * its one-time password checked (a wrong one ends the transaction with only its try counted, committed, and
+ * then fails) and the hash signed with the key read on the transaction's own connection; with a prepared
+ * remote signature, what may have changed meanwhile checked again (signed or declined by now, the code still
+ * the latest and unused, the hash and identity signed). Then whether it may sign now, and the write.
+ */
+async function underLock(
+  tx: Store,
+  deps: Deps,
+  platform: PlatformSigner,
+  input: Input,
+  prepared: Prepared | null,
+): Promise<Signed | { refused: DomainError }> {
+  const found = await findSigner(
+    { store: tx, secretKey: deps.secretKey },
+    { requestId: input.id, signeeId: input.signeeId, lock: true },
   );
+  assertSignerOpen(found.signer);
+  let signed: { otpId: string | null; signature: DelegatedSignature; verifier: SignatureVerifier };
+  if (prepared) {
+    await recheckSignerOtp({ ...deps, store: tx }, found.signer, prepared.otpId, deps.clock.now());
+    if (
+      found.request.hashToSign !== prepared.hashToSign ||
+      identityOf(deps, found.signer) !== prepared.signature.signedIdentity
+    )
+      fail('CONFLICT', 'the request changed while it was being signed; sign again');
+    signed = prepared;
+  } else {
+    let otpId: string | null;
+    try {
+      otpId = await checkSignerOtp({ ...deps, store: tx }, found.signer, input.otp);
+    } catch (err) {
+      // Committed with nothing but the wrong try counted.
+      if (err instanceof DomainError) return { refused: err };
+      throw err;
+    }
+    const signerOn = platform.inProcess!;
+    const signature = await delegatedSignature(
+      { ...platform, signer: signerOn(tx) },
+      found.request,
+      identityOf(deps, found.signer),
+    );
+    signed = { otpId, signature, verifier: ownSignatureVerifier(deps, platform, signature) };
+  }
+  const now = deps.clock.now();
+  assertCanSign(found, now);
+  const write = { ...found, signature: signed.signature, otpId: signed.otpId, now, origin: input.origin };
+  return writeSignature(tx, { ...deps, signatureVerifier: signed.verifier }, write);
 }
 
 /** The signature's anchor, the code used up, and what every signature records (record-signature.ts). */
@@ -130,19 +130,19 @@ async function writeSignature(
   deps: Deps,
   input: {
     request: SignatureRequest;
-    signee: Signer;
+    signer: Signer;
     signature: DelegatedSignature;
     otpId: string | null;
     now: number;
     origin?: Origin;
   },
 ): Promise<Signed> {
-  const { request, signee: signer, now, origin } = input;
+  const { request, signer, now, origin } = input;
   await consumeSignerOtp(tx, { requestId: request.id, signee: signer, otpId: input.otpId, now, origin });
   const anchor = await createAnchor({ ...deps, store: tx }, anchorInput(request, signer, input.signature));
   const after = await recordSignature(
     tx,
-    { request, signee: signer, anchorId: anchor.id, method: 'delegated', now, origin },
+    { request, signer, anchorId: anchor.id, method: 'delegated', now, origin },
     deps,
   );
   return { anchorId: anchor.id, request: after };

@@ -29,14 +29,14 @@ export async function signWithOwnKey(
 ): Promise<{ anchorId: string; request: SignatureRequest }> {
   // The identity server a verifier will be sent to: checked (address included) before any transaction.
   if (input.identityURL !== undefined) await checkUserUrl(deps.httpClient, input.identityURL, 'identityURL');
-  const { signee: first, request: current } = await findSigner(deps, { requestId: input.id, signeeId: input.signeeId });
+  const { signer: first, request: current } = await findSigner(deps, { requestId: input.id, signeeId: input.signeeId });
   if (input.signedHash !== undefined && input.signedHash !== current.hashToSign)
     fail('HASH_MISMATCH', '"signedHash" is not the hashToSign of this request');
-  await assertSignerOpen(deps.store, first);
+  assertSignerOpen(first);
   const otpId = await checkSignerOtp(deps, first, input.otp);
   return deps.store.transaction(async (tx) => {
     const now = deps.clock.now();
-    const { request, signee: signer } = await lockForSigning(tx, deps, {
+    const { request, signer } = await lockForSigning(tx, deps, {
       requestId: input.id,
       signeeId: input.signeeId,
       now,
@@ -61,7 +61,7 @@ export async function signWithOwnKey(
       tx,
       {
         request,
-        signee: signer,
+        signer,
         anchorId: anchor.id,
         method: 'own-key',
         now,

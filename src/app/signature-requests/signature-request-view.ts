@@ -19,8 +19,10 @@ export interface SignerView {
   anchorId?: string;
   /** Only in a signer's own view, for that signer. */
   signeeId?: string;
-  /** Only in a signer's own view: when that signer declined (SIGN_REFUSED). */
+  /** In the owner's view, and in a signer's own view for that signer: when the signer declined (SIGN_REFUSED). */
   declinedOn?: number;
+  /** With `declinedOn`: the reason the signer gave, if any. */
+  declineReason?: string;
   /** Only in a signer's own view, instead of the number: where the SMS codes go (`+33 6 •• •• •• 78`). */
   maskedPhone?: string;
 }
@@ -79,6 +81,10 @@ function signerView(s: Signer, form: 'full' | 'public'): SignerView {
     ]),
     requiresOTP: s.requiresOtp,
     ...signed,
+    ...optional<SignerView>([
+      ['declinedOn', s.declinedOn],
+      ['declineReason', s.declinedOn === null ? null : s.declineReason],
+    ]),
   };
 }
 
@@ -124,12 +130,7 @@ export function ownerView(r: SignatureRequest): SignatureRequestView {
  * The signer's own phone is given masked (`maskedPhone`): a link may be forwarded, and the page needs only
  * to say where the code goes.
  */
-export function signerViewOf(
-  deps: Pick<AppDeps, 'secretKey'>,
-  r: SignatureRequest,
-  me: Signer,
-  declinedOn: number | null = null,
-): SignatureRequestView {
+export function signerViewOf(deps: Pick<AppDeps, 'secretKey'>, r: SignatureRequest, me: Signer): SignatureRequestView {
   const full = signerView(me, 'full');
   delete full.phone;
   delete full.countryCallingCode;
@@ -137,7 +138,6 @@ export function signerViewOf(
     ...full,
     ...(me.phone !== null && { maskedPhone: maskPhone(me.countryCallingCode ?? '', me.phone) }),
     signeeId: signeeIdOf(deps, me),
-    ...(declinedOn !== null && { declinedOn }),
   };
   const others = r.signees.filter((s) => s.id !== me.id).map((s) => signerView(s, 'public'));
   const logo = { ...r.vars, ...me.vars }.serviceLogoURL;

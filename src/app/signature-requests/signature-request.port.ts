@@ -61,10 +61,19 @@ export interface Signer {
   readonly signedOn: number | null;
   readonly anchorId: string | null;
   readonly method: SignMethod | null;
+  /** When the signer declined (its SIGN_REFUSED event), or null: a declined signer signs no more. */
+  readonly declinedOn: number | null;
+  /** The reason given with the decline, if any (shown wherever the decline is: "Who sees what"). */
+  readonly declineReason: string | null;
+  /** When the platform's 3-day reminder went to this signer, or null (it goes once). */
+  readonly remindedOn: number | null;
 }
 
 /** What a new signer row holds (the lookup hash is written, never read back). */
-export interface NewSigner extends Omit<Signer, 'viewedOn' | 'signedOn' | 'anchorId' | 'method'> {
+export interface NewSigner extends Omit<
+  Signer,
+  'viewedOn' | 'signedOn' | 'anchorId' | 'method' | 'declinedOn' | 'declineReason' | 'remindedOn'
+> {
   readonly secretHash: Buffer;
 }
 
@@ -119,6 +128,12 @@ export interface SignatureRequestSearch {
   readonly size: number;
 }
 
+/** A request and one of its signers, as a signer's secret link finds them. */
+export interface RequestAndSigner {
+  readonly request: SignatureRequest;
+  readonly signer: Signer;
+}
+
 export interface SignatureRequestRepository {
   insert(
     request: Omit<SignatureRequest, 'signees' | 'auditTrailAnchorId' | 'proofBundleComplete' | 'lastModified'>,
@@ -146,16 +161,12 @@ export interface SignatureRequestRepository {
    * The request and its signer whose lookup hash this is, read in one statement (with the request's row
    * lock when `lock`); null when the request is unknown or has no such signer.
    */
-  findForSigner(
-    id: string,
-    lookupHash: Buffer,
-    opts: { readonly lock: boolean },
-  ): Promise<{ request: SignatureRequest; signee: Signer } | null>;
+  findForSigner(id: string, lookupHash: Buffer, opts: { readonly lock: boolean }): Promise<RequestAndSigner | null>;
   /** {@link findForSigner} of several signers in one statement (locks taken in the order asked): one answer each. */
   findForSigners(
     asked: readonly { readonly id: string; readonly lookupHash: Buffer }[],
-    lock: boolean,
-  ): Promise<({ request: SignatureRequest; signee: Signer } | null)[]>;
+    opts: { readonly lock: boolean },
+  ): Promise<(RequestAndSigner | null)[]>;
   /**
    * Records a signature at `event.date`, touches the request's lastModified and appends the event that
    * records it; with `move` (the last signature), moves the request from `move.from` to `move.to` and
@@ -173,6 +184,10 @@ export interface SignatureRequestRepository {
   ): Promise<void>;
   /** Records the first view; false when it was viewed before. */
   markViewed(signeeId: string, now: number): Promise<boolean>;
+  /** Records a decline once; false when the signer had declined or signed already (nothing written). */
+  markDeclined(signerId: string, decline: { readonly on: number; readonly reason: string | null }): Promise<boolean>;
+  /** Records the platform's reminder once; false when it was reminded before. */
+  markReminded(signerId: string, now: number): Promise<boolean>;
   addEvent(requestId: string, event: AuditEvent): Promise<void>;
   /** The audit events, oldest first. */
   events(requestId: string): Promise<AuditEvent[]>;

@@ -25,7 +25,7 @@ export async function giveFeedback(
   const comment = `${input.subject}\n\n${input.message}`;
   await deps.store.transaction(async (tx) => {
     const found = { requestId: input.id, signeeId: input.signeeId, lock: true };
-    const { request, signee: signer } = await findSigner({ ...deps, store: tx }, found);
+    const { request, signer } = await findSigner({ ...deps, store: tx }, found);
     if (FINAL_STATES.has(request.state)) fail('SIGNING_CLOSED', `the request is ${request.state}: feedback is closed`);
     const now = deps.clock.now();
     const wait = feedbackWaitMs(await tx.signatureRequests.events(request.id), signer.id, now);

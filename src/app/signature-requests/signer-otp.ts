@@ -30,13 +30,13 @@ export async function sendSignerOtp(
   input: { id: string; signeeId: string; origin?: Origin },
 ): Promise<{ expiresAt: number }> {
   return deps.store.transaction(async (tx) => {
-    const { request, signee: signer } = await findSigner(
+    const { request, signer } = await findSigner(
       { store: tx, secretKey: deps.secretKey },
       { requestId: input.id, signeeId: input.signeeId, lock: true },
     );
     if (!signer.requiresOtp || signer.phone === null || signer.countryCallingCode === null)
       fail('VALIDATION_FAILED', 'this signer signs without a one-time password');
-    await assertSignerOpen(tx, signer);
+    assertSignerOpen(signer);
     if (request.state !== 'IN_PROGRESS') fail('SIGNING_CLOSED', `the request is ${request.state}, not IN_PROGRESS`);
     const serviceName = request.vars?.serviceName;
     const sent = await issueOtp(

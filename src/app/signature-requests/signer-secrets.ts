@@ -11,7 +11,7 @@ import {
 import { committedEmail } from '../../core/signature-requests/audit-commitment.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
-import type { NewSigner, SignatureRequest, Signer, SignerInput } from './signature-request.port.js';
+import type { NewSigner, RequestAndSigner, Signer, SignerInput } from './signature-request.port.js';
 
 /** The one answer for a wrong, revoked or foreign signeeId, or an unknown request: no hint of which. */
 export const UNKNOWN_SIGNER_MESSAGE = 'no such signature request for this signer';
@@ -59,15 +59,14 @@ export function signeeIdOf(deps: Pick<AppDeps, 'secretKey'>, signer: Pick<Signer
 export async function findSigner(
   deps: Pick<AppDeps, 'secretKey'> & { readonly store: Store },
   input: { requestId: string; signeeId: string; lock?: boolean },
-): Promise<{ request: SignatureRequest; signee: Signer }> {
+): Promise<RequestAndSigner> {
   if (!looksLikeSigneeId(input.signeeId)) fail('NOT_FOUND', UNKNOWN_SIGNER_MESSAGE);
   const hash = signerLookupHash(deps.secretKey, input.signeeId);
   const found = await deps.store.signatureRequests.findForSigner(input.requestId, hash, { lock: input.lock ?? false });
   if (!found) fail('NOT_FOUND', UNKNOWN_SIGNER_MESSAGE);
-  const { request, signee: signer } = found;
-  const again = signerLookupHash(deps.secretKey, signeeIdOf(deps, signer));
+  const again = signerLookupHash(deps.secretKey, signeeIdOf(deps, found.signer));
   if (!sameLookupHash(again, hash)) fail('NOT_FOUND', UNKNOWN_SIGNER_MESSAGE);
-  return { request, signee: signer };
+  return found;
 }
 
 /** The opening of a signer's e-mail as a delegated signature's identity commits to it; null without an e-mail. */

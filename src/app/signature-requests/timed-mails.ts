@@ -6,6 +6,7 @@
  * The three use cases are send-due-reminders.ts, send-proof-mails.ts and send-deadline-warnings.ts; this
  * module holds their delays and the mark-once transaction.
  */
+import type { MailMark } from '../../core/signature-requests/mail-marks.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
 import type { SignerRef } from './request-mail.port.js';
@@ -26,15 +27,24 @@ export async function countDone<T>(items: readonly T[], run: (item: T) => Promis
   return done;
 }
 
-/** Runs `fn` in a transaction that first marks `key`; nothing when the mark was there already. */
+/** A claim that writes the mail mark `key` (false when it was there already). */
+export const markOnce =
+  (deps: TimedMailDeps, ref: SignerRef, key: MailMark) =>
+  (tx: Store): Promise<boolean> =>
+    tx.requestMailMarks.mark(key, ref, deps.clock.now());
+
+/**
+ * Runs `fn` in a transaction that first makes its claim (a mail mark written, or a signer's column set once);
+ * nothing when the claim was made before.
+ */
 export function onceFor(
   deps: TimedMailDeps,
   ref: SignerRef,
-  key: string,
+  claim: (tx: Store) => Promise<boolean>,
   fn: (tx: Store, request: SignatureRequest, signer: Signer) => Promise<boolean>,
 ): Promise<boolean> {
   return deps.store.transaction(async (tx) => {
-    if (!(await tx.requestMailMarks.mark(key, ref, deps.clock.now()))) return false;
+    if (!(await claim(tx))) return false;
     const request = await tx.signatureRequests.lockById(ref.requestId);
     const signer = request?.signees.find((s) => s.id === ref.signeeId);
     return request && signer ? fn(tx, request, signer) : false;

@@ -116,5 +116,7 @@ function largestSigner(input: SignatureRequestInput): Record<string, string> {
 }
 
 function eventOf(type: EmailTypeId, signer: Record<string, string>): Record<string, string> {
-  return type === 'signatureFeedbackRequesterEmail' ? { ...signer, feedbackSubject: '', feedbackMessage: '' } : signer;
+  return type === 'signatureFeedbackRequesterEmail'
+    ? { ...signer, feedbackKind: 'feedback', feedbackSubject: '', feedbackMessage: '' }
+    : signer;
 }

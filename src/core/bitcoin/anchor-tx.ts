@@ -100,7 +100,7 @@ const varIntSize = (n: number) => (n < 0xfd ? 1 : n <= 0xffff ? 3 : 5);
  * if `withChange`, a P2WPKH change output. Signatures are counted at their 72-byte maximum, so the real
  * vsize is never larger and a fee computed on this bound never pays less than the rate asked.
  */
-export function estimateAnchorVsize(inputCount: number, withChange: boolean): number {
+export function estimateAnchorVsize(inputCount: number, { withChange }: { readonly withChange: boolean }): number {
   const outputs = withChange ? 2 : 1;
   const base = 4 + varIntSize(inputCount) + varIntSize(outputs) + 4;
   const inputWeight = 41 * 4 + (1 + 1 + 72 + 1 + 33);
@@ -116,10 +116,11 @@ interface FeeSplit {
 
 /** Splits `totalSat` into change and a fee of at least `minFee(withChange)`; null when short. */
 function splitFee(totalSat: number, inputCount: number, minFee: (vsize: number) => number): FeeSplit | null {
-  const feeWithChange = minFee(estimateAnchorVsize(inputCount, true));
+  const feeWithChange = minFee(estimateAnchorVsize(inputCount, { withChange: true }));
   if (totalSat - feeWithChange >= P2WPKH_DUST_SAT)
     return { feeSat: feeWithChange, changeSat: totalSat - feeWithChange };
-  if (totalSat >= minFee(estimateAnchorVsize(inputCount, false))) return { feeSat: totalSat, changeSat: null };
+  if (totalSat >= minFee(estimateAnchorVsize(inputCount, { withChange: false })))
+    return { feeSat: totalSat, changeSat: null };
   return null;
 }
 

@@ -9,29 +9,35 @@ import { secp256k1 as noble } from '@noble/curves/secp256k1.js';
 export type SecpBackendName = 'native' | 'js';
 
 /** The operations the signed-message code needs. All hashes are 32 bytes, signatures 64 bytes (r ‖ s). */
+/** How a public key is SEC-encoded: 33 bytes (compressed) or 65 (uncompressed). */
+export type KeyForm = 'compressed' | 'uncompressed';
+
 export interface SecpBackend {
   readonly name: SecpBackendName;
   /** Public key from a recoverable signature, or null when none can be recovered. */
-  recover(signature64: Uint8Array, recid: number, hash32: Uint8Array, compressed: boolean): Uint8Array | null;
+  recover(signature64: Uint8Array, recid: number, hash32: Uint8Array, form: KeyForm): Uint8Array | null;
   /** Deterministic (RFC 6979) low-S signature with its recovery id. */
   sign(hash32: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number };
-  publicKey(privateKey: Uint8Array, compressed: boolean): Uint8Array;
+  publicKey(privateKey: Uint8Array, form: KeyForm): Uint8Array;
   /** Re-encode a SEC public key, or null when it is not a point on the curve. */
-  convertPublicKey(publicKey: Uint8Array, compressed: boolean): Uint8Array | null;
+  convertPublicKey(publicKey: Uint8Array, form: KeyForm): Uint8Array | null;
 }
 
 const jsBackend: SecpBackend = {
   name: 'js',
-  recover: (sig, recid, hash, compressed) =>
+  recover: (sig, recid, hash, form) =>
     attempt(() =>
-      noble.Signature.fromBytes(sig, 'compact').addRecoveryBit(recid).recoverPublicKey(hash).toBytes(compressed),
+      noble.Signature.fromBytes(sig, 'compact')
+        .addRecoveryBit(recid)
+        .recoverPublicKey(hash)
+        .toBytes(form === 'compressed'),
     ),
   sign: (hash, key) => {
     const sig = noble.sign(hash, key, { prehash: false, format: 'recovered' });
     return { signature: sig.subarray(1), recid: sig[0] };
   },
-  publicKey: (key, compressed) => noble.getPublicKey(key, compressed),
-  convertPublicKey: (pub, compressed) => attempt(() => noble.Point.fromBytes(pub).toBytes(compressed)),
+  publicKey: (key, form) => noble.getPublicKey(key, form === 'compressed'),
+  convertPublicKey: (pub, form) => attempt(() => noble.Point.fromBytes(pub).toBytes(form === 'compressed')),
 };
 
 function attempt(fn: () => Uint8Array): Uint8Array | null {

@@ -10,7 +10,7 @@ import { doubleSha256 } from '../hash/sha256.js';
 import { decodeAddress, type AddressType } from './addresses.js';
 import { encodeCompactSize } from './compact-size.js';
 import { hash160, p2shP2wpkhScriptHash } from './hash160.js';
-import { secp } from './secp-backend.js';
+import { secp, type KeyForm } from './secp-backend.js';
 
 /** Prefix of every signed message: a length byte (24) then the text. */
 export const MESSAGE_MAGIC = '\x18Bitcoin Signed Message:\n';
@@ -56,7 +56,7 @@ export function verifySignedMessage(
     sig.subarray(1),
     header & 3,
     signedMessageHash(message),
-    kind !== 'p2pkh-uncompressed',
+    kind === 'p2pkh-uncompressed' ? 'uncompressed' : 'compressed',
   );
   if (recovered === null) return { ok: false, reason: 'no public key can be recovered from the signature' };
   const mismatch =
@@ -88,7 +88,7 @@ function parsePubKey(pubKey: string): ExpectedSigner {
 
 function parseNewPubKey(pubKey: string): ExpectedSigner {
   if (typeof pubKey === 'string' && /^(?:0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/.test(pubKey)) {
-    const key = secp().convertPublicKey(Buffer.from(pubKey, 'hex'), true);
+    const key = secp().convertPublicKey(Buffer.from(pubKey, 'hex'), 'compressed');
     if (key === null) throw new DomainError('INVALID_PUBKEY', '"pubKey" is not a point on secp256k1');
     return { kind: 'key', key };
   }
@@ -96,7 +96,7 @@ function parseNewPubKey(pubKey: string): ExpectedSigner {
 }
 
 function compareKeys(recovered: Uint8Array, expectedCompressed: Uint8Array): string | null {
-  const asCompressed = secp().convertPublicKey(recovered, true);
+  const asCompressed = secp().convertPublicKey(recovered, 'compressed');
   return asCompressed !== null && Buffer.from(asCompressed).equals(expectedCompressed)
     ? null
     : 'signature was made by another key';
@@ -180,9 +180,9 @@ function signWith(hash: Buffer, privateKey: Uint8Array): { signature: Uint8Array
  * Public key of a secret key, SEC encoded.
  * @throws DomainError BAD_REQUEST for an invalid private key
  */
-export function publicKeyOf(privateKey32: Uint8Array, compressed = true): Buffer {
+export function publicKeyOf(privateKey32: Uint8Array, form: KeyForm = 'compressed'): Buffer {
   try {
-    return Buffer.from(secp().publicKey(privateKey32, compressed));
+    return Buffer.from(secp().publicKey(privateKey32, form));
   } catch {
     throw new DomainError('BAD_REQUEST', '"privateKey" is not a valid secp256k1 secret key');
   }

@@ -54,8 +54,14 @@ function nonceOf(index: number, last: boolean): Buffer {
   return nonce;
 }
 
+/** Where a chunk is in its object: its index, and whether it is the final one (both bound into its nonce). */
+export interface ChunkPlace {
+  readonly index: number;
+  readonly last: boolean;
+}
+
 /** Seals chunk `index` of an object (`last` for its final chunk): ciphertext then the 16-byte tag. */
-export function sealChunk(key: Uint8Array, index: number, last: boolean, plaintext: Uint8Array): Buffer {
+export function sealChunk(key: Uint8Array, { index, last }: ChunkPlace, plaintext: Uint8Array): Buffer {
   const cipher = createCipheriv('aes-256-gcm', key, nonceOf(index, last));
   cipher.setAAD(AAD);
   return Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
@@ -65,7 +71,7 @@ export function sealChunk(key: Uint8Array, index: number, last: boolean, plainte
  * Opens chunk `index` sealed by {@link sealChunk} with the same key and flag.
  * @throws DomainError UNAUTHORIZED when authentication fails (wrong key, wrong place, altered or truncated)
  */
-export function openChunk(key: Uint8Array, index: number, last: boolean, sealed: Uint8Array): Buffer {
+export function openChunk(key: Uint8Array, { index, last }: ChunkPlace, sealed: Uint8Array): Buffer {
   if (sealed.length < TAG_BYTES) throw new DomainError('UNAUTHORIZED', `document chunk ${index} is truncated`);
   const decipher = createDecipheriv('aes-256-gcm', key, nonceOf(index, last));
   decipher.setAAD(AAD);

@@ -12,9 +12,15 @@ const LINK: Readonly<Record<'signing' | 'sharing', string>> = {
   sharing: '$signatureRequestSharingURL',
 };
 const FOOTER: Readonly<Record<TemplateLang, { contact: string; docs: string; fallback: string }>> = {
-  en: { contact: 'Contact', docs: 'Documentation', fallback: 'If the button does not work, copy this address:' },
-  fr: { contact: 'Contact', docs: 'Documentation', fallback: 'Si le bouton ne fonctionne pas, copiez cette adresse :' },
+  en: { contact: 'Contact:', docs: 'Documentation', fallback: 'If the button does not work, copy this address:' },
+  fr: {
+    contact: 'Contact\u00a0:',
+    docs: 'Documentation',
+    fallback: 'Si le bouton ne fonctionne pas, copiez cette adresse\u00a0:',
+  },
 };
+/** A label before its value, as each language writes it: `Review and sign:`, `Consulter et signer :` (no-break space). */
+const COLON: Readonly<Record<TemplateLang, string>> = { en: ':', fr: '\u00a0:' };
 
 export function defaultSubject(id: EmailTypeId, lang: TemplateLang): string {
   return DEFAULT_TEXTS[lang][id].subject;
@@ -32,7 +38,7 @@ export function defaultHtml(id: EmailTypeId, lang: TemplateLang): string {
 export function defaultText(id: EmailTypeId, lang: TemplateLang): string {
   const text = DEFAULT_TEXTS[lang][id];
   const paragraphs = text.lines.map((l) => textParagraph(l.replace(/<\/?b>/g, '')));
-  const action = text.action ? `${text.action.label}: ${LINK[text.action.url]}\n\n` : '';
+  const action = text.action ? `${text.action.label}${COLON[lang]} ${LINK[text.action.url]}\n\n` : '';
   return `${text.title}\n\n${paragraphs.join('')}${action}-- \n$serviceName#if($serviceURL != "") $serviceURL#{end}`;
 }
 
@@ -83,5 +89,5 @@ function button(label: string, url: string, lang: TemplateLang): string {
 
 function footer(lang: TemplateLang): string {
   const f = FOOTER[lang];
-  return `<tr><td style="padding:16px 24px;font-size:12px;line-height:1.5;color:$textColor2;border-top:1px solid #e5e7eb;">#if($serviceURL != "")<a href="$serviceURL" style="color:$textColor2;">$serviceName</a>#else $serviceName#end#if($serviceContactEmail != "") · ${f.contact}: <a href="mailto:$serviceContactEmail" style="color:$textColor2;">$serviceContactEmail</a>#end#if($serviceDocumentationURL != "") · <a href="$serviceDocumentationURL" style="color:$textColor2;">${f.docs}</a>#end</td></tr>`;
+  return `<tr><td style="padding:16px 24px;font-size:12px;line-height:1.5;color:$textColor2;border-top:1px solid #e5e7eb;">#if($serviceURL != "")<a href="$serviceURL" style="color:$textColor2;">$serviceName</a>#else $serviceName#end#if($serviceContactEmail != "") · ${f.contact} <a href="mailto:$serviceContactEmail" style="color:$textColor2;">$serviceContactEmail</a>#end#if($serviceDocumentationURL != "") · <a href="$serviceDocumentationURL" style="color:$textColor2;">${f.docs}</a>#end</td></tr>`;
 }

@@ -4,6 +4,7 @@
  */
 import type { EmailTypeId } from './email-types.js';
 import type { TemplateLang } from './mail-context.js';
+import { frenchSpacing } from '../text/french-spacing.js';
 
 export interface EmailText {
   readonly subject: string;
@@ -18,6 +19,9 @@ const MESSAGE_EN = '#if($message != "")Message from $requesterName: $message#end
 const MESSAGE_FR = '#if($message != "")Message de $requesterName : $message#end';
 const OTP_EN = '#if($requiresOTP)A code sent by SMS to your phone will confirm your signature.#end';
 const OTP_FR = '#if($requiresOTP)Un code envoyé par SMS sur votre téléphone confirmera votre signature.#end';
+/** The feedback mail carries a decline (`feedbackKind` "decline"): its words say so, and what the requester may do. */
+const DECLINE = '$feedbackKind == "decline"';
+const FEEDBACK = '$feedbackKind != "decline"';
 /** The attestation mail's `signatureCount` (how many signers signed): "0" when the request ended unsigned. */
 const UNSIGNED = '$signatureCount == "0"';
 const SIGNED = '$signatureCount != "0"';
@@ -97,9 +101,17 @@ const EN: Record<EmailTypeId, EmailText> = {
     action: FOLLOW_EN,
   },
   signatureFeedbackRequesterEmail: {
-    subject: 'Feedback from $signeeName on "$documentName"',
-    title: 'A signer sent feedback',
-    lines: ['$signeeName ($signeeEmail) wrote about "$documentName":', '<b>$feedbackSubject</b>', '$feedbackMessage'],
+    subject: `#if(${DECLINE})$signeeName declined to sign "$documentName"#{else}Feedback from $signeeName on "$documentName"#end`,
+    title: `#if(${DECLINE})A signer declined to sign#{else}A signer sent feedback#end`,
+    lines: [
+      `#if(${DECLINE})$signeeName ($signeeEmail) declined to sign "$documentName".#end`,
+      `#if(${DECLINE})Reason given: $feedbackMessage#end`,
+      `#if(${DECLINE} && $isRequester)The request stays open, but it can no longer be completed; the other signers may still sign. You can close it to keep the signatures made and seal its audit trail, or cancel it. If the document must change, send a new request with the corrected file.#end`,
+      `#if(${DECLINE} && !$isRequester)The request stays open, but it can no longer be completed; the requester may close or cancel it.#end`,
+      `#if(${FEEDBACK})$signeeName ($signeeEmail) wrote about "$documentName":#end`,
+      `#if(${FEEDBACK})<b>$feedbackSubject</b>#end`,
+      `#if(${FEEDBACK})$feedbackMessage#end`,
+    ],
     action: FOLLOW_EN,
   },
   signatureExpiringRequesterEmail: {
@@ -219,12 +231,16 @@ const FR: Record<EmailTypeId, EmailText> = {
     action: FOLLOW_FR,
   },
   signatureFeedbackRequesterEmail: {
-    subject: 'Remarque de $signeeName sur « $documentName »',
-    title: 'Un signataire a envoyé une remarque',
+    subject: `#if(${DECLINE})$signeeName a refusé de signer « $documentName »#{else}Remarque de $signeeName sur « $documentName »#end`,
+    title: `#if(${DECLINE})Un signataire a refusé de signer#{else}Un signataire a envoyé une remarque#end`,
     lines: [
-      '$signeeName ($signeeEmail) a écrit à propos de « $documentName » :',
-      '<b>$feedbackSubject</b>',
-      '$feedbackMessage',
+      `#if(${DECLINE})$signeeName ($signeeEmail) a refusé de signer « $documentName ».#end`,
+      `#if(${DECLINE})Motif donné\u00a0: $feedbackMessage#end`,
+      `#if(${DECLINE} && $isRequester)La demande reste ouverte, mais elle ne peut plus être complétée\u00a0; les autres signataires peuvent encore signer. Vous pouvez la clôturer pour garder les signatures déjà faites et sceller son journal d’audit, ou l’annuler. Si le document doit changer, envoyez une nouvelle demande avec le fichier corrigé.#end`,
+      `#if(${DECLINE} && !$isRequester)La demande reste ouverte, mais elle ne peut plus être complétée\u00a0; le demandeur peut la clôturer ou l’annuler.#end`,
+      `#if(${FEEDBACK})$signeeName ($signeeEmail) a écrit à propos de « $documentName »\u00a0:#end`,
+      `#if(${FEEDBACK})<b>$feedbackSubject</b>#end`,
+      `#if(${FEEDBACK})$feedbackMessage#end`,
     ],
     action: FOLLOW_FR,
   },
@@ -271,4 +287,19 @@ const FR: Record<EmailTypeId, EmailText> = {
   },
 };
 
-export const DEFAULT_TEXTS: Readonly<Record<TemplateLang, Record<EmailTypeId, EmailText>>> = { en: EN, fr: FR };
+/** A French text with its no-break spaces (`Rappel : …`), the Velocity operators left alone. */
+function spacedFr(text: EmailText): EmailText {
+  return {
+    subject: frenchSpacing(text.subject),
+    title: frenchSpacing(text.title),
+    lines: text.lines.map(frenchSpacing),
+    ...(text.action && { action: { ...text.action, label: frenchSpacing(text.action.label) } }),
+  };
+}
+
+const FR_SPACED = Object.fromEntries(Object.entries(FR).map(([id, text]) => [id, spacedFr(text)])) as Record<
+  EmailTypeId,
+  EmailText
+>;
+
+export const DEFAULT_TEXTS: Readonly<Record<TemplateLang, Record<EmailTypeId, EmailText>>> = { en: EN, fr: FR_SPACED };

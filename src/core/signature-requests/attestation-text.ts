@@ -3,6 +3,7 @@
  * which holds the French letters (é è à ç œ ’ « »).
  */
 import type { EmailTypeId } from '../mail/email-types.js';
+import { frenchSpacing } from '../text/french-spacing.js';
 import type { AuditEventType } from './audit-trail.js';
 import type { SignatureRequestState } from './states.js';
 
@@ -32,6 +33,7 @@ const en = {
   otp: 'One-time code',
   anchorId: 'Anchor id',
   delegated: 'delegated to the platform',
+  platformActor: 'the platform',
   ownKey: 'own key',
   notSigned: 'not signed',
   declinedOn: 'Declined on',
@@ -57,7 +59,7 @@ const en = {
     'The request as a whole is proven no later than {time}, the time of block {height}, the latest block its proofs need ({transactions}).',
   how1: '1. Extract the proof bundle attached to this PDF (attachments panel of a PDF reader, or: pdfdetach -saveall <this PDF>).',
   how2: '2. Hash the document with SHA-256 and compare it with the hash above (sha256sum file).',
-  how3: '3. With no server of ours: proofseal verify <document> <this PDF> --headers FILE (or --rpc-url <your Bitcoin node>, or --explorer <an Esplora API>) checks every signature, Merkle proof and Bitcoin transaction the bundle carries; each receipt is also a Chainpoint v2 receipt any verifier reads. Or drop the document and this PDF on a /verify page.',
+  how3: '3. With no server of ours: proofseal verify <document> <this PDF> --headers FILE (or --rpc-url <your Bitcoin node>, or --explorer <an Esplora API>) checks every signature, Merkle proof and Bitcoin transaction the bundle carries; each receipt is also a Chainpoint v2 receipt any verifier reads. Or open proofseal-verify.html (the verification page as one file, which asks no server) from your disk and give it the document and this PDF.',
   how4: '4. Look up each transaction in any Bitcoin block explorer or node: its OP_RETURN output holds the Merkle root.',
   sharing: 'Follow this request online',
   attachment: 'Attached file: {name} (the proof bundle, JSON).',
@@ -68,6 +70,8 @@ const en = {
 
 export type AttestationTextKey = keyof typeof en;
 type Texts = Record<AttestationTextKey, string>;
+/** Every key of the attestation's texts (the French wording test reads them all). */
+export const ATTESTATION_TEXT_KEYS = Object.keys(en) as readonly AttestationTextKey[];
 
 const fr: Texts = {
   title: 'Attestation de signature',
@@ -92,6 +96,7 @@ const fr: Texts = {
   otp: 'Code à usage unique',
   anchorId: 'Identifiant d’ancrage',
   delegated: 'déléguée à la plateforme',
+  platformActor: 'la plateforme',
   ownKey: 'clé personnelle',
   notSigned: 'non signé',
   declinedOn: 'Refusé le',
@@ -117,7 +122,7 @@ const fr: Texts = {
     'La demande dans son ensemble est prouvée au plus tard le {time}, heure du bloc {height}, le dernier bloc dont ses preuves ont besoin ({transactions}).',
   how1: '1. Extraire le dossier de preuves joint à ce PDF (panneau des pièces jointes d’un lecteur PDF, ou : pdfdetach -saveall <ce PDF>).',
   how2: '2. Calculer le SHA-256 du document et le comparer à l’empreinte ci-dessus (sha256sum fichier).',
-  how3: '3. Sans serveur de notre part : proofseal verify <document> <ce PDF> --headers FICHIER (ou --rpc-url <votre nœud Bitcoin>, ou --explorer <une API Esplora>) vérifie chaque signature, preuve de Merkle et transaction Bitcoin du dossier ; chaque reçu est aussi un reçu Chainpoint v2 que tout vérificateur lit. Ou déposer le document et ce PDF sur une page /verify.',
+  how3: '3. Sans serveur de notre part : proofseal verify <document> <ce PDF> --headers FICHIER (ou --rpc-url <votre nœud Bitcoin>, ou --explorer <une API Esplora>) vérifie chaque signature, preuve de Merkle et transaction Bitcoin du dossier ; chaque reçu est aussi un reçu Chainpoint v2 que tout vérificateur lit. Ou ouvrir proofseal-verify.html (la page de vérification en un seul fichier, qui ne contacte aucun serveur) depuis votre disque et lui donner le document et ce PDF.',
   how4: '4. Retrouver chaque transaction dans un explorateur de blocs ou un nœud Bitcoin : sa sortie OP_RETURN porte la racine de Merkle.',
   sharing: 'Suivre cette demande en ligne',
   attachment: 'Fichier joint : {name} (le dossier de preuves, JSON).',
@@ -185,13 +190,8 @@ const EVENTS: Record<AttestationLang, Record<AuditEventType, string>> = {
   },
 };
 
-/**
- * French puts a non-breaking space before `:` `;` `?` `!` and inside « » (written with plain spaces above,
- * made non-breaking here once): WinAnsi holds U+00A0, and the PDF's line breaking never splits at it.
- */
-export function frenchSpacing(text: string): string {
-  return text.replace(/ ([:;?!»])/g, '\u00a0$1').replace(/« /g, '«\u00a0');
-}
+/** French spacing (`État :`, a no-break space) on every French text, once: see `core/text/french-spacing.ts`. */
+export { frenchSpacing };
 
 const frSpaced = Object.fromEntries(Object.entries(fr).map(([k, v]) => [k, frenchSpacing(v)])) as Texts;
 
@@ -274,6 +274,18 @@ export function auditCommentText(lang: AttestationLang, type: AuditEventType, co
     return (MAILS[lang] as Record<string, string>)[comment] ?? comment;
   return comment;
 }
+
+/**
+ * Who did an event, as the "By" column shows it: the actor the trail seals (a name, an e-mail), or the
+ * platform's own actions (mails, anchoring) in the attestation's language rather than the sealed word `platform`.
+ */
+export function auditActorText(lang: AttestationLang, actor: string | null): string {
+  if (actor === null) return '';
+  return actor === PLATFORM_ACTOR ? TEXTS[lang].platformActor : actor;
+}
+
+/** The sealed actor of the platform's own events (`PLATFORM_ACTOR` of app/signature-requests/audit.ts). */
+const PLATFORM_ACTOR = 'platform';
 
 /** The attestation language for a request's `lang` (ISO 639-1, maybe with a region): French or English. */
 export function attestationLang(lang: string | null | undefined): AttestationLang {

@@ -22,6 +22,11 @@ export function deriveSharingToken(secretKey: string, requestId: string): string
     .digest('base64url');
 }
 
+/** True when `id` and `token` have the form of a sharing link's parts (a request UUID, a 43-character token). */
+export function isSharingLinkShape(id: string, token: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) && SHARING_TOKEN.test(token);
+}
+
 /** True when `token` is the sharing token of the request, compared in constant time. */
 export function isSharingToken(secretKey: string, requestId: string, token: string): boolean {
   if (!SHARING_TOKEN.test(token)) return false;

@@ -15,8 +15,18 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   return el as T;
 }
 
-/** Show or hide elements. */
-export function show(visible: boolean, ...els: HTMLElement[]): void {
+/** Shows elements. */
+export function show(...els: HTMLElement[]): void {
+  for (const el of els) el.hidden = false;
+}
+
+/** Hides elements. */
+export function hide(...els: HTMLElement[]): void {
+  for (const el of els) el.hidden = true;
+}
+
+/** Shows elements when `visible`, hides them otherwise. */
+export function toggle({ visible }: { readonly visible: boolean }, ...els: HTMLElement[]): void {
   for (const el of els) el.hidden = !visible;
 }
 

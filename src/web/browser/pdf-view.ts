@@ -17,15 +17,22 @@ import {
   type RenderTask,
 } from 'pdfjs-dist';
 
-/** Zoom steps, as multiples of the width that fits the frame. */
+/** Zoom steps, as a PDF reader counts them: 1 is 100 %, the page at its printed size (96 CSS px an inch). */
 export const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3] as const;
+/** CSS pixels per PDF point at 100 % (a point is 1/72 inch, a CSS pixel 1/96). */
+const PX_PER_PT = 96 / 72;
+
+/** `fit`: each page as wide as the frame; a number: that zoom (1 = 100 %). */
+export type Zoom = number | 'fit';
 
 export interface PdfView {
   readonly pageCount: number;
-  /** The zoom, a multiple of the fitting width. */
-  readonly zoom: number;
-  /** Redraw every page at `zoom` times the fitting width. */
-  setZoom(zoom: number): void;
+  /** The zoom asked for. */
+  readonly zoom: Zoom;
+  /** The zoom page 1 is drawn at now, as a number (what `fit` comes to on this screen). */
+  readonly scale: number;
+  /** Redraw every page at `zoom`. */
+  setZoom(zoom: Zoom): void;
 }
 
 export interface PdfViewOptions {
@@ -52,7 +59,8 @@ interface Slot {
 }
 
 /**
- * Open `bytes` as a PDF and lay its pages out in `frame`.
+ * Open `bytes` as a PDF and lay its pages out in `frame`: at 100 % when page 1 fits the frame at that size,
+ * else at the frame's width (a phone: a page at its printed size would scroll sideways, line after line).
  * @throws when PDF.js cannot read the file (not a PDF, truncated beyond repair, encrypted with a password),
  *   or `AbortError` once `options.signal` is aborted
  */
@@ -85,13 +93,13 @@ export async function showPdf(bytes: Uint8Array, options: PdfViewOptions): Promi
     slots.push({ page, el, task: null, text: null, drawnAt: 0 });
   }
 
-  let zoom = 1;
   let firstShown = false;
-  const scaleOf = (page: PDFPageProxy) => {
-    const width = page.getViewport({ scale: 1 }).width;
-    const room = Math.max(200, frame.clientWidth - 2);
-    return (room / width) * zoom;
-  };
+  /** The zoom at which `page` is as wide as the frame. */
+  const fitOf = (page: PDFPageProxy) =>
+    Math.max(200, frame.clientWidth - 2) / (page.getViewport({ scale: 1 }).width * PX_PER_PT);
+  let zoom: Zoom = slots.length > 0 && fitOf(slots[0]!.page) < 1 ? 'fit' : 1;
+  /** The PDF.js scale (CSS px per point) of `page` at the zoom asked for. */
+  const scaleOf = (page: PDFPageProxy) => (zoom === 'fit' ? fitOf(page) : zoom) * PX_PER_PT;
 
   async function draw(slot: Slot, n: number): Promise<void> {
     const scale = scaleOf(slot.page);
@@ -178,7 +186,10 @@ export async function showPdf(bytes: Uint8Array, options: PdfViewOptions): Promi
     get zoom() {
       return zoom;
     },
-    setZoom(next: number) {
+    get scale() {
+      return slots.length === 0 ? 1 : scaleOf(slots[0]!.page) / PX_PER_PT;
+    },
+    setZoom(next: Zoom) {
       zoom = next;
       refresh();
     },

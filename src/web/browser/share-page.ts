@@ -6,10 +6,21 @@
 import type { ChainpointReceipt } from '../../core/chainpoint/index.js';
 import { blockLookups as blockLookupsOf, isBitcoinNetwork, type BitcoinNetwork } from '../../core/bitcoin/explorers.js';
 import { isSigningKey, st, type SigningKey } from '../i18n-signing.js';
-import { api, applyBranding, byId, formatDate, pageLang, requesterText, show, showLogo } from './page-kit.js';
+import {
+  api,
+  applyBranding,
+  byId,
+  formatDate,
+  hide,
+  pageLang,
+  requesterText,
+  show,
+  showLogo,
+  toggle,
+} from './page-kit.js';
 import type { ChainAnswer } from './verify-checks.js';
 import { buildReport } from './verify-report.js';
-import { blockLookups, cardElement, headline, verdictClass, type Renderer } from './verify-render.js';
+import { blockLookups, cardElement, headline, revealVerdict, verdictClass, type Renderer } from './verify-render.js';
 
 const lang = pageLang();
 const m = (key: SigningKey, params?: Record<string, string | number>) => st(lang, key, params);
@@ -62,21 +73,39 @@ function signerItem(s: SharedSigner): HTMLLIElement {
   return li;
 }
 
+/**
+ * What the state means for the people following it (issue 33 §1, §2): a decline does not end the request
+ * (it stays open until the requester closes or cancels it: docs/signature-requests.md, "Signer events and
+ * declines"), and a request that ended with no signature has no signed document.
+ */
+function stateNote(view: SharedView): string | null {
+  const declined = view.signers.filter((s) => s.declinedOn !== undefined).map((s) => s.commonName);
+  if (view.state === 'IN_PROGRESS' && declined.length > 0)
+    return m('stateNoteDeclined', { names: declined.join(', ') });
+  const ended = ['CLOSED', 'CANCELED', 'EXPIRED'].includes(view.state);
+  if (ended && view.signers.every((s) => s.signedOn === undefined)) return m('stateNoteUnsigned');
+  return null;
+}
+
 function render(view: SharedView): void {
   byId('title').textContent = view.name;
   const stateKey = `state_${view.state}`;
-  byId('state').textContent = isSigningKey(stateKey) ? m(stateKey) : view.state;
+  const declined = view.state === 'IN_PROGRESS' && view.signers.some((s) => s.declinedOn !== undefined);
+  byId('state').textContent = declined ? m('stateDeclined') : isSigningKey(stateKey) ? m(stateKey) : view.state;
   byId('state').dataset.state = view.state;
+  const note = stateNote(view);
+  byId('state-note').textContent = note ?? '';
+  toggle({ visible: note !== null }, byId('state-note'));
   byId('requester').textContent = requesterText(view.requester);
   byId('document').textContent = view.fileName ?? view.name;
   byId('hash').textContent = view.hashToSign;
   byId('signers').replaceChildren(...view.signers.map(signerItem));
   byId('updated').textContent = m('updated', { time: formatDate(lang, Date.now()) });
   const final = ['COMPLETED', 'CLOSED'].includes(view.state);
-  show(final, byId('attestation-item'));
-  show(!final, byId('attestation-later'));
-  show(false, byId('loading'));
-  show(true, byId('request'), byId('proofs'));
+  toggle({ visible: final }, byId('attestation-item'));
+  toggle({ visible: !final }, byId('attestation-later'));
+  hide(byId('loading'));
+  show(byId('request'), byId('proofs'));
 }
 
 let branded = false;
@@ -99,9 +128,10 @@ async function refresh(): Promise<void> {
     if (!(settled && res.body.proofBundleComplete)) setTimeout(() => void refresh(), REFRESH_MS);
     return;
   }
-  show(false, byId('loading'), byId('request'), byId('proofs'));
-  byId('failure-text').textContent = res.status === 404 ? m('shareNotFound') : m('failed', { reason: res.code ?? '' });
-  show(true, byId('failure'));
+  hide(byId('loading'), byId('request'), byId('proofs'));
+  const gone = res.status === 404 || res.code === 'VALIDATION_FAILED';
+  byId('failure-text').textContent = gone ? m('shareNotFound') : m('failed', { reason: res.code ?? '' });
+  show(byId('failure'));
   byId('failure-heading').focus();
 }
 
@@ -154,11 +184,14 @@ async function verify(): Promise<void> {
   }
   button.disabled = false;
   button.textContent = m('verifyButton');
-  show(true, byId('result-heading'), verdict);
-  byId('result-heading').focus();
+  show(byId('result-heading'), verdict);
+  revealVerdict(verdict);
 }
 
 byId<HTMLAnchorElement>('bundle-link').href = `${apiBase}/proofbundle`;
 byId<HTMLAnchorElement>('attestation-link').href = `${apiBase}/attestation`;
 byId('verify-button').addEventListener('click', () => void verify());
-void refresh().finally(() => document.body.setAttribute('data-ready', 'true'));
+// A link the server already found wrong (its form, or no such request) says so: nothing to ask the API.
+const known = byId('failure').dataset.failure !== undefined;
+if (known) byId('failure-heading').focus();
+void (known ? Promise.resolve() : refresh()).finally(() => document.body.setAttribute('data-ready', 'true'));

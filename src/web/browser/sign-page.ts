@@ -15,12 +15,14 @@ import {
   byId,
   fileSha256,
   formatDate,
+  hide,
   pageLang,
   requesterText,
   show,
   showLogo,
+  toggle,
 } from './page-kit.js';
-import { showPdf, ZOOMS, type PdfView } from './pdf-view.js';
+import { showPdf, ZOOMS, type PdfView, type Zoom } from './pdf-view.js';
 import { signerLogoUrl } from './signer-logo.js';
 
 const lang = pageLang();
@@ -30,6 +32,7 @@ interface SignerView {
   commonName: string;
   signedOn?: number;
   declinedOn?: number;
+  declineReason?: string;
   requiresOTP?: boolean;
   maskedPhone?: string;
   signeeId?: string;
@@ -72,6 +75,8 @@ const REQUEST_PATH = /^\/v1\/signatureRequest\/[0-9a-fA-F-]{36}$/;
 const NAME_MAX = 120;
 
 let docState: DocState = 'none';
+/** Where this signer stands: the document check's words follow it ("the document you sign / signed / declined"). */
+let outcome: 'open' | 'signed' | 'declined' = 'open';
 
 /** The signature request URL of the query, checked: same origin, a request path, a signeeId. */
 function targetOf(search: string): Target | Failure {
@@ -120,12 +125,25 @@ function blockedBy(view: RequestView): Failure | null {
 }
 
 function showFailure(f: Failure): void {
-  show(false, byId('loading'), byId('file'), byId('sign-form'), byId('feedback'), byId('decline'));
+  hide(byId('loading'), byId('file'), byId('sign-form'), byId('feedback'), byId('decline'));
   byId('failure-text').textContent = m(f.key, f.params);
   byId<HTMLAnchorElement>('retry-link').href = location.href;
-  show(f.key === 'tooManyTries', byId('failure-retry'));
-  show(true, byId('failure'));
+  toggle({ visible: f.key === 'tooManyTries' }, byId('failure-retry'));
+  show(byId('failure'));
   byId('failure-heading').focus();
+}
+
+/** A signer's outcome in words: signed (when), declined (when, and why when the view says), or not yet. */
+function outcomeOf(s: SignerView): { className: string; text: string } {
+  if (s.signedOn !== undefined)
+    return { className: 'signed', text: m('signerSigned', { date: formatDate(lang, s.signedOn) }) };
+  if (s.declinedOn === undefined) return { className: 'waiting', text: m('signerWaiting') };
+  const date = formatDate(lang, s.declinedOn);
+  const text =
+    s.declineReason === undefined
+      ? m('signerDeclined', { date })
+      : m('signerDeclinedReason', { date, reason: truncateGraphemes(s.declineReason, NAME_MAX, '…') });
+  return { className: 'declined', text };
 }
 
 function signerItem(s: SignerView, isMe: boolean): HTMLLIElement {
@@ -133,9 +151,9 @@ function signerItem(s: SignerView, isMe: boolean): HTMLLIElement {
   const name = document.createElement('strong');
   name.textContent = isMe ? `${s.commonName} ${m('you')}` : s.commonName;
   const status = document.createElement('span');
-  status.className = s.signedOn === undefined ? 'waiting' : 'signed';
-  status.textContent =
-    s.signedOn === undefined ? m('signerWaiting') : m('signerSigned', { date: formatDate(lang, s.signedOn) });
+  const { className, text } = outcomeOf(s);
+  status.className = className;
+  status.textContent = text;
   li.append(name, ' — ', status);
   return li;
 }
@@ -154,8 +172,8 @@ function renderRequest(view: RequestView): void {
     for (const el of document.querySelectorAll<HTMLElement>('.deadline')) el.hidden = false;
   }
   renderSigners(view);
-  show(false, byId('loading'));
-  show(true, byId('request'));
+  hide(byId('loading'));
+  show(byId('request'));
 }
 
 /** Where the page reads the document from: the uploaded file, or a `fileURL` on this origin; else null. */
@@ -174,7 +192,7 @@ function documentUrl(view: RequestView, target: Target): string | null {
 function updateSignButton(): void {
   const button = byId<HTMLButtonElement>('sign-button');
   const ack = byId<HTMLInputElement>('ack');
-  show(docState === 'unshown', byId('ack-field'));
+  toggle({ visible: docState === 'unshown' }, byId('ack-field'));
   button.disabled = docState === 'loading' || docState === 'wrong' || (docState === 'unshown' && !ack.checked);
 }
 
@@ -185,27 +203,40 @@ function setDocState(state: DocState): void {
 
 function docProblem(text: string | null): void {
   byId('doc-problem').textContent = text ?? '';
-  show(text !== null, byId('doc-problem'));
+  toggle({ visible: text !== null }, byId('doc-problem'));
 }
 
+/**
+ * The zoom tools: the level in percent of the printed size (as PDF readers count), "Fit width" pressed while
+ * the pages follow the frame's width (how a phone opens the document), and steps from wherever it stands.
+ */
 function setZoomControls(pdf: PdfView): void {
   const level = byId('zoom-level');
   const zoomOut = byId<HTMLButtonElement>('zoom-out');
   const zoomIn = byId<HTMLButtonElement>('zoom-in');
-  const apply = (zoom: number) => {
+  const fit = byId<HTMLButtonElement>('zoom-fit');
+  const sayLevel = () => {
+    const scale = pdf.scale;
+    level.textContent = `${Math.round(scale * 100)} %`;
+    fit.setAttribute('aria-pressed', String(pdf.zoom === 'fit'));
+    zoomOut.disabled = scale <= ZOOMS[0] + 1e-9;
+    zoomIn.disabled = scale >= ZOOMS[ZOOMS.length - 1]! - 1e-9;
+  };
+  const apply = (zoom: Zoom) => {
     pdf.setZoom(zoom);
-    level.textContent = `${Math.round(zoom * 100)} %`;
-    zoomOut.disabled = zoom <= ZOOMS[0];
-    zoomIn.disabled = zoom >= ZOOMS[ZOOMS.length - 1]!;
+    sayLevel();
   };
   const step = (dir: 1 | -1) => {
-    const i = ZOOMS.findIndex((z) => z >= pdf.zoom - 1e-9);
-    apply(ZOOMS[Math.min(ZOOMS.length - 1, Math.max(0, i + dir))]!);
+    const now = pdf.scale;
+    const next = dir === 1 ? ZOOMS.find((z) => z > now + 1e-9) : [...ZOOMS].reverse().find((z) => z < now - 1e-9);
+    if (next !== undefined) apply(next);
   };
   zoomOut.addEventListener('click', () => step(-1));
   zoomIn.addEventListener('click', () => step(1));
-  byId('zoom-fit').addEventListener('click', () => apply(1));
-  apply(1);
+  fit.addEventListener('click', () => apply('fit'));
+  // The phone turned sideways: "fit" is another percentage.
+  new ResizeObserver(sayLevel).observe(byId('pages'));
+  sayLevel();
 }
 
 /**
@@ -218,12 +249,12 @@ const FIRST_PAGE_TIMEOUT_MS = 8_000;
 /** Draw the PDF; a file PDF.js cannot read, or whose page 1 is not drawn in time, becomes `unshown`. */
 async function renderPdf(bytes: Uint8Array, workerSrc: string): Promise<void> {
   const viewer = byId('viewer');
-  show(true, viewer);
+  show(viewer);
   const stop = new AbortController();
   const giveUp = (problem: string) => {
     if (stop.signal.aborted) return;
     stop.abort();
-    show(false, viewer);
+    hide(viewer);
     docProblem(problem);
     setDocState('unshown');
   };
@@ -260,11 +291,11 @@ async function renderPdf(bytes: Uint8Array, workerSrc: string): Promise<void> {
  * No uploaded copy: the signer may still check a copy of their own against the fingerprint.
  */
 async function setupFile(view: RequestView, target: Target): Promise<void> {
-  show(true, byId('file'));
+  show(byId('file'));
   const url = documentUrl(view, target);
   if (url === null) return setupFileCheck(view);
   setDocState('loading');
-  show(true, byId('doc-loading'));
+  show(byId('doc-loading'));
   byId('sign-intro').textContent = m('signIntroDoc');
   const link = byId<HTMLAnchorElement>('doc-link');
   link.href = url;
@@ -277,28 +308,34 @@ async function setupFile(view: RequestView, target: Target): Promise<void> {
     type = res.headers.get('content-type') ?? '';
     bytes = new Uint8Array(await res.arrayBuffer());
   } catch (err) {
-    show(false, byId('doc-loading'));
+    hide(byId('doc-loading'));
     docProblem(m('docLoadFailed', { reason: err instanceof Error ? err.message : 'NETWORK' }));
-    show(true, byId('doc-download'));
+    show(byId('doc-download'));
     return setDocState('wrong');
   }
   const hash = await fileSha256(new Blob([bytes]));
-  show(false, byId('doc-loading'));
+  hide(byId('doc-loading'));
   const check = byId('doc-check');
-  show(true, check, byId('doc-download'));
+  show(check, byId('doc-download'));
   if (hash !== view.hashToSign) {
     check.className = 'fail';
     check.textContent = m('docMismatch', { hash });
     return setDocState('wrong');
   }
   check.className = 'ok';
-  check.textContent = m('docMatch');
+  check.dataset.match = 'true';
+  check.textContent = docMatchText();
   const workerSrc = byId('viewer').dataset.worker ?? '';
   if (!isPdf(bytes, type) || !workerSrc) {
     docProblem(isPdf(bytes, type) ? m('docUnrendered', { reason: 'no PDF.js worker' }) : m('docNotPdf'));
     return setDocState('unshown');
   }
   await renderPdf(bytes, workerSrc);
+}
+
+/** The fingerprint check's words, which follow the signer's outcome: the document you sign, signed, declined. */
+function docMatchText(): string {
+  return m(outcome === 'signed' ? 'docMatchSigned' : outcome === 'declined' ? 'docMatchDeclined' : 'docMatch');
 }
 
 /** A PDF by its type or its header (`%PDF-` within the first KiB, where readers look for it). */
@@ -311,9 +348,9 @@ function isPdf(bytes: Uint8Array, type: string): boolean {
 function setupFileCheck(view: RequestView): void {
   const safe = view.fileURL !== undefined && /^https?:\/\//i.test(view.fileURL);
   if (safe) byId<HTMLAnchorElement>('file-link').href = view.fileURL!;
-  show(safe, byId('file-download'));
-  show(!safe, byId('file-none'));
-  show(true, byId('file-check-field'));
+  toggle({ visible: safe }, byId('file-download'));
+  toggle({ visible: !safe }, byId('file-none'));
+  show(byId('file-check-field'));
   const input = byId<HTMLInputElement>('file-check');
   input.addEventListener('change', async () => {
     const file = input.files?.[0];
@@ -330,7 +367,7 @@ function inlineError(key: SigningKey | null, params?: Record<string, string>): v
 }
 
 function setupOtp(target: Target, me: SignerView): void {
-  show(true, byId('otp'));
+  show(byId('otp'));
   const phone = me.maskedPhone;
   if (phone) byId('otp-intro').textContent = m('otpIntroPhone', { phone });
   const button = byId<HTMLButtonElement>('otp-send');
@@ -398,7 +435,7 @@ function setupSign(view: RequestView, me: SignerView, target: Target): void {
     else refused(res.code, target);
   });
   updateSignButton();
-  show(true, form);
+  show(form);
 }
 
 /** The document and proof links of a signer who signed: the file when there is one, the proofs once complete. */
@@ -409,20 +446,23 @@ function doneLinks(view: RequestView, target: Target, signedNow: boolean): void 
     link.href = doc;
     if (view.fileName) link.download = view.fileName;
   }
-  show(doc !== null, byId('done-doc'));
+  toggle({ visible: doc !== null }, byId('done-doc'));
   const ready = view.proofBundleComplete === true && !signedNow;
   byId<HTMLAnchorElement>('proofs-link').href = signerUrl(target, '/proofbundle');
-  show(ready, byId('done-proofs'));
-  show(!ready, byId('done-proofs-later'));
+  toggle({ visible: ready }, byId('done-proofs'));
+  toggle({ visible: !ready }, byId('done-proofs-later'));
 }
 
 /** Signed or declined: the one message saying so, with its heading focused; the forms go away. */
 function showOutcome(heading: SigningKey, text: string): void {
-  show(false, byId('sign-form'), byId('feedback'), byId('decline'), byId('failure'));
+  outcome = heading === 'declinedHeading' ? 'declined' : 'signed';
+  hide(byId('sign-form'), byId('feedback'), byId('decline'), byId('failure'));
+  const check = byId('doc-check');
+  if (check.dataset.match === 'true') check.textContent = docMatchText();
   byId('done').classList.toggle('declined', heading === 'declinedHeading');
   byId('done-heading').textContent = m(heading);
   byId('done-text').textContent = text;
-  show(true, byId('done'));
+  show(byId('done'));
   byId('done-heading').focus();
 }
 
@@ -436,7 +476,7 @@ async function signed(view: RequestView, me: SignerView, target: Target): Promis
   const redirect = me.vars?.redirectURL ?? view.vars?.redirectURL;
   if (typeof redirect !== 'string' || !/^https?:\/\//i.test(redirect)) return;
   byId<HTMLAnchorElement>('redirect-link').href = redirect;
-  show(true, byId('redirect'));
+  show(byId('redirect'));
   setTimeout(() => location.assign(redirect), 4000);
 }
 
@@ -462,7 +502,7 @@ function setupDecline(target: Target): void {
     if (page) return showFailure(page);
     status.textContent = m('failed', { reason: res.code });
   });
-  show(true, byId('decline'));
+  show(byId('decline'));
 }
 
 function setupFeedback(target: Target): void {
@@ -481,7 +521,7 @@ function setupFeedback(target: Target): void {
     status.textContent = res.code === null ? m('feedbackDone') : m('failed', { reason: res.code });
     if (res.code === null) form.reset();
   });
-  show(true, byId('feedback'));
+  show(byId('feedback'));
 }
 
 /** The signer's language, when the link did not choose one: reload the page in it. */
@@ -511,8 +551,10 @@ function settled(view: RequestView, me: SignerView, target: Target): boolean {
     return true;
   }
   if (me.declinedOn !== undefined) {
-    showOutcome('declinedHeading', m('declinedOnText', { date: formatDate(lang, me.declinedOn) }));
-    show(false, byId('done-links'));
+    const said = [m('declinedOnText', { date: formatDate(lang, me.declinedOn) })];
+    if (me.declineReason !== undefined) said.push(m('declinedReasonText', { reason: me.declineReason }));
+    showOutcome('declinedHeading', [...said, m('declinedNext')].join(' '));
+    hide(byId('done-links'));
     return true;
   }
   return false;

@@ -12,7 +12,7 @@ import type { Check } from './verify-checks.js';
 /** The copy's checks and the name of the certificate that signed it last (null: none, or not checked). */
 export async function copyChecks(
   copy: SignedCopyFound,
-  bundleHolds: boolean,
+  { bundleHolds }: { readonly bundleHolds: boolean },
 ): Promise<{ checks: Check[]; signer: string | null }> {
   if (!globalThis.crypto?.subtle)
     return { checks: [{ state: 'skip', group: 'copy', key: 'copyNotRun' }], signer: null };

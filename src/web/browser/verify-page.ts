@@ -18,7 +18,15 @@ import { bundleInPdf, looksLikePdf } from './pdf-attachment.js';
 import { withSignedCopy, type SignedCopyFound } from './signed-copy-input.js';
 import type { ChainAnswer } from './verify-checks.js';
 import { buildReport, type Report, type ReportDeps } from './verify-report.js';
-import { blockLookups, cardElement, checkItem, headline, verdictClass, type Renderer } from './verify-render.js';
+import {
+  blockLookups,
+  cardElement,
+  checkItem,
+  headline,
+  revealVerdict,
+  verdictClass,
+  type Renderer,
+} from './verify-render.js';
 
 const htmlLang = document.documentElement.lang;
 const lang: Lang = isLang(htmlLang) ? htmlLang : 'en';
@@ -104,7 +112,7 @@ function show(report: Report, from: 'json' | 'pdf' | 'copy', renderer: Renderer)
   byId('cards').replaceChildren(...report.cards.map((card) => cardElement(renderer, card)));
   byId('blocks').replaceChildren(...blockLookups(renderer, report));
   byId('result').hidden = false;
-  byId('result-heading').focus();
+  revealVerdict(byId('verdict'));
 }
 
 function showProblem(text: string): void {
@@ -112,7 +120,7 @@ function showProblem(text: string): void {
   byId('verdict').textContent = text;
   for (const id of ['notes', 'cards', 'blocks']) byId(id).replaceChildren();
   byId('result').hidden = false;
-  byId('result-heading').focus();
+  revealVerdict(byId('verdict'));
 }
 
 /** The receipt file's JSON: the file itself, or the bundle attached to an attestation PDF; null when neither. */

@@ -148,3 +148,14 @@ export function blockLookups(r: Renderer, report: Report): HTMLElement[] {
 export function verdictClass(state: VerdictState): string {
   return `verdict ${state === 'partial' ? 'partial' : state}`;
 }
+
+/**
+ * Bring the verdict itself into view and give it the focus (issue 33 §4): on a phone the heading above it
+ * sat at the bottom of the screen and the verdict below, so "Verify" seemed to do nothing. The verdict is
+ * focusable by script only (tabindex -1), and a screen reader reads it when it gets the focus.
+ */
+export function revealVerdict(verdict: HTMLElement): void {
+  verdict.tabIndex = -1;
+  verdict.focus({ preventScroll: true });
+  verdict.scrollIntoView({ block: 'start' });
+}

@@ -245,7 +245,7 @@ async function stampCards(json: unknown, receipts: readonly unknown[], first: nu
 /** The signed copy's card: its own bytes, judged with what the other cards found of its bundle. */
 async function copyCard(copy: SignedCopyFound, cards: readonly ReportCard[]): Promise<ReportCard> {
   const bundleHolds = cards.every((c) => c.checks.every((x) => x.state !== 'fail' || x.group === 'chain'));
-  const { checks, signer } = await copyChecks(copy, bundleHolds);
+  const { checks, signer } = await copyChecks(copy, { bundleHolds });
   return { kind: 'copy', index: -1, name: signer ?? '', checks };
 }
 

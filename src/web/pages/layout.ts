@@ -72,7 +72,8 @@ ${input.main}
 function assetTags(input: LayoutInput): string {
   const { inline, assets } = input;
   if (!inline)
-    return `<link rel="stylesheet" href="${esc(assets.style)}">
+    return `<link rel="icon" href="/favicon.ico" type="image/x-icon">
+<link rel="stylesheet" href="${esc(assets.style)}">
 <script type="module" src="${esc(assets.script)}"></script>`;
   // Raw text elements: only a closing tag could end them early, and the bundle never holds one.
   if (/<\/(style|script)/i.test(inline.style + inline.script)) throw new Error('an inline asset holds a closing tag');

@@ -8,19 +8,36 @@ import { t, type Lang } from '../i18n.js';
 import { st, type SigningKey } from '../i18n-signing.js';
 import { renderLayout, type PageAssets } from './layout.js';
 
-/** The sharing page of one request in `lang` (the id and token are already checked). */
-export function renderSharePage(lang: Lang, assets: PageAssets, path: string, network?: string): string {
+/**
+ * Why a sharing link leads nowhere, known before any script runs: `badLink` (not the shape of a sharing link:
+ * not a request id, or a code of the wrong form) or `notFound` (well formed, but no request has that id and code).
+ */
+export type ShareFailure = 'badLink' | 'notFound';
+
+/**
+ * The sharing page of one request in `lang`. With `failure`, the page says what is wrong and what to do
+ * (the script then asks nothing); otherwise its script fills the request in.
+ */
+export function renderSharePage(
+  lang: Lang,
+  assets: PageAssets,
+  path: string,
+  network?: string,
+  failure?: ShareFailure,
+): string {
   const m = (key: SigningKey) => esc(st(lang, key));
+  const failureText = failure === undefined ? '' : m(failure === 'badLink' ? 'shareBadLink' : 'shareNotFound');
   const main = `<h1 id="title">${m('shareTitle')}</h1>
 <p>${m('shareIntro')}</p>
-<p id="loading" role="status">${m('loading')}</p>
-<section id="failure" class="card failure" aria-labelledby="failure-heading" hidden>
-  <h2 id="failure-heading" tabindex="-1">${m('errorHeading')}</h2>
-  <p id="failure-text"></p>
+<p id="loading" role="status"${failure === undefined ? '' : ' hidden'}>${m('loading')}</p>
+<section id="failure" class="card failure" aria-labelledby="failure-heading"${failure === undefined ? ' hidden' : ' data-failure="' + failure + '"'}>
+  <h2 id="failure-heading" tabindex="-1">${m('shareErrorHeading')}</h2>
+  <p id="failure-text">${failureText}</p>
 </section>
 <section id="request" class="card" aria-labelledby="title" hidden>
   <dl class="facts">
     <dt>${m('stateLabel')}</dt><dd id="state" data-state=""></dd>
+    <dd id="state-note" class="state-note" hidden></dd>
     <dt>${m('requestedBy')}</dt><dd id="requester"></dd>
     <dt>${m('documentLabel')}</dt><dd id="document"></dd>
     <dt>${m('hashLabel')}</dt><dd><code id="hash"></code></dd>

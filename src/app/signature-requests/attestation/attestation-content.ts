@@ -6,7 +6,6 @@ import type { Vars } from '../../../core/signature-requests/limits.js';
 import type { AppDeps } from '../../shared/deps.js';
 import { requesterOf } from '../get-shared-request.js';
 import type { ProofBundle } from '../proof-bundle.js';
-import { declinesOf, type Decline } from '../record-signer-event.js';
 import type { SignatureRequest } from '../signature-request.port.js';
 import type {
   AttestationBranding,
@@ -54,18 +53,14 @@ async function brandingOf(deps: ContentDeps, vars: Vars | null): Promise<Attesta
  * at, with their outcome (signed; declined, when and why; not signed); no phone, IP address, user agent or other
  * free text (the sealed trail commits to those: docs/attestation.md).
  */
-function signersOf(
-  request: SignatureRequest,
-  bundle: ProofBundle,
-  declines: Map<string, Decline>,
-): AttestationSigner[] {
+function signersOf(request: SignatureRequest, bundle: ProofBundle): AttestationSigner[] {
   const events = bundle.auditTrailData?.auditEvents ?? [];
   return request.signees.map((s) => ({
     name: s.commonName,
     email: s.email,
     signedOn: s.signedOn,
-    declinedOn: declines.get(s.id)?.on ?? null,
-    declineReason: declines.get(s.id)?.reason ?? null,
+    declinedOn: s.declinedOn,
+    declineReason: s.declinedOn === null ? null : s.declineReason,
     method: s.method,
     otpUsed: events.some((e) => e.type === 'OTP_AUTH' && e.auditTrailId === s.auditTrailId),
     anchorId: s.anchorId,
@@ -148,7 +143,7 @@ export async function attestationContent(
     producedAt: deps.clock.now(),
     document: { name: request.name, hash: request.hashToSign, fileName: request.fileName, fileUrl: request.fileUrl },
     requester,
-    signers: signersOf(request, bundle, await declinesOf(deps.store, request.id)),
+    signers: signersOf(request, bundle),
     events: eventsOf(bundle, requester),
     proofs: await proofsOf(deps, request, bundle),
     branding: await brandingOf(deps, request.vars),

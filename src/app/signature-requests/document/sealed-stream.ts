@@ -34,7 +34,7 @@ export async function writeSealed(
     hash.update(piece);
     for (let at = 0; at < piece.length;) {
       if (filled === CHUNK_BYTES) {
-        await writer.append(sealChunk(key, index++, false, chunk));
+        await writer.append(sealChunk(key, { index: index++, last: false }, chunk));
         filled = 0;
       }
       const n = Math.min(CHUNK_BYTES - filled, piece.length - at);
@@ -43,7 +43,7 @@ export async function writeSealed(
       at += n;
     }
   }
-  if (size > 0) await writer.append(sealChunk(key, index, true, chunk.subarray(0, filled)));
+  if (size > 0) await writer.append(sealChunk(key, { index, last: true }, chunk.subarray(0, filled)));
   return { sha256: hash.digest('hex'), size };
 }
 
@@ -63,7 +63,7 @@ export async function* readSealed(
   const last = Math.floor(opts.end / header.chunkBytes);
   let index = first;
   for await (const sealed of objects.chunks(name, first, last)) {
-    const plain = openChunk(key, index, index === lastIndex, sealed);
+    const plain = openChunk(key, { index, last: index === lastIndex }, sealed);
     const offset = index * header.chunkBytes;
     const from = Math.max(0, opts.start - offset);
     const to = Math.min(plain.length, opts.end - offset + 1);

@@ -28,7 +28,7 @@ type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey'> & { readon
  * Why a request may not take an upload now, or null. A DRAFT takes one, and replaces it; a request activated
  * at creation (stateless: created without a DRAFT state) takes its first while no signer has signed.
  */
-export function uploadRefusal(request: SignatureRequest, hasFile: boolean): string | null {
+export function uploadRefusal(request: SignatureRequest, { hasFile }: { readonly hasFile: boolean }): string | null {
   if (request.state === 'DRAFT') return null;
   if (request.state !== 'PENDING' && request.state !== 'IN_PROGRESS') return `the request is ${request.state}`;
   if (hasFile) return `the request is ${request.state}: its file is replaced in DRAFT only`;
@@ -42,7 +42,7 @@ async function checkUploadable(store: Store, accountId: string, id: string, lock
     : await store.signatureRequests.findById(id, accountId);
   if (!request) fail('NOT_FOUND', `no signature request ${id}`);
   const kept = await store.requestDocuments.find(id);
-  const refusal = uploadRefusal(request, kept !== null && kept.deleted === null);
+  const refusal = uploadRefusal(request, { hasFile: kept !== null && kept.deleted === null });
   if (refusal) fail('NOT_EDITABLE', `${refusal}; the file is uploaded to a DRAFT (or at creation)`);
   return request;
 }

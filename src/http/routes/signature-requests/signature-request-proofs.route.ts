@@ -33,7 +33,7 @@ async function readerRequest(
 ): Promise<[SignatureRequest, TrailReader]> {
   if (signeeId === undefined)
     return [await getSignatureRequest(deps, { accountId: accountOf(req).id, id }), { kind: 'owner' }];
-  const { request, signee: signer } = await findSigner(deps, { requestId: id, signeeId });
+  const { request, signer } = await findSigner(deps, { requestId: id, signeeId });
   return [request, { kind: 'signee', auditTrailId: signer.auditTrailId }];
 }
 

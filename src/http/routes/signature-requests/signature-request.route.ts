@@ -65,7 +65,7 @@ export const signatureRequestRoutes: RouteModule = (app, deps, config) => {
       if (signeeId === undefined)
         return ownerView(await getSignatureRequest(deps, { accountId: accountOf(req).id, id: req.params.id }));
       const found = await getSignatureRequestAsSigner(deps, { id: req.params.id, signeeId, origin: originOf(req) });
-      const view = signerViewOf(deps, found.request, found.signee, found.declinedOn);
+      const view = signerViewOf(deps, found.request, found.signer);
       return { ...view, requester: await requesterOf(deps, found.request) };
     },
   );

@@ -123,7 +123,13 @@ const SignerView = Type.Object({
   signedOn: Type.Optional(Timestamp),
   anchorId: Type.Optional(Uuid),
   signeeId: Type.Optional(Type.String({ description: "only in a signer's own view, for that signer" })),
-  declinedOn: Type.Optional(Timestamp),
+  declinedOn: Type.Optional(
+    Type.Integer({
+      description:
+        "when the signer declined (SIGN_REFUSED), in ms since the epoch: the owner's view and the signer's own",
+    }),
+  ),
+  declineReason: Type.Optional(Type.String({ description: 'with declinedOn: the reason the signer gave, if any' })),
   maskedPhone: Type.Optional(
     Type.String({ description: "only in a signer's own view, instead of phone: where the SMS codes go, masked" }),
   ),

@@ -1,6 +1,7 @@
 /**
- * The server-rendered pages (GET / → /verify, /verify, /sign, /share/{id}/{token}) and their bundled assets (GET /assets/:file), with the security
- * headers every page response carries. Assets have content-hashed names, so they are cached for a year.
+ * The server-rendered pages (GET / → /verify, /verify, /sign, /share/{id}/{token}), their bundled assets
+ * (GET /assets/:file) and /favicon.ico, with the security headers every page response carries. Assets have
+ * content-hashed names, so they are cached for a year.
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -8,7 +9,9 @@ import { DomainError } from '../../../core/errors.js';
 import { pickLang } from '../../../web/i18n.js';
 import { renderVerifyPage } from '../../../web/pages/verify.page.js';
 import { renderSignPage } from '../../../web/pages/sign.page.js';
-import { renderSharePage } from '../../../web/pages/share.page.js';
+import { renderSharePage, type ShareFailure } from '../../../web/pages/share.page.js';
+import { FAVICON_ICO } from '../../../web/favicon.js';
+import { isSharingLinkShape } from '../../../core/signature-requests/sharing-token.js';
 import { findSharedRequest } from '../../../app/signature-requests/get-shared-request.js';
 import type { AppDeps } from '../../../app/shared/deps.js';
 
@@ -81,6 +84,22 @@ function pageAssets(assets: WebAssets, entry: string): { script: string; style: 
 }
 const AssetParams = Type.Object({ file: Type.String({ pattern: '^[A-Za-z0-9._-]{1,128}$' }) });
 
+/** Why a sharing link leads nowhere (its form, or no such request), or undefined when it leads to a request. */
+async function shareFailure(
+  deps: Pick<AppDeps, 'store' | 'secretKey'>,
+  id: string,
+  token: string,
+): Promise<ShareFailure | undefined> {
+  if (!isSharingLinkShape(id, token)) return 'badLink';
+  return findSharedRequest(deps, { id, token }).then(
+    () => undefined,
+    (err: unknown) => {
+      if (err instanceof DomainError && err.code === 'NOT_FOUND') return 'notFound' as const;
+      throw err;
+    },
+  );
+}
+
 /** Register the pages on the root scope (not under /v1). */
 export function webRoutes(
   app: FastifyInstance,
@@ -116,21 +135,19 @@ export function webRoutes(
     async (req, reply) => {
       const { id, token } = req.params as { id: string; token: string };
       const lang = pickLang((req.query as { lang?: string }).lang, req.headers['accept-language']);
-      const found = await findSharedRequest(deps, { id, token }).then(
-        () => true,
-        (err: unknown) => {
-          if (err instanceof DomainError && err.code === 'NOT_FOUND') return false;
-          throw err;
-        },
-      );
+      const failure = await shareFailure(deps, id, token);
       const path = `/share/${encodeURIComponent(id)}/${encodeURIComponent(token)}`;
       return sendPage(
         reply,
         lang,
-        renderSharePage(lang, pageAssets(assets, 'share-page.js'), path, opts.network),
-        found ? 200 : 404,
+        renderSharePage(lang, pageAssets(assets, 'share-page.js'), path, opts.network, failure),
+        failure === undefined ? 200 : 404,
       );
     },
+  );
+  // Browsers ask every origin for /favicon.ico: a small icon, not a 404 in every page's console.
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_req, reply) =>
+    secure(reply).header('cache-control', 'public, max-age=86400').type('image/x-icon').send(Buffer.from(FAVICON_ICO)),
   );
   app.get('/assets/:file', { schema: { hide: true, params: AssetParams } }, async (req, reply) => {
     const asset = assets.files.get((req.params as { file: string }).file);
