@@ -1,4 +1,4 @@
-import PgBoss from 'pg-boss';
+import { PgBoss, type Db as IDatabase, type Job, type JobInsert, type QueuePolicy as BossQueuePolicy } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { JobQueue, JobToSend, SendOptions } from '../../app/shared/jobs.port.js';
 import type { JobDefinition, QueuePolicy } from '../../app/shared/job-definition.port.js';
@@ -6,7 +6,7 @@ import type { Sql, SqlDatabase } from '../store/sql.js';
 import { payloadCheck } from './payload-check.js';
 
 /** pg-boss's database hook: runs its SQL on the Store's own connection (pool or PGlite). */
-function bossDb(db: SqlDatabase): PgBoss.Db {
+function bossDb(db: SqlDatabase): IDatabase {
   return {
     async executeSql(text: string, values?: unknown[]) {
       if (values && values.length > 0) return { rows: await db.query(text, values) };
@@ -25,12 +25,12 @@ function bossDb(db: SqlDatabase): PgBoss.Db {
 }
 
 /** pg-boss's database hook for one send on a given connection (a transaction's): one statement with values. */
-function sendDb(sql: Sql): PgBoss.Db {
+function sendDb(sql: Sql): IDatabase {
   return { executeSql: async (text: string, values?: unknown[]) => ({ rows: await sql.query(text, values) }) };
 }
 
 /** pg-boss's hook for `insert`, whose answer is not read: in a transaction, sent with the commit (Sql.write). */
-function insertDb(sql: Sql): PgBoss.Db {
+function insertDb(sql: Sql): IDatabase {
   return {
     executeSql: async (text: string, values?: unknown[]) => {
       await sql.write(text, values);
@@ -43,16 +43,15 @@ function insertDb(sql: Sql): PgBoss.Db {
  * The port's queue policies in pg-boss's words: `standard` keeps every job; `stately` allows one job in each
  * of its states (created/retry, active) per queue, which is "one queued, one running".
  */
-const BOSS_POLICY: Record<QueuePolicy, PgBoss.QueuePolicy> = {
+const BOSS_POLICY: Record<QueuePolicy, BossQueuePolicy> = {
   'any-number': 'standard',
   'one-queued-one-running': 'stately',
 };
 
-/** A job as pg-boss's `insert` takes it (the same options as `send`, one statement for all). */
-function toInsert(j: JobToSend): PgBoss.JobInsert {
+/** A job as pg-boss's `insert` takes it (the same options as `send`, one statement for all of a queue). */
+function toInsert(j: JobToSend): JobInsert {
   const o = j.options ?? {};
   return {
-    name: j.name,
     data: j.data,
     ...(o.singletonKey !== undefined && { singletonKey: o.singletonKey }),
     ...(o.singletonSeconds !== undefined && { singletonSeconds: o.singletonSeconds }),
@@ -127,7 +126,9 @@ export function createJobEngine(
     sendOn: (sql) => ({
       send: (name, data, o = {}) => boss.send(name, data, { ...options(o), db: sendDb(sql) }),
       sendMany: async (jobs) => {
-        await boss.insert(jobs.map(toInsert), { db: insertDb(sql) });
+        const byQueue = new Map<string, JobToSend[]>();
+        for (const j of jobs) byQueue.set(j.name, [...(byQueue.get(j.name) ?? []), j]);
+        for (const [name, ofQueue] of byQueue) await boss.insert(name, ofQueue.map(toInsert), { db: insertDb(sql) });
       },
     }),
     start: async () => {
@@ -137,15 +138,14 @@ export function createJobEngine(
       for (const d of defs) {
         const existing = await boss.getQueue(d.name);
         const options = {
-          name: d.name,
-          policy: BOSS_POLICY[d.policy],
           retryLimit: d.retryLimit,
           retryDelay: d.retryDelaySeconds,
           retryBackoff: d.retryBackoff,
           expireInSeconds: d.expireInSeconds,
         };
+        // pg-boss keeps a queue's policy from its creation (12 refuses to be asked to change it).
         if (existing) await boss.updateQueue(d.name, options);
-        else await boss.createQueue(d.name, options);
+        else await boss.createQueue(d.name, { ...options, policy: BOSS_POLICY[d.policy] });
       }
     },
     async work(defs) {
@@ -157,7 +157,7 @@ export function createJobEngine(
     },
     async stop() {
       timers.forEach(clearInterval);
-      await boss.stop({ graceful: true, wait: true, close: false, timeout: 10_000 });
+      await boss.stop({ graceful: true, close: false, timeout: 10_000 });
     },
   };
 
@@ -166,7 +166,7 @@ export function createJobEngine(
    * one that found a job too, which held a queue to one job per interval (the mail backlog drained at 1/s):
    * a worker that found a job is notified at once, so it looks again without waiting while there is work.
    */
-  async function workOne(name: string, run: (job: PgBoss.Job<unknown>) => Promise<void>): Promise<void> {
+  async function workOne(name: string, run: (job: Job<unknown>) => Promise<void>): Promise<void> {
     let id = '';
     id = await boss.work(
       name,
@@ -186,7 +186,7 @@ export function createJobEngine(
    * the same way on every retry, so the job's retry limit is brought down to its retry count before
    * failing it: pg-boss then records it `failed` with the reason, at once.
    */
-  function checkedHandler(d: JobDefinition): (job: PgBoss.Job<unknown>) => Promise<void> {
+  function checkedHandler(d: JobDefinition): (job: Job<unknown>) => Promise<void> {
     const check = payloadCheck(d.schema);
     return async (job) => {
       const problem = check(job.data);

@@ -32,9 +32,14 @@ function unprepareOnChange(text: string, err: unknown): boolean {
   return changed;
 }
 
+/** The rows of an answer; a text of several statements answers one result each, their rows in order. */
+function rowsOf<T>(answer: pg.QueryResult | pg.QueryResult[]): T[] {
+  return (Array.isArray(answer) ? answer.flatMap((r) => r.rows) : answer.rows) as T[];
+}
+
 async function run<T>(on: pg.Pool | pg.PoolClient, text: string, values?: unknown[]): Promise<T[]> {
   try {
-    return (await on.query(statement(text, values))).rows as T[];
+    return rowsOf<T>(await on.query(statement(text, values)));
   } catch (err) {
     // Outside a transaction the statement is simply sent again, unnamed; inside one the error stands.
     if (unprepareOnChange(text, err) && on instanceof pg.Pool) return (await on.query(text, values)).rows as T[];
