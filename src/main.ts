@@ -20,7 +20,7 @@ import { OperatorSocketError } from './adapters/system/operator-socket.js';
 import { ConfigError, loadCliEnv, loadConfig, type Config, type Role } from './config.js';
 import { DomainError } from './core/errors.js';
 import { buildApp } from './http/app.js';
-import { chainReadiness } from './http/routes/health.route.js';
+import { chainReadiness, replicaReadiness } from './http/routes/health.route.js';
 import { jobDefinitions } from './jobs/index.js';
 import { isOperatorCommand, runOperatorCommand, serveOperatorCommands } from './operator-runtime.js';
 import { createLogger, identityDepsOf, openRuntime, type Runtime } from './runtime.js';
@@ -103,6 +103,7 @@ export async function startService(
     const readiness = {
       store: () => runtime.deps.store.ping(),
       ...(chain && { chain: chainReadiness({ store: runtime.deps.store, chain }) }),
+      ...(runtime.opened.replicas && { replicas: replicaReadiness(runtime.opened.replicas) }),
     };
     const webAssets = loadWebAssets();
     if (!webAssets) runtime.log.warn('no browser bundle in dist/web-bundle (npm start builds it): pages not served');
