@@ -113,7 +113,9 @@ async function ingestRun(cluster: ReplicaCluster): Promise<void> {
   const senders = (
     await c.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE backend_type = 'walsender'`)
   ).rows.map((r) => r.pid);
-  const [{ pid: backend }] = (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows as [{ pid: number }];
+  const [{ pid: backend }] = (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows as [
+    { pid: number },
+  ];
   const replica = await serverPids(cluster.replicaUrl);
   const [{ lsn: lsn0 }] = (await c.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows as [
     { lsn: string },
@@ -159,7 +161,9 @@ async function main(): Promise<void> {
     const seed = child(['--serve', 'seed', '--plan', JSON.stringify(plan)]);
     const { seconds } = await nextMessage<{ seconds: number }>(seed);
     await cluster.caughtUp();
-    console.log(`  ${plan.anchors} anchors seeded in settled batches of 50,000 (${seconds.toFixed(0)} s); ${loadAverage()}`);
+    console.log(
+      `  ${plan.anchors} anchors seeded in settled batches of 50,000 (${seconds.toFixed(0)} s); ${loadAverage()}`,
+    );
     const bare = await bareServerLoad({
       connections: Number(args.concurrency),
       total: Number(args.requests),

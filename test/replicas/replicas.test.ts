@@ -92,9 +92,11 @@ describe('a primary, a streaming replica and PgBouncer in front', () => {
     const first = await receipt(id);
     assert.equal(first.status, 202, 'WAIT: the signature part, not a 404 from the replica that lacks the anchor');
     await waitUntil(async () => (await receipt(id)).status === 200, 'the receipt to be complete', 30_000, 250);
-    const [held] = await cluster.query<{ n: number }>('replica', 'SELECT count(*)::int AS n FROM anchor WHERE id = $1', [
-      id,
-    ]);
+    const [held] = await cluster.query<{ n: number }>(
+      'replica',
+      'SELECT count(*)::int AS n FROM anchor WHERE id = $1',
+      [id],
+    );
     assert.equal(held!.n, 0, 'the replica still lacks the anchor: the complete receipt came from the primary');
     const now = await ready();
     assert.ok(now.replicas.replicas[0]!.lagSeconds! > 0, JSON.stringify(now.replicas));
@@ -155,7 +157,12 @@ describe('a primary, a streaming replica and PgBouncer in front', () => {
       500,
     );
     acknowledged.push(back);
-    await waitUntil(async () => (await receipt(back)).status === 200, 'the jobs to run again: batched and sent', 60_000, 500);
+    await waitUntil(
+      async () => (await receipt(back)).status === 200,
+      'the jobs to run again: batched and sent',
+      60_000,
+      500,
+    );
   });
 
   it('the replica is promoted and the pooler pointed at it: nothing acknowledged is lost, no batch sent twice', async () => {
@@ -170,7 +177,10 @@ describe('a primary, a streaming replica and PgBouncer in front', () => {
     }
     for (const id of [...last, res])
       await waitUntil(async () => (await receipt(id)).status === 200, `the receipt of ${id}`, 60_000, 500);
-    const twice = await cluster.query('replica', `SELECT tx_id FROM batch WHERE tx_id IS NOT NULL GROUP BY tx_id HAVING count(*) > 1`);
+    const twice = await cluster.query(
+      'replica',
+      `SELECT tx_id FROM batch WHERE tx_id IS NOT NULL GROUP BY tx_id HAVING count(*) > 1`,
+    );
     assert.deepEqual(twice, [], 'one transaction a batch');
     const roots = await cluster.query(
       'replica',

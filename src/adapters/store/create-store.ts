@@ -154,7 +154,9 @@ export interface StoreOptions {
 /** Opens the configured store and brings its schema up to date. */
 export async function openStore(opts: StoreOptions): Promise<OpenedStore> {
   const postgres = { max: opts.poolSize, preparedStatements: opts.preparedStatements };
-  const db: SqlDatabase = opts.databaseUrl ? openPostgres(opts.databaseUrl, postgres) : await openEmbedded(opts.embeddedDir);
+  const db: SqlDatabase = opts.databaseUrl
+    ? openPostgres(opts.databaseUrl, postgres)
+    : await openEmbedded(opts.embeddedDir);
   try {
     if (opts.migrate !== false) await migrate(db, opts.now);
   } catch (err) {
