@@ -17,6 +17,8 @@ function bossDb(db: SqlDatabase): IDatabase {
         return { rows: await db.query(text) };
       } catch (err) {
         if (!/multiple commands/.test(String((err as Error).message))) throw err;
+        // pg-boss 12 reads the rows of every statement (its background migrations' claim takes a lock first).
+        if (db.execRows) return { rows: await db.execRows(text) };
         await db.exec(text);
         return { rows: [] };
       }
