@@ -8,36 +8,28 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { EmbeddedRegtest } from '../../src/adapters/chain/embedded-regtest.js';
-import { cli } from '../support/default-run.js';
 import { startReplicaCluster, type ReplicaCluster } from '../support/replica-cluster.js';
 import { startRoleSplit, type RoleSplitRun } from '../support/role-split-run.js';
 import { waitUntil } from '../support/wait.js';
 
 describe('behind PgBouncer in transaction mode, without named prepared statements', () => {
   let cluster: ReplicaCluster;
-  let node: EmbeddedRegtest;
   let run: RoleSplitRun;
 
   before(async () => {
     cluster = await startReplicaCluster({ poolMode: 'transaction' });
-    node = await EmbeddedRegtest.start();
     run = await startRoleSplit({
-      node,
       extra: { DATABASE_URL: cluster.poolerUrl, DATABASE_PREPARED_STATEMENTS: 'false' },
     });
   });
 
   after(async () => {
     await run?.close();
-    await node?.stop();
     await cluster?.close();
   });
 
   it('anchors are taken, batched, sent and confirmed by the job queue, and their receipts served', async () => {
-    const token = await cli(['token', 'create', '--email', 'owner@example.com', '--name', 'pooler'], run.env);
-    assert.equal(token.code, 0, token.stderr);
-    const headers = { authorization: `Bearer ${token.stdout.trim()}`, 'content-type': 'application/json' };
+    const headers = { authorization: `Bearer ${run.token}`, 'content-type': 'application/json' };
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const res = await fetch(`${run.apiUrl}/v1/anchor`, {

@@ -1,15 +1,13 @@
 // tier: slow
 /**
  * The README's "Running on PostgreSQL and with several processes" with a replica and a pooler, on the real
- * engines: `proofseal start --role api` and `--role worker` on PgBouncer (session mode, Debian's 1.18) in front
+ * engines: `proofseal start --role api` and `--role worker` (its embedded regtest node) on PgBouncer (session mode, Debian's 1.18) in front
  * of a PostgreSQL 15 primary, the api reading from a streaming replica (DATABASE_REPLICA_URLS). The replica is
  * made to lag (`pg_wal_replay_pause()`), stopped, and promoted when the primary stops for good.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { EmbeddedRegtest } from '../../src/adapters/chain/embedded-regtest.js';
-import { cli } from '../support/default-run.js';
 import { startReplicaCluster, type ReplicaCluster } from '../support/replica-cluster.js';
 import { startRoleSplit, type RoleSplitRun } from '../support/role-split-run.js';
 import { waitUntil } from '../support/wait.js';
@@ -24,7 +22,6 @@ const MAX_LAG_SECONDS = 10;
 
 describe('a primary, a streaming replica and PgBouncer in front', () => {
   let cluster: ReplicaCluster;
-  let node: EmbeddedRegtest;
   let run: RoleSplitRun;
   let auth: Record<string, string>;
   /** Anchors acknowledged (200) by the api, by id. */
@@ -64,9 +61,7 @@ describe('a primary, a streaming replica and PgBouncer in front', () => {
 
   before(async () => {
     cluster = await startReplicaCluster();
-    node = await EmbeddedRegtest.start();
     run = await startRoleSplit({
-      node,
       extra: {
         DATABASE_URL: cluster.poolerUrl,
         DATABASE_REPLICA_URLS: cluster.replicaUrl,
@@ -74,15 +69,12 @@ describe('a primary, a streaming replica and PgBouncer in front', () => {
         REORG_WATCH_DEPTH: '6',
       },
     });
-    const token = await cli(['token', 'create', '--email', 'owner@example.com', '--name', 'replicas'], run.env);
-    assert.equal(token.code, 0, token.stderr);
-    auth = { authorization: `Bearer ${token.stdout.trim()}` };
-    await waitUntil(async () => (await ready()).replicas.inUse === cluster.replicaName, 'the replica in use', 20_000);
+    auth = { authorization: `Bearer ${run.token}` };
+    await waitUntil(async () => (await ready()).replicas.inUse === cluster.replicaName, 'the replica in use', 60_000);
   });
 
   after(async () => {
     await run?.close();
-    await node?.stop();
     await cluster?.close();
   });
 

@@ -102,7 +102,7 @@ unix_socket_directories = '${dir}'
 fsync = off
 full_page_writes = off
 wal_keep_size = '128MB'
-max_connections = 60
+max_connections = 120
 shared_buffers = '32MB'
 `;
 
@@ -119,7 +119,7 @@ auth_type = trust
 auth_file = ${dir}/userlist.txt
 pool_mode = ${mode}
 max_client_conn = 300
-default_pool_size = 20
+default_pool_size = 100
 ignore_startup_parameters = extra_float_digits
 server_login_retry = 1
 server_connect_timeout = 3
