@@ -99,6 +99,66 @@ async function startSerialised(db: SqlDatabase, boss: PgBoss): Promise<void> {
   });
 }
 
+/** The schema version pg-boss 10 left (12 migrates from 11's, 25, only). */
+const BOSS_10_SCHEMA_VERSION = 24;
+
+/**
+ * A job queue left by pg-boss 10, which 12 cannot migrate: its schema is renamed `<schema>_v10` (under the
+ * start lock) so that 12 installs afresh; {@link moveLegacyJobs} then moves its waiting jobs over.
+ */
+async function setAsideBoss10(db: SqlDatabase, bossSchema: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [BOSS_START_LOCK]);
+    const [found] = await tx.query<{ version: number | null }>(
+      `SELECT (SELECT version FROM ${bossSchema}.version LIMIT 1) AS version
+       WHERE to_regclass($1) IS NOT NULL`,
+      [`${bossSchema}.version`],
+    );
+    if (found === undefined || found.version === null || found.version > BOSS_10_SCHEMA_VERSION) return;
+    await tx.query(`ALTER SCHEMA ${bossSchema} RENAME TO ${bossSchema}_v10`);
+  });
+}
+
+interface LegacyJob {
+  id: string;
+  name: string;
+  data: object | null;
+  priority: number;
+  retry_limit: number;
+  singleton_key: string | null;
+}
+
+/**
+ * The jobs of `queues` that pg-boss 10 still held (created, retry, or active when the processes stopped), sent
+ * again into 12's queues and deleted from the old schema in one transaction. One-queued-one-running queues are
+ * left: their work is periodic and sent again by its schedules.
+ */
+async function moveLegacyJobs(db: SqlDatabase, boss: PgBoss, bossSchema: string, queues: string[]): Promise<number> {
+  const legacy = `${bossSchema}_v10`;
+  return db.transaction(async (tx) => {
+    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [BOSS_START_LOCK]);
+    const [exists] = await tx.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${legacy}.job`]);
+    if (!exists?.ok || queues.length === 0) return 0;
+    const jobs = await tx.query<LegacyJob>(
+      `DELETE FROM ${legacy}.job WHERE state IN ('created', 'retry', 'active') AND name = ANY($1::text[])
+       RETURNING id, name, data, priority, retry_limit, singleton_key`,
+      [queues],
+    );
+    const byQueue = new Map<string, LegacyJob[]>();
+    for (const j of jobs) byQueue.set(j.name, [...(byQueue.get(j.name) ?? []), j]);
+    for (const [name, ofQueue] of byQueue) {
+      const inserts = ofQueue.map((j) => ({
+        data: j.data ?? {},
+        priority: j.priority,
+        retryLimit: j.retry_limit,
+        ...(j.singleton_key !== null && { singletonKey: j.singleton_key }),
+      }));
+      await boss.insert(name, inserts, { db: insertDb(tx) });
+    }
+    return jobs.length;
+  });
+}
+
 export function createJobEngine(
   db: SqlDatabase,
   log: Logger,
@@ -134,6 +194,7 @@ export function createJobEngine(
       },
     }),
     start: async () => {
+      await setAsideBoss10(db, bossSchema);
       await startSerialised(db, boss);
     },
     async declare(defs) {
@@ -149,6 +210,9 @@ export function createJobEngine(
         if (existing) await boss.updateQueue(d.name, options);
         else await boss.createQueue(d.name, { ...options, policy: BOSS_POLICY[d.policy] });
       }
+      const open = defs.filter((d) => d.policy === 'any-number').map((d) => d.name);
+      const moved = await moveLegacyJobs(db, boss, bossSchema, open);
+      if (moved > 0) log.info({ moved }, "jobs moved from pg-boss 10's queue into pg-boss 12's");
     },
     async work(defs) {
       for (const d of defs) {
