@@ -82,8 +82,15 @@ export async function startRoleSplit(
   const procs: Proc[] = [];
   const all: Proc[] = [];
   const started = { ...(env as Record<string, string>), LOG_LEVEL: 'info' };
-  for (const role of roles)
-    all.push(procs[procs.push(await startProofseal(['start', '--role', role], started, /proofseal started/)) - 1]!);
+  try {
+    for (const role of roles)
+      all.push(procs[procs.push(await startProofseal(['start', '--role', role], started, /proofseal started/)) - 1]!);
+  } catch (err) {
+    // A role that did not start: the ones that did are stopped, so none outlives the test.
+    await Promise.all(procs.map((p) => p.stop()));
+    await miner?.stop();
+    throw err;
+  }
   return {
     apiUrl,
     token,
