@@ -109,12 +109,12 @@ const BOSS_10_SCHEMA_VERSION = 24;
 async function setAsideBoss10(db: SqlDatabase, bossSchema: string): Promise<void> {
   await db.transaction(async (tx) => {
     if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [BOSS_START_LOCK]);
-    const [found] = await tx.query<{ version: number | null }>(
-      `SELECT (SELECT version FROM ${bossSchema}.version LIMIT 1) AS version
-       WHERE to_regclass($1) IS NOT NULL`,
-      [`${bossSchema}.version`],
-    );
-    if (found === undefined || found.version === null || found.version > BOSS_10_SCHEMA_VERSION) return;
+    const [installed] = await tx.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [
+      `${bossSchema}.version`,
+    ]);
+    if (!installed?.ok) return;
+    const [found] = await tx.query<{ version: number }>(`SELECT version FROM ${bossSchema}.version LIMIT 1`);
+    if (found === undefined || found.version > BOSS_10_SCHEMA_VERSION) return;
     await tx.query(`ALTER SCHEMA ${bossSchema} RENAME TO ${bossSchema}_v10`);
   });
 }
