@@ -59,6 +59,6 @@ describe('behind PgBouncer in transaction mode, without named prepared statement
     );
     const list = await fetch(`${run.apiUrl}/v1/anchors`, { headers });
     assert.equal(list.status, 200);
-    assert.equal(((await list.json()) as { total: number }).total, ids.length);
+    assert.equal(((await list.json()) as { totalElements: number }).totalElements, ids.length);
   });
 });
