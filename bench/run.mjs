@@ -13,6 +13,8 @@ const benches = [
   // Issue 25 goal 1: receipts of random anchors of all stored, with and without the static receipts' redirect.
   ['--import', 'tsx', 'bench/receipts.bench.ts', '--mode', 'random', '--anchors', '100000,1000000', '--redirect'],
   ['--import', 'tsx', 'bench/scaling.bench.ts'],
+  // Issue 35: receipts with the API reading from a streaming replica, ingest with a replica attached (needs root or postgres, PgBouncer).
+  ['--import', 'tsx', 'bench/replicas.bench.ts'],
   ['--import', 'tsx', 'bench/footprint.bench.ts'],
   ['--import', 'tsx', 'bench/chain-memory.bench.ts'],
   ['--import', 'tsx', 'bench/signature-requests.bench.ts'],

@@ -219,6 +219,20 @@ const urlList = (env: string) =>
     items,
   );
 
+/** A comma list of postgres:// URLs (read replicas). */
+const postgresUrlList = (env: string) =>
+  decoded(
+    Type.String({
+      env,
+      fallback: '',
+      format: format('postgres-url-list', (raw) =>
+        items(raw).every((u) => URL.canParse(u) && ['postgres:', 'postgresql:'].includes(new URL(u).protocol)),
+      ),
+      expected: 'a comma list of postgres:// URLs',
+    }),
+    items,
+  );
+
 function items(raw: string): string[] {
   return raw
     .split(',')
@@ -258,6 +272,12 @@ const STORE = Type.Object({
   databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
   /** How long `--role api|worker` waits for an unreachable database at start, seconds. */
   databaseWaitSeconds: int('DATABASE_WAIT_SECONDS', 60, 0, 3600),
+  /** Streaming read replicas of DATABASE_URL's primary: the read-only routes read there (docs/replicas.md). */
+  databaseReplicaUrls: postgresUrlList('DATABASE_REPLICA_URLS'),
+  /** A replica further behind its primary than this, in seconds, is skipped. */
+  databaseReplicaMaxLagSeconds: int('DATABASE_REPLICA_MAX_LAG_SECONDS', 10, 1, 3600),
+  /** Named prepared statements; off behind a pooler in transaction mode that does not keep them (PgBouncer < 1.21). */
+  databasePreparedStatements: bool('DATABASE_PREPARED_STATEMENTS', true),
 });
 
 /** The HTTP API: where it listens, its public address, limits, proxies, processes. */
@@ -406,6 +426,10 @@ const CROSS_CHECKS: readonly ((c: Config) => string | undefined)[] = [
     c.pdfSigningP12Password !== undefined && c.pdfSigningP12 === undefined
       ? 'PDF_SIGNING_P12_PASSWORD is set without PDF_SIGNING_P12'
       : undefined,
+  (c) =>
+    c.databaseReplicaUrls.length > 0 && c.databaseUrl === undefined
+      ? 'DATABASE_REPLICA_URLS needs DATABASE_URL (the replicas of the embedded store are not a thing)'
+      : undefined,
   (c) => (c.feeCapSatVb < c.feeRateSatVb ? 'FEE_CAP_SAT_VB must be at least FEE_RATE_SAT_VB' : undefined),
   (c) =>
     c.objectStoreUrl !== undefined && !objectStoreUrlComplete(c.objectStoreUrl)
@@ -435,7 +459,7 @@ function smsUrlComplete(raw: string): boolean {
 
 /** Hides the password of a URL so a config error never prints a secret. */
 function redact(raw: string): string {
-  return raw.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
+  return raw.replace(/\/\/([^:/@]*):[^@]*@/g, '//$1:***@');
 }
 
 const optionsOf = (schema: TSchema) => schema as TSchema & SettingOptions;

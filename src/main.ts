@@ -81,6 +81,7 @@ async function serviceModules() {
     startIdentityServer: identity.startIdentityServer,
     buildApp: http.buildApp,
     chainReadiness: health.chainReadiness,
+    replicaReadiness: health.replicaReadiness,
     jobDefinitions: jobs.jobDefinitions,
     serveOperatorCommands: operator.serveOperatorCommands,
   };
@@ -136,6 +137,7 @@ export async function startService(
     const readiness = {
       store: () => runtime.deps.store.ping(),
       ...(chain && { chain: m.chainReadiness({ store: runtime.deps.store, chain }) }),
+      ...(runtime.opened.replicas && { replicas: m.replicaReadiness(runtime.opened.replicas) }),
     };
     const webAssets = m.loadWebAssets();
     if (!webAssets) runtime.log.warn('no browser bundle in dist/web-bundle (npm start builds it): pages not served');

@@ -224,6 +224,9 @@ async function openStoreWaiting(config: Config, waitSeconds: number, log: Logger
         databaseUrl: config.databaseUrl,
         embeddedDir: path.join(config.dataDir, 'pglite'),
         now: systemClock.now,
+        replicaUrls: config.databaseReplicaUrls,
+        replicaMaxLagSeconds: config.databaseReplicaMaxLagSeconds,
+        preparedStatements: config.databasePreparedStatements,
       });
     } catch (err) {
       if (!config.databaseUrl || !isConnectionFailure(err)) throw err;

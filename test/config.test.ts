@@ -48,6 +48,34 @@ describe('config', () => {
       );
   });
 
+  it('DATABASE_REPLICA_URLS: a comma list of postgres URLs beside DATABASE_URL, passwords never printed', () => {
+    const c = loadConfig({
+      DATABASE_URL: 'postgres://u:p@primary/x',
+      DATABASE_REPLICA_URLS: 'postgres://u:p@r1/x, postgresql://u:p@r2:5433/x',
+      DATABASE_REPLICA_MAX_LAG_SECONDS: '5',
+    });
+    assert.deepEqual(c.databaseReplicaUrls, ['postgres://u:p@r1/x', 'postgresql://u:p@r2:5433/x']);
+    assert.equal(c.databaseReplicaMaxLagSeconds, 5);
+    assert.equal(c.databasePreparedStatements, true);
+    assert.deepEqual(loadConfig({}).databaseReplicaUrls, []);
+    assert.equal(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'false' }).databasePreparedStatements, false);
+    assert.throws(
+      () => loadConfig({ DATABASE_REPLICA_URLS: 'postgres://u:p@r1/x' }),
+      /DATABASE_REPLICA_URLS needs DATABASE_URL/,
+    );
+    assert.throws(
+      () =>
+        loadConfig({
+          DATABASE_URL: 'postgres://p/x',
+          DATABASE_REPLICA_URLS: 'postgres://a:s3cret1@r1/x,mysql://b:s3cret2@r2/x',
+        }),
+      (err: Error) =>
+        /DATABASE_REPLICA_URLS must be a comma list of postgres/.test(err.message) &&
+        !err.message.includes('s3cret1') &&
+        !err.message.includes('s3cret2'),
+    );
+  });
+
   it('lists every problem at once, without printing secrets', () => {
     try {
       loadConfig({

@@ -30,6 +30,12 @@ export interface SeedPlan {
   /** PostgreSQL schema or PGlite folder. */
   readonly schema?: string;
   readonly dir?: string;
+  /** A PostgreSQL server of its own instead of a schema on the machine's (bench/replicas.bench.ts). */
+  readonly databaseUrl?: string;
+  /** Read replicas for the API (DATABASE_REPLICA_URLS). */
+  readonly replicaUrls?: readonly string[];
+  /** DATABASE_PREPARED_STATEMENTS for the API (default on). */
+  readonly preparedStatements?: boolean;
 }
 
 /** Where a store lives, for `openStore` of the tree at `root`. */
@@ -39,7 +45,11 @@ async function storeOptions(root: string, plan: SeedPlan) {
   )) as typeof import('../../test/support/stores.js');
   return {
     // application_name names the API's PostgreSQL backends, so the bench can read their CPU time.
-    databaseUrl: plan.store === 'postgres' ? `${schemaUrl(plan.schema!)}&application_name=${plan.schema}` : undefined,
+    databaseUrl:
+      plan.databaseUrl ??
+      (plan.store === 'postgres' ? `${schemaUrl(plan.schema!)}&application_name=${plan.schema}` : undefined),
+    ...(plan.replicaUrls && { replicaUrls: plan.replicaUrls }),
+    ...(plan.preparedStatements !== undefined && { preparedStatements: plan.preparedStatements }),
     embeddedDir: plan.dir && path.join(plan.dir, 'pglite'),
     now: Date.now,
   };

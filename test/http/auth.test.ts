@@ -263,7 +263,7 @@ describe('authentication comes before validation', () => {
 });
 
 describe('store outages', () => {
-  it('answer 503 NOT_READY, not 500, when PostgreSQL cannot be reached', async () => {
+  it('answer 503 STORE_UNAVAILABLE with Retry-After, not 500, when PostgreSQL cannot be reached', async () => {
     const down = await openStore({
       databaseUrl: 'postgres://nobody@127.0.0.1:1/none',
       embeddedDir: undefined,
@@ -279,21 +279,22 @@ describe('store outages', () => {
         payload: { name: 'x', hash: 'a'.repeat(64) },
       });
       assert.equal(res.statusCode, 503, res.body);
-      assert.equal(res.json().code, 'NOT_READY');
+      assert.equal(res.json().code, 'STORE_UNAVAILABLE');
+      assert.match(String(res.headers['retry-after']), /^\d+$/);
     } finally {
       await app.close();
       await down.close();
     }
   });
 
-  it('answer 503 NOT_READY when the embedded store is closed', async () => {
+  it('answer 503 STORE_UNAVAILABLE when the embedded store is closed', async () => {
     const s = await kinds[0]!.open();
     const app = await testApp(s.store);
     await s.close();
     try {
       const res = await getTokens(app, basic('alice@example.com', PASSWORD));
       assert.equal(res.statusCode, 503, res.body);
-      assert.equal(res.json().code, 'NOT_READY');
+      assert.equal(res.json().code, 'STORE_UNAVAILABLE');
     } finally {
       await app.close();
     }

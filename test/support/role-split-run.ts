@@ -15,6 +15,8 @@ import { dropSchema, newSchemaName, schemaUrl } from './stores.js';
 
 export interface RoleSplitRun {
   readonly apiUrl: string;
+  /** The owner's API token. */
+  readonly token: string;
   /** The settings every process and command of the run shares (the operator's shell). */
   readonly env: NodeJS.ProcessEnv;
   /** `proofseal <args>` with the run's settings and the owner's API URL and token. */
@@ -80,10 +82,18 @@ export async function startRoleSplit(
   const procs: Proc[] = [];
   const all: Proc[] = [];
   const started = { ...(env as Record<string, string>), LOG_LEVEL: 'info' };
-  for (const role of roles)
-    all.push(procs[procs.push(await startProofseal(['start', '--role', role], started, /proofseal started/)) - 1]!);
+  try {
+    for (const role of roles)
+      all.push(procs[procs.push(await startProofseal(['start', '--role', role], started, /proofseal started/)) - 1]!);
+  } catch (err) {
+    // A role that did not start: the ones that did are stopped, so none outlives the test.
+    await Promise.all(procs.map((p) => p.stop()));
+    await miner?.stop();
+    throw err;
+  }
   return {
     apiUrl,
+    token,
     env,
     cli: (args) => cli(args, { ...env, PROOFSEAL_API_URL: apiUrl, PROOFSEAL_TOKEN: token }),
     output: () => all.map((p) => p.output()).join('\n--- next process:\n'),

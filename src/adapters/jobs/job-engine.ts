@@ -1,4 +1,4 @@
-import PgBoss from 'pg-boss';
+import { PgBoss, type Db as IDatabase, type Job, type JobInsert, type QueuePolicy as BossQueuePolicy } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { JobQueue, JobToSend, SendOptions } from '../../app/shared/jobs.port.js';
 import type { JobDefinition, QueuePolicy } from '../../app/shared/job-definition.port.js';
@@ -6,7 +6,7 @@ import type { Sql, SqlDatabase } from '../store/sql.js';
 import { payloadCheck } from './payload-check.js';
 
 /** pg-boss's database hook: runs its SQL on the Store's own connection (pool or PGlite). */
-function bossDb(db: SqlDatabase): PgBoss.Db {
+function bossDb(db: SqlDatabase): IDatabase {
   return {
     async executeSql(text: string, values?: unknown[]) {
       if (values && values.length > 0) return { rows: await db.query(text, values) };
@@ -17,6 +17,8 @@ function bossDb(db: SqlDatabase): PgBoss.Db {
         return { rows: await db.query(text) };
       } catch (err) {
         if (!/multiple commands/.test(String((err as Error).message))) throw err;
+        // pg-boss 12 reads the rows of every statement (its background migrations' claim takes a lock first).
+        if (db.execRows) return { rows: await db.execRows(text) };
         await db.exec(text);
         return { rows: [] };
       }
@@ -25,12 +27,12 @@ function bossDb(db: SqlDatabase): PgBoss.Db {
 }
 
 /** pg-boss's database hook for one send on a given connection (a transaction's): one statement with values. */
-function sendDb(sql: Sql): PgBoss.Db {
+function sendDb(sql: Sql): IDatabase {
   return { executeSql: async (text: string, values?: unknown[]) => ({ rows: await sql.query(text, values) }) };
 }
 
 /** pg-boss's hook for `insert`, whose answer is not read: in a transaction, sent with the commit (Sql.write). */
-function insertDb(sql: Sql): PgBoss.Db {
+function insertDb(sql: Sql): IDatabase {
   return {
     executeSql: async (text: string, values?: unknown[]) => {
       await sql.write(text, values);
@@ -43,16 +45,15 @@ function insertDb(sql: Sql): PgBoss.Db {
  * The port's queue policies in pg-boss's words: `standard` keeps every job; `stately` allows one job in each
  * of its states (created/retry, active) per queue, which is "one queued, one running".
  */
-const BOSS_POLICY: Record<QueuePolicy, PgBoss.QueuePolicy> = {
+const BOSS_POLICY: Record<QueuePolicy, BossQueuePolicy> = {
   'any-number': 'standard',
   'one-queued-one-running': 'stately',
 };
 
-/** A job as pg-boss's `insert` takes it (the same options as `send`, one statement for all). */
-function toInsert(j: JobToSend): PgBoss.JobInsert {
+/** A job as pg-boss's `insert` takes it (the same options as `send`, one statement for all of a queue). */
+function toInsert(j: JobToSend): JobInsert {
   const o = j.options ?? {};
   return {
-    name: j.name,
     data: j.data,
     ...(o.singletonKey !== undefined && { singletonKey: o.singletonKey }),
     ...(o.singletonSeconds !== undefined && { singletonSeconds: o.singletonSeconds }),
@@ -98,6 +99,66 @@ async function startSerialised(db: SqlDatabase, boss: PgBoss): Promise<void> {
   });
 }
 
+/** The schema version pg-boss 10 left (12 migrates from 11's, 25, only). */
+const BOSS_10_SCHEMA_VERSION = 24;
+
+/**
+ * A job queue left by pg-boss 10, which 12 cannot migrate: its schema is renamed `<schema>_v10` (under the
+ * start lock) so that 12 installs afresh; {@link moveLegacyJobs} then moves its waiting jobs over.
+ */
+async function setAsideBoss10(db: SqlDatabase, bossSchema: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [BOSS_START_LOCK]);
+    const [installed] = await tx.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [
+      `${bossSchema}.version`,
+    ]);
+    if (!installed?.ok) return;
+    const [found] = await tx.query<{ version: number }>(`SELECT version FROM ${bossSchema}.version LIMIT 1`);
+    if (found === undefined || found.version > BOSS_10_SCHEMA_VERSION) return;
+    await tx.query(`ALTER SCHEMA ${bossSchema} RENAME TO ${bossSchema}_v10`);
+  });
+}
+
+interface LegacyJob {
+  id: string;
+  name: string;
+  data: object | null;
+  priority: number;
+  retry_limit: number;
+  singleton_key: string | null;
+}
+
+/**
+ * The jobs of `queues` that pg-boss 10 still held (created, retry, or active when the processes stopped), sent
+ * again into 12's queues and deleted from the old schema in one transaction. One-queued-one-running queues are
+ * left: their work is periodic and sent again by its schedules.
+ */
+async function moveLegacyJobs(db: SqlDatabase, boss: PgBoss, bossSchema: string, queues: string[]): Promise<number> {
+  const legacy = `${bossSchema}_v10`;
+  return db.transaction(async (tx) => {
+    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [BOSS_START_LOCK]);
+    const [exists] = await tx.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${legacy}.job`]);
+    if (!exists?.ok || queues.length === 0) return 0;
+    const jobs = await tx.query<LegacyJob>(
+      `DELETE FROM ${legacy}.job WHERE state IN ('created', 'retry', 'active') AND name = ANY($1::text[])
+       RETURNING id, name, data, priority, retry_limit, singleton_key`,
+      [queues],
+    );
+    const byQueue = new Map<string, LegacyJob[]>();
+    for (const j of jobs) byQueue.set(j.name, [...(byQueue.get(j.name) ?? []), j]);
+    for (const [name, ofQueue] of byQueue) {
+      const inserts = ofQueue.map((j) => ({
+        data: j.data ?? {},
+        priority: j.priority,
+        retryLimit: j.retry_limit,
+        ...(j.singleton_key !== null && { singletonKey: j.singleton_key }),
+      }));
+      await boss.insert(name, inserts, { db: insertDb(tx) });
+    }
+    return jobs.length;
+  });
+}
+
 export function createJobEngine(
   db: SqlDatabase,
   log: Logger,
@@ -127,26 +188,31 @@ export function createJobEngine(
     sendOn: (sql) => ({
       send: (name, data, o = {}) => boss.send(name, data, { ...options(o), db: sendDb(sql) }),
       sendMany: async (jobs) => {
-        await boss.insert(jobs.map(toInsert), { db: insertDb(sql) });
+        const byQueue = new Map<string, JobToSend[]>();
+        for (const j of jobs) byQueue.set(j.name, [...(byQueue.get(j.name) ?? []), j]);
+        for (const [name, ofQueue] of byQueue) await boss.insert(name, ofQueue.map(toInsert), { db: insertDb(sql) });
       },
     }),
     start: async () => {
+      await setAsideBoss10(db, bossSchema);
       await startSerialised(db, boss);
     },
     async declare(defs) {
       for (const d of defs) {
         const existing = await boss.getQueue(d.name);
         const options = {
-          name: d.name,
-          policy: BOSS_POLICY[d.policy],
           retryLimit: d.retryLimit,
           retryDelay: d.retryDelaySeconds,
           retryBackoff: d.retryBackoff,
           expireInSeconds: d.expireInSeconds,
         };
+        // pg-boss keeps a queue's policy from its creation (12 refuses to be asked to change it).
         if (existing) await boss.updateQueue(d.name, options);
-        else await boss.createQueue(d.name, options);
+        else await boss.createQueue(d.name, { ...options, policy: BOSS_POLICY[d.policy] });
       }
+      const open = defs.filter((d) => d.policy === 'any-number').map((d) => d.name);
+      const moved = await moveLegacyJobs(db, boss, bossSchema, open);
+      if (moved > 0) log.info({ moved }, "jobs moved from pg-boss 10's queue into pg-boss 12's");
     },
     async work(defs) {
       for (const d of defs) {
@@ -157,7 +223,7 @@ export function createJobEngine(
     },
     async stop() {
       timers.forEach(clearInterval);
-      await boss.stop({ graceful: true, wait: true, close: false, timeout: 10_000 });
+      await boss.stop({ graceful: true, close: false, timeout: 10_000 });
     },
   };
 
@@ -166,7 +232,7 @@ export function createJobEngine(
    * one that found a job too, which held a queue to one job per interval (the mail backlog drained at 1/s):
    * a worker that found a job is notified at once, so it looks again without waiting while there is work.
    */
-  async function workOne(name: string, run: (job: PgBoss.Job<unknown>) => Promise<void>): Promise<void> {
+  async function workOne(name: string, run: (job: Job<unknown>) => Promise<void>): Promise<void> {
     let id = '';
     id = await boss.work(
       name,
@@ -186,7 +252,7 @@ export function createJobEngine(
    * the same way on every retry, so the job's retry limit is brought down to its retry count before
    * failing it: pg-boss then records it `failed` with the reason, at once.
    */
-  function checkedHandler(d: JobDefinition): (job: PgBoss.Job<unknown>) => Promise<void> {
+  function checkedHandler(d: JobDefinition): (job: Job<unknown>) => Promise<void> {
     const check = payloadCheck(d.schema);
     return async (job) => {
       const problem = check(job.data);

@@ -23,6 +23,14 @@ import { unitsOfWork } from './unit-of-work.js';
 import { utxoRepository } from './utxo.repository.js';
 import { otpRepository } from './otp.repository.js';
 import { smsRepository } from './sms.repository.js';
+import { openReplicaSet, type Replica, type ReplicaReport, type ReplicaSet } from './replica-set.js';
+import {
+  replicaAnchors,
+  replicaBatches,
+  replicaStaticReceipts,
+  type ReplicaRepositories,
+  type RepositoriesOn,
+} from './replica-reads.js';
 
 /** Builds the job queue that sends on a given connection (the job engine's `sendOn`). */
 export type JobsOn = (sql: Sql) => JobQueue;
@@ -40,6 +48,37 @@ function storeJobs(queue: JobQueue, pending?: JobToSend[]): StoreJobQueue {
       if (pending) pending.push({ name, data, options });
       else await sendAll(queue, [{ name, data, options }]);
     },
+  };
+}
+
+/** The repositories of a replica, built once per replica (their caches and statements are its own). */
+function repositoriesOn(): RepositoriesOn {
+  const built = new Map<Replica, ReplicaRepositories>();
+  return (replica) => {
+    let r = built.get(replica);
+    if (r === undefined) {
+      const sql = replica.db;
+      r = {
+        sql,
+        anchors: anchorRepository(sql, { groupCommit: false, maxInFlight: 1 }),
+        batches: batchRepository(sql, { readRows: 65_536 }),
+        staticReceipts: staticReceiptRepository(sql),
+      };
+      built.set(replica, r);
+    }
+    return r;
+  };
+}
+
+/** The store's read-only reads that may go to a replica (replica-reads.ts), outside transactions only. */
+function withReplicaReads(store: Store, replicas: ReplicaSet | undefined): Store {
+  if (replicas === undefined) return store;
+  const on = repositoriesOn();
+  return {
+    ...store,
+    anchors: replicaAnchors(store.anchors, replicas, on),
+    batches: replicaBatches(store.batches, replicas, on),
+    staticReceipts: replicaStaticReceipts(store.staticReceipts, replicas, on),
   };
 }
 
@@ -91,6 +130,8 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, pending?: JobToS
 export interface OpenedStore {
   readonly store: Store;
   readonly db: SqlDatabase;
+  /** The read replicas (DATABASE_REPLICA_URLS) and how they are, when there are any. */
+  readonly replicas?: () => ReplicaReport;
   /** The same store with a job queue: jobs sent through it, or through one of its transactions, go on that connection. */
   withJobs(jobsOn: JobsOn): Store;
   close(): Promise<void>;
@@ -105,12 +146,18 @@ export interface StoreOptions {
   /** Apply pending migrations on open (default true). */
   readonly migrate?: boolean;
   readonly poolSize?: number;
+  /** Read replicas of the primary (PostgreSQL only). */
+  readonly replicaUrls?: readonly string[];
+  readonly replicaMaxLagSeconds?: number;
+  /** Named prepared statements (default true); off behind a pooler in transaction mode that does not keep them. */
+  readonly preparedStatements?: boolean;
 }
 
 /** Opens the configured store and brings its schema up to date. */
 export async function openStore(opts: StoreOptions): Promise<OpenedStore> {
+  const postgres = { max: opts.poolSize, preparedStatements: opts.preparedStatements };
   const db: SqlDatabase = opts.databaseUrl
-    ? openPostgres(opts.databaseUrl, { max: opts.poolSize })
+    ? openPostgres(opts.databaseUrl, postgres)
     : await openEmbedded(opts.embeddedDir);
   try {
     if (opts.migrate !== false) await migrate(db, opts.now);
@@ -118,10 +165,21 @@ export async function openStore(opts: StoreOptions): Promise<OpenedStore> {
     await db.close();
     throw err;
   }
+  const urls = opts.databaseUrl ? (opts.replicaUrls ?? []) : [];
+  const replicas =
+    urls.length > 0
+      ? openReplicaSet(db, urls, { maxLagSeconds: opts.replicaMaxLagSeconds ?? 10, postgres })
+      : undefined;
+  // The first check, so that reads go to a fit replica from the first request.
+  await replicas?.check();
   return {
-    store: storeOn(db, db.kind, NO_JOBS),
+    store: withReplicaReads(storeOn(db, db.kind, NO_JOBS), replicas),
     db,
-    withJobs: (jobsOn) => storeOn(db, db.kind, jobsOn),
-    close: () => db.close(),
+    ...(replicas && { replicas: () => replicas.report() }),
+    withJobs: (jobsOn) => withReplicaReads(storeOn(db, db.kind, jobsOn), replicas),
+    close: async () => {
+      await replicas?.close();
+      await db.close();
+    },
   };
 }

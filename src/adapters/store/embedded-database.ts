@@ -247,6 +247,7 @@ function wrap(db: PGlite, release: () => void): SqlDatabase & { pglite: PGlite }
     exec: async (text) => {
       await db.exec(text);
     },
+    execRows: async <T>(text: string) => (await db.exec(text, queryOptions)).flatMap((r) => r.rows as T[]),
     transaction: (fn) => db.transaction((tx) => fn(txSql(tx, prepared))),
     close: async () => {
       try {

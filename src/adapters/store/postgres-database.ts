@@ -12,8 +12,8 @@ const preparedNames = new Map<string, string>();
  * "Signature requests"). The name is the text's hash, so one text is one statement on every connection. Statements without parameters (BEGIN, COMMIT, DDL, several
  * statements at once) and texts beyond the first MAX_PREPARED are sent unnamed.
  */
-function statement(text: string, values?: unknown[]): pg.QueryConfig {
-  if (values === undefined || values.length === 0) return { text, values };
+function statement(text: string, values: unknown[] | undefined, named: boolean): pg.QueryConfig {
+  if (!named || values === undefined || values.length === 0) return { text, values };
   let name = preparedNames.get(text);
   if (name === undefined && preparedNames.size < MAX_PREPARED) {
     name = `ps_${createHash('sha256').update(text).digest('base64url').slice(0, 32)}`;
@@ -32,9 +32,14 @@ function unprepareOnChange(text: string, err: unknown): boolean {
   return changed;
 }
 
-async function run<T>(on: pg.Pool | pg.PoolClient, text: string, values?: unknown[]): Promise<T[]> {
+/** The rows of an answer; a text of several statements answers one result each, their rows in order. */
+function rowsOf<T>(answer: pg.QueryResult | pg.QueryResult[]): T[] {
+  return (Array.isArray(answer) ? answer.flatMap((r) => r.rows) : answer.rows) as T[];
+}
+
+async function run<T>(on: pg.Pool | pg.PoolClient, named: boolean, text: string, values?: unknown[]): Promise<T[]> {
   try {
-    return (await on.query(statement(text, values))).rows as T[];
+    return rowsOf<T>(await on.query(statement(text, values, named)));
   } catch (err) {
     // Outside a transaction the statement is simply sent again, unnamed; inside one the error stands.
     if (unprepareOnChange(text, err) && on instanceof pg.Pool) return (await on.query(text, values)).rows as T[];
@@ -74,18 +79,22 @@ class PipelinedTransaction {
   private begun = false;
   private corked = false;
 
-  constructor(private readonly client: pg.PoolClient) {}
+  constructor(
+    private readonly client: pg.PoolClient,
+    /** Statements are named prepared statements (off behind a pooler that does not keep them). */
+    private readonly named: boolean,
+  ) {}
 
   readonly sql: Sql = {
     query: async <T>(text: string, params?: unknown[]) => {
       try {
-        return (await this.send(statement(text, params))).rows as T[];
+        return (await this.send(statement(text, params, this.named))).rows as T[];
       } catch (err) {
         throw this.failure !== undefined && (err as { code?: string }).code === '25P02' ? this.failure : err;
       }
     },
     write: async (text, params) => {
-      this.track(this.send(statement(text, params)));
+      this.track(this.send(statement(text, params, this.named)));
     },
     writeRows: async (text, rows) => {
       const held = this.held.get(text);
@@ -129,7 +138,7 @@ class PipelinedTransaction {
     if (this.held.size === 0) return;
     const held = this.held;
     this.held = new Map();
-    for (const [text, rows] of held) this.track(this.send(statement(text, [JSON.stringify(rows)])));
+    for (const [text, rows] of held) this.track(this.send(statement(text, [JSON.stringify(rows)], this.named)));
   }
 
   /** A write's answer, waited for by the commit; its failure fails the transaction. */
@@ -157,8 +166,15 @@ class PipelinedTransaction {
   }
 }
 
+export interface PostgresOptions {
+  readonly max?: number;
+  /** Named prepared statements (default true); false behind a pooler in transaction mode that does not keep them. */
+  readonly preparedStatements?: boolean;
+}
+
 /** PostgreSQL through a `pg` pool; `DATABASE_URL` may carry `?schema=` to isolate a test run. */
-export function openPostgres(url: string, opts: { max?: number } = {}): SqlDatabase & { pool: pg.Pool } {
+export function openPostgres(url: string, opts: PostgresOptions = {}): SqlDatabase & { pool: pg.Pool } {
+  const named = opts.preparedStatements ?? true;
   const u = new URL(url);
   const schema = u.searchParams.get('schema');
   if (schema !== null && !/^[a-z_][a-z0-9_]{0,40}$/.test(schema))
@@ -178,19 +194,19 @@ export function openPostgres(url: string, opts: { max?: number } = {}): SqlDatab
     kind: 'postgres',
     schema: schema ?? undefined,
     pool,
-    query: <T>(text: string, params?: unknown[]) => run<T>(pool, text, params),
+    query: <T>(text: string, params?: unknown[]) => run<T>(pool, named, text, params),
     write: async (text, params) => {
-      await run(pool, text, params);
+      await run(pool, named, text, params);
     },
     writeRows: async (text, rows) => {
-      await run(pool, text, [JSON.stringify(rows)]);
+      await run(pool, named, text, [JSON.stringify(rows)]);
     },
     exec: async (text) => {
       await pool.query(text);
     },
     async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
       const client = await pool.connect();
-      const tx = new PipelinedTransaction(client);
+      const tx = new PipelinedTransaction(client, named);
       try {
         const result = await fn(tx.sql);
         await tx.commit();

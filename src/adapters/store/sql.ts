@@ -29,5 +29,7 @@ export interface SqlDatabase extends Sql {
   readonly kind: 'postgres' | 'embedded';
   /** The schema the store lives in when not the default one (a `?schema=` in DATABASE_URL). */
   readonly schema?: string;
+  /** Several statements without parameters, the rows of each in order (the embedded store's; `query` does it on PostgreSQL). */
+  execRows?<T = Record<string, unknown>>(text: string): Promise<T[]>;
   close(): Promise<void>;
 }

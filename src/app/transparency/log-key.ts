@@ -1,6 +1,5 @@
-import { ed25519 } from '@noble/curves/ed25519.js';
 import { openSecret, sealSecret } from '../../core/crypto/secret-box.js';
-import { verifierKey } from '../../core/tlog/checkpoint.js';
+import { checkpointPublicKey, verifierKey } from '../../core/tlog/checkpoint.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { TransparencyDeps } from './transparency.port.js';
 
@@ -30,6 +29,6 @@ export async function loadLogKey(deps: Deps): Promise<LogKey> {
     sealed = await deps.store.settings.putIfAbsent(LOG_KEY_SETTING, made, deps.clock.now());
   }
   const seed = openSecret(sealed, deps.secretKey, PURPOSE);
-  const publicKey = ed25519.getPublicKey(seed);
+  const publicKey = checkpointPublicKey(seed);
   return { seed, publicKey, verifierKey: verifierKey(deps.transparency.origin, publicKey) };
 }

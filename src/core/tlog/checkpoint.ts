@@ -38,6 +38,11 @@ export function keyHash(name: string, publicKey: Uint8Array): Buffer {
   return h.digest().subarray(0, 4);
 }
 
+/** The Ed25519 public key of a checkpoint key's 32-byte seed. */
+export function checkpointPublicKey(seed: Uint8Array): Uint8Array {
+  return ed25519.getPublicKey(seed);
+}
+
 /** The verifier key text of an Ed25519 public key: `<name>+<hex key hash>+<base64(0x01 ‖ key)>`. */
 export function verifierKey(name: string, publicKey: Uint8Array): string {
   assertKeyName(name);

@@ -21,9 +21,13 @@ const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 const UNAVAILABLE_MESSAGE =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end|PGlite is closed)/;
 
+/** Seconds a client is asked to wait when the store cannot be reached (a primary restarting, or being replaced). */
+const STORE_RETRY_AFTER_SECONDS = 5;
+
 /**
  * True when the error says the store (or another server) cannot be reached, not that the request was
- * wrong: the answer is then 503 NOT_READY, as `/ready` says, not a 500.
+ * wrong: the answer is then 503 STORE_UNAVAILABLE with `Retry-After`, as `/ready` says, not a 500. Nothing
+ * was acknowledged: the request's transaction did not commit, or its answer was never sent.
  */
 export function isUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
@@ -36,7 +40,8 @@ export function isUnavailable(err: unknown): boolean {
 
 function classify(err: FastifyError): [number, string, string] {
   if (err instanceof DomainError) return [STATUS_OF[err.code], err.code, err.message];
-  if (isUnavailable(err)) return [503, 'NOT_READY', 'the service cannot reach its store right now; retry later'];
+  if (isUnavailable(err))
+    return [503, 'STORE_UNAVAILABLE', 'the service cannot reach its database right now; retry later'];
   const known = err.code ? FASTIFY_CODES[err.code] : undefined;
   if (known) return [known[0], known[1], err.message];
   if (err.validation) return [400, 'VALIDATION_FAILED', err.message];
@@ -73,6 +78,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status >= 500) req.log.error({ err }, 'request failed');
     else req.log.info({ code, status }, message);
     if (err instanceof RetryLaterError) void reply.header('retry-after', String(err.retryAfterSeconds));
+    if (code === 'STORE_UNAVAILABLE') void reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
     void reply.status(status).send(errorBody(status, code, message));
   });
   app.setNotFoundHandler((req, reply) => {

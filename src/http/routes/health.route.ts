@@ -42,6 +42,14 @@ export function chainReadiness(deps: { readonly store: Store; readonly chain: Ch
 }
 
 /**
+ * The read replicas: which one reads go to (`inUse`, null: the primary) and each one's state and lag in
+ * seconds. Always ready: without a fit replica the primary answers the reads.
+ */
+export function replicaReadiness(report: () => object): () => Promise<CheckReport> {
+  return async () => ({ ready: true, details: { ...report() } });
+}
+
+/**
  * `/health`: the process is alive. `/ready`: every part it depends on answers and is fit (503 otherwise), and
  * how batching goes (age of the oldest waiting anchor, last batch closed) so a monitor can alert on a stall;
  * those two are left out when the store cannot be read.
