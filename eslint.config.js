@@ -35,6 +35,26 @@ export default tseslint.config(
       ],
     },
   },
+  // No positional booleans in what a module exports: `f(x, true)` does not say what `true` means at the call site;
+  // an options object (`f(x, { lock: true })`) does. Exported functions, arrow functions and interface methods.
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'ExportNamedDeclaration > FunctionDeclaration',
+          'ExportNamedDeclaration > VariableDeclaration > VariableDeclarator > ArrowFunctionExpression',
+          'ExportDefaultDeclaration > FunctionDeclaration',
+          'ExportNamedDeclaration TSMethodSignature',
+          'ExportNamedDeclaration TSPropertySignature > TSTypeAnnotation > TSFunctionType',
+        ].map((fn) => ({
+          selector: `${fn} > Identifier.params[typeAnnotation.typeAnnotation.type='TSBooleanKeyword']`,
+          message: 'No positional boolean in an exported function: take an options object ({ name: boolean }).',
+        })),
+      ],
+    },
+  },
   { files: ['src/config.ts', 'test/**', 'bench/**'], rules: { 'no-restricted-properties': 'off' } },
   // node:test's describe/it return promises the runner itself awaits.
   {

@@ -12,6 +12,10 @@
  * anchors cost can be told apart from what the service costs when nobody asks anything.
  *   node --import tsx bench/ingest.bench.ts [--store postgres|embedded|both] [--anchors 20000] [--concurrency 64]
  *     [--idle-seconds 5] [--rounds 1] [--log-level warn]
+ * `--tlog on|off|both` (default both): the transparency log (TRANSPARENCY_LOG) on, off, or each in turn on the same
+ * store, the log's cost printed as the ratio of the two (issue 36: within 10 % of the ingest without it). With the
+ * log on, the window ends once the last anchor is also in the log (`GET /v1/receipt/{id}/log` answers 200), so the
+ * sequencer's work for every anchor is inside it.
  * `--log-level` is the service's LOG_LEVEL (`warn` by default here, as the figures before it; the service's own
  * default is `info`, one access line per request, written to the void as a service's output would be).
  * `BENCH_PROF_DIR=DIR` starts the service with `--cpu-prof` into DIR (a V8 profile of each thread, written when
@@ -34,6 +38,7 @@ const { values: args } = parseArgs({
     'idle-seconds': { type: 'string', default: '5' },
     rounds: { type: 'string', default: '1' },
     'log-level': { type: 'string', default: 'warn' },
+    tlog: { type: 'string', default: 'both' },
   },
 });
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -50,12 +55,12 @@ interface Started {
   cleanup(): Promise<void>;
 }
 
-async function startService(store: string): Promise<Started> {
+async function startService(store: string, tlog: boolean): Promise<Started> {
   const { env, token, remove } = service.freshService({
     name: 'ingest',
     postgresUrl: store === 'postgres' ? POSTGRES_URL : undefined,
     applicationName: APPLICATION_NAME,
-    env: { BATCH_INTERVAL_SECONDS: '2', LOG_LEVEL: args['log-level']! },
+    env: { BATCH_INTERVAL_SECONDS: '2', LOG_LEVEL: args['log-level']!, TRANSPARENCY_LOG: String(tlog) },
   });
   const port = await service.freePort();
   const { child } = await service.startUntilReady(
@@ -99,6 +104,7 @@ async function ingest(
   s: Started,
   bodies: Buffer[],
   lastBody: string,
+  tlog: boolean,
 ): Promise<{ load: LoadResult; settleSeconds: number }> {
   const load = await runLoad({ port: s.port, connections, total: bodies.length, request: (i) => bodies[i]! });
   const auth = { authorization: `Bearer ${s.token}` };
@@ -116,30 +122,39 @@ async function ingest(
     if (performance.now() - t0 > 120_000) throw new Error(`the last anchor is still ${status} after 120 s`);
     await sleep(200);
   }
+  while (tlog && (await fetch(`http://127.0.0.1:${s.port}/v1/receipt/${id}/log`)).status !== 200) {
+    if (performance.now() - t0 > 120_000) throw new Error('the last anchor is not in the log after 120 s');
+    await sleep(200);
+  }
   return { load, settleSeconds: (performance.now() - t0) / 1000 };
 }
 
-async function measure(store: string, secpCpuSeconds: number, bareCpuPerRequest: number): Promise<void> {
-  const s = await startService(store);
+async function measure(
+  store: string,
+  tlog: boolean,
+  secpCpuSeconds: number,
+  bareCpuPerRequest: number,
+): Promise<number> {
+  const s = await startService(store, tlog);
   try {
     const headers = { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' };
     const bodies = signatureBodies(anchors + 2002);
     const posts = bodies.slice(0, anchors + 2000).map((b) => rawRequest('POST', '/v1/anchor', headers, b));
     // Warm-up: V8 optimises the hot paths, the pools fill, a first batch closes.
-    await ingest(s, posts.slice(anchors), bodies[anchors + 2000]!);
+    await ingest(s, posts.slice(anchors), bodies[anchors + 2000]!, tlog);
     const idleSeconds = Number(args['idle-seconds']);
     const i0 = await cpuNow(s);
     await sleep(idleSeconds * 1000);
     const i1 = await cpuNow(s);
     const idlePerSecond = (i1.service - i0.service + i1.postgres - i0.postgres) / idleSeconds;
     const before = await cpuNow(s);
-    const { load, settleSeconds } = await ingest(s, posts.slice(0, anchors), bodies[anchors + 2001]!);
+    const { load, settleSeconds } = await ingest(s, posts.slice(0, anchors), bodies[anchors + 2001]!, tlog);
     const after = await cpuNow(s);
     const us = (k: 'service' | 'postgres') => ((after[k] - before[k]) * 1e6) / load.requests;
     const total = us('service') + us('postgres');
     const recovery = secpCpuSeconds * 1e6;
     console.log(
-      `  [${store}] ${describeLoad(load, 'anchors')}; the last one batched ${settleSeconds.toFixed(1)} s after the load`,
+      `  [${store}, transparency log ${tlog ? 'on' : 'off'}] ${describeLoad(load, 'anchors')}; the last one batched${tlog ? ' and logged' : ''} ${settleSeconds.toFixed(1)} s after the load`,
     );
     console.log(
       `    CPU per anchor, from the first request until the last anchor left WAIT: service ${us('service').toFixed(0)} µs` +
@@ -148,6 +163,7 @@ async function measure(store: string, secpCpuSeconds: number, bareCpuPerRequest:
         ` the bare server ${bareCpuPerRequest.toFixed(1)} µs a request = ${(bareCpuPerRequest / recovery).toFixed(2)}×;` +
         ` idle service ${(idlePerSecond * 1000).toFixed(0)} ms CPU a second; ${loadAverage()}`,
     );
+    return total;
   } finally {
     await s.cleanup();
   }
@@ -169,7 +185,15 @@ async function main(): Promise<void> {
     const bare = await bareServerCpu((port) => runLoad({ port, connections, total: anchors, request: () => bareBody }));
     console.log(`  bare node:http server: ${describeLoad(bare.load, 'requests')}`);
     const bareUs = (bare.cpu * 1e6) / bare.load.requests;
-    for (const store of stores) await measure(store, 1 / secp.perCpuSecond, bareUs);
+    const modes = args.tlog === 'both' ? [false, true] : [args.tlog === 'on'];
+    for (const store of stores) {
+      const cost = [];
+      for (const tlog of modes) cost.push(await measure(store, tlog, 1 / secp.perCpuSecond, bareUs));
+      if (cost.length === 2)
+        console.log(
+          `    [${store}] the transparency log's cost: ${(cost[1]! - cost[0]!).toFixed(0)} µs CPU per anchor, ingest per CPU second ×${(cost[0]! / cost[1]!).toFixed(3)} with it`,
+        );
+    }
   }
 }
 

@@ -284,6 +284,8 @@ const HTTP = Type.Object({
   verifyThreads: int('VERIFY_THREADS', 0, 0, 64),
   /** `GET /v1/receipt/{id}` answers 302 to the static receipt once written. */
   receiptRedirect: bool('RECEIPT_REDIRECT', false),
+  /** The transparency log (docs/transparency-log.md): sequenced, served under /log/; off, nothing is logged. */
+  transparencyLog: bool('TRANSPARENCY_LOG', true),
   /**
    * The block explorer the verification page may ask whether a block is in the best chain (an Esplora API
    * base such as https://mempool.space/api); its origin joins the page's CSP connect-src.

@@ -41,6 +41,10 @@ const USAGE = `usage: proofseal <command>
   (with the service running on the embedded store, these operator commands run inside it)
   outbox mail [--limit N] [--json] | outbox mail <id> [--html]   e-mails sent, or kept by the default run
   outbox sms [--limit N] [--json]  SMS waiting or kept (no SMS_URL: one-time passwords are read here)
+  log key                         the transparency log's verifier key (docs/transparency-log.md)
+  log verify --log-url URL [--vkey KEY] [--checkpoint FILE] [--save FILE]   the checkpoint's signature, and its
+                                  consistency with one kept earlier
+  log monitor --log-url URL (--key ADDRESS | --identity TEXT) [--vkey KEY] [--json]   every entry under a key
 ${REQUEST_USAGE}
 ${CLIENT_USAGE}`;
 
@@ -285,6 +289,8 @@ export async function run(
   const config = { ...loaded, dataDir: commandDataDir(command, loaded, home) };
   if (command === 'headers')
     return headersToFile(rest, (args, lines) => runOperatorCommand(config, command, args, lines), out);
+  if (command === 'log' && rest[0] !== 'key')
+    return (await import('./cli/log-command.js')).logCommand(rest, { fetch: fetchLogFile, out });
   if (isOperatorCommand(command)) return runOperatorCommand(config, command, rest, out);
   switch (command) {
     case 'start':
@@ -333,6 +339,14 @@ async function startCommand(config: Config, args: string[]): Promise<void> {
   if (processes > 1 && !cluster.isClusterWorker()) return cluster.runApiCluster(processes, createLogger(config));
   heap.tuneServiceHeap();
   await startService(config, role as Role, (started) => onSignals(started, config.shutdownTimeoutMs));
+}
+
+/** A file of a transparency log over HTTP (proofseal log): its bytes, null on 404. */
+async function fetchLogFile(url: string): Promise<Buffer | null> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+  if (res.status === 404) return null;
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
+  return Buffer.from(await res.arrayBuffer());
 }
 
 /** Exit codes: 1 runtime failure, 2 usage or configuration error, 3 refused by a domain rule. */

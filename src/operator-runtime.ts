@@ -45,6 +45,7 @@ export const OPERATOR_COMMANDS: Readonly<Record<string, OperatorCommand>> = {
     return identityCommand(identityDepsOf(ctx.rt), args, out);
   },
   outbox: async (ctx, args, out) => (await import('./cli/outbox-command.js')).outboxCommand(ctx.rt.deps, args, out),
+  log: async (ctx, args, out) => (await import('./cli/log-command.js')).logKeyCommand(ctx.rt.deps, args, out),
   attestations: async (ctx, args, out) => {
     const [{ attestationsCommand }, { pdfAttachmentReader }] = await Promise.all([
       import('./cli/attestations-command.js'),

@@ -2,6 +2,7 @@
  * Opening and closing the shared parts of a process (store, job engine, logger), used by the
  * composition root and by the operator commands.
  */
+import { logOriginOf } from './core/tlog/checkpoint.js';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createJobEngine, type JobEngine } from './adapters/jobs/job-engine.js';
@@ -136,6 +137,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       inspector: workerDocumentInspector(pdfCheckers),
     },
     ...staticReceiptsOf(config),
+    ...(config.transparencyLog && { transparency: { origin: logOriginOf(config.publicUrl) } }),
   };
   const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl) : null;
   const mailer = smtp ?? fileMailer(path.join(config.dataDir, 'mail'));

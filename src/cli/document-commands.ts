@@ -54,7 +54,11 @@ export function savedNameOf(disposition: string | null, fallback: string): strin
 }
 
 /** Streams `body` into `file` (a new file unless `overwrite`), returning the SHA-256 of what was written. */
-export async function saveStream(body: AsyncIterable<Uint8Array>, file: string, overwrite: boolean): Promise<string> {
+export async function saveStream(
+  body: AsyncIterable<Uint8Array>,
+  file: string,
+  { overwrite }: { readonly overwrite: boolean },
+): Promise<string> {
   const handle = await fs.open(file, overwrite ? 'w' : 'wx').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'EEXIST') throw new UsageError(`${file} exists already: name another with -o`);
     throw err;
@@ -80,7 +84,7 @@ export async function downloadRequestFile(
   const request = (await api.request<{ hashToSign: string }>('GET', requestPath(id))).body;
   const res = await api.download(`${requestPath(id)}/file`);
   const file = out ?? savedNameOf(res.headers.get('content-disposition'), `${id}.bin`);
-  const sha256 = await saveStream(res.body, file, out !== undefined);
+  const sha256 = await saveStream(res.body, file, { overwrite: out !== undefined });
   return { file, sha256, hashToSign: request.hashToSign };
 }
 
@@ -97,7 +101,7 @@ export async function downloadAttestation(
     return null;
   }
   const file = out ?? `attestation-${id}.pdf`;
-  await saveStream(res.body, file, out !== undefined);
+  await saveStream(res.body, file, { overwrite: out !== undefined });
   return file;
 }
 
@@ -119,7 +123,7 @@ export async function downloadSignedCopy(
     return null;
   }
   const file = out ?? savedNameOf(res.headers.get('content-disposition'), `${id}-signed.pdf`);
-  await saveStream(res.body, file, out !== undefined);
+  await saveStream(res.body, file, { overwrite: out !== undefined });
   const original = originalRevision(new Uint8Array(await fs.readFile(file)), [request.hashToSign]);
   return { file, hashToSign: request.hashToSign, original };
 }

@@ -10,7 +10,7 @@ export async function receiptCommand(args: string[], ctx: ClientContext): Promis
   if (positionals.length !== 1) throw new UsageError('usage: proofseal receipt <anchorId> [--out FILE]');
   const id = positionals[0]!;
   const settings = await resolveClientSettings(values, ctx);
-  const { status, body } = await apiClient(ctx.adapters, settings, false).request<object>(
+  const { status, body } = await apiClient(ctx.adapters, settings, { needAuth: false }).request<object>(
     'GET',
     `/v1/receipt/${encodeURIComponent(id)}`,
     {
@@ -48,7 +48,7 @@ export async function findCommand(args: string[], ctx: ClientContext): Promise<v
   const { values, positionals } = parse(args, { ...CLIENT_OPTIONS });
   if (positionals.length !== 1) throw new UsageError('usage: proofseal find <file>');
   const hash = await sha256File(positionals[0]!);
-  const api = apiClient(ctx.adapters, await resolveClientSettings(values, ctx), false);
+  const api = apiClient(ctx.adapters, await resolveClientSettings(values, ctx), { needAuth: false });
   const found = new Set<string>();
   for (const param of ['signedHash', 'hash']) {
     for (let page = 0; found.size < MAX_IDS; page++) {

@@ -93,7 +93,7 @@ async function chainVerification(
       const deps = { chain: adapters.bitcoinNode(rpcUrl), httpClient: adapters.httpClient, random: adapters.random };
       return { verification: await verifyReceipt(deps, { receipt }) };
     }
-    const api = apiClient(ctx.adapters, await resolveClientSettings(values, ctx), false);
+    const api = apiClient(ctx.adapters, await resolveClientSettings(values, ctx), { needAuth: false });
     const { body } = await api.request<ReceiptVerification>('POST', '/v1/receipt/verify', { body: receipt });
     return { verification: body };
   } catch (err) {

@@ -94,7 +94,7 @@ function flagsOf(values: Record<string, unknown>): Flags {
 }
 
 async function client(values: Record<string, unknown>, ctx: ClientContext): Promise<ServiceApi> {
-  return apiClient(ctx.adapters, await resolveClientSettings(flagsOf(values), ctx), true);
+  return apiClient(ctx.adapters, await resolveClientSettings(flagsOf(values), ctx), { needAuth: true });
 }
 
 /**

@@ -22,7 +22,11 @@ interface AnchorView {
 const RANK: Record<AnchorStatus, number> = { WAIT: 0, SENT: 1, CONFIRMED: 2 };
 
 /** The API client of the command line; `needAuth` refuses early, with advice, when no credentials are known. */
-export function apiClient(adapters: ClientAdapters, s: ClientSettings, needAuth: boolean): ServiceApi {
+export function apiClient(
+  adapters: ClientAdapters,
+  s: ClientSettings,
+  { needAuth }: { readonly needAuth: boolean },
+): ServiceApi {
   if (needAuth && !s.auth) {
     throw new UsageError(
       'no account credentials: give --token, or --login and --password (or PROOFSEAL_TOKEN, PROOFSEAL_LOGIN and ' +
@@ -61,7 +65,7 @@ export async function sealCommand(args: string[], ctx: ClientContext): Promise<v
     throw new UsageError(
       'no identity API token: give --identity-token (or PROOFSEAL_IDENTITY_TOKEN); the default run writes a local one to DATA_DIR/credentials.json',
     );
-  const api = apiClient(ctx.adapters, settings, true);
+  const api = apiClient(ctx.adapters, settings, { needAuth: true });
   const p = progress();
   try {
     const hash = await hashWithProgress(file, p);

@@ -25,6 +25,8 @@ import { signerRoutes } from './routes/signature-requests/signer.route.js';
 import { attestationRoutes } from './routes/signature-requests/attestation.route.js';
 import { documentRoutes } from './routes/signature-requests/document.route.js';
 import { webRoutes, type WebAssets } from './routes/web/web.route.js';
+import { logRoutes } from './routes/transparency/log.route.js';
+import { receiptLogRoutes } from './routes/transparency/receipt-log.route.js';
 import { ErrorSchema } from './schemas.js';
 import { registerTextGuard, typed, validatorOptions } from './validation.js';
 import { routeConfigOf, type RouteModule } from './route-module.js';
@@ -54,7 +56,7 @@ export async function buildApp(
   const access = accessLog();
   const app = Fastify({
     logger: opts.logStream
-      ? { ...loggerOptions(config.logLevel, false), stream: opts.logStream }
+      ? { ...loggerOptions(config.logLevel, { pretty: false }), stream: opts.logStream }
       : loggerOptions(config.logLevel),
     ...access.options,
     bodyLimit: config.bodyLimitBytes,
@@ -112,7 +114,7 @@ export async function buildApp(
     );
   // CORS is decided per request (signerCors), at a cost on each: only the signature-request routes,
   // where a signer's routes live, pay it. The others never answer another origin.
-  await v1([tokenRoutes, accountRoutes, anchorRoutes, receiptRoutes, otsRoutes, userRoutes], false);
+  await v1([tokenRoutes, accountRoutes, anchorRoutes, receiptRoutes, otsRoutes, receiptLogRoutes, userRoutes], false);
   await v1(
     [
       signatureRequestRoutes,
@@ -126,6 +128,7 @@ export async function buildApp(
     ],
     true,
   );
+  await app.register(async (scope) => logRoutes(typed(scope), deps, routeConfig), { prefix: '/log' });
   if (opts.webAssets)
     webRoutes(app, opts.webAssets, deps, {
       explorerUrl: config.verifyExplorerUrl,

@@ -156,7 +156,10 @@ const TERMINAL_LOG = fileURLToPath(
  * pino-pretty, loaded only then, in pino's transport worker; elsewhere (a pipe, a file, a log collector, the
  * tests) one JSON object per line on stdout, every field kept.
  */
-export function logTransport(pretty = process.stdout.isTTY === true): Pick<LoggerOptions, 'transport'> {
+export function logTransport({ pretty = process.stdout.isTTY === true }: { readonly pretty?: boolean } = {}): Pick<
+  LoggerOptions,
+  'transport'
+> {
   if (!pretty) return {};
   return {
     transport: { target: TERMINAL_LOG, options: { translateTime: 'SYS:HH:MM:ss.l', accessMessage: ACCESS } },
@@ -214,10 +217,10 @@ export function accessLog(): { options: { logController: LogController }; attach
 }
 
 /** The options of every logger of the service; `pretty` as in `logTransport` (never with a given stream). */
-export function loggerOptions(level: string, pretty?: boolean): LoggerOptions {
+export function loggerOptions(level: string, { pretty }: { readonly pretty?: boolean } = {}): LoggerOptions {
   return {
     level,
-    ...logTransport(pretty),
+    ...logTransport(pretty === undefined ? {} : { pretty }),
     redact: {
       paths: [
         'req.headers.authorization',

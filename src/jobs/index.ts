@@ -15,6 +15,7 @@ import {
 import { deliverSmsJob } from './sms/deliver-sms.job.js';
 import { documentRetentionJob } from './signature-requests/document-retention.job.js';
 import { staticReceiptsJob } from './anchoring/static-receipts.job.js';
+import { sequenceLogJob } from './transparency/sequence-log.job.js';
 
 /** A signed copy larger than this is not mailed (many mail servers refuse more); the attestation goes instead. */
 const MAILED_SIGNED_COPY_MAX_BYTES = 15 * 1024 * 1024;
@@ -43,5 +44,6 @@ export function jobDefinitions(
     signatureRequestsTickJob(deps),
     documentRetentionJob(deps),
     ...(deps.staticReceipts ? [staticReceiptsJob({ ...deps, staticReceipts: deps.staticReceipts })] : []),
+    ...(deps.transparency ? [sequenceLogJob({ ...deps, transparency: deps.transparency })] : []),
   ];
 }

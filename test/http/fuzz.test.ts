@@ -52,7 +52,7 @@ const app = await testApp(store, {
   config: testConfig({ RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000' }),
   routes: [probeRoutes],
   // With mail settings, a request created by the fuzz renders its mails (subjects cut, templates run).
-  deps: { mail: MAIL },
+  deps: { mail: MAIL, transparency: { origin: 'fuzz.test/log' } },
 });
 const hits = countRouteHits(app);
 const account = await createAccount(testDeps(s.store), { email: 'fuzz@example.com', password: 'fuzzing password' });

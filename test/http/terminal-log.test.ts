@@ -18,7 +18,10 @@ const ACCESS = 'request completed';
 
 /** The lines a terminal shows for the requests made by `requests`, through the options the service gives. */
 async function terminalLines(requests: (app: Awaited<ReturnType<typeof buildApp>>) => Promise<unknown>) {
-  const transport = logTransport(true).transport as unknown as { target: string; options: TerminalLogOptions };
+  const transport = logTransport({ pretty: true }).transport as unknown as {
+    target: string;
+    options: TerminalLogOptions;
+  };
   // The module pino's worker loads: this one (src/ under tsx; dist/…/terminal-log.js once built).
   assert.ok(transport.target.endsWith('/src/adapters/log/terminal-log.ts'), transport.target);
   assert.equal(transport.options.accessMessage, ACCESS);

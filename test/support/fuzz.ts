@@ -151,7 +151,8 @@ export function countRouteHits(app: FastifyInstance): Map<string, number> {
   app.addHook('onSend', async (req) => {
     const path = req.routeOptions.url;
     if (path === undefined) return;
-    const key = routeKey(req.method, path.replace(/:(\w+)/g, '{$1}'));
+    // A wildcard route (`/log/tile/*`) is `{*}` in the OpenAPI document.
+    const key = routeKey(req.method, path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{*}'));
     hits.set(key, (hits.get(key) ?? 0) + 1);
   });
   return hits;

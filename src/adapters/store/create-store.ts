@@ -1,4 +1,5 @@
 import { staticReceiptRepository } from './static-receipt.repository.js';
+import { tlogRepository } from './tlog.repository.js';
 import { requestMailMarkRepository } from './request-mail-mark.repository.js';
 import { sendAll, type JobQueue, type JobToSend, type StoreJobQueue } from '../../app/shared/jobs.port.js';
 import type { Store } from '../../app/shared/store.port.js';
@@ -77,6 +78,7 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, pending?: JobToS
     signedCopies: signedCopyRepository(sql),
     requestDocuments: requestDocumentRepository(sql),
     staticReceipts: staticReceiptRepository(sql),
+    tlog: tlogRepository(sql),
     jobs: storeJobs(jobsOn(sql), pending),
     transaction: (fn, options) =>
       units && options?.unitKey !== undefined ? units.run(options.unitKey, fn) : transaction(fn),

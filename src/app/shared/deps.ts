@@ -10,6 +10,7 @@ import type { MailSettings } from '../mail/mail-settings.port.js';
 import type { AttestationService } from '../signature-requests/attestation/attestation.port.js';
 import type { SignatureVerifier } from '../anchoring/signature-verifier.port.js';
 import type { DocumentDeps } from '../signature-requests/document/document.port.js';
+import type { TransparencyDeps } from '../transparency/transparency.port.js';
 
 /** What every use case may be given. Use cases take the parts they need, in one options object. */
 export interface AppDeps {
@@ -37,4 +38,6 @@ export interface AppDeps {
   readonly documents?: DocumentDeps;
   /** Static receipts of confirmed batches (STATIC_RECEIPTS_URL): where they are written and served; absent, none are written. */
   readonly staticReceipts?: StaticReceiptDeps;
+  /** The transparency log (docs/transparency-log.md): its origin; absent, nothing is logged nor served under /log/. */
+  readonly transparency?: TransparencyDeps;
 }

@@ -1,4 +1,5 @@
 import type { StaticReceiptRepository } from '../anchoring/static-receipts.port.js';
+import type { TlogRepository } from '../transparency/tlog.port.js';
 import type { AccountRepository, SettingRepository, TokenRepository } from '../accounts/account.port.js';
 import type { AnchorRepository } from '../anchoring/anchor.port.js';
 import type { AttemptCounterRepository } from '../accounts/attempt-counter.port.js';
@@ -57,6 +58,8 @@ export interface Store {
   readonly requestDocuments: RequestDocumentRepository;
   /** How far the static receipts of settled batches are written (STATIC_RECEIPTS_URL). */
   readonly staticReceipts: StaticReceiptRepository;
+  /** The transparency log (docs/transparency-log.md): its tiles, checkpoints and pending signing events. */
+  readonly tlog: TlogRepository;
   /** The job queue, on this store's connection: inside `transaction`, a job is sent only if the transaction commits. */
   readonly jobs: StoreJobQueue;
   /**

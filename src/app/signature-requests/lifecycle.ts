@@ -15,6 +15,7 @@ import { PLATFORM_ACTOR, auditEvent } from './audit.js';
 import { invitedSigners, queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import { ownerView } from './signature-request-view.js';
 import type { AuditEvent, SignatureRequest } from './signature-request.port.js';
+import { logRequestMove } from '../transparency/log-signing-events.js';
 
 /** The job that seals a COMPLETED or CLOSED request's audit trail (src/jobs/signature-requests/). */
 export const SEAL_AUDIT_TRAIL = 'signature-request.seal';
@@ -89,6 +90,7 @@ export async function queueMoveConsequences(
   deps?: RequestMailDeps,
 ): Promise<void> {
   await enqueueRequestCallback(tx, moved, 'state');
+  await logRequestMove(tx, moved);
   if (SEALING_STATES.has(moved.state))
     await tx.jobs.enqueue(SEAL_AUDIT_TRAIL, { requestId: moved.id }, { singletonKey: moved.id });
   if (deps) await queueMoveMails(tx, deps, before, moved);

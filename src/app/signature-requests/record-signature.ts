@@ -7,6 +7,7 @@ import { queueMoveConsequences, enqueueRequestCallback, platformMoveEvent } from
 import type { RequestAndSigner, SignatureRequest, Signer, SignMethod } from './signature-request.port.js';
 import type { AppDeps } from '../shared/deps.js';
 import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
+import { logSignature } from '../transparency/log-signing-events.js';
 
 /**
  * The request (locked until the transaction ends) and the signer, checked to be able to sign now.
@@ -79,6 +80,7 @@ export async function recordSignature(
     : undefined;
   // The request is locked and the signer was read unsigned under the lock (lockForSigning).
   await tx.signatureRequests.markSigned(signer.id, request.id, { anchorId, method }, event, move);
+  await logSignature(tx, { requestId: request.id, signeeId: signer.id, anchorId, at: now });
   const signed: SignatureRequest = { ...request, signees: signers, lastModified: now };
   await enqueueRequestCallback(tx, signed, 'signature');
   const signedNow = signers.find((s) => s.id === signer.id)!;

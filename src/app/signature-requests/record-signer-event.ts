@@ -14,6 +14,7 @@ import { assertSignerOpen } from './record-signature.js';
 import { queueRequestMails, type RequestMailDeps } from './request-mails.js';
 import type { SignatureRequest, Signer } from './signature-request.port.js';
 import { findSigner } from './signer-secrets.js';
+import { logDecline } from '../transparency/log-signing-events.js';
 
 /** The longest comment (a decline's reason), in UTF-16 units; the route refuses longer ones. */
 export const SIGNER_EVENT_COMMENT_MAX = 2000;
@@ -69,6 +70,7 @@ async function decline(
   const { request, signee: signer, now, reason } = input;
   if (!(await tx.signatureRequests.markDeclined(signer.id, { on: now, reason })))
     fail('ALREADY_DECLINED', 'this signer declined to sign this request');
+  await logDecline(tx, { requestId: request.id, signeeId: signer.id, at: now });
   const declined = { ...signer, declinedOn: now, declineReason: reason };
   const after = { ...request, signees: request.signees.map((s) => (s.id === signer.id ? declined : s)) };
   await queueRequestMails(tx, deps, after, { kind: 'declined', signee: declined, reason });

@@ -31,6 +31,7 @@ import { sql as m030 } from './030-lean-anchor-insert.js';
 import { sql as m032 } from './032-static-receipts-per-tx.js';
 import { sql as m033 } from './033-batch-block-header.js';
 import { sql as m034 } from './034-signer-status.js';
+import { sql as m035 } from './035-transparency-log.js';
 
 export interface Migration {
   readonly id: string;
@@ -67,4 +68,5 @@ export const migrations: readonly Migration[] = [
   { id: '032-static-receipts-per-tx', sql: m032 },
   { id: '033-batch-block-header', sql: m033 },
   { id: '034-signer-status', sql: m034 },
+  { id: '035-transparency-log', sql: m035 },
 ];

@@ -1,0 +1,92 @@
+import { fail } from '../../core/errors.js';
+import { HASH_SIZE, inclusionProof } from '../../core/tlog/rfc6962.js';
+import { packBundle, parseTilePath, TILE_WIDTH, unpackBundle, withStoredHashes } from '../../core/tlog/tiles.js';
+import type { AppDeps } from '../shared/deps.js';
+import type { Store } from '../shared/store.port.js';
+import { loadLogKey } from './log-key.js';
+import type { TransparencyDeps } from './transparency.port.js';
+
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey'> & { readonly transparency: TransparencyDeps };
+
+export interface LogFile {
+  readonly body: Buffer;
+  readonly contentType: 'text/plain; charset=utf-8' | 'application/octet-stream';
+  /** A full tile or bundle never changes; the checkpoint and partial tiles do (a partial tile's bytes never do either). */
+  readonly immutable: boolean;
+}
+
+const text = (s: string, immutable = false): LogFile => ({
+  body: Buffer.from(s, 'utf8'),
+  contentType: 'text/plain; charset=utf-8',
+  immutable,
+});
+
+/**
+ * A file of the log under `/log/`: `checkpoint`, `key` (the verifier key), a tile `tile/L/N[.p/W]` or an entry
+ * bundle `tile/entries/N[.p/W]` (C2SP tlog-tiles). A partial tile is served while the tile holds at least W
+ * hashes (its first W, which never change).
+ * @throws DomainError NOT_FOUND for any other path, a tile not yet written or a checkpoint not yet signed
+ */
+export async function readLogFile(deps: Deps, path: string): Promise<LogFile> {
+  if (path === 'key') return text(`${(await loadLogKey(deps)).verifierKey}\n`);
+  if (path === 'checkpoint') {
+    const c = await deps.store.tlog.checkpoint();
+    return c ? text(c.note) : fail('NOT_FOUND', 'the log has no checkpoint yet');
+  }
+  const ref = parseTilePath(path);
+  if (!ref) return fail('NOT_FOUND', `no log file ${path}`);
+  const immutable = ref.width === TILE_WIDTH;
+  if (ref.level === 'entries') {
+    const b = await deps.store.tlog.bundle(ref.index);
+    if (!b || b.count < ref.width) return fail('NOT_FOUND', `no entry bundle ${path}`);
+    const body = b.count === ref.width ? b.entries : packBundle(unpackBundle(b.entries, ref.width));
+    return { body, contentType: 'application/octet-stream', immutable };
+  }
+  const hashes = await deps.store.tlog.tile(ref.level, ref.index);
+  if (!hashes || hashes.length < ref.width * HASH_SIZE) return fail('NOT_FOUND', `no tile ${path}`);
+  return { body: hashes.subarray(0, ref.width * HASH_SIZE), contentType: 'application/octet-stream', immutable };
+}
+
+export interface InclusionProof {
+  /** The entry's index in the log. */
+  readonly index: number;
+  /** The entry's bytes, base64. */
+  readonly entry: string;
+  /** The proof's hashes, base64, leaf to root (RFC 6962 PATH). */
+  readonly proof: string[];
+  /** The signed checkpoint the proof leads to (its size and root). */
+  readonly checkpoint: string;
+}
+
+/**
+ * The inclusion proof of an anchor's entry in the newest checkpoint.
+ * @throws DomainError NOT_FOUND when no entry has that ref, or not yet (the sequencer runs every few seconds)
+ */
+export async function proveInclusion(
+  deps: Pick<AppDeps, 'store'>,
+  input: { anchorId: string },
+): Promise<InclusionProof> {
+  const store = deps.store;
+  const index = await store.tlog.indexOf(input.anchorId);
+  const c = await store.tlog.checkpoint();
+  if (index === null || c === null || index >= c.size)
+    return fail('NOT_FOUND', 'no such entry in the transparency log (a new anchor is added within seconds)');
+  const proof = await withStoredHashes(c.size, (hashAt) => inclusionProof(hashAt, index, c.size), tileReader(store));
+  return {
+    index,
+    entry: (await entryAt(store, index)).toString('base64'),
+    proof: proof.map((h) => h.toString('base64')),
+    checkpoint: c.note,
+  };
+}
+
+function tileReader(store: Store) {
+  return async (level: number, index: number): Promise<Buffer> =>
+    (await store.tlog.tile(level, index)) ?? fail('NOT_FOUND', `no tile ${level}/${index}`);
+}
+
+async function entryAt(store: Store, index: number): Promise<Buffer> {
+  const b = await store.tlog.bundle(Math.floor(index / TILE_WIDTH));
+  const entry = b && unpackBundle(b.entries, (index % TILE_WIDTH) + 1)[index % TILE_WIDTH];
+  return entry ?? fail('NOT_FOUND', `no entry ${index}`);
+}

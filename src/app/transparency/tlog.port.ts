@@ -1,0 +1,90 @@
+/** What the transparency log keeps in the store (src/adapters/store/tlog.repository.ts; docs/transparency-log.md). */
+import type { SignerEventName } from '../../core/tlog/entry.js';
+import type { TileContent } from '../../core/tlog/append.js';
+
+/** An anchor as its log entry needs it (the columns that never change, and `public` as it now is). */
+export interface LoggedAnchor {
+  readonly seq: number;
+  readonly id: string;
+  readonly kind: 'data' | 'signature';
+  readonly created: number;
+  readonly public: boolean;
+  readonly leaf: Buffer;
+  readonly hash: string;
+  readonly pubKey: string | null;
+  readonly signedIdentity: string | null;
+  readonly signedIssuerDomain: string | null;
+}
+
+/** A signing event, written in the transaction that makes it. */
+export interface PendingSignerEvent {
+  readonly event: SignerEventName;
+  readonly requestId: string;
+  readonly signeeId: string | null;
+  /** The signature's anchor (SIGNED). */
+  readonly anchorId: string | null;
+  readonly at: number;
+}
+
+/** A pending signing event taken by the sequencer, with its signature's key and identity (from its anchor). */
+export interface TakenSignerEvent extends PendingSignerEvent {
+  readonly pubKey: string | null;
+  readonly signedIdentity: string | null;
+}
+
+export interface LogState {
+  readonly size: number;
+  /** Every anchor up to this seq is in the log (bar the log's own checkpoint seals). */
+  readonly anchorSeq: number;
+}
+
+export interface StoredCheckpoint {
+  readonly size: number;
+  readonly root: Buffer;
+  /** The signed note, as served at /log/checkpoint. */
+  readonly note: string;
+  readonly created: number;
+  /** The anchor sealing the root, when one was made. */
+  readonly anchorId: string | null;
+}
+
+export interface Bundle {
+  readonly index: number;
+  readonly count: number;
+  /** The bundle's bytes (C2SP tlog-tiles entry bundle). */
+  readonly entries: Buffer;
+}
+
+export interface TlogRepository {
+  /** Adds a signing event to be logged: call it on the transaction's store that records the event. */
+  addSignerEvent(e: PendingSignerEvent): Promise<void>;
+  /**
+   * Whether anything may wait for the sequencer (a quick read without locks): an anchor past the log's cursor
+   * (but those of `exceptAccount`), a pending signing event, or a sealed checkpoint whose receipt is not logged.
+   */
+  hasWork(exceptAccount: string): Promise<boolean>;
+  /** The log's state, locked until the transaction ends (one sequencer at a time). */
+  lockState(): Promise<LogState>;
+  saveState(s: LogState): Promise<void>;
+  /** Anchors with seq in (after, upTo], in seq order, at most `limit`, but those of `exceptAccount`. */
+  anchorsAfter(after: number, upTo: number, limit: number, exceptAccount: string): Promise<LoggedAnchor[]>;
+  /** Removes and returns the oldest pending signing events (at most `limit`), in the order they were written. */
+  takeSignerEvents(limit: number): Promise<TakenSignerEvent[]>;
+  /** The stored tile, or null. */
+  tile(level: number, index: number): Promise<Buffer | null>;
+  writeTiles(tiles: readonly TileContent[]): Promise<void>;
+  bundle(index: number): Promise<Bundle | null>;
+  writeBundles(bundles: readonly Bundle[]): Promise<void>;
+  /** Remembers the index of anchors' entries. */
+  addRefs(refs: ReadonlyArray<{ readonly anchorId: string; readonly index: number }>): Promise<void>;
+  /** The index of an anchor's entry, or null (not logged, or not yet). */
+  indexOf(anchorId: string): Promise<number | null>;
+  addCheckpoint(c: StoredCheckpoint): Promise<void>;
+  /** The newest checkpoint, or the one of a given size. */
+  checkpoint(size?: number): Promise<StoredCheckpoint | null>;
+  /** The size of the newest checkpoint whose root was sealed (0 when none). */
+  lastSealedSize(): Promise<number>;
+  /** Sealed checkpoints whose receipt is not in the log yet, oldest first. */
+  sealedUnlogged(limit: number): Promise<StoredCheckpoint[]>;
+  markReceiptLogged(size: number): Promise<void>;
+}
