@@ -1,7 +1,6 @@
 /**
- * `proofseal request …`: signature requests from the command line, over the API (api-decisions.md,
- * "Signature requests"), with the client settings of `seal` (flags, PROOFSEAL_*, the default run's
- * credentials.json). `--json` prints the service's JSON (or the command's result) on one line.
+ * `proofseal request …`: signature requests from the command line, over the API (docs/signature-requests.md),
+ * with the client settings of `seal` (flags, PROOFSEAL_*, the default run's credentials.json). `--json` prints the service's JSON (or the command's result) on one line.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';

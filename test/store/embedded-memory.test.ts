@@ -1,5 +1,5 @@
 /**
- * The embedded store's memory settings (docs/performance-log.md, "Footprint"): PostgreSQL's buffer cache is
+ * The embedded store's memory settings (docs/performance-log-archive.md, "Footprint"): PostgreSQL's buffer cache is
  * 8 MB, not the 128 MB initdb writes (PGlite touches all of it at start), in a store set up fresh in a
  * folder and in an in-memory one; the setting is a start parameter, so the store's postgresql.conf is
  * left as initdb wrote it.

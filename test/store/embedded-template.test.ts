@@ -1,5 +1,5 @@
 /**
- * A fresh embedded store is a copy of the store template (docs/performance-log.md, "Start"): a freshly
+ * A fresh embedded store is a copy of the store template (docs/performance-log-archive.md, "Start"): a freshly
  * initialised cluster made once per PGlite version outside every DATA_DIR, owner-only; two stores made
  * from it are separate; a copy cut short (no PG_VERSION yet) is made again at the next open; bytea
  * parameters sent in binary come back byte for byte.

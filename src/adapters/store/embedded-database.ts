@@ -59,7 +59,7 @@ const queryOptions = {
  * that run hot with its optimising one (TurboFan); the optimised code and the compiler's working memory
  * stay in the process, 40-80 MB of RSS in a service. With Liftoff only, the code is compiled once, the
  * store opens faster and the process stays smaller; the embedded store's own work (the inserts of an
- * ingest) took no more CPU in the measurements of docs/performance-log.md ("Footprint"). The flag is global
+ * ingest) took no more CPU in the measurements of docs/performance-log-archive.md ("Footprint"). The flag is global
  * to the process but read when a module is compiled, so it is set before the first store opens; no other
  * WASM runs in the service.
  */

@@ -8,7 +8,7 @@ const preparedNames = new Map<string, string>();
 
 /**
  * A parameterised statement as a named prepared statement: each connection parses (and, once PostgreSQL
- * settles on a generic plan, plans) its text once instead of on every call (docs/performance-log.md,
+ * settles on a generic plan, plans) its text once instead of on every call (docs/performance-log-archive.md,
  * "Signature requests"). The name is the text's hash, so one text is one statement on every connection. Statements without parameters (BEGIN, COMMIT, DDL, several
  * statements at once) and texts beyond the first MAX_PREPARED are sent unnamed.
  */
@@ -67,7 +67,7 @@ function socketOf(client: pg.PoolClient): { cork(): void; uncork(): void } | und
  * statement or of the COMMIT (so those of units finishing in different ticks still leave as one statement,
  * and a transaction whose last statements are writes sends them with its COMMIT, in one socket write,
  * rather than in a write of their own one tick before it). So the signatures sharing a
- * transaction cost it a few round trips and statements in all (docs/performance-log.md, "Signature requests").
+ * transaction cost it a few round trips and statements in all (docs/performance-log-archive.md, "Signature requests").
  * A failed write aborts the transaction: later statements fail with 25P02, reported as the write's own
  * error, and the COMMIT sent behind it rolls back.
  */

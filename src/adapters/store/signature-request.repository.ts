@@ -252,7 +252,7 @@ const eventRecord = (e: AuditEvent) => ({
  *
  * The signers are found by `id = ANY (ARRAY(…))`, a probe of the primary key for each: joined to the rows
  * as such, PostgreSQL (which takes a JSON array for 100 rows) hashed a scan of the whole signer table,
- * 2–7 ms with a few thousand signers, growing with the table (docs/performance-log.md, "sigopen2").
+ * 2–7 ms with a few thousand signers, growing with the table (docs/performance-log-archive.md, "sigopen2").
  */
 const MARK_SIGNED = `
 WITH i AS (

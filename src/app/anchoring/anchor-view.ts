@@ -1,6 +1,6 @@
 import type { Anchor, MetadataValue } from './anchor.port.js';
 
-/** The JSON form of an anchor (api-decisions.md, Anchors); absent optional fields are left out. */
+/** The JSON form of an anchor (docs/bitcoin.md, "Anchors and receipts as the API shows them"); absent optional fields are left out. */
 export interface AnchorView {
   id: string;
   created: number;

@@ -1,7 +1,7 @@
 /**
  * The Chain port: the only Bitcoin node calls the service makes. Each one is answered the same way by
  * Bitcoin Core (production) and by bcoin (the embedded regtest node), so nothing here may rely on the
- * wallet RPC, `fundrawtransaction` or `getblock` verbosity 2 (see `notes/bitcoin-regtest.md`);
+ * wallet RPC, `fundrawtransaction` or `getblock` verbosity 2 (see docs/bitcoin.md, "Production");
  * `scantxoutset` (bitcoind only) is optional and reported absent. Hashes and txids are 64-char lowercase hex in RPC (display) byte order.
  */
 

@@ -59,7 +59,7 @@ export interface ReceiptCache {
 const RECEIPT_CACHE_CHARS = 16 * 1024 * 1024;
 /**
  * Default budget of the resident levels (RECEIPT_LEVELS_MB): none. Loading levels raised an API process's
- * peak RSS beyond its footprint goal at a million anchors (docs/performance-log.md), so an operator turns
+ * peak RSS beyond its footprint goal at a million anchors (docs/performance-log-archive.md), so an operator turns
  * them on where memory allows.
  */
 const LEVELS_BYTES = 0;

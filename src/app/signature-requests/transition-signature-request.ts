@@ -15,7 +15,7 @@ export interface TransitionInput {
 }
 
 /**
- * The owner's move of a request (api-decisions.md table). Moving to PENDING activates the request at
+ * The owner's move of a request (the table of docs/signature-requests.md, "States"). Moving to PENDING activates the request at
  * once (IN_PROGRESS) unless its activation date is still to come; that needs at least one signer.
  * @throws DomainError NOT_FOUND, VALIDATION_FAILED (unknown state, no signer), TRANSITION_NOT_ALLOWED
  */

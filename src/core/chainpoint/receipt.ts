@@ -1,5 +1,5 @@
 /**
- * Chainpoint v2 receipts as api-decisions.md ("Receipts") fixes them. Field order of a built receipt:
+ * Chainpoint v2 receipts as docs/bitcoin.md ("Anchors and receipts as the API shows them") fixes them. Field order of a built receipt:
  * `@context`, `type`, `targetHash`, `merkleRoot`, `proof`, `anchors`, then `signature` for a
  * signature anchor (the data-receipt order of the woleet vectors, signature last); inside
  * `signature`: signedHash, pubKey, signature, identityURL?, signedIdentity?, signedIssuerDomain?.

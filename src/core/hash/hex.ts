@@ -1,6 +1,6 @@
 /**
  * Hex helpers. Only lowercase hex is accepted as input: the API refuses upper case instead of
- * silently lowering it (api-decisions.md, General).
+ * silently lowering it (docs/bitcoin.md, "Anchors and receipts as the API shows them"; `INVALID_HASH` in docs/errors.md).
  */
 import { DomainError, type ErrorCode } from '../errors.js';
 

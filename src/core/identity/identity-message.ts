@@ -1,4 +1,4 @@
-/** The message a signer signs (api-decisions.md, Anchors). */
+/** The message a signer signs (docs/identity-server.md). */
 import { assertHash } from '../hash/hash-check.js';
 import { sha256Utf8Hex } from '../hash/sha256.js';
 

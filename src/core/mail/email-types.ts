@@ -1,7 +1,7 @@
 /**
  * The e-mails of the signature workflow, one entry each (docs/emails.md): who receives each and whether a
  * request may turn it off with `<identifier>Disabled`. The spec's `signatureConfirmedWatcher#Email` is
- * `signatureConfirmedWatcherEmail` (api-decisions.md).
+ * `signatureConfirmedWatcherEmail` (docs/emails.md, "The types").
  */
 import { fail } from '../errors.js';
 

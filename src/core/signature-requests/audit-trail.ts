@@ -15,10 +15,11 @@ export const SIGNER_EVENT_TYPES = [
 export type SignerEventType = (typeof SIGNER_EVENT_TYPES)[number];
 
 /**
- * Every type of audit event: the api-decisions.md list, plus UPDATED (a DRAFT changed), PENDING and
- * DRAFTED (the owner's moves to those states), VIEWED (a signer opened the request, first time) and
- * EMAIL_FAILED (a mail of the request could not be rendered: its template passed its budget), and the
- * signer events of Woleet's `POST …/event` (SIGNER_EVENT_TYPES; SIGN_REFUSED is a decline).
+ * Every type of audit event (docs/signature-requests.md, "Signing and the proofs" and "Signer events and
+ * declines"): Woleet's, plus UPDATED (a DRAFT changed), PENDING and DRAFTED (the owner's moves to those
+ * states), VIEWED (a signer opened the request, first time) and EMAIL_FAILED (a mail of the request could not
+ * be rendered: its template passed its budget), and the signer events of Woleet's `POST …/event`
+ * (SIGNER_EVENT_TYPES; SIGN_REFUSED is a decline).
  */
 export const AUDIT_EVENT_TYPES = [
   'CREATED',
@@ -58,7 +59,7 @@ export interface AuditTrailEvent {
   readonly userAgent?: string;
 }
 
-/** The audit trail document (api-decisions.md): context and events, oldest first. */
+/** The audit trail document (docs/signature-requests.md): context and events, oldest first. */
 export interface AuditTrail {
   readonly auditContext: { readonly id: string; readonly name: string; readonly hashToSign: string };
   readonly auditEvents: AuditTrailEvent[];

@@ -1,5 +1,5 @@
 /**
- * The states of a signature request and who may move it where (api-decisions.md, "Signature requests").
+ * The states of a signature request and who may move it where (docs/signature-requests.md, "States").
  * The owner moves with `POST …/transition`; the platform moves by itself (activation, all signed, deadline).
  */
 import { fail } from '../errors.js';

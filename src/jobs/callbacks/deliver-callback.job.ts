@@ -35,7 +35,7 @@ const CALLBACK_JOB_DATA = Type.Union([
 /**
  * Delivers one callback message; a failed attempt is retried with exponential backoff. pg-boss waits
  * between d·2^(k-1) and d·2^k seconds before retry k, so 11 retries from d = 60 s span at least
- * 60·(2^11 − 1) s ≈ 34 hours (≥ 24 h, as api-decisions.md asks).
+ * 60·(2^11 − 1) s ≈ 34 hours (≥ 24 h, as docs/signature-requests.md, "Callbacks", promises).
  */
 export function deliverCallbackJob(
   deps: AppDeps,

@@ -1,5 +1,5 @@
 /**
- * Less work for the store on every new anchor (docs/performance-log.md, "Ingest per CPU second"). Each anchor
+ * Less work for the store on every new anchor (docs/performance-log-archive.md, "Ingest per CPU second"). Each anchor
  * insert used to update seven indexes and run the account's foreign-key check; since batches own seq ranges
  * (migration 021) some of that indexed nothing any query reads.
  * - `anchor_batch_idx` keeps only the anchors of batches closed before ranges: new anchors keep `batch_id`

@@ -1,8 +1,8 @@
 /**
- * The file to sign (Woleet's routes, api-decisions "The document"): the owner uploads it, as multipart part
- * `file` or as a raw body; the owner, a signer (`?signeeId=`) and the sharing link download it. Downloads are
- * served so that no file can act in our origin: `nosniff`, a sandboxing CSP, and every type but PDF as an
- * attachment.
+ * The file to sign (Woleet's routes; docs/signature-requests.md, "The document"): the owner uploads it, as
+ * multipart part `file` or as a raw body; the owner, a signer (`?signeeId=`) and the sharing link download it.
+ * Downloads are served so that no file can act in our origin: `nosniff`, a sandboxing CSP, and every type but
+ * PDF as an attachment.
  */
 import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
