@@ -407,6 +407,14 @@ export type Config = ProcessConfig &
   IdentityConfig &
   DocumentsConfig;
 export type BitcoinNetwork = Config['bitcoinNetwork'];
+/**
+ * What the HTTP layer (`buildApp`) is given: the process and HTTP settings, the network its pages name and the
+ * largest document an upload takes; not the whole configuration (no store, mail or key settings).
+ */
+export type ApiConfig = ProcessConfig &
+  HttpConfig &
+  Pick<BitcoinConfig, 'bitcoinNetwork'> &
+  Pick<DocumentsConfig, 'documentMaxBytes'>;
 
 /** Rules between settings: each gives its problem, or undefined. */
 const CROSS_CHECKS: readonly ((c: Config) => string | undefined)[] = [

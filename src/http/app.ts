@@ -5,7 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { AppDeps } from '../app/shared/deps.js';
-import { trustProxyOption, type Config } from '../config.js';
+import { trustProxyOption, type ApiConfig } from '../config.js';
 import { accessLog, loggerOptions } from './logging.js';
 import { registerAuth } from './plugins/auth.plugin.js';
 import { frameworkErrorOptions, registerErrorHandling } from './plugins/errors.plugin.js';
@@ -49,7 +49,7 @@ export interface BuildOptions {
 
 export async function buildApp(
   deps: HttpDeps,
-  config: Config,
+  config: ApiConfig,
   extraRoutes: RouteModule[] = [],
   opts: BuildOptions = {},
 ): Promise<FastifyInstance> {
@@ -162,7 +162,7 @@ function refuseNonJsonText(app: FastifyInstance): void {
   registerTextGuard(app);
 }
 
-async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+async function registerOpenApi(app: FastifyInstance, config: Pick<ApiConfig, 'publicUrl'>): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
