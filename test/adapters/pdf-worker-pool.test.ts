@@ -1,3 +1,4 @@
+// tier: slow (measured: 17.0 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * Issue 32: users' PDFs are read in worker threads. A document that takes its thread past its time or heap
  * limit costs that thread only: the task is refused with the limit it broke, the event loop of this process

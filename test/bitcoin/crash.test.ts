@@ -61,6 +61,22 @@ describe('crash between broadcast and recording (worker processes, PostgreSQL)',
   let worker: Proc | null = null;
   let env: Record<string, string>;
   let startHeight = 0;
+  let accountId = '';
+  /**
+   * This test's batches (those holding its anchors) and their transactions: with the transparency log on, as
+   * shipped, the log's checkpoints are anchors too, sealed in batches and transactions of their own.
+   */
+  const OURS = `SELECT DISTINCT ab.batch_id FROM anchor_batch ab JOIN anchor a ON a.id = ab.anchor_id WHERE a.account_id = $1`;
+  const ourTxs = () =>
+    opened.db.query<{ txid: string; status: string }>(
+      `SELECT txid, status FROM btc_tx WHERE batch_id IN (${OURS}) ORDER BY txid`,
+      [accountId],
+    );
+  const ourBatches = () =>
+    opened.db.query<{ status: string; root: Uint8Array; tx_id: string | null }>(
+      `SELECT status, root, tx_id FROM batch WHERE id IN (${OURS})`,
+      [accountId],
+    );
 
   before(async () => {
     rig = await startRegtestOnSchema(schema, {
@@ -77,6 +93,7 @@ describe('crash between broadcast and recording (worker processes, PostgreSQL)',
       password: 'correct horse battery',
     });
     const leaves = randomLeaves(25);
+    accountId = account.id;
     await insertDataAnchors(opened.db, account.id, leaves, 'crash');
     startHeight = await chain.getBlockCount();
   });
@@ -89,19 +106,20 @@ describe('crash between broadcast and recording (worker processes, PostgreSQL)',
   it('the worker dies right after sendrawtransaction: the tx is on the node, recorded only as SIGNED', async () => {
     const { code, out } = await runWorkerUntilExit({ ...env, PROOFSEAL_TEST_CRASH_AFTER_BROADCAST: 'true' }, 60_000);
     assert.equal(code, 86, out);
-    const txs = await opened.db.query<{ txid: string; status: string }>('SELECT txid, status FROM btc_tx');
+    const txs = await ourTxs();
     assert.deepEqual(
       txs.map((t) => t.status),
       ['SIGNED'],
     );
     await until(() => chain.isInMempool(txs[0]!.txid), 'the broadcast tx in the mempool');
-    const [batch] = await opened.db.query<{ status: string }>('SELECT status FROM batch');
+    const [batch, ...others] = await ourBatches();
+    assert.equal(others.length, 0);
     assert.equal(batch!.status, 'WAIT', 'the crash came before the batch was marked SENT');
   });
 
   it('a restarted worker reconciles with the same bytes: one OP_RETURN with the root on chain, every anchor CONFIRMED', async () => {
     worker = await startProofseal(['start', '--role', 'worker'], env, /proofseal started/);
-    const [{ txid }] = (await opened.db.query<{ txid: string }>('SELECT txid FROM btc_tx')) as [{ txid: string }];
+    const { txid } = (await ourTxs())[0]!;
     await until(
       async () =>
         (await opened.db.query(`SELECT 1 FROM batch WHERE status = 'SENT' AND tx_id = $1`, [txid])).length === 1,
@@ -113,17 +131,19 @@ describe('crash between broadcast and recording (worker processes, PostgreSQL)',
     // time), that job stays active until it expires (60 s) and pg-boss's maintenance (every 30 s) retries
     // it: the restarted worker confirms only then, which is what docs/architecture.md promises.
     await until(
-      async () => (await opened.db.query(`SELECT 1 FROM batch WHERE status = 'CONFIRMED'`)).length === 1,
+      async () => (await ourBatches()).filter((b) => b.status === 'CONFIRMED').length === 1,
       'the batch CONFIRMED',
       120_000,
     );
-    const txs = await opened.db.query<{ txid: string; status: string }>('SELECT txid, status FROM btc_tx');
-    assert.deepEqual(txs, [{ txid, status: 'CONFIRMED' }], 'no second transaction was ever signed');
-    const [batch] = await opened.db.query<{ root: Uint8Array; tx_id: string }>('SELECT root, tx_id FROM batch');
+    assert.deepEqual(await ourTxs(), [{ txid, status: 'CONFIRMED' }], 'no second transaction was ever signed');
+    const batches = await ourBatches();
+    assert.equal(batches.length, 1, 'the anchors were never batched again');
+    const [batch] = batches;
     assert.equal(batch!.tx_id, txid);
     assert.deepEqual(await txidsCarrying(chain, Buffer.from(batch!.root).toString('hex'), startHeight), [txid]);
     const counts = await opened.db.query<{ status: string; n: number }>(
-      `SELECT COALESCE(b.status, 'WAIT') AS status, count(*)::int AS n FROM anchor a LEFT JOIN anchor_batch ab ON ab.anchor_id = a.id LEFT JOIN batch b ON b.id = ab.batch_id GROUP BY 1`,
+      `SELECT COALESCE(b.status, 'WAIT') AS status, count(*)::int AS n FROM anchor a LEFT JOIN anchor_batch ab ON ab.anchor_id = a.id LEFT JOIN batch b ON b.id = ab.batch_id WHERE a.account_id = $1 GROUP BY 1`,
+      [accountId],
     );
     assert.deepEqual(counts, [{ status: 'CONFIRMED', n: 25 }]);
     assert.match(worker.output(), /reconciled/);

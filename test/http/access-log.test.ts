@@ -1,3 +1,4 @@
+// tier: slow (measured: 16.4 s in a full CI run, over the 10 s bound of the fast tier)
 /** One access line per request at info (the default level); the "incoming request" line only at debug. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,3 +1,4 @@
+// tier: slow (measured: 12.8 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * Receipts over HTTP once a batch owns a seq range: ETag and Cache-Control, 304 on a matching
  * If-None-Match, and never a stale receipt after a fee bump (new txid) or a reorg, whether from the

@@ -1,3 +1,4 @@
+// tier: slow (measured: 12.3 s in a full CI run, over the 10 s bound of the fast tier)
 /** POST /v1/receipt/verify through inject: every verification code, with a fake chain and a local identity server. */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

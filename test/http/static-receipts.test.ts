@@ -1,3 +1,4 @@
+// tier: slow (measured: 13.4 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * Static receipts (STATIC_RECEIPTS_URL, RECEIPT_REDIRECT) against a real S3 HTTP server (s3rver): the job's
  * use case writes each confirmed receipt once per transaction, byte for byte what the route serves, under a

@@ -1,3 +1,4 @@
+// tier: slow (measured: 14.8 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * Issue 21 item 11: every URL a user gives goes through the one check (check-user-url.ts → safe-fetch's
  * checkTarget): each private form is refused with 400 FORBIDDEN_URL in each field, at creation and at PUT,

@@ -1,3 +1,4 @@
+// tier: slow (measured: 12.3 s in a full CI run, over the 10 s bound of the fast tier)
 /** The identity server counts failed token checks in the store, with the API's limiter, before the check. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,3 +1,4 @@
+// tier: slow (measured: 12.8 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * Mail delivery is fair between accounts, on both stores: behind one account's backlog, another account's
  * invitation goes among the first mails the real SMTP server receives, not after the backlog.

@@ -1,3 +1,4 @@
+// tier: slow (measured: 11.2 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * A requester cannot send as someone else: a `serviceEmail` var outside the operator's domains is refused
  * at creation and PUT (400 FORBIDDEN_SENDER), and a `serviceName` var is shown as given only beside an

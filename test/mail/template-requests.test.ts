@@ -1,3 +1,4 @@
+// tier: slow (measured: 12.1 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * Templates and subjects through the HTTP API, on both stores (issue 21 items 1–5): hostile templates
  * refused at creation and at a DRAFT's PUT (the trial render with the request's own data), a template that

@@ -1,3 +1,4 @@
+// tier: slow (measured: 14.1 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * The mails the clock sends, through the real periodic job with a controllable clock: the reminder 3 days
  * after the invitation (one per signer, however often the tick runs) and the deadline warning one day

@@ -1,3 +1,4 @@
+// tier: slow (measured: 10.4 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * The hook where the attestation is made, on both stores: with a PDF signer in the attestation service, the
  * kept PDF is the rendered one plus its PAdES signature (pdfsig: valid, whole document), and it is what is

@@ -1,3 +1,4 @@
+// tier: slow (measured: 16.4 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * A signature request's callbacks, end to end on both stores: queued by the API, run by the job engine
  * (its payload check included), posted to a real HTTP listener on 127.0.0.1, signed as Standard Webhooks

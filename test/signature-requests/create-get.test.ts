@@ -1,3 +1,4 @@
+// tier: slow (measured: 12.6 s in a full CI run, over the 10 s bound of the fast tier)
 /** Creating, reading, changing and listing signature requests over HTTP, on both stores. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

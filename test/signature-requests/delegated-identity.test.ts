@@ -1,3 +1,4 @@
+// tier: slow (measured: 11.5 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * The identity of a delegated signature, checked as any receipt's is: the identity server named by the
  * receipt's identityURL proves it holds the platform key and answers for the signer it signed for.

@@ -1,3 +1,4 @@
+// tier: slow (measured: 15.3 s in a full CI run, over the 10 s bound of the fast tier)
 /** Uploading and downloading the file to sign over HTTP, hostile uploads included, on both stores. */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';

@@ -1,3 +1,4 @@
+// tier: slow (measured: 10.2 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * The file to sign kept in an S3-compatible store (a real S3 HTTP server, s3rver, started here): upload,
  * download with a range, nothing but sealed chunks in the bucket, and the retention job's deletion.

@@ -1,3 +1,4 @@
+// tier: slow (measured: 62.9 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * Issue 32, rows 1-4, over HTTP on both stores, with the PDF worker pool as src/runtime.ts wires it (the signed
  * copy's update and the signature field in its threads, uploads checked in them):

@@ -1,3 +1,4 @@
+// tier: slow (measured: 10.2 s in a full CI run, over the 10 s bound of the fast tier)
 /** Activation and deadline jobs with a controllable clock, the audit-trail seal and the proof bundle, on both stores. */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

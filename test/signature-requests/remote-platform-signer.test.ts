@@ -1,3 +1,4 @@
+// tier: slow (measured: 14.7 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * Signing by delegation with a remote identity server as the platform signer (PLATFORM_IDENTITY_URL): a
  * real identity server on a loopback port, called over HTTP, whose `/sign` the tests can hold. The server

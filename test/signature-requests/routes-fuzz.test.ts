@@ -1,3 +1,4 @@
+// tier: slow (measured: 20.1 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * Random input thrown at the signature-request routes with REAL ids: a DRAFT and an IN_PROGRESS request
  * of the owner, their signers' real signeeIds mixed with random ones, the owner's credentials. (The

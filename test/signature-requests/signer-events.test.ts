@@ -1,3 +1,4 @@
+// tier: slow (measured: 15.3 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * Issue 22 §2, on both stores: a signer who is done (signed, or declined) learns so before any one-time
  * password check (409, not OTP_REQUIRED / OTP_INVALID); the signer events of `POST …/event` are recorded in

@@ -1,3 +1,4 @@
+// tier: slow (measured: 16.1 s in a full CI run, over the 10 s bound of the fast tier)
 /** Signing by delegation and with one's own key, over HTTP, on both stores. */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

@@ -1,3 +1,4 @@
+// tier: slow (measured: 16.0 s in a full CI run, over the 10 s bound of the fast tier)
 /** Every state × every owner move, over HTTP, on both stores; the expected table is written out here, apart from core. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,3 +1,4 @@
+// tier: slow (measured: 10.9 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * The grouped anchor insert keeps every field as given, on both stores: on the embedded one the rows leave as
  * the literal of a prepared statement's EXECUTE (embedded-database.ts), so quotes, backslashes, escape-like

@@ -1,3 +1,4 @@
+// tier: slow (measured: 11.3 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * The embedded store's memory settings (docs/performance-log-archive.md, "Footprint"): PostgreSQL's buffer cache is
  * 8 MB, not the 128 MB initdb writes (PGlite touches all of it at start), in a store set up fresh in a

@@ -1,3 +1,4 @@
+// tier: slow (measured: 10.1 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * A fresh embedded store is a copy of the store template (docs/performance-log-archive.md, "Start"): a freshly
  * initialised cluster made once per PGlite version outside every DATA_DIR, owner-only; two stores made

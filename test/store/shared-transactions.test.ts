@@ -1,3 +1,4 @@
+// tier: slow (measured: 10.2 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * Shared transactions (src/adapters/store/shared-transactions.ts) on both stores: units arriving together
  * share one transaction; one failing unit costs its neighbours nothing but a second run, alone, and

@@ -1,3 +1,4 @@
+// tier: slow (measured: 15.3 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * The request's logo served from this origin, on both stores: a signer (signeeId) and the sharing link get
  * the PNG a local server serves, fetched once through the real safe fetch and its cache, with the sniffed

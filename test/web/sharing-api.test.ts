@@ -1,3 +1,4 @@
+// tier: slow (measured: 17.8 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * The sharing link's read API and the pages' server side, on both stores: the right token reads the request
  * (no signer secret or phone; the requester and signers by name and e-mail, as the attestation names them), a

@@ -1,3 +1,4 @@
+// tier: slow (measured: 15.3 s in a full CI run, over the 10 s bound of the fast tier)
 /** GET /verify and /assets/*: languages, security headers, no inline code, the bundle free of node-only code. */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

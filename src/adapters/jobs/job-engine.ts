@@ -74,10 +74,16 @@ export interface JobEngine extends JobQueue {
 }
 
 /**
- * How often pg-boss looks for jobs past their expiry (a worker that died leaves its job `active`):
- * its default, 120 s, would add two minutes to every recovery of a one-queued-one-running queue after a crash.
+ * How often pg-boss 12 deletes finished jobs (its `maintenanceIntervalSeconds`; expiry is no longer part of it).
  */
 const MAINTENANCE_INTERVAL_SECONDS = 30;
+/**
+ * How often pg-boss 12 looks for jobs past their expiry (a worker that died leaves its job `active`): its
+ * supervise pass and, within it, each queue's monitor. Their defaults, 60 s each, put a crashed worker's job
+ * back up to two minutes after its expiry, past the recovery bound of test/bitcoin/send-crash.test.ts (pg-boss
+ * 10 did expiry in its maintenance pass, which was set to 30 s).
+ */
+const SUPERVISE_INTERVAL_SECONDS = 10;
 
 /** An arbitrary constant: the advisory lock under which pg-boss starts (and installs itself) on PostgreSQL. */
 const BOSS_START_LOCK = 7_202_611_024;
@@ -170,6 +176,8 @@ export function createJobEngine(
     schema: bossSchema,
     supervise: true,
     maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
+    superviseIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
+    monitorIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
     schedule: false,
     migrate: true,
   });

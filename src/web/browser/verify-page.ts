@@ -182,6 +182,8 @@ async function onDrop(event: DragEvent): Promise<void> {
 
 async function onSubmit(event: SubmitEvent): Promise<void> {
   event.preventDefault();
+  // The previous verdict goes away at once, before anything is read: it says nothing of the files now being checked.
+  byId('result').hidden = true;
   // A signed copy alone is both files: its original revision and its attached bundle (signed-copy-input.ts).
   const { file, receipt, copy } = await withSignedCopy(
     byId<HTMLInputElement>('file').files?.[0],
@@ -191,8 +193,6 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
   const button = byId<HTMLButtonElement>('verify-button');
   button.disabled = true;
   button.textContent = msg('working');
-  // The previous verdict goes away at once: it says nothing of the files now being checked.
-  byId('result').hidden = true;
   try {
     await verify(file, receipt, copy);
   } finally {
