@@ -1,6 +1,7 @@
 import { fail } from '../../core/errors.js';
 import { HASH_SIZE, inclusionProof } from '../../core/tlog/rfc6962.js';
 import { packBundle, parseTilePath, TILE_WIDTH, unpackBundle, withStoredHashes } from '../../core/tlog/tiles.js';
+import type { LogInclusion } from '../../core/tlog/bundle-proofs.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
 import { loadLogKey } from './log-key.js';
@@ -78,6 +79,34 @@ export async function proveInclusion(
     proof: proof.map((h) => h.toString('base64')),
     checkpoint: c.note,
   };
+}
+
+/**
+ * The inclusion proofs of several anchors' entries, all in the one newest checkpoint (what a proof bundle
+ * carries): null for an anchor not logged yet (or none given); null as a whole when the log has no checkpoint.
+ */
+export async function proveInclusions(
+  deps: Pick<AppDeps, 'store'>,
+  input: { anchorIds: readonly (string | null)[] },
+): Promise<{ checkpoint: string; proofs: (LogInclusion | null)[] } | null> {
+  const store = deps.store;
+  const c = await store.tlog.checkpoint();
+  if (c === null) return null;
+  const proofs: (LogInclusion | null)[] = [];
+  for (const anchorId of input.anchorIds) {
+    const index = anchorId === null ? null : await store.tlog.indexOf(anchorId);
+    if (index === null || index >= c.size) {
+      proofs.push(null);
+      continue;
+    }
+    const proof = await withStoredHashes(c.size, (hashAt) => inclusionProof(hashAt, index, c.size), tileReader(store));
+    proofs.push({
+      index,
+      entry: (await entryAt(store, index)).toString('base64'),
+      proof: proof.map((h) => h.toString('base64')),
+    });
+  }
+  return { checkpoint: c.note, proofs };
 }
 
 function tileReader(store: Store) {
