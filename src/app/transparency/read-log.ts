@@ -5,6 +5,7 @@ import type { LogInclusion } from '../../core/tlog/bundle-proofs.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
 import { loadLogKey } from './log-key.js';
+import type { Bundle } from './tlog.port.js';
 import type { TransparencyDeps } from './transparency.port.js';
 
 type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey'> & { readonly transparency: TransparencyDeps };
@@ -92,6 +93,19 @@ export async function proveInclusions(
   const store = deps.store;
   const c = await store.tlog.checkpoint();
   if (c === null) return null;
+  // The bundle's entries are near one another: each tile and entry bundle is read once for all of them.
+  const tiles = new Map<string, Promise<Buffer>>();
+  const readTile = tileReader(store);
+  const cachedTile = (level: number, index: number) => {
+    const key = `${level}/${index}`;
+    if (!tiles.has(key)) tiles.set(key, readTile(level, index));
+    return tiles.get(key)!;
+  };
+  const bundles = new Map<number, Promise<Bundle | null>>();
+  const cachedBundle = (n: number) => {
+    if (!bundles.has(n)) bundles.set(n, store.tlog.bundle(n));
+    return bundles.get(n)!;
+  };
   const proofs: (LogInclusion | null)[] = [];
   for (const anchorId of input.anchorIds) {
     const index = anchorId === null ? null : await store.tlog.indexOf(anchorId);
@@ -99,10 +113,10 @@ export async function proveInclusions(
       proofs.push(null);
       continue;
     }
-    const proof = await withStoredHashes(c.size, (hashAt) => inclusionProof(hashAt, index, c.size), tileReader(store));
+    const proof = await withStoredHashes(c.size, (hashAt) => inclusionProof(hashAt, index, c.size), cachedTile);
     proofs.push({
       index,
-      entry: (await entryAt(store, index)).toString('base64'),
+      entry: (await entryAt(store, index, cachedBundle)).toString('base64'),
       proof: proof.map((h) => h.toString('base64')),
     });
   }
@@ -114,8 +128,12 @@ function tileReader(store: Store) {
     (await store.tlog.tile(level, index)) ?? fail('NOT_FOUND', `no tile ${level}/${index}`);
 }
 
-async function entryAt(store: Store, index: number): Promise<Buffer> {
-  const b = await store.tlog.bundle(Math.floor(index / TILE_WIDTH));
+async function entryAt(
+  store: Store,
+  index: number,
+  readBundle: (n: number) => Promise<Bundle | null> = (n) => store.tlog.bundle(n),
+): Promise<Buffer> {
+  const b = await readBundle(Math.floor(index / TILE_WIDTH));
   const entry = b && unpackBundle(b.entries, (index % TILE_WIDTH) + 1)[index % TILE_WIDTH];
   return entry ?? fail('NOT_FOUND', `no entry ${index}`);
 }
