@@ -5,7 +5,7 @@
  * algorithms of RFC 9162 §2.1.3.2 and §2.1.4.2. Sizes and indexes are plain numbers (safe integers): no bit
  * operator is used on them, so a log may pass 2^32 entries.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { DomainError } from '../errors.js';
 
 export const HASH_SIZE = 32;
@@ -15,9 +15,18 @@ export function leafHash(entry: Uint8Array): Buffer {
   return createHash('sha256').update(LEAF_PREFIX).update(entry).digest();
 }
 
-/** The hash of an inner node: SHA-256(0x01 ‖ left ‖ right). */
+/**
+ * The hash of an inner node: SHA-256(0x01 ‖ left ‖ right). One-shot over the 65 bytes (`crypto.hash`): half
+ * the CPU of a `createHash` object for so short an input, and a sequencer hashes about one node per entry.
+ */
 export function nodeHash(left: Uint8Array, right: Uint8Array): Buffer {
-  return createHash('sha256').update(NODE_PREFIX).update(left).update(right).digest();
+  if (left.length !== HASH_SIZE || right.length !== HASH_SIZE)
+    return createHash('sha256').update(NODE_PREFIX).update(left).update(right).digest();
+  const input = Buffer.allocUnsafe(1 + 2 * HASH_SIZE);
+  input[0] = 1;
+  input.set(left, 1);
+  input.set(right, 1 + HASH_SIZE);
+  return hash('sha256', input, 'buffer');
 }
 
 const LEAF_PREFIX = Buffer.from([0]);
