@@ -9,6 +9,8 @@ const benches = [
   ['--import', 'tsx', 'bench/anchors.bench.ts'],
   // Issue 25 goal 2: CPU per anchor of everything `proofseal start` runs, in recoveries.
   ['--import', 'tsx', 'bench/ingest.bench.ts'],
+  // Issue 36: the transparency log's sequencer alone, CPU per entry on both stores.
+  ['--import', 'tsx', 'bench/tlog-sequencer.bench.ts'],
   ['--import', 'tsx', 'bench/receipts.bench.ts'],
   // Issue 25 goal 1: receipts of random anchors of all stored, with and without the static receipts' redirect.
   ['--import', 'tsx', 'bench/receipts.bench.ts', '--mode', 'random', '--anchors', '100000,1000000', '--redirect'],
@@ -31,6 +33,9 @@ const benches = [
     '250,500,750,1000,1500,2000',
     '--create',
     '2,10,50',
+    // The log's cost is measured by the closed loop above (`--tlog both`, its default).
+    '--tlog',
+    'off',
   ],
   // Issue 25 goal 4: PostgreSQL's own insert, commit and point-read ceilings on this box (docs/scaling.md).
   ['--import', 'tsx', 'bench/pg-ceiling.bench.ts'],

@@ -30,6 +30,11 @@
  * is tried. `--create 2,10,50`: `POST /v1/signatureRequest` with that many signers each (their invitations
  * rendered and queued in the request's transaction), `--create-connections` closed-loop clients:
  * requests/s and mails queued/s (counted in the store). `--closed false` skips the closed-loop run.
+ * `--tlog on|off|both` (default both): the transparency log's sequencer (TRANSPARENCY_LOG, the `tlog.sequence`
+ * job, worked in the API process: its CPU counted with the API's) on, off, or an API of each in turn (a signature's pending log entry is written in
+ * its transaction either way, as the service does). With the log on, a measured run ends once the sequencer has
+ * logged every signature and event (`tlog_pending` empty, every anchor logged), so its work is inside it; the
+ * log's cost is printed as the ratio of the two (issue 36).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import cluster from 'node:cluster';
@@ -72,6 +77,7 @@ const { values: args } = parseArgs({
     'open-seconds': { type: 'string', default: '5' },
     create: { type: 'string', default: '' },
     'create-connections': { type: 'string', default: '8' },
+    tlog: { type: 'string', default: 'both' },
   },
 });
 // The API child inherits it (startApi).
@@ -97,6 +103,8 @@ interface ApiSetup {
   readonly schema: string;
   readonly withMail: boolean;
   readonly poolSize: number;
+  /** The transparency log's sequencer runs in the API's job engine. */
+  readonly tlog: boolean;
 }
 
 /** The service's parts as src/runtime.ts puts them together, on the bench's schema. */
@@ -128,8 +136,13 @@ async function openApi(setup: ApiSetup, seed: boolean) {
   const seedDeps = { ...base, jobs: engine, platformSigner: await platformSigner(base, seed) };
   // As the service runs (src/runtime.ts): the workflow's mails rendered and queued with each signature.
   const mail = { engine: createVelocityEngine(), publicUrl: 'http://localhost:3000', serviceName: 'proofseal' };
-  const deps = setup.withMail ? { ...seedDeps, mail: { ...mail, serviceEmail: 'no-reply@localhost' } } : seedDeps;
-  await engine.declare(jobDefinitions(deps, { mailer: fileMailer('/tmp/proofseal-bench/mail') }));
+  const mailed = setup.withMail ? { ...seedDeps, mail: { ...mail, serviceEmail: 'no-reply@localhost' } } : seedDeps;
+  const deps = setup.tlog ? { ...mailed, transparency: { origin: 'localhost:3000/log' } } : mailed;
+  const definitions = jobDefinitions(deps, { mailer: fileMailer('/tmp/proofseal-bench/mail') });
+  await engine.declare(definitions);
+  // The API only queues the jobs (no worker runs them here), but for the log's sequencer when it is on: its CPU
+  // and statements are then counted with the API's.
+  if (setup.tlog) await engine.work(definitions.filter((d) => d.name === 'tlog.sequence'));
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     DATA_DIR: '/tmp/proofseal-bench',
@@ -149,7 +162,7 @@ async function serveApi(count: number, appName: string, withMail: boolean): Prom
   const schema = `t_bench_${randomBytes(4).toString('hex')}`;
   const url = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}schema=${schema}&application_name=${appName}`;
   const processes = Number(args.processes);
-  const setup = { url, schema, withMail, poolSize: Math.ceil(12 / processes) };
+  const setup = { url, schema, withMail, poolSize: Math.ceil(12 / processes), tlog: args.tlog === 'on' };
   const { app, seedDeps, close, db } = await openApi({ ...setup, poolSize: processes > 1 ? 2 : 12 }, true);
   const pairs = await seedRequests(seedDeps, count);
   const dropSchema = async () => {
@@ -244,11 +257,36 @@ function answerSeeding(
 ): void {
   process.on('message', async (m: { command: string; count?: number }) => {
     if (m.command === 'seed') process.send!({ pairs: await seedRequests(deps, m.count!) });
+    if (m.command === 'wait-log') process.send!({ waitedMs: await waitForLog(db) });
     if (m.command === 'count-mails') {
       const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM email');
       process.send!({ mails: row!.n });
     }
   });
+}
+
+/**
+ * Waits until the transparency log's sequencer has logged everything written so far: no pending signing event,
+ * and every anchor (but the log's own seals) at or below its cursor. Returns the milliseconds waited.
+ */
+async function waitForLog(db: import('../src/adapters/store/sql.js').Sql): Promise<number> {
+  const t0 = performance.now();
+  for (;;) {
+    const [row] = await db.query<{ done: boolean }>(
+      `SELECT NOT EXISTS (SELECT 1 FROM tlog_pending)
+          AND (SELECT anchor_seq FROM tlog_state) >= coalesce(
+                (SELECT max(seq) FROM anchor WHERE account_id <> '00000000-0000-0000-0000-000000000000'), 0) AS done`,
+    );
+    if (row!.done) return performance.now() - t0;
+    if (performance.now() - t0 > 120_000) {
+      const [left] = await db.query(
+        `SELECT (SELECT count(*) FROM tlog_pending) AS pending, (SELECT anchor_seq FROM tlog_state) AS logged,
+                (SELECT max(seq) FROM anchor) AS last, (SELECT count(*) FROM tlog_checkpoint) AS checkpoints`,
+      );
+      throw new Error(`the transparency log is not caught up after 120 s: ${JSON.stringify(left)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 let ownerAccountId: string | undefined;
@@ -402,17 +440,22 @@ interface Api {
   token?: string;
   label: string;
   appName: string;
+  /** The transparency log's sequencer runs in it. */
+  tlog: boolean;
 }
 
-function startApi(count: number, root: string, label: string, appName: string): Promise<Api> {
+function startApi(count: number, root: string, label: string, appName: string, tlog: boolean): Promise<Api> {
   const child = fork(
     path.join(root, 'bench', 'signature-requests.bench.ts'),
-    ['--serve', '--requests', String(count), '--mail', args.mail!, '--processes', args.processes!],
+    // `--tlog` only when on: a baseline tree older than the option serves as before.
+    ['--serve', '--requests', String(count), '--mail', args.mail!, '--processes', args.processes!].concat(
+      tlog ? ['--tlog', 'on'] : [],
+    ),
     { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_APPLICATION_NAME: appName } },
   );
   return new Promise((resolve, reject) => {
     child.once('message', (m: { port: number; pairs: Pair[]; token?: string }) =>
-      resolve({ child, ...m, label, appName }),
+      resolve({ child, ...m, label, appName, tlog }),
     );
     child.once('exit', (code) => reject(new Error(`API server exited with ${code}`)));
   });
@@ -443,6 +486,8 @@ async function measure(api: Api, connections: number, requests: Buffer[]) {
   const pg0 = backends.map((pid) => cpuSeconds([pid]));
   const client0 = process.cpuUsage();
   const load = await runLoad({ port: api.port, connections, total: requests.length, request: (i) => requests[i]! });
+  // With the log on, the run ends once the sequencer has logged it (the client only waits meanwhile).
+  const logWait = api.tlog ? (await ask<{ waitedMs: number }>(api.child, { command: 'wait-log' })).waitedMs : 0;
   const client = process.cpuUsage(client0);
   const pgCpu = backends.reduce((sum, pid, i) => {
     const now = cpuSeconds([pid]);
@@ -456,7 +501,14 @@ async function measure(api: Api, connections: number, requests: Buffer[]) {
     writeFileSync(file, JSON.stringify(server.raw));
     console.log(`  API CPU profile of the measured run: ${file}`);
   }
-  return { load, server, pgCpuMs: pgCpu * 1000, clientCpuMs: (client.user + client.system) / 1000, backends };
+  return {
+    load,
+    server,
+    pgCpuMs: pgCpu * 1000,
+    clientCpuMs: (client.user + client.system) / 1000,
+    backends,
+    logWait,
+  };
 }
 
 function report(
@@ -469,7 +521,9 @@ function report(
   const ms = (v: number) => v.toFixed(2);
   const p99 = percentile(r.load.latencies, 0.99);
   const mean = r.load.latencies.reduce((a, b) => a + b, 0) / n;
-  console.log(`  POST …/delegate: ${describeLoad(r.load, 'signatures')}`);
+  console.log(
+    `  POST …/delegate: ${describeLoad(r.load, 'signatures')}${r.logWait > 0 ? `; every signature logged ${(r.logWait / 1000).toFixed(1)} s after the load` : ''}`,
+  );
   console.log(
     `  ratios: ${((100 * rate) / rateOf(refs.bare)).toFixed(1)} % of the bare server's requests/s, p99 ${(p99 / percentile(refs.bare.latencies, 0.99)).toFixed(1)}× the bare server's; ${loadAverage()}`,
   );
@@ -481,6 +535,18 @@ function report(
   );
   if (args.statements) printStatements(r.server, n);
   if (r.server.profile.length > 0) console.log(['  API CPU profile (self time):', ...r.server.profile].join('\n'));
+}
+
+/** The log's cost per signature, for each tree measured with the log off and on (`--tlog both`). */
+function reportLogCost(apis: Api[], spent: Map<Api, { cpuMs: number; n: number }>): void {
+  const perSignature = (a: Api) => spent.get(a)!.cpuMs / spent.get(a)!.n;
+  for (let i = 0; i + 1 < apis.length; i += 2) {
+    const [off, on] = [apis[i]!, apis[i + 1]!];
+    const tree = off.label.replace(/, transparency log off$/, '');
+    console.log(
+      `  [${tree}] the transparency log's cost: ${(perSignature(on) - perSignature(off)).toFixed(3)} ms CPU per signature (API + PostgreSQL: ${perSignature(off).toFixed(3)} ms off, ${perSignature(on).toFixed(3)} ms on), signatures per CPU second ×${(perSignature(off) / perSignature(on)).toFixed(3)} with it; ${loadAverage()}`,
+    );
+  }
 }
 
 /** The statements per signature by kind, each with its mean time from send to answer (`--statements`). */
@@ -499,12 +565,20 @@ async function main(): Promise<void> {
   const rounds = Number(args.rounds);
   const closed = args.closed === 'true';
   const here = path.resolve(new URL('..', import.meta.url).pathname);
-  const variants = [{ label: 'this tree', root: here }];
-  if (args.baseline !== undefined) variants.push({ label: 'baseline', root: path.resolve(args.baseline) });
+  const trees = [{ label: 'this tree', root: here }];
+  if (args.baseline !== undefined) trees.push({ label: 'baseline', root: path.resolve(args.baseline) });
+  const modes = args.tlog === 'both' ? [false, true] : [args.tlog === 'on'];
+  const variants = trees.flatMap((t) =>
+    modes.map((tlog) => ({ ...t, tlog, label: `${t.label}, transparency log ${tlog ? 'on' : 'off'}` })),
+  );
   const apis: Api[] = [];
   // One after the other: seeding is not measured, and two at once would only load the machine more.
   for (const [i, v] of variants.entries())
-    apis.push(await startApi(closed ? count * rounds + warmup : 0, v.root, v.label, `${APPLICATION_NAME}-${i}`));
+    apis.push(
+      await startApi(closed ? count * rounds + warmup : 0, v.root, v.label, `${APPLICATION_NAME}-${i}`, v.tlog),
+    );
+  /** CPU (API + PostgreSQL backends) and signatures measured, by API. */
+  const spent = new Map<Api, { cpuMs: number; n: number }>();
   const api = apis[0]!;
   let measured: Awaited<ReturnType<typeof measure>> | undefined;
   if (closed) {
@@ -519,6 +593,7 @@ async function main(): Promise<void> {
     for (const a of apis) {
       const warm = a.pairs.slice(count * rounds).map(delegate);
       await runLoad({ port: a.port, connections, total: warm.length, request: (i) => warm[i]! });
+      if (a.tlog) await ask(a.child, { command: 'wait-log' });
     }
     for (let round = 0; round < rounds; round++)
       for (const a of round % 2 === 0 ? apis : [...apis].reverse()) {
@@ -526,7 +601,13 @@ async function main(): Promise<void> {
         if (apis.length > 1) console.log(` ${a.label}, round ${round + 1}:`);
         measured = await measure(a, connections, requests);
         report(measured, refs, connections);
+        const sum = spent.get(a) ?? { cpuMs: 0, n: 0 };
+        spent.set(a, {
+          cpuMs: sum.cpuMs + measured.server.cpuMs + measured.pgCpuMs,
+          n: sum.n + measured.load.requests,
+        });
       }
+    if (modes.length === 2) reportLogCost(apis, spent);
   }
   if (args['open-rates'] !== '')
     for (let round = 0; round < (apis.length > 1 ? rounds : 1); round++)

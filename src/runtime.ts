@@ -23,6 +23,7 @@ import { storeDocumentObjects } from './adapters/store/document.repository.js';
 import { parseObjectStoreUrl, s3Client } from './adapters/objects/s3-client.js';
 import { s3DocumentObjects } from './adapters/objects/s3-document-objects.js';
 import { s3StaticReceipts } from './adapters/objects/s3-static-receipts.js';
+import { s3LogObjects } from './adapters/objects/s3-log-objects.js';
 import { isConnectionFailure, StoreUnreachableError } from './adapters/store/store-unreachable.js';
 import { resolveSecretKey, systemClock, systemRandom } from './adapters/system/system.js';
 import type { HttpClient } from './app/shared/http-client.port.js';
@@ -31,6 +32,7 @@ import type { Mailer } from './app/mail/email.port.js';
 import type { MailSettings } from './app/mail/mail-settings.port.js';
 import { createVelocityEngine } from './adapters/templates/velocity-engine.js';
 import type { AppDeps } from './app/shared/deps.js';
+import type { TransparencyDeps } from './app/transparency/transparency.port.js';
 import { useNativeSecpIfAvailable } from './adapters/crypto/native-secp.js';
 import type { Config } from './config.js';
 import type { Sql } from './adapters/store/sql.js';
@@ -137,7 +139,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
       inspector: workerDocumentInspector(pdfCheckers),
     },
     ...staticReceiptsOf(config),
-    ...(config.transparencyLog && { transparency: { origin: logOriginOf(config.publicUrl) } }),
+    ...(config.transparencyLog && { transparency: transparencyOf(config) }),
   };
   const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl) : null;
   const mailer = smtp ?? fileMailer(path.join(config.dataDir, 'mail'));
@@ -174,6 +176,14 @@ function staticReceiptsOf(config: Config): Pick<AppDeps, 'staticReceipts'> {
   return {
     staticReceipts: { objects: s3StaticReceipts(s3Client(loc), loc.prefix), publicBaseUrl: config.staticReceiptsUrl },
   };
+}
+
+/** The transparency log: its origin, and its files written to the object store with the static receipts, when they are. */
+function transparencyOf(config: Config): TransparencyDeps {
+  const origin = logOriginOf(config.publicUrl);
+  if (config.staticReceiptsUrl === undefined || config.objectStoreUrl === undefined) return { origin };
+  const loc = parseObjectStoreUrl(config.objectStoreUrl);
+  return { origin, objects: s3LogObjects(s3Client(loc), loc.prefix) };
 }
 
 /**

@@ -15,6 +15,7 @@ import {
 import { deliverSmsJob } from './sms/deliver-sms.job.js';
 import { documentRetentionJob } from './signature-requests/document-retention.job.js';
 import { staticReceiptsJob } from './anchoring/static-receipts.job.js';
+import { publishLogJob } from './transparency/publish-log.job.js';
 import { sequenceLogJob } from './transparency/sequence-log.job.js';
 
 /** A signed copy larger than this is not mailed (many mail servers refuse more); the attestation goes instead. */
@@ -45,5 +46,8 @@ export function jobDefinitions(
     documentRetentionJob(deps),
     ...(deps.staticReceipts ? [staticReceiptsJob({ ...deps, staticReceipts: deps.staticReceipts })] : []),
     ...(deps.transparency ? [sequenceLogJob({ ...deps, transparency: deps.transparency })] : []),
+    ...(deps.transparency?.objects
+      ? [publishLogJob({ ...deps, transparency: { ...deps.transparency, objects: deps.transparency.objects } })]
+      : []),
   ];
 }

@@ -118,13 +118,14 @@ export function tlogRepository(sql: Sql): TlogRepository {
       return rows[0] ? asBuffer(rows[0].hashes) : null;
     },
     async writeTiles(tiles) {
-      if (tiles.length === 0) return;
-      await sql.query(
-        `INSERT INTO tlog_tile (level, idx, hashes)
-         SELECT l, i, decode(h, 'hex') FROM unnest($1::smallint[], $2::bigint[], $3::text[]) AS u(l, i, h)
-         ON CONFLICT (level, idx) DO UPDATE SET hashes = excluded.hashes`,
-        [tiles.map((t) => t.level), tiles.map((t) => t.index), tiles.map((t) => t.hashes.toString('hex'))],
-      );
+      // A statement per tile, its hashes a binary parameter (no hex text either way); in a transaction they
+      // leave together without waiting for each other (`write`).
+      for (const t of tiles)
+        await sql.write(
+          `INSERT INTO tlog_tile (level, idx, hashes) VALUES ($1, $2, $3)
+           ON CONFLICT (level, idx) DO UPDATE SET hashes = excluded.hashes`,
+          [t.level, t.index, t.hashes],
+        );
     },
     async bundle(index) {
       const rows = await sql.query<{ count: number; entries: Uint8Array }>(
@@ -134,24 +135,30 @@ export function tlogRepository(sql: Sql): TlogRepository {
       return rows[0] ? { index, count: rows[0].count, entries: asBuffer(rows[0].entries) } : null;
     },
     async writeBundles(bundles: readonly Bundle[]) {
-      if (bundles.length === 0) return;
-      await sql.query(
-        `INSERT INTO tlog_bundle (idx, count, entries)
-         SELECT i, n, decode(e, 'hex') FROM unnest($1::bigint[], $2::smallint[], $3::text[]) AS u(i, n, e)
-         ON CONFLICT (idx) DO UPDATE SET count = excluded.count, entries = excluded.entries`,
-        [bundles.map((b) => b.index), bundles.map((b) => b.count), bundles.map((b) => b.entries.toString('hex'))],
-      );
+      for (const b of bundles)
+        await sql.write(
+          `INSERT INTO tlog_bundle (idx, count, entries) VALUES ($1, $2, $3)
+           ON CONFLICT (idx) DO UPDATE SET count = excluded.count, entries = excluded.entries`,
+          [b.index, b.count, b.entries],
+        );
     },
-    async addRefs(refs) {
-      if (refs.length === 0) return;
-      await sql.query(
-        'INSERT INTO tlog_ref (anchor_id, idx) SELECT * FROM unnest($1::uuid[], $2::bigint[]) ON CONFLICT (anchor_id) DO NOTHING',
-        [refs.map((r) => r.anchorId), refs.map((r) => r.index)],
+    async addRefs(firstIndex, seqs) {
+      if (seqs.length === 0) return;
+      // The seqs as one JSON array: PGlite serializes a bigint[] parameter three times slower than it parses
+      // this (and PostgreSQL reads either as text).
+      await sql.write(
+        `INSERT INTO tlog_ref (seq, idx)
+         SELECT s::bigint, $2::bigint + o - 1 FROM jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS t(s, o)
+         ON CONFLICT (seq) DO NOTHING`,
+        [JSON.stringify(seqs), firstIndex],
       );
     },
     async indexOf(anchorId) {
       if (!UUID.test(anchorId)) return null;
-      const rows = await sql.query<{ idx: string }>('SELECT idx FROM tlog_ref WHERE anchor_id = $1', [anchorId]);
+      const rows = await sql.query<{ idx: string }>(
+        'SELECT r.idx FROM anchor a JOIN tlog_ref r ON r.seq = a.seq WHERE a.id = $1',
+        [anchorId],
+      );
       return rows[0] ? Number(rows[0].idx) : null;
     },
     async addCheckpoint(c) {
@@ -185,6 +192,13 @@ export function tlogRepository(sql: Sql): TlogRepository {
     },
     async markReceiptLogged(size) {
       await sql.write('UPDATE tlog_checkpoint SET receipt_logged = true WHERE size = $1', [size]);
+    },
+    async publishedSize() {
+      const rows = await sql.query<{ size: string }>('SELECT size FROM tlog_published');
+      return Number(rows[0]?.size ?? 0);
+    },
+    async savePublishedSize(size) {
+      await sql.query('UPDATE tlog_published SET size = greatest(size, $1::bigint)', [size]);
     },
   };
 }

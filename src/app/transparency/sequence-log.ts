@@ -20,8 +20,8 @@ const RECEIPTS_PER_RUN = 16;
 
 interface NewEntry {
   readonly bytes: Buffer;
-  /** An anchor's entry: the anchor's id (its index is kept by it). */
-  readonly anchorId: string | null;
+  /** An anchor's entry: the anchor's seq (its index is kept by it). */
+  readonly anchorSeq: number | null;
 }
 
 export interface SequenceResult {
@@ -75,7 +75,7 @@ function anchorEntry(a: LoggedAnchor): NewEntry {
     signedIdentity: a.signedIdentity,
     signedIssuerDomain: a.signedIssuerDomain,
   };
-  return { bytes: encodeEntry(entry), anchorId: a.id };
+  return { bytes: encodeEntry(entry), anchorSeq: a.seq };
 }
 
 function signerEventEntry(e: TakenSignerEvent): NewEntry {
@@ -89,7 +89,7 @@ function signerEventEntry(e: TakenSignerEvent): NewEntry {
     signedIdentity: e.signedIdentity,
     time: e.at,
   };
-  return { bytes: encodeEntry(entry), anchorId: null };
+  return { bytes: encodeEntry(entry), anchorSeq: null };
 }
 
 /** The entries of sealed checkpoints whose seal now has a complete receipt (marked logged). */
@@ -105,7 +105,7 @@ async function receiptEntries(tx: Store): Promise<NewEntry[]> {
       anchor: c.anchorId!,
       receipt: result.receipt,
     };
-    out.push({ bytes: encodeEntry(entry), anchorId: null });
+    out.push({ bytes: encodeEntry(entry), anchorSeq: null });
     await tx.tlog.markReceiptLogged(c.size);
   }
   return out;
@@ -124,21 +124,45 @@ async function appendEntries(tx: Store, size: number, entries: readonly NewEntry
   );
   await tx.tlog.writeTiles(appended.tiles);
   await tx.tlog.writeBundles(await bundlesAfter(tx, size, entries));
-  const refs = entries.flatMap((e, i) => (e.anchorId === null ? [] : [{ anchorId: e.anchorId, index: size + i }]));
-  await tx.tlog.addRefs(refs);
+  // The anchors come first in a run: their entries' indexes follow one another from `size`.
+  const seqs: number[] = [];
+  entries.forEach((e, i) => {
+    if (e.anchorSeq === null) return;
+    if (i !== seqs.length) throw new Error('the anchors of a sequencer run come before its other entries');
+    seqs.push(e.anchorSeq);
+  });
+  await tx.tlog.addRefs(size, seqs);
   return appended.edge;
 }
 
-/** The entry bundles changed by appending `entries` to a log of `size`: the partial one made longer, then new ones. */
+/**
+ * The entry bundles changed by appending `entries` to a log of `size`: the partial one made longer (its stored
+ * bytes kept as they are, the new entries packed after them), then new ones.
+ */
 async function bundlesAfter(tx: Store, size: number, entries: readonly NewEntry[]): Promise<Bundle[]> {
   const first = Math.floor(size / TILE_WIDTH);
   const kept = size % TILE_WIDTH;
-  const head = kept === 0 ? [] : unpackBundle((await tx.tlog.bundle(first))?.entries ?? Buffer.alloc(0), kept);
-  const all = [...head, ...entries.map((e) => e.bytes)];
+  let head: Buffer = Buffer.alloc(0);
+  if (kept > 0) {
+    const stored = (await tx.tlog.bundle(first))?.entries ?? Buffer.alloc(0);
+    const held = unpackBundle(stored, kept);
+    if (held.length !== kept)
+      throw new Error(`the log's entry bundle ${first} holds ${held.length} entries, not ${kept}`);
+    head = stored.subarray(
+      0,
+      held.reduce((n, e) => n + 2 + e.length, 0),
+    );
+  }
   const out: Bundle[] = [];
-  for (let at = 0; at < all.length; at += TILE_WIDTH) {
-    const part = all.slice(at, at + TILE_WIDTH);
-    out.push({ index: first + at / TILE_WIDTH, count: part.length, entries: packBundle(part) });
+  for (let at = 0, index = first, count = kept; at < entries.length; index++, count = 0) {
+    const part = entries.slice(at, at + TILE_WIDTH - count).map((e) => e.bytes);
+    const packed = packBundle(part);
+    out.push({
+      index,
+      count: count + part.length,
+      entries: count > 0 ? Buffer.concat([head, packed]) : packed,
+    });
+    at += part.length;
   }
   return out;
 }

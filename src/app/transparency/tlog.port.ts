@@ -75,8 +75,8 @@ export interface TlogRepository {
   writeTiles(tiles: readonly TileContent[]): Promise<void>;
   bundle(index: number): Promise<Bundle | null>;
   writeBundles(bundles: readonly Bundle[]): Promise<void>;
-  /** Remembers the index of anchors' entries. */
-  addRefs(refs: ReadonlyArray<{ readonly anchorId: string; readonly index: number }>): Promise<void>;
+  /** Remembers the index of anchors' entries, by the anchor's seq: `seqs[k]`'s entry is at `firstIndex + k`. */
+  addRefs(firstIndex: number, seqs: readonly number[]): Promise<void>;
   /** The index of an anchor's entry, or null (not logged, or not yet). */
   indexOf(anchorId: string): Promise<number | null>;
   addCheckpoint(c: StoredCheckpoint): Promise<void>;
@@ -87,4 +87,11 @@ export interface TlogRepository {
   /** Sealed checkpoints whose receipt is not in the log yet, oldest first. */
   sealedUnlogged(limit: number): Promise<StoredCheckpoint[]>;
   markReceiptLogged(size: number): Promise<void>;
+  /**
+   * How far the log is written to the object store: every full tile and entry bundle of a log of this size is
+   * there (and a checkpoint no larger, with its partial tiles). 0 before the first write.
+   */
+  publishedSize(): Promise<number>;
+  /** Records a larger published size (a smaller one is ignored). */
+  savePublishedSize(size: number): Promise<void>;
 }

@@ -104,15 +104,21 @@ export function storedHashesRead(compute: (hashAt: SubtreeHash) => unknown): Arr
 
 /** Entries packed as an entry bundle: each a big-endian uint16 length, then its bytes. */
 export function packBundle(entries: readonly Uint8Array[]): Buffer {
-  const parts: Buffer[] = [];
+  let total = 0;
   for (const e of entries) {
     if (e.length > MAX_ENTRY_BYTES)
       throw new DomainError('VALIDATION_FAILED', `a log entry is ${e.length} bytes, over ${MAX_ENTRY_BYTES}`);
-    const len = Buffer.allocUnsafe(2);
-    len.writeUInt16BE(e.length);
-    parts.push(len, Buffer.from(e));
+    total += 2 + e.length;
   }
-  return Buffer.concat(parts);
+  // One buffer, written in place: a sequencer packs thousands of entries a run.
+  const out = Buffer.allocUnsafe(total);
+  let at = 0;
+  for (const e of entries) {
+    out.writeUInt16BE(e.length, at);
+    out.set(e, at + 2);
+    at += 2 + e.length;
+  }
+  return out;
 }
 
 /**
