@@ -95,8 +95,8 @@ export async function getProofBundle(
   deps: Pick<AppDeps, 'store' | 'chain'>,
   request: SignatureRequest,
 ): Promise<ProofBundle> {
-  const anchorIds = [...request.signees.map((s) => s.anchorId), request.auditTrailAnchorId];
-  const receipts = await Promise.all(request.signees.map((s) => receiptOf(deps, s.anchorId)));
+  const anchorIds = [...request.signers.map((s) => s.anchorId), request.auditTrailAnchorId];
+  const receipts = await Promise.all(request.signers.map((s) => receiptOf(deps, s.anchorId)));
   const trailReceipt = await receiptOf(deps, request.auditTrailAnchorId);
   const spv = request.proofBundleComplete ? await spvOf(deps, anchorIds) : [];
   const sealed = await deps.store.signatureRequests.sealedTrail(request.id);
@@ -155,7 +155,7 @@ export async function getReaderProofBundle(
 ): Promise<ProofBundle> {
   const bundle = await getProofBundle(deps, request);
   const mine = (auditTrailId: string | undefined) => reader.kind === 'owner' || auditTrailId === reader.auditTrailId;
-  const signatureOpenings = request.signees.flatMap((s) => {
+  const signatureOpenings = request.signers.flatMap((s) => {
     const opening = s.anchorId !== null && mine(s.auditTrailId) ? signedEmailOpening(deps, s) : null;
     return opening === null ? [] : [{ auditTrailId: s.auditTrailId, salt: opening.salt, value: opening.value }];
   });
@@ -210,7 +210,7 @@ async function rootTimestamps(
   request: SignatureRequest,
 ): Promise<Rfc3161Timestamp[]> {
   const roots = new Set<string>();
-  for (const id of [...request.signees.map((s) => s.anchorId), request.auditTrailAnchorId]) {
+  for (const id of [...request.signers.map((s) => s.anchorId), request.auditTrailAnchorId]) {
     const receipt = await receiptOf(deps, id);
     if (receipt !== null) roots.add(receipt.merkleRoot);
   }
@@ -224,7 +224,7 @@ async function rootTimestamps(
 
 /** Every anchor CONFIRMED with its SPV data stored (the header too: a batch confirmed before it was stored waits for a worker to read it). */
 async function allConfirmed(deps: Pick<AppDeps, 'store'>, request: SignatureRequest): Promise<boolean> {
-  const ids = [...request.signees.map((s) => s.anchorId), request.auditTrailAnchorId];
+  const ids = [...request.signers.map((s) => s.anchorId), request.auditTrailAnchorId];
   for (const id of ids) {
     if (id === null) continue;
     const anchor = await deps.store.anchors.findById(id);
