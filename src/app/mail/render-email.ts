@@ -70,7 +70,8 @@ export function renderEmail(
 
 /**
  * {@link renderEmail} with the default words taken from `texts`: the service gives DEFAULT_TEXTS; a test gives a
- * table with an e-mail type of its own, rendered as the service renders its types (test/mail/add-email-type.test.ts).
+ * table with an e-mail type of its own, rendered as the service renders its types
+ * (test/mail/core/add-email-type.test.ts).
  */
 export function renderEmailFrom<Id extends string>(
   engine: TemplateEngine,

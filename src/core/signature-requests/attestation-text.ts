@@ -220,7 +220,7 @@ const STATES: Record<AttestationLang, Record<SignatureRequestState, string>> = {
 
 /**
  * The kind of each mail an EMAIL_SENT (or EMAIL_FAILED) event names, in words rather than its type id: one entry per
- * e-mail type, which the compiler asks for (test/mail/add-email-type.test.ts).
+ * e-mail type, which the compiler asks for (test/mail/core/add-email-type.test.ts).
  */
 export const MAILS: Record<AttestationLang, Record<EmailTypeId, string>> = {
   en: {

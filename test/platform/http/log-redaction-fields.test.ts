@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
-import { loggerOptions } from '../../src/http/logging.js';
+import { loggerOptions } from '../../../src/http/logging.js';
 
 describe('log field redaction', () => {
   it('masks signeeId (the wire name) and signerSecret (the code name) in any logged object', () => {

@@ -8,12 +8,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createVelocityEngine } from '../../src/adapters/templates/velocity-engine.js';
-import { renderEmail, renderEmailFrom } from '../../src/app/mail/render-email.js';
-import { DEFAULT_TEXTS, type EmailText, type EmailTexts } from '../../src/core/mail/default-texts.js';
-import { EMAIL_TYPES, type EmailType, type EmailTypeId } from '../../src/core/mail/email-types.js';
-import { mailContext } from '../../src/core/mail/mail-context.js';
-import { MAILS, type AttestationLang } from '../../src/core/signature-requests/attestation-text.js';
+import { createVelocityEngine } from '../../../src/adapters/templates/velocity-engine.js';
+import { renderEmail, renderEmailFrom } from '../../../src/app/mail/render-email.js';
+import { DEFAULT_TEXTS, type EmailText, type EmailTexts } from '../../../src/core/mail/default-texts.js';
+import { EMAIL_TYPES, type EmailType, type EmailTypeId } from '../../../src/core/mail/email-types.js';
+import { mailContext } from '../../../src/core/mail/mail-context.js';
+import { MAILS, type AttestationLang } from '../../../src/core/signature-requests/attestation-text.js';
 
 // Step 1: one entry in EMAIL_TYPES (here in a copy of it, as the test cannot change the service's own).
 const FIXTURE_TYPES = {
