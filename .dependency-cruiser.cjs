@@ -1,5 +1,5 @@
 /**
- * Import rules of docs/architecture.md, each one enforceable (test/architecture.test.ts plants one violation
+ * Import rules of docs/architecture.md, each one enforceable (test/platform/repository/architecture.test.ts plants one violation
  * per rule in a scratch tree and expects exactly that rule to fire).
  *
  * Direction: core ← app ← adapters / http / jobs / identity / cli ← composition root (main.ts, runtime.ts,

@@ -1,6 +1,6 @@
 /**
  * Go's transparency-log code (golang.org/x/mod/sumdb/tlog and sumdb/note, Debian's golang-go and
- * golang-golang-x-mod-dev) as an independent checker: test/tlog/go-checker/main.go, built once per run in
+ * golang-golang-x-mod-dev) as an independent checker: test/transparency-log/go-checker/main.go, built once per run in
  * GOPATH mode into a temporary folder and spoken to over stdin/stdout, one JSON line each way.
  */
 import { spawn, execFileSync } from 'node:child_process';
@@ -22,7 +22,7 @@ export interface GoChecker {
   close(): Promise<void>;
 }
 
-const SOURCE = path.resolve(import.meta.dirname, '../tlog/go-checker/main.go');
+const SOURCE = path.resolve(import.meta.dirname, '../transparency-log/go-checker/main.go');
 
 /** Builds and starts the checker. */
 export function startGoChecker(): GoChecker {

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { blockMerkleBranch, blockMerkleRoot, type SpvProof } from '../../src/core/bitcoin/index.js';
-import { anchorTx } from '../core/tx-fixture.js';
+import { anchorTx } from '../anchoring/core/tx-fixture.js';
 
 const sha256d = (b: Buffer) => createHash('sha256').update(createHash('sha256').update(b).digest()).digest();
 

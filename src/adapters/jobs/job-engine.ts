@@ -80,7 +80,7 @@ const MAINTENANCE_INTERVAL_SECONDS = 30;
 /**
  * How often pg-boss 12 looks for jobs past their expiry (a worker that died leaves its job `active`): its
  * supervise pass and, within it, each queue's monitor. Their defaults, 60 s each, put a crashed worker's job
- * back up to two minutes after its expiry, past the recovery bound of test/bitcoin/send-crash.test.ts (pg-boss
+ * back up to two minutes after its expiry, past the recovery bound of test/anchoring/bitcoin/send-crash.test.ts (pg-boss
  * 10 did expiry in its maintenance pass, which was set to 30 s).
  */
 const SUPERVISE_INTERVAL_SECONDS = 10;
