@@ -23,6 +23,8 @@ export const CLIENT_USAGE = `  seal <file> [--private] [--name N] [--confirmed] 
                                   (attestation.pdf, a signed copy); prints the block relied on
   verify <signed-copy.pdf> --headers FILE | --rpc-url URL | --explorer URL
                                   a signed copy alone: the original inside it, checked with the bundle it carries
+    [--log-vkey KEY]              with either: check the transparency log's checkpoint under its verifier key
+                                  (the one its operator publishes); without it, its signature is not checked
   receipt <anchorId> [--out FILE]  fetch a receipt
   find <file>                      public anchors of the file's hash
   client options: --api-url --identity-url --token --login --password --identity-token --json

@@ -17,6 +17,7 @@ import type { OriginalSearch } from '../core/documents/signed-copy.js';
 import { checkPdfSignatures } from '../core/documents/pdf-signatures.js';
 import { copySigner, signedCopyChecks } from '../core/documents/signed-copy-checks.js';
 import { HeadersFileError, parseHeadersFile } from '../core/bitcoin/block-header.js';
+import { parseVerifierKey, type Verifier } from '../core/tlog/checkpoint.js';
 import { UsageError } from './args.js';
 import type { ClientContext } from './client-context.js';
 import type { Flags } from './client-settings.js';
@@ -60,6 +61,20 @@ function withoutCredentials(url: string): string {
   }
 }
 
+/**
+ * The transparency log's verifier key given with `--log-vkey` (the one its operator publishes), or null.
+ * @throws UsageError when it is not a verifier key
+ */
+export function logKeyOf(values: Flags): Verifier | null {
+  const text = values['log-vkey'];
+  if (typeof text !== 'string') return null;
+  try {
+    return parseVerifierKey(text);
+  } catch (err) {
+    throw new UsageError(`--log-vkey: ${(err as Error).message}`);
+  }
+}
+
 /** What was found in a signed copy given alone: its bytes, the search for its original revision, the hashes sought. */
 export interface SignedCopyFinding {
   readonly size: number;
@@ -77,8 +92,9 @@ export async function verifyBundleCommand(
   input: { file: string; hash: string; bundle: unknown; values: Flags; signedCopy?: SignedCopyFinding },
 ): Promise<void> {
   const headers = await headerSourceOf(input.values, ctx);
+  const logKey = logKeyOf(input.values);
   let v = await verifyProofBundle(
-    { headers, timestamps: ctx.adapters.timestampTokens },
+    { headers, timestamps: ctx.adapters.timestampTokens, logKey },
     { bundle: input.bundle, documentHash: input.hash },
   );
   let signer: string | null = null;
@@ -155,6 +171,8 @@ function reportBundle(
     ctx.out(
       `time-stamped: root ${t.merkleRoot} existed at ${t.genTime} by ${t.tsa ?? 'an unnamed authority'} (RFC 3161)`,
     );
+  const log = logSummary(v);
+  if (log !== null) ctx.out(log);
   if (!v.verified) {
     const first = v.items.flatMap((i) => i.checks.map((c) => ({ i, c }))).find(({ c }) => c.ok === false);
     ctx.out(`NOT VERIFIED: ${first ? `${first.i.what}: ${first.c.text}` : 'a check failed'}`);
@@ -168,6 +186,19 @@ function reportBundle(
   ctx.out(
     `VERIFIED: ${file}${original} and its ${receipts} receipts, ${provenByBitcoin(v.blocks, about.txs)}${stamped}; no proofseal server was asked`,
   );
+}
+
+/** One line on the transparency log: how many receipts' anchors are proven in it, and whether its key was checked. */
+function logSummary(v: BundleVerification): string | null {
+  const checkpoint = v.items.find((i) => i.what === 'transparency log')?.checks[0];
+  if (checkpoint === undefined || checkpoint.name !== 'checkpoint' || checkpoint.ok === false) return null;
+  const lines = v.items.flatMap((i) => i.checks.filter((c) => c.name === 'log'));
+  const proven = lines.filter((c) => c.ok === true).length;
+  const key =
+    checkpoint.ok === true
+      ? 'its checkpoint signed by the log key you gave'
+      : "its checkpoint's signature NOT checked (give the log's verifier key with --log-vkey)";
+  return `transparency log: ${proven} of ${lines.length} receipts' anchors proven in the log, ${key}`;
 }
 
 /** The request as a whole: proven no later than the latest block it needs (time-wording.ts). */

@@ -46,12 +46,13 @@ async function verifyFiles(args: string[], ctx: ClientContext): Promise<void> {
     'rpc-url': { type: 'string' },
     headers: { type: 'string' },
     explorer: { type: 'string' },
+    'log-vkey': { type: 'string' },
   });
   if (positionals.length < 1 || positionals.length > 2)
     throw new UsageError(
       'usage: proofseal verify <file> [<receipt.json>] [--rpc-url URL]\n' +
-        '       proofseal verify <file> <proof-bundle.json | attestation.pdf> (--headers FILE | --rpc-url URL | --explorer URL)\n' +
-        '       proofseal verify <signed-copy.pdf> (--headers FILE | --rpc-url URL | --explorer URL)',
+        '       proofseal verify <file> <proof-bundle.json | attestation.pdf> (--headers FILE | --rpc-url URL | --explorer URL) [--log-vkey KEY]\n' +
+        '       proofseal verify <signed-copy.pdf> (--headers FILE | --rpc-url URL | --explorer URL) [--log-vkey KEY]',
     );
   const file = positionals[0]!;
   const hash = await sha256File(file);
@@ -70,6 +71,8 @@ async function verifyFiles(args: string[], ctx: ClientContext): Promise<void> {
     throw new UsageError(
       `--headers and --explorer check a proof bundle (its bitcoinSpv data); ${proofFile} is not one`,
     );
+  if (typeof values['log-vkey'] === 'string')
+    throw new UsageError(`--log-vkey checks a proof bundle's log inclusion proofs; ${proofFile} is not one`);
   const parsed = await readReceipt(proofFile);
   const { checks, chain } =
     'error' in parsed

@@ -126,6 +126,11 @@ const en = {
   group_chain: 'the block’s place in the chain',
   group_identity: 'the identity check',
   group_trail: 'the audit trail’s seal',
+  group_log: 'the transparency log proof',
+  logOk:
+    'Its anchor is entry {index} of the transparency log {origin}: the inclusion proof leads to the root of the bundle’s checkpoint ({size} entries). The checkpoint’s signature is NOT checked here: proofseal verify --log-vkey does, with the key the service publishes.',
+  logNotYet: 'Not in the transparency log when the bundle was made (it logs within seconds).',
+  logBad: 'The transparency log proof does NOT hold: {reason}.',
   spvOk:
     'Transaction {txId} carries the receipt’s root, and its Merkle branch leads to block {height} ({hash}), whose header meets its own proof-of-work target (checked in this browser).',
   spvBad: 'The Bitcoin data of the bundle does NOT hold ({failed}): {reason}.',
@@ -292,6 +297,12 @@ const frText: Record<MessageKey, string> = {
   group_chain: 'la place du bloc dans la chaîne',
   group_identity: 'le contrôle d’identité',
   group_trail: 'le scellé du journal d’audit',
+  group_log: 'la preuve du journal de transparence',
+  logOk:
+    'Son ancrage est l’entrée {index} du journal de transparence {origin} : la preuve d’inclusion mène à la racine du point de contrôle du dossier ({size} entrées). La signature du point de contrôle n’est PAS contrôlée ici : proofseal verify --log-vkey le fait, avec la clé que publie le service.',
+  logNotYet:
+    'Pas encore dans le journal de transparence quand le dossier a été fait (il l’inscrit en quelques secondes).',
+  logBad: 'La preuve du journal de transparence ne tient PAS : {reason}.',
   spvOk:
     'La transaction {txId} porte la racine du reçu, et sa branche de Merkle mène au bloc {height} ({hash}), dont l’en-tête atteint sa propre cible de preuve de travail (contrôlé dans ce navigateur).',
   spvBad: 'Les données Bitcoin du dossier ne tiennent PAS ({failed}) : {reason}.',

@@ -7,6 +7,8 @@ import {
   type SealedAuditTrail,
 } from '../../core/signature-requests/audit-commitment.js';
 import { fail } from '../../core/errors.js';
+import type { BundleLogProofs } from '../../core/tlog/bundle-proofs.js';
+import { proveInclusions } from '../transparency/read-log.js';
 import { getReceipt } from '../anchoring/get-receipt.js';
 import { getSpvProof } from '../anchoring/get-spv-proof.js';
 import type { AppDeps } from '../shared/deps.js';
@@ -43,6 +45,12 @@ export interface ProofBundle {
    * `sha256:` SHA-256(salt ‖ value)), by signer: all for the owner, their own for a signer.
    */
   readonly signatureOpenings?: SignatureOpening[];
+  /**
+   * With the transparency log on: the inclusion proofs of the receipts' anchors (the signatures', in the order of
+   * `signatureReceipts`, null where one is not logged yet; the audit trail's) and the signed checkpoint they lead
+   * to, the newest when the bundle was made. Left out when none is logged yet (docs/transparency-log.md).
+   */
+  readonly transparencyLog?: BundleLogProofs;
   /** True once every receipt is CONFIRMED. */
   readonly complete: boolean;
 }
@@ -92,12 +100,16 @@ export function proofBundleJson(bundle: ProofBundle): string {
  * (sealed in plain before format 2) is left out, its receipt stays.
  */
 export async function getProofBundle(
-  deps: Pick<AppDeps, 'store' | 'chain'>,
+  deps: Pick<AppDeps, 'store' | 'chain' | 'transparency'>,
   request: SignatureRequest,
 ): Promise<ProofBundle> {
   const anchorIds = [...request.signers.map((s) => s.anchorId), request.auditTrailAnchorId];
   const receipts = await Promise.all(request.signers.map((s) => receiptOf(deps, s.anchorId)));
   const trailReceipt = await receiptOf(deps, request.auditTrailAnchorId);
+  const withReceipt = request.signees.filter((_, i) => receipts[i] !== null).map((s) => s.anchorId);
+  const log = deps.transparency
+    ? await logProofs(deps, withReceipt, trailReceipt === null ? null : request.auditTrailAnchorId)
+    : null;
   const spv = request.proofBundleComplete ? await spvOf(deps, anchorIds) : [];
   const sealed = await deps.store.signatureRequests.sealedTrail(request.id);
   const trail = sealed === null ? null : (JSON.parse(sealed) as SealedAuditTrail);
@@ -108,7 +120,27 @@ export async function getProofBundle(
     ...(spv.length > 0 && { bitcoinSpv: spv }),
     ...(stamps !== null && { rfc3161Timestamps: JSON.parse(stamps) as Rfc3161Timestamp[] }),
     ...(trail !== null && isCommittedTrail(trail) && { auditTrailData: trail }),
+    ...(log !== null && { transparencyLog: log }),
     complete: request.proofBundleComplete,
+  };
+}
+
+/**
+ * The log's proofs of the signatures' anchors (those with a receipt, in order) and the trail's, in one
+ * checkpoint; null when none is logged yet (or the log has no checkpoint), so the bundle is as without a log.
+ */
+async function logProofs(
+  deps: Pick<AppDeps, 'store'>,
+  signatures: readonly (string | null)[],
+  trail: string | null,
+): Promise<BundleLogProofs | null> {
+  const proven = await proveInclusions(deps, { anchorIds: [...signatures, trail] });
+  if (proven === null || proven.proofs.every((p) => p === null)) return null;
+  const trailProof = proven.proofs[signatures.length] ?? null;
+  return {
+    checkpoint: proven.checkpoint,
+    signatures: proven.proofs.slice(0, signatures.length),
+    ...(trailProof !== null && { auditTrail: trailProof }),
   };
 }
 
@@ -120,7 +152,7 @@ export async function getProofBundle(
  * @throws DomainError ATTESTATION_PENDING while the bundle is not complete or lacks a transaction's SPV data
  */
 export async function keptProofBundle(
-  deps: Pick<AppDeps, 'store' | 'chain'>,
+  deps: Pick<AppDeps, 'store' | 'chain' | 'transparency'>,
   request: SignatureRequest,
 ): Promise<ProofBundle> {
   if (!request.proofBundleComplete)
@@ -149,7 +181,7 @@ export function missingSpv(bundle: ProofBundle): string[] {
  * for the owner a format-1 trail as sealed.
  */
 export async function getReaderProofBundle(
-  deps: Pick<AppDeps, 'store' | 'chain' | 'secretKey'>,
+  deps: Pick<AppDeps, 'store' | 'chain' | 'secretKey' | 'transparency'>,
   request: SignatureRequest,
   reader: TrailReader,
 ): Promise<ProofBundle> {

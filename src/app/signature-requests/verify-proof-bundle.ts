@@ -12,6 +12,8 @@ import { checkSpvProof, type SpvProof } from '../../core/bitcoin/spv.js';
 import type { ChainpointReceipt } from '../../core/chainpoint/receipt.js';
 import { validateReceipt } from '../../core/chainpoint/validate.js';
 import { checkAuditTrailLink, provenHash } from '../../core/signature-requests/trail-link.js';
+import { checkBundleInclusion, readBundleCheckpoint, type BundleLogProofs } from '../../core/tlog/bundle-proofs.js';
+import type { Checkpoint, Verifier } from '../../core/tlog/checkpoint.js';
 import { verifyReceiptOffline } from '../anchoring/verify-receipt.js';
 import type { HeaderSource } from '../anchoring/header-source.port.js';
 import type { TimestampTokenReader } from './timestamp-token.port.js';
@@ -64,6 +66,7 @@ interface BundleShape {
   readonly auditTrailData?: unknown;
   readonly bitcoinSpv?: unknown;
   readonly rfc3161Timestamps?: unknown;
+  readonly transparencyLog?: unknown;
 }
 
 /** True when `json` has the shape of a proof bundle (rather than of one receipt). */
@@ -78,7 +81,12 @@ export function isProofBundle(json: unknown): boolean {
  * check too.
  */
 export async function verifyProofBundle(
-  deps: { readonly headers: HeaderSource; readonly timestamps: TimestampTokenReader },
+  deps: {
+    readonly headers: HeaderSource;
+    readonly timestamps: TimestampTokenReader;
+    /** The transparency log's verifier key the reader trusts; absent, its checkpoint's signature is not checked. */
+    readonly logKey?: Verifier | null;
+  },
   input: { readonly bundle: unknown; readonly documentHash: string },
 ): Promise<BundleVerification> {
   const bundle = (isProofBundle(input.bundle) ? input.bundle : {}) as BundleShape;
@@ -91,16 +99,30 @@ export async function verifyProofBundle(
       what: 'bundle',
       checks: [{ name: 'bundle', ok: false, text: 'the bundle holds no signature receipt' }],
     });
+  const log = logReading(bundle.transparencyLog, receipts.length, deps.logKey ?? null);
   receipts.forEach((raw, i) => {
     const checks = receiptChecks(raw, spv, relied, (r) => [documentCheck(r, input.documentHash)]);
-    items.push({ what: `signature ${i + 1}`, checks });
+    items.push({ what: `signature ${i + 1}`, checks: [...checks, ...logCheck(log, raw, log?.signatures[i])] });
   });
   if (bundle.auditTrailReceipt !== undefined && bundle.auditTrailReceipt !== null) {
     const checks = receiptChecks(bundle.auditTrailReceipt, spv, relied, (r) => [
       trailLinkCheck(r, bundle.auditTrailData),
     ]);
-    items.push({ what: 'audit trail', checks });
+    const trailLog = logCheck(log, bundle.auditTrailReceipt, log?.auditTrail);
+    items.push({ what: 'audit trail', checks: [...checks, ...trailLog] });
   }
+  if (log !== null) items.push({ what: 'transparency log', checks: [log.check] });
+  else if (deps.logKey)
+    items.push({
+      what: 'transparency log',
+      checks: [
+        {
+          name: 'log',
+          ok: null,
+          text: 'the bundle carries no inclusion proof (transparencyLog): made before the log, or before its anchors were logged',
+        },
+      ],
+    });
   const { blocks, checks } = await chainChecks(deps.headers, [...relied.values()]);
   items.push({ what: 'best chain', checks });
   const roots = receiptRoots([...receipts, bundle.auditTrailReceipt]);
@@ -108,6 +130,67 @@ export async function verifyProofBundle(
   items.push(...stamps.items);
   const verified = items.every((item) => item.checks.every((c) => c.ok !== false));
   return { verified, items, blocks, timestamps: stamps.held, headerSource: deps.headers.description };
+}
+
+interface LogReading {
+  /** The checkpoint line: signed by the key given, read only (no key), or refused. */
+  readonly check: BundleCheck;
+  /** The checkpoint the proofs are checked against; null when it cannot be read (or was refused). */
+  readonly checkpoint: Checkpoint | null;
+  readonly signed: boolean;
+  readonly signatures: readonly unknown[];
+  readonly auditTrail: unknown;
+}
+
+/** The bundle's `transparencyLog` read: null when absent (a bundle made without the log, or before it). */
+function logReading(raw: unknown, receipts: number, key: Verifier | null): LogReading | null {
+  if (raw === undefined || raw === null) return null;
+  const { checkpoint: note, signatures, auditTrail } = raw as Partial<Record<keyof BundleLogProofs, unknown>>;
+  const refused = (text: string): LogReading => ({
+    check: { name: 'checkpoint', ok: false, text },
+    checkpoint: null,
+    signed: false,
+    signatures: [],
+    auditTrail: undefined,
+  });
+  if (!Array.isArray(signatures) || signatures.length !== receipts)
+    return refused('transparencyLog.signatures does not match signatureReceipts one for one');
+  const read = readBundleCheckpoint(note, key);
+  if (!read.ok) return refused(`the checkpoint of the transparency log is refused: ${read.reason}`);
+  const c = read.checkpoint;
+  const what = `the checkpoint of ${c.origin} (size ${c.size}, root ${c.root.toString('base64')})`;
+  const check: BundleCheck = read.signed
+    ? { name: 'checkpoint', ok: true, text: `${what} is signed by the log key you gave (${key!.name})` }
+    : {
+        name: 'checkpoint',
+        ok: null,
+        text: `${what}: its signature was NOT checked (no verifier key of the log given, --log-vkey): the proofs were checked against the root it states, which only the log's key can vouch for`,
+      };
+  return { check, checkpoint: c, signed: read.signed, signatures, auditTrail };
+}
+
+/** The log line of a receipt: its anchor's entry is in the bundle's checkpoint (none without a transparencyLog). */
+function logCheck(log: LogReading | null, raw: unknown, proof: unknown): BundleCheck[] {
+  if (log === null || log.checkpoint === null) return [];
+  let receipt: ChainpointReceipt;
+  try {
+    receipt = validateReceipt(raw);
+  } catch {
+    return [];
+  }
+  if (proof === undefined || proof === null)
+    return [{ name: 'log', ok: null, text: 'its anchor was not in the transparency log when the bundle was made' }];
+  const c = log.checkpoint;
+  const found = checkBundleInclusion(proof, receipt, c);
+  if (!found.ok) return [{ name: 'log', ok: false, text: `transparency log: ${found.reason}` }];
+  const unsigned = log.signed ? '' : ' (its signature not checked)';
+  return [
+    {
+      name: 'log',
+      ok: true,
+      text: `its anchor ${found.entry.id} is entry ${found.index} of the transparency log ${c.origin}: the inclusion proof leads to the root of the checkpoint of size ${c.size}${unsigned}`,
+    },
+  ];
 }
 
 function receiptRoots(raws: readonly unknown[]): Set<string> {

@@ -1,9 +1,11 @@
 import { fail } from '../../core/errors.js';
 import { HASH_SIZE, inclusionProof } from '../../core/tlog/rfc6962.js';
 import { packBundle, parseTilePath, TILE_WIDTH, unpackBundle, withStoredHashes } from '../../core/tlog/tiles.js';
+import type { LogInclusion } from '../../core/tlog/bundle-proofs.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
 import { loadLogKey } from './log-key.js';
+import type { Bundle } from './tlog.port.js';
 import type { TransparencyDeps } from './transparency.port.js';
 
 type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey'> & { readonly transparency: TransparencyDeps };
@@ -80,13 +82,58 @@ export async function proveInclusion(
   };
 }
 
+/**
+ * The inclusion proofs of several anchors' entries, all in the one newest checkpoint (what a proof bundle
+ * carries): null for an anchor not logged yet (or none given); null as a whole when the log has no checkpoint.
+ */
+export async function proveInclusions(
+  deps: Pick<AppDeps, 'store'>,
+  input: { anchorIds: readonly (string | null)[] },
+): Promise<{ checkpoint: string; proofs: (LogInclusion | null)[] } | null> {
+  const store = deps.store;
+  const c = await store.tlog.checkpoint();
+  if (c === null) return null;
+  // The bundle's entries are near one another: each tile and entry bundle is read once for all of them.
+  const tiles = new Map<string, Promise<Buffer>>();
+  const readTile = tileReader(store);
+  const cachedTile = (level: number, index: number) => {
+    const key = `${level}/${index}`;
+    if (!tiles.has(key)) tiles.set(key, readTile(level, index));
+    return tiles.get(key)!;
+  };
+  const bundles = new Map<number, Promise<Bundle | null>>();
+  const cachedBundle = (n: number) => {
+    if (!bundles.has(n)) bundles.set(n, store.tlog.bundle(n));
+    return bundles.get(n)!;
+  };
+  const proofs: (LogInclusion | null)[] = [];
+  for (const anchorId of input.anchorIds) {
+    const index = anchorId === null ? null : await store.tlog.indexOf(anchorId);
+    if (index === null || index >= c.size) {
+      proofs.push(null);
+      continue;
+    }
+    const proof = await withStoredHashes(c.size, (hashAt) => inclusionProof(hashAt, index, c.size), cachedTile);
+    proofs.push({
+      index,
+      entry: (await entryAt(store, index, cachedBundle)).toString('base64'),
+      proof: proof.map((h) => h.toString('base64')),
+    });
+  }
+  return { checkpoint: c.note, proofs };
+}
+
 function tileReader(store: Store) {
   return async (level: number, index: number): Promise<Buffer> =>
     (await store.tlog.tile(level, index)) ?? fail('NOT_FOUND', `no tile ${level}/${index}`);
 }
 
-async function entryAt(store: Store, index: number): Promise<Buffer> {
-  const b = await store.tlog.bundle(Math.floor(index / TILE_WIDTH));
+async function entryAt(
+  store: Store,
+  index: number,
+  readBundle: (n: number) => Promise<Bundle | null> = (n) => store.tlog.bundle(n),
+): Promise<Buffer> {
+  const b = await readBundle(Math.floor(index / TILE_WIDTH));
   const entry = b && unpackBundle(b.entries, (index % TILE_WIDTH) + 1)[index % TILE_WIDTH];
   return entry ?? fail('NOT_FOUND', `no entry ${index}`);
 }

@@ -110,6 +110,18 @@ export function openCheckpoint(note: string, verifier: Verifier): Checkpoint {
   return parseCheckpointBody(body, verifier.name);
 }
 
+/**
+ * The checkpoint a signed note states, its signatures NOT checked (the origin is its own first line): for a
+ * reader with no verifier key, who may check proofs against its root but must not take it as the log's.
+ * @throws DomainError VALIDATION_FAILED when the note is malformed
+ */
+export function readCheckpointUnsigned(note: string): Checkpoint {
+  const split = note.lastIndexOf('\n\n');
+  if (split < 0 || !note.endsWith('\n')) bad('a signed note is its text, an empty line and its signatures');
+  const body = note.slice(0, split + 1);
+  return parseCheckpointBody(body, body.split('\n')[0]!);
+}
+
 function parseCheckpointBody(body: string, origin: string): Checkpoint {
   const [first, size, root] = body.split('\n');
   if (first !== origin) bad(`the checkpoint is of "${first}", not of "${origin}"`);

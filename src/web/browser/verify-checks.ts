@@ -17,12 +17,23 @@ import {
 import { sha256Hex } from '../../core/hash/sha256.js';
 import { messageToSign } from '../../core/identity/identity-message.js';
 import { canonicalJson } from '../../core/signature-requests/audit-trail.js';
+import { checkBundleInclusion, readBundleCheckpoint } from '../../core/tlog/bundle-proofs.js';
 
 /** One line of the result: passed, failed, waiting on Bitcoin, or not checked here (said why). */
 export type CheckState = 'ok' | 'fail' | 'pending' | 'skip';
 /** What a check is about, named in a failure ("the signature of Ann Lee"). */
 export type CheckGroup =
-  'receipt' | 'document' | 'signature' | 'merkle' | 'bitcoin' | 'chain' | 'identity' | 'trail' | 'copy' | 'stamp';
+  | 'receipt'
+  | 'document'
+  | 'signature'
+  | 'merkle'
+  | 'bitcoin'
+  | 'chain'
+  | 'identity'
+  | 'trail'
+  | 'copy'
+  | 'stamp'
+  | 'log';
 export interface Check {
   readonly state: CheckState;
   readonly group: CheckGroup;
@@ -89,6 +100,29 @@ export function trailCheck(json: unknown): Check | null {
   return hash === signed
     ? { state: 'ok', group: 'trail', key: 'trailMatches' }
     : { state: 'fail', group: 'trail', key: 'trailDiffers', params: { hash } };
+}
+
+/**
+ * The transparency-log line of a bundle's receipt (`transparencyLog`, docs/transparency-log.md): its anchor's
+ * entry is this receipt's and its inclusion proof leads to the root of the bundle's checkpoint. The checkpoint's
+ * signature is not checked here (the page holds no log key the reader pinned; `proofseal verify --log-vkey`
+ * does), and the text says so. Null when the bundle carries no log proofs.
+ * @param position the receipt's place: `signatureReceipts[n]` or the audit trail's
+ */
+export function logCheck(json: unknown, receipt: ChainpointReceipt, position: number | 'trail'): Check | null {
+  const log = (json as { transparencyLog?: unknown } | null)?.transparencyLog as
+    { checkpoint?: unknown; signatures?: unknown; auditTrail?: unknown } | undefined | null;
+  if (log === undefined || log === null || typeof log !== 'object') return null;
+  const read = readBundleCheckpoint(log.checkpoint, null);
+  if (!read.ok) return { state: 'fail', group: 'log', key: 'logBad', params: { reason: read.reason } };
+  const proof =
+    position === 'trail' ? log.auditTrail : Array.isArray(log.signatures) ? log.signatures[position] : undefined;
+  if (proof === undefined || proof === null) return { state: 'skip', group: 'log', key: 'logNotYet' };
+  const c = read.checkpoint;
+  const found = checkBundleInclusion(proof, receipt, c);
+  return found.ok
+    ? { state: 'ok', group: 'log', key: 'logOk', params: { index: found.index, origin: c.origin, size: c.size } }
+    : { state: 'fail', group: 'log', key: 'logBad', params: { reason: found.reason } };
 }
 
 /** The local checks of one receipt; `receipt` is null when its shape is invalid (then nothing else is checked). */

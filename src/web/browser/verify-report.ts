@@ -17,6 +17,7 @@ import { parseIdentity } from '../../core/identity/x500-name.js';
 import {
   chainChecks,
   localChecks,
+  logCheck,
   receiptsOf,
   spvCheck,
   trailCheck,
@@ -292,6 +293,8 @@ export async function buildReport(
       const trail = trailCheck(json);
       if (trail !== null) checks.unshift(trail);
     }
+    const log = receipt === null ? null : logCheck(json, receipt, aboutDocument ? index : 'trail');
+    if (log !== null) checks.push(log);
     const events = bundle.auditTrailData?.auditEvents;
     cards.push({
       kind,

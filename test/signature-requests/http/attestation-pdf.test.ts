@@ -5,7 +5,8 @@
  * document, its hash and the signers (French accents right), pdfdetach extracts the proof bundle, which is
  * byte for byte what /proofbundle serves and verifies with the independent verifier; pdftoppm renders page 1
  * (saved to $ATTESTATION_ARTIFACTS_DIR, default a tmp dir). The logo comes from a local HTTP server through
- * the safe fetch; a logo on an internal address is refused by the guard and the fallback is drawn.
+ * the safe fetch; a logo on an internal address is refused by the guard and the fallback is drawn. With the
+ * transparency log on, the attached bundle carries the inclusion proofs of its three anchors under the log key.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -37,10 +38,19 @@ import { testApp, testConfig, testDeps } from '../../support/fixtures.js';
 import { verifyReceiptIndependently, type ReceiptLike } from '../../support/independent-verifier.js';
 import { logoServer } from '../../support/logo-server.js';
 import { storeKinds } from '../../support/stores.js';
+import { loadLogKey } from '../../../src/app/transparency/log-key.js';
+import { sequenceLog } from '../../../src/app/transparency/sequence-log.js';
+import {
+  checkBundleInclusion,
+  type BundleLogProofs,
+  type ReceiptForLog,
+} from '../../../src/core/tlog/bundle-proofs.js';
+import { openCheckpoint, parseVerifierKey } from '../../../src/core/tlog/checkpoint.js';
 
 const kinds = await storeKinds();
 const artifacts = process.env.ATTESTATION_ARTIFACTS_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'proofseal-attest-'));
 const PUBLIC_URL = 'https://proofseal.example.com';
+const LOG_ORIGIN = 'proofseal.example.com/log';
 
 function poppler(tool: string, args: string[]): string {
   return execFileSync(tool, args, { encoding: 'utf8' });
@@ -90,7 +100,13 @@ for (const kind of kinds) {
         publicUrl: PUBLIC_URL,
         serviceName: 'proofseal',
       });
-      deps = testDeps(store, { chain: f.chain, jobs: f.jobs, platformSigner, attestation: service(true) });
+      deps = testDeps(store, {
+        chain: f.chain,
+        jobs: f.jobs,
+        platformSigner,
+        attestation: service(true),
+        transparency: { origin: LOG_ORIGIN },
+      });
       guarded = { ...deps, attestation: service(false) };
       app = await testApp(store, { deps, config: testConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '100000' }) });
       const account = await createAccount(deps, {
@@ -143,6 +159,8 @@ for (const kind of kinds) {
       const pending = await attestation(en.id);
       assert.deepEqual([pending.statusCode, pending.json<{ code: string }>().code], [202, 'ATTESTATION_PENDING']);
 
+      // The sequencer (every 2 s) logs the anchors long before a batch closes.
+      while ((await sequenceLog({ ...deps, transparency: { origin: LOG_ORIGIN } })).more);
       await closeBatch(f.deps, { maxSize: 1000 });
       const txid = (await sendBatches(f.deps)).sent[0]!;
       await until(() => f.chain.isInMempool(txid), `${txid} in the mempool`);
@@ -179,6 +197,18 @@ for (const kind of kinds) {
         const checked = await verifyReceiptIndependently(receipt, rpc);
         assert.deepEqual([checked.proofValid, checked.signature, checked.tx], [true, 'VERIFIED', 'FOUND']);
       }
+      // And the transparency log's proofs of the three anchors, under the log's key (docs/transparency-log.md).
+      const vkey = parseVerifierKey((await loadLogKey({ ...deps, transparency: { origin: LOG_ORIGIN } })).verifierKey);
+      const log = (bundle as { transparencyLog?: BundleLogProofs }).transparencyLog!;
+      const c = openCheckpoint(log.checkpoint, vkey);
+      const logged = [...log.signatures, log.auditTrail].map((p, i) =>
+        checkBundleInclusion(p, [...bundle.signatureReceipts, bundle.auditTrailReceipt][i] as ReceiptForLog, c),
+      );
+      assert.deepEqual(
+        logged.map((l) => l.ok),
+        [true, true, true],
+        JSON.stringify(logged),
+      );
       for (const words of ['Signature attestation', 'Lease of the flat', en.hashToSign, 'Hélène Dupré', txid])
         assert.ok(read.text.includes(words), `the text shows ${words}`);
       for (const words of ['Élodie Français', 'Zoë Brontë', 'delegated to the platform', PUBLIC_URL])

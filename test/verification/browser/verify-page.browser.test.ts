@@ -32,6 +32,7 @@ import { testWebAssets } from '../../support/web-bundle.js';
 import { proofBundle, type BundleFixture } from '../../support/proof-bundle-fixture.js';
 import { onePagePdf, signedCopyOf } from '../../support/signed-copy-fixture.js';
 import { chainedHeaders } from '../../support/spv-fixture.js';
+import { logProofsFor } from '../../support/log-proofs-fixture.js';
 import { startOpensslTsa } from '../../support/openssl-tsa.js';
 import { opensslTsVerify } from '../../support/pdf-checks.js';
 import { rfc3161Client } from '../../../src/adapters/pdf/tsa-client.js';
@@ -479,6 +480,16 @@ describe('verification page in chromium', { skip }, () => {
     tampered.bitcoinSpv[0]!.merkleBranch = ['00'.repeat(32)];
     const bad = await verifyWith(page, content, tampered);
     assert.equal(bad.text, 'Not proved: the Bitcoin transaction and block of Ann Lee failed. The card below says why.');
+    // The transparency log's inclusion proofs, checked in the browser (the checkpoint's key said unchecked).
+    const { transparencyLog } = logProofsFor(fixture.bundle.signatureReceipts, fixture.bundle.auditTrailReceipt);
+    const logged = await verifyWith(page, content, { ...fixture.bundle, transparencyLog });
+    assert.equal(logged.state, 'verdict partial', logged.text + logged.checks);
+    assert.equal(logged.checks.match(/is entry \d+ of the transparency log sign\.example\.com\/log/g)?.length, 3);
+    assert.match(logged.checks, /The checkpoint’s signature is NOT checked here/);
+    const moved = JSON.parse(JSON.stringify(transparencyLog)) as typeof transparencyLog;
+    moved.signatures.reverse();
+    const wrong = await verifyWith(page, content, { ...fixture.bundle, transparencyLog: moved });
+    assert.equal(wrong.text, 'Not proved: the transparency log proof of Ann Lee failed. The card below says why.');
     assert.deepEqual(
       requests.filter((u) => u !== url),
       [],

@@ -11,6 +11,8 @@ import type { ChainpointReceipt } from '../../../src/core/chainpoint/receipt.js'
 import type { ChainAnswer } from '../../../src/web/browser/verify-checks.js';
 import { buildReport, identityFacts, type ReportDeps } from '../../../src/web/browser/verify-report.js';
 import { headline } from '../../../src/web/browser/verify-headline.js';
+import { t } from '../../../src/web/i18n.js';
+import { logProofsFor } from '../../support/log-proofs-fixture.js';
 import { proofBundle } from '../../support/proof-bundle-fixture.js';
 
 const content = randomBytes(1000);
@@ -175,6 +177,36 @@ describe('verification report', () => {
     const trail = clone(bundle);
     (trail.auditTrailData as { auditEvents: { actor?: string }[] }).auditEvents[1]!.actor = 'Eve';
     assert.equal(await failing(trail), 'trail::trail:trailDiffers');
+  });
+
+  it('transparency log proofs: a line per card, the checkpoint key said unchecked; a changed proof fails on its card', async () => {
+    const { bundle } = proofBundle(content, signers);
+    const { transparencyLog } = logProofsFor(bundle.signatureReceipts, bundle.auditTrailReceipt);
+    const logged = { ...bundle, transparencyLog };
+    const report = await buildReport(logged, fileHash, offline, fmt);
+    assert.equal(report.state, 'partial', 'as without the log: only the chain is left unchecked');
+    const lines = report.cards.map((c) => c.checks.filter((x) => x.group === 'log').map((x) => `${x.key}:${x.state}`));
+    assert.deepEqual(lines, [['logOk:ok'], ['logOk:ok'], ['logOk:ok']]);
+    assert.equal(report.cards[2]!.checks.at(-1)!.params?.origin, 'sign.example.com/log');
+    assert.match(t('en', 'logOk', report.cards[0]!.checks.at(-1)!.params), /signature is NOT checked here/);
+
+    const notYet = clone(logged);
+    notYet.transparencyLog.signatures[1] = null;
+    const partial = await buildReport(notYet, fileHash, offline, fmt);
+    assert.equal(partial.state, 'partial');
+    assert.equal(partial.cards[1]!.checks.at(-1)!.key, 'logNotYet');
+
+    const changed = clone(logged);
+    const p = changed.transparencyLog.signatures[1]!;
+    p.proof[0] = Buffer.alloc(32).toString('base64');
+    const failed = await buildReport(changed, fileHash, offline, fmt);
+    assert.equal(failed.state, 'fail');
+    assert.equal(`${failed.firstFailure!.card.name}:${failed.firstFailure!.check.key}`, 'Bob Martin:logBad');
+    assert.match(String(failed.firstFailure!.check.params?.reason), /does not lead to the root/);
+    const swapped = clone(logged);
+    swapped.transparencyLog.signatures.reverse();
+    const other = await buildReport(swapped, fileHash, offline, fmt);
+    assert.match(String(other.firstFailure!.check.params?.reason), /is not this receipt's anchor/);
   });
 
   it('a header that misses its own target fails as "no proof of work"', async () => {

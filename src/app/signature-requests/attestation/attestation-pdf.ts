@@ -9,7 +9,7 @@ import type { SignatureRequest } from '../signature-request.port.js';
 import type { AppDeps } from '../../shared/deps.js';
 import { attestationContent } from './attestation-content.js';
 
-export type AttestationDeps = Pick<AppDeps, 'store' | 'clock' | 'secretKey' | 'chain' | 'attestation'>;
+export type AttestationDeps = Pick<AppDeps, 'store' | 'clock' | 'secretKey' | 'chain' | 'attestation' | 'transparency'>;
 
 /**
  * The kept attestation of a request, made and kept first when it is due and missing. Idempotent: two

@@ -17,7 +17,10 @@ import type { SignatureRequest } from '../signature-request.port.js';
 import { attestationContent } from './attestation-content.js';
 import type { KeptSignedCopy } from './attestation.port.js';
 
-export type SignedCopyDeps = Pick<AppDeps, 'store' | 'clock' | 'secretKey' | 'chain' | 'attestation'> & {
+export type SignedCopyDeps = Pick<
+  AppDeps,
+  'store' | 'clock' | 'secretKey' | 'chain' | 'attestation' | 'transparency'
+> & {
   readonly documents?: DocumentDeps;
 };
 

@@ -289,6 +289,12 @@ export const AuditOpeningSchema = Type.Object({
 });
 
 /** What a proof bundle holds (`…/proofbundle`, and through the sharing link). */
+const LogInclusionSchema = Type.Object({
+  index: Type.Integer({ minimum: 0, description: "the entry's index in the log" }),
+  entry: Type.String({ description: "the entry's bytes, base64" }),
+  proof: Type.Array(Type.String(), { description: 'RFC 6962 inclusion proof, base64 hashes, leaf to root' }),
+});
+
 export const ProofBundleSchema = Type.Object({
   signatureReceipts: Type.Array(Type.Object({}, { additionalProperties: true })),
   auditTrailReceipt: Type.Optional(Type.Object({}, { additionalProperties: true })),
@@ -321,6 +327,18 @@ export const ProofBundleSchema = Type.Object({
     Type.Array(Type.Object({ auditTrailId: Type.String(), salt: Type.String(), value: Type.String() }), {
       description: "openings of the e-mails the delegated signatures' identities commit to (EMAILADDRESS=sha256:…)",
     }),
+  ),
+  transparencyLog: Type.Optional(
+    Type.Object(
+      {
+        checkpoint: Type.String({ description: 'the signed checkpoint (C2SP signed note) the proofs lead to' }),
+        signatures: Type.Array(Type.Union([LogInclusionSchema, Type.Null()]), {
+          description: 'one per signatureReceipts member, in its order; null when its anchor was not logged yet',
+        }),
+        auditTrail: Type.Optional(LogInclusionSchema),
+      },
+      { description: "inclusion proofs of the receipts' anchors in the transparency log (docs/transparency-log.md)" },
+    ),
   ),
   complete: Type.Boolean(),
 });
