@@ -106,7 +106,7 @@ export async function getProofBundle(
   const anchorIds = [...request.signers.map((s) => s.anchorId), request.auditTrailAnchorId];
   const receipts = await Promise.all(request.signers.map((s) => receiptOf(deps, s.anchorId)));
   const trailReceipt = await receiptOf(deps, request.auditTrailAnchorId);
-  const withReceipt = request.signees.filter((_, i) => receipts[i] !== null).map((s) => s.anchorId);
+  const withReceipt = request.signers.filter((_, i) => receipts[i] !== null).map((s) => s.anchorId);
   const log = deps.transparency
     ? await logProofs(deps, withReceipt, trailReceipt === null ? null : request.auditTrailAnchorId)
     : null;
