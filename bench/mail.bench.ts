@@ -58,7 +58,7 @@ function context(vars: Record<string, string>) {
       kind: 'signee',
       email: 'ann@example.com',
       commonName: 'Ann Lee',
-      signeeId: 'a'.repeat(43),
+      signerSecret: 'a'.repeat(43),
       requiresOTP: true,
       lang: null,
       vars: {},

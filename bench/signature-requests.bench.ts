@@ -315,7 +315,7 @@ async function platformSigner(base: Omit<BaseDeps, 'identity'>, create: boolean)
 async function seedRequests(deps: import('../src/app/shared/deps.js').AppDeps, count: number): Promise<Pair[]> {
   const { createAccount } = await import('../src/app/accounts/create-account.js');
   const { createSignatureRequest } = await import('../src/app/signature-requests/create-signature-request.js');
-  const { signeeIdOf } = await import('../src/app/signature-requests/signer-secrets.js');
+  const { signerSecretOf: signeeIdOf } = await import('../src/app/signature-requests/signer-secrets.js');
   ownerAccountId ??= (await createAccount(deps, { email: 'bench@example.com', password: 'bench password 123' })).id;
   const pairs: Pair[] = [];
   const one = async (i: number) => {
@@ -326,7 +326,7 @@ async function seedRequests(deps: import('../src/app/shared/deps.js').AppDeps, c
       hashToSign: randomBytes(32).toString('hex'),
       authorizedSignees: [{ commonName: `Signer ${i}`, email: `signer${i}@example.com` }],
     });
-    pairs[i] = { id: created.id, signeeId: signeeIdOf(deps, created.signees[0]!) };
+    pairs[i] = { id: created.id, signeeId: signeeIdOf(deps, created.signers[0]!) };
   };
   // Eight at a time: seeding is not measured.
   for (let i = 0; i < count; i += 8)

@@ -15,7 +15,7 @@ import { reconcileAtStart } from './app/anchoring/reconcile-at-start.js';
 import { forgetVanishedChain } from './app/anchoring/forget-vanished-chain.js';
 import type { AnchoringSettings } from './app/anchoring/bitcoin.port.js';
 import type { ChainPort } from './app/anchoring/chain.port.js';
-import { loadTestHooks, type Config, type Role } from './config.js';
+import { loadTestHooks, type BitcoinConfig, type Role, type WorkerBitcoinConfig } from './config.js';
 import { DomainError } from './core/errors.js';
 import { anchoringJobs, logUnkept } from './jobs/anchoring/bitcoin.jobs.js';
 import { findDepositsJob } from './jobs/anchoring/find-deposits.job.js';
@@ -27,6 +27,9 @@ const EMBEDDED_FUNDING_COINBASES = 5;
 /** Below this balance (satoshis) the embedded run funds the wallet again. */
 const EMBEDDED_MIN_BALANCE_SAT = 100_000_000;
 
+/** The runtime as the Bitcoin side sees it: its settings are the worker's Bitcoin ones, not the whole configuration. */
+type BitcoinSide = Omit<Runtime, 'config'> & { readonly config: WorkerBitcoinConfig };
+
 export interface BitcoinRuntime {
   /** Absent for an api process with no BITCOIN_RPC_URL (the embedded node lives in the worker). */
   readonly chain: ChainPort | undefined;
@@ -36,7 +39,7 @@ export interface BitcoinRuntime {
   close(): Promise<void>;
 }
 
-export function anchoringSettings(config: Config): AnchoringSettings {
+export function anchoringSettings(config: BitcoinConfig): AnchoringSettings {
   return {
     batchMaxSize: config.batchMaxSize,
     confirmationsRequired: config.confirmationsRequired,
@@ -50,7 +53,7 @@ export function anchoringSettings(config: Config): AnchoringSettings {
 }
 
 /** Opens the wallet on the store's key vault and coins; retries once when another process stored a key first. */
-export async function openWallet(rt: Runtime, chain: ChainPort): Promise<AnchoringWallet> {
+export async function openWallet(rt: BitcoinSide, chain: ChainPort): Promise<AnchoringWallet> {
   const options = {
     chain,
     vault: keyVaultRepository(rt.opened.db, rt.deps.clock.now),
@@ -74,7 +77,7 @@ const worksJobs = (role: Role) => role === 'worker' || role === 'all';
  * checkable against the node. Only one process holds DATA_DIR, so only one opens it (LevelDB also locks
  * it). With PostgreSQL, several workers may share one DATA_DIR: each keeps its chain in memory.
  */
-export function embeddedChainDir(config: Config): string | undefined {
+export function embeddedChainDir(config: Pick<WorkerBitcoinConfig, 'databaseUrl' | 'dataDir'>): string | undefined {
   return config.databaseUrl ? undefined : path.join(config.dataDir, 'regtest');
 }
 
@@ -86,7 +89,7 @@ export function embeddedChainDir(config: Config): string | undefined {
  * Undefined when the role uses no embedded node. Hand the result to {@link openBitcoin}, or to
  * {@link stopStarted}.
  */
-export function startEmbeddedNode(config: Config, role: Role): Promise<EmbeddedRegtest> | undefined {
+export function startEmbeddedNode(config: WorkerBitcoinConfig, role: Role): Promise<EmbeddedRegtest> | undefined {
   if (config.bitcoinRpcUrl || !worksJobs(role)) return undefined;
   const starting = EmbeddedRegtest.start({ dir: embeddedChainDir(config) });
   // Awaited later; a failure before then must not count as unhandled.
@@ -115,7 +118,7 @@ export async function stopStarted(starting: Promise<EmbeddedRegtest> | undefined
  * `starting`: the embedded node already being started ({@link startEmbeddedNode}); else it is started here.
  */
 export async function openBitcoin(
-  rt: Runtime,
+  rt: BitcoinSide,
   role: Role,
   starting?: Promise<EmbeddedRegtest>,
 ): Promise<BitcoinRuntime> {
@@ -189,7 +192,7 @@ export async function openBitcoin(
 }
 
 /** Reconciles the SIGNED transactions a dead worker left (`reconcileAtStart`) and logs what it found. */
-async function reconcileLeftovers(rt: Runtime, deps: AnchoringDeps): Promise<void> {
+async function reconcileLeftovers(rt: BitcoinSide, deps: AnchoringDeps): Promise<void> {
   const done = await reconcileAtStart(deps);
   if (!done) return;
   const { reconciled, unkept } = done;
@@ -197,7 +200,7 @@ async function reconcileLeftovers(rt: Runtime, deps: AnchoringDeps): Promise<voi
   logUnkept(rt.log, unkept);
 }
 
-async function checkNetwork(chain: ChainPort, config: Config): Promise<void> {
+async function checkNetwork(chain: ChainPort, config: Pick<BitcoinConfig, 'bitcoinNetwork'>): Promise<void> {
   const info = await chain.getNetworkInfo();
   if (info.network !== config.bitcoinNetwork) {
     throw new DomainError(
@@ -213,7 +216,7 @@ async function checkNetwork(chain: ChainPort, config: Config): Promise<void> {
  * every REGTEST_BLOCK_INTERVAL_SECONDS.
  */
 async function prepareEmbedded(
-  rt: Runtime,
+  rt: BitcoinSide,
   node: EmbeddedRegtest,
   wallet: AnchoringWallet,
 ): Promise<AutoMiner | undefined> {
@@ -229,7 +232,7 @@ async function prepareEmbedded(
 }
 
 /** The crash test's hook: end the process right after a broadcast, before it is recorded. */
-function crashHook(rt: Runtime, on: boolean): (() => void) | undefined {
+function crashHook(rt: BitcoinSide, on: boolean): (() => void) | undefined {
   if (!on) return undefined;
   return () => {
     rt.log.fatal('PROOFSEAL_TEST_CRASH_AFTER_BROADCAST: exiting right after the broadcast');
@@ -238,7 +241,7 @@ function crashHook(rt: Runtime, on: boolean): (() => void) | undefined {
 }
 
 /** The close and send crash tests' hook: stop there (holding the run's lock) until killed. */
-function pauseHook(on: boolean, rt: Runtime, message: string): (() => Promise<void>) | undefined {
+function pauseHook(on: boolean, rt: BitcoinSide, message: string): (() => Promise<void>) | undefined {
   if (!on) return undefined;
   return () => {
     rt.log.warn(message);
@@ -262,7 +265,7 @@ const offlineChain = new Proxy(
 
 /** The wallet for the operator's `proofseal wallet`: on BITCOIN_RPC_URL when set, offline otherwise. */
 export async function openWalletForCommand(
-  rt: Runtime,
+  rt: BitcoinSide,
 ): Promise<{ wallet: AnchoringWallet; node: string; online: boolean }> {
   const url = rt.config.bitcoinRpcUrl;
   const chain = url ? new BitcoinRpcClient({ url }) : offlineChain;
@@ -277,7 +280,7 @@ export async function openWalletForCommand(
  * node, embedded or not); elsewhere {@link openWalletForCommand}.
  */
 export async function walletForCommand(
-  rt: Runtime,
+  rt: BitcoinSide,
   bitcoin: BitcoinRuntime | undefined,
 ): Promise<{ wallet: AnchoringWallet; node: string; online: boolean }> {
   if (!bitcoin?.wallet || !bitcoin.chain) return openWalletForCommand(rt);
@@ -291,7 +294,7 @@ export async function walletForCommand(
  * BITCOIN_RPC_URL; else the embedded regtest node a worker runs from this DATA_DIR (`regtest-rpc.url`).
  * @throws DomainError CHAIN_UNAVAILABLE when none is reachable from here
  */
-export async function chainForCommand(rt: Runtime, bitcoin: BitcoinRuntime | undefined): Promise<ChainPort> {
+export async function chainForCommand(rt: BitcoinSide, bitcoin: BitcoinRuntime | undefined): Promise<ChainPort> {
   if (bitcoin?.chain) return bitcoin.chain;
   const url = rt.config.bitcoinRpcUrl ?? (await readRegtestRpcFile(rt.config.dataDir));
   if (url) return new BitcoinRpcClient({ url });

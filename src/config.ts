@@ -415,6 +415,20 @@ export type ApiConfig = ProcessConfig &
   HttpConfig &
   Pick<BitcoinConfig, 'bitcoinNetwork'> &
   Pick<DocumentsConfig, 'documentMaxBytes'>;
+/**
+ * What the identity server (`buildIdentityApp`) is given: its own settings, the log level and the HTTP settings
+ * it shares with the API (proxy trust, the two rate limits); `host` and `identityPort` to listen.
+ */
+export type IdentityServerConfig = Pick<ProcessConfig, 'logLevel'> &
+  Pick<HttpConfig, 'trustProxy' | 'rateLimitPublicPerMinute' | 'rateLimitAuthPerMinute' | 'host'> &
+  Pick<IdentityConfig, 'identityPublicUrl' | 'identityPort'>;
+/** What the Bitcoin side of a worker (bitcoin-runtime.ts) reads: its role's settings, where DATA_DIR is, which store. */
+export type WorkerBitcoinConfig = BitcoinConfig & Pick<ProcessConfig, 'dataDir'> & Pick<StoreConfig, 'databaseUrl'>;
+/**
+ * What the mail sender is built from: the mail role's settings (SMTP_URL or `DATA_DIR/mail`, the sender), and
+ * PUBLIC_URL for the links the mails carry.
+ */
+export type MailSenderConfig = MailConfig & Pick<ProcessConfig, 'dataDir'> & Pick<HttpConfig, 'publicUrl'>;
 
 /** Rules between settings: each gives its problem, or undefined. */
 const CROSS_CHECKS: readonly ((c: Config) => string | undefined)[] = [

@@ -17,7 +17,16 @@ import { StoreHeldError } from './adapters/store/embedded-lock.js';
 import { StoreUnreachableError } from './adapters/store/store-unreachable.js';
 import { OperatorSocketError } from './adapters/system/operator-socket.js';
 import { credentialsPath } from './adapters/system/credentials-file.js';
-import { ConfigError, loadCliEnv, loadConfig, type Config, type Role } from './config.js';
+import {
+  ConfigError,
+  loadCliEnv,
+  loadConfig,
+  type Config,
+  type HttpConfig,
+  type ProcessConfig,
+  type Role,
+  type StoreConfig,
+} from './config.js';
 import { DomainError } from './core/errors.js';
 import { isOperatorCommand, runOperatorCommand } from './operator-runtime.js';
 import type { Runtime } from './runtime.js';
@@ -219,7 +228,7 @@ function onSignals(started: Started, timeoutMs: number): void {
  * @throws UsageError for a bad count, the flag with another role, or several processes on the embedded store
  */
 function apiProcesses(
-  config: Config,
+  config: Pick<HttpConfig, 'apiProcesses'> & Pick<StoreConfig, 'databaseUrl'>,
   role: Role,
   flag: string | undefined,
   apiProcessCount: (requested: number) => number,
@@ -266,7 +275,7 @@ const isDataDir = (dir: string) => DATA_DIR_MARKS.some((name) => existsSync(path
  * checkout, README), the `data` folder of the installation it runs from (`<checkout>/data`, where `npm start` keeps
  * the default run's) when that one is. `start` makes its DATA_DIR where it is told: `./data` by default.
  */
-export function commandDataDir(command: string, config: Pick<Config, 'dataDir'>, home: string): string {
+export function commandDataDir(command: string, config: Pick<ProcessConfig, 'dataDir'>, home: string): string {
   if (command === 'start' || config.dataDir !== path.resolve('data')) return config.dataDir;
   const installed = path.join(home, 'data');
   return isDataDir(config.dataDir) || !isDataDir(installed) ? config.dataDir : installed;

@@ -34,7 +34,15 @@ import { createVelocityEngine } from './adapters/templates/velocity-engine.js';
 import type { AppDeps } from './app/shared/deps.js';
 import type { TransparencyDeps } from './app/transparency/transparency.port.js';
 import { useNativeSecpIfAvailable } from './adapters/crypto/native-secp.js';
-import type { Config } from './config.js';
+import type {
+  Config,
+  DocumentsConfig,
+  IdentityConfig,
+  MailConfig,
+  MailSenderConfig,
+  ProcessConfig,
+  StoreConfig,
+} from './config.js';
 import type { Sql } from './adapters/store/sql.js';
 import type { DocumentObjectStore } from './app/signature-requests/document/document.port.js';
 import { logTransport } from './http/logging.js';
@@ -60,7 +68,10 @@ export interface Runtime {
  * The platform key for signatures by delegation and sealed audit trails: a remote identity server when
  * PLATFORM_IDENTITY_URL is set, else this process's identity keys (the default run's local key).
  */
-function platformSignerOf(config: Config, deps: Pick<AppDeps, 'store' | 'clock' | 'secretKey'>): PlatformSigner {
+function platformSignerOf(
+  config: IdentityConfig,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'secretKey'>,
+): PlatformSigner {
   const pubKey = config.platformKeyPubKey;
   if (config.platformIdentityUrl !== undefined && config.platformIdentityToken !== undefined) {
     const signer = httpSigner({ baseUrl: config.platformIdentityUrl, token: config.platformIdentityToken });
@@ -72,7 +83,7 @@ function platformSignerOf(config: Config, deps: Pick<AppDeps, 'store' | 'clock' 
 }
 
 /** The process's logger (pretty on a terminal, JSON lines otherwise; see http/logging.ts). */
-export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+export function createLogger(config: Pick<ProcessConfig, 'logLevel'>): Logger {
   return pino({ level: config.logLevel, ...logTransport() });
 }
 
@@ -141,8 +152,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
     ...staticReceiptsOf(config),
     ...(config.transparencyLog && { transparency: transparencyOf(config) }),
   };
-  const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl) : null;
-  const mailer = smtp ?? fileMailer(path.join(config.dataDir, 'mail'));
+  const { mailer, smtp } = mailSenderOf(config);
   return {
     config,
     log,
@@ -163,14 +173,16 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
 }
 
 /** The files to sign: in the S3-compatible store of OBJECT_STORE_URL when set, else in the store's own tables. */
-function documentObjectsOf(config: Config, db: Sql): DocumentObjectStore {
+function documentObjectsOf(config: Pick<DocumentsConfig, 'objectStoreUrl'>, db: Sql): DocumentObjectStore {
   if (config.objectStoreUrl === undefined) return storeDocumentObjects(db);
   const loc = parseObjectStoreUrl(config.objectStoreUrl);
   return s3DocumentObjects(s3Client(loc), loc.prefix);
 }
 
 /** Static settled receipts, written to the object store's `receipts/` prefix when STATIC_RECEIPTS_URL is set. */
-function staticReceiptsOf(config: Config): Pick<AppDeps, 'staticReceipts'> {
+function staticReceiptsOf(
+  config: Pick<DocumentsConfig, 'objectStoreUrl' | 'staticReceiptsUrl'>,
+): Pick<AppDeps, 'staticReceipts'> {
   if (config.staticReceiptsUrl === undefined || config.objectStoreUrl === undefined) return {};
   const loc = parseObjectStoreUrl(config.objectStoreUrl);
   return {
@@ -191,7 +203,12 @@ function transparencyOf(config: Config): TransparencyDeps {
  * TSA_URLS are the operator's own choice, so their client may reach private addresses (a TSA inside the
  * operator's network); the URLs users give keep going through the guarded client above.
  */
-function padesSignerOf(config: Config, secretKey: string, guarded: HttpClient, pdfWorkers: PdfWorkerPool) {
+function padesSignerOf(
+  config: DocumentsConfig & Pick<MailConfig, 'serviceName'>,
+  secretKey: string,
+  guarded: HttpClient,
+  pdfWorkers: PdfWorkerPool,
+) {
   return lazyPadesSigner({
     p12Path: config.pdfSigningP12,
     p12Password: config.pdfSigningP12Password,
@@ -207,8 +224,14 @@ function padesSignerOf(config: Config, secretKey: string, guarded: HttpClient, p
   });
 }
 
+/** The mail sender: SMTP when SMTP_URL is set (closed with the runtime), else .eml files under DATA_DIR/mail. */
+function mailSenderOf(config: MailSenderConfig): { mailer: Mailer; smtp: ReturnType<typeof smtpMailer> | null } {
+  const smtp = config.smtpUrl ? smtpMailer(config.smtpUrl) : null;
+  return { mailer: smtp ?? fileMailer(path.join(config.dataDir, 'mail')), smtp };
+}
+
 /** The workflow's mail settings: Velocity templates, links under PUBLIC_URL, the configured sender. */
-function mailSettingsOf(config: Config): MailSettings {
+function mailSettingsOf(config: MailSenderConfig): MailSettings {
   return {
     engine: createVelocityEngine(),
     publicUrl: config.publicUrl.replace(/\/+$/, ''),
@@ -226,7 +249,11 @@ const RETRY_MAX_MS = 10_000;
  * Container orchestrators start the database and the service together: an unreachable database is
  * retried with backoff for `waitSeconds`, each attempt logged on one line; any other failure is final.
  */
-async function openStoreWaiting(config: Config, waitSeconds: number, log: Logger): Promise<OpenedStore> {
+async function openStoreWaiting(
+  config: StoreConfig & Pick<ProcessConfig, 'dataDir'>,
+  waitSeconds: number,
+  log: Logger,
+): Promise<OpenedStore> {
   const deadline = Date.now() + waitSeconds * 1000;
   for (let delay = RETRY_FIRST_MS; ; delay = Math.min(delay * 2, RETRY_MAX_MS)) {
     try {

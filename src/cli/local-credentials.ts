@@ -3,7 +3,7 @@ import { bootstrapDefaultRun } from '../app/accounts/bootstrap-default-run.js';
 import type { AppDeps } from '../app/shared/deps.js';
 import type { IdentityDeps } from '../app/identity/identity-deps.js';
 import type { LocalCredentials } from '../app/accounts/bootstrap-default-run.js';
-import type { Config } from '../config.js';
+import type { HttpConfig, IdentityConfig, ProcessConfig } from '../config.js';
 
 /** The credentials the first start created, and the file keeping them (null: DATA_DIR cannot be written). */
 export interface FirstStart {
@@ -23,7 +23,7 @@ export async function bootstrapLocalCredentials(
       /** Writes `<dataDir>/credentials.json` (mode 0600); resolves to its path. */
       saveCredentials(dataDir: string, credentials: LocalCredentials): Promise<string>;
     },
-  config: Config,
+  config: Pick<HttpConfig, 'publicUrl'> & Pick<IdentityConfig, 'identityPublicUrl'> & Pick<ProcessConfig, 'dataDir'>,
   log: Logger,
 ): Promise<FirstStart | null> {
   const credentials = await bootstrapDefaultRun(deps, {

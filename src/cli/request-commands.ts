@@ -271,7 +271,7 @@ async function transitionRequest(args: string[], ctx: ClientContext): Promise<vo
 /**
  * `request delegate`: what the signing page does for a signer (POST …/delegate `{signeeId, otp?}`). Takes the
  * link of the invitation as it is (`…/sign?signatureRequestURL=…`), the signatureRequestURL itself, or a
- * request id with `--signee-id`. The signeeId is a secret: it is never printed.
+ * request id with `--signee-id`. The signer's secret is never printed.
  */
 async function delegateSignature(args: string[], ctx: ClientContext): Promise<void> {
   const { values, positionals } = parse(args, {
@@ -280,34 +280,34 @@ async function delegateSignature(args: string[], ctx: ClientContext): Promise<vo
     otp: { type: 'string' },
   });
   if (positionals.length !== 1) throw new UsageError(`usage:\n${REQUEST_USAGE}`);
-  const { id, signeeId } = signerOf(positionals[0]!, str(values['signee-id']));
+  const { id, signerSecret } = signerOf(positionals[0]!, str(values['signee-id']));
   const otp = str(values.otp);
   const api = await client(values, ctx);
-  const body = { signeeId, ...(otp !== undefined && { otp }) };
+  const body = { signeeId: signerSecret, ...(otp !== undefined && { otp }) };
   const r = (await api.request<{ anchorId: string }>('POST', `${requestPath(id)}/delegate`, { body })).body;
   ctx.out(values.json ? JSON.stringify(r) : `signed: request ${id}, signature anchor ${r.anchorId}`);
 }
 
 /**
- * The request id and signeeId of an invitation's link, a signatureRequestURL, or an id with --signee-id.
+ * The request id and the signer's secret (`signeeId` in the link) of an invitation's link, a signatureRequestURL, or an id with --signee-id.
  * @throws UsageError when neither gives both
  */
-export function signerOf(target: string, signeeIdFlag: string | undefined): { id: string; signeeId: string } {
+export function signerOf(target: string, secretFlag: string | undefined): { id: string; signerSecret: string } {
   if (!/^https?:\/\//.test(target)) {
-    if (signeeIdFlag === undefined)
+    if (secretFlag === undefined)
       throw new UsageError('give the link of the invitation, or the request id with --signee-id');
-    return { id: target, signeeId: signeeIdFlag };
+    return { id: target, signerSecret: secretFlag };
   }
   const url = new URL(target);
   const inner = url.searchParams.get('signatureRequestURL');
   const requestUrl = inner === null ? url : new URL(inner);
   const id = /\/signatureRequest\/([^/?#]+)$/.exec(requestUrl.pathname)?.[1];
-  const signeeId = signeeIdFlag ?? requestUrl.searchParams.get('signeeId') ?? undefined;
-  if (id === undefined || signeeId === undefined)
+  const signerSecret = secretFlag ?? requestUrl.searchParams.get('signeeId') ?? undefined;
+  if (id === undefined || signerSecret === undefined)
     throw new UsageError(
       'this link names no signature request and signer (expected …/v1/signatureRequest/<id>?signeeId=…)',
     );
-  return { id: decodeURIComponent(id), signeeId };
+  return { id: decodeURIComponent(id), signerSecret };
 }
 
 /** A signer's outcome, as `request show` says it. */

@@ -9,8 +9,7 @@ import { trustProxyOption, type ApiConfig } from '../config.js';
 import { accessLog, loggerOptions } from './logging.js';
 import { registerAuth } from './plugins/auth.plugin.js';
 import { frameworkErrorOptions, registerErrorHandling } from './plugins/errors.plugin.js';
-import { healthRoutes, type Readiness } from './routes/health.route.js';
-import { getBatchingHealth } from '../app/anchoring/get-batching-health.js';
+import { healthRoutes } from './routes/health.route.js';
 import { accountRoutes } from './routes/accounts/account.route.js';
 import { anchorRoutes } from './routes/anchoring/anchor.route.js';
 import { otsRoutes } from './routes/anchoring/ots.route.js';
@@ -24,12 +23,12 @@ import { sharedRequestRoutes } from './routes/signature-requests/shared.route.js
 import { signerRoutes } from './routes/signature-requests/signer.route.js';
 import { attestationRoutes } from './routes/signature-requests/attestation.route.js';
 import { documentRoutes } from './routes/signature-requests/document.route.js';
-import { webRoutes, type WebAssets } from './routes/web/web.route.js';
+import { webRoutes } from './routes/web/web.route.js';
 import { logRoutes } from './routes/transparency/log.route.js';
 import { receiptLogRoutes } from './routes/transparency/receipt-log.route.js';
 import { ErrorSchema } from './schemas.js';
 import { registerTextGuard, typed, validatorOptions } from './validation.js';
-import { routeConfigOf, type RouteModule } from './route-module.js';
+import { routeConfigOf, type Readiness, type RouteDeps, type RouteModule, type WebAssets } from './route-module.js';
 
 /** What the HTTP app is built from: the use cases' dependencies and the readiness checks of `/ready`. */
 export interface HttpDeps extends AppDeps {
@@ -102,16 +101,18 @@ export async function buildApp(
     }),
   });
   await registerOpenApi(app, config);
-  healthRoutes(app, deps.readiness, () => getBatchingHealth(deps));
+  const routeDeps: RouteDeps = { ...deps, webAssets: opts.webAssets ?? null };
   const routeConfig = routeConfigOf(config);
-  const v1 = (modules: RouteModule[], withCors: boolean) =>
+  const scoped = (modules: RouteModule[], { prefix, withCors = false }: { prefix?: string; withCors?: boolean }) =>
     app.register(
       async (scope) => {
         if (withCors) await scope.register(cors, { delegator: signerCors });
-        for (const routes of modules) routes(typed(scope), deps, routeConfig);
+        for (const routes of modules) routes(typed(scope), routeDeps, routeConfig);
       },
-      { prefix: '/v1' },
+      prefix === undefined ? {} : { prefix },
     );
+  await scoped([healthRoutes], {});
+  const v1 = (modules: RouteModule[], withCors: boolean) => scoped(modules, { prefix: '/v1', withCors });
   // CORS is decided per request (signerCors), at a cost on each: only the signature-request routes,
   // where a signer's routes live, pay it. The others never answer another origin.
   await v1([tokenRoutes, accountRoutes, anchorRoutes, receiptRoutes, otsRoutes, receiptLogRoutes, userRoutes], false);
@@ -128,12 +129,8 @@ export async function buildApp(
     ],
     true,
   );
-  await app.register(async (scope) => logRoutes(typed(scope), deps, routeConfig), { prefix: '/log' });
-  if (opts.webAssets)
-    webRoutes(app, opts.webAssets, deps, {
-      explorerUrl: config.verifyExplorerUrl,
-      network: config.bitcoinNetwork,
-    });
+  await scoped([logRoutes], { prefix: '/log' });
+  await scoped([webRoutes], {});
   return app;
 }
 

@@ -227,6 +227,7 @@ export function loggerOptions(level: string, { pretty }: { readonly pretty?: boo
         'req.headers.cookie',
         '*.password',
         '*.signeeId',
+        '*.signerSecret',
         '*.otp',
         '*.token',
         '*.rawPacket',

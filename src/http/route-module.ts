@@ -5,6 +5,33 @@
 import type { AppDeps } from '../app/shared/deps.js';
 import type { TypedFastify } from './validation.js';
 
+/** What a readiness check may tell beyond "it answers": `ready: false` when the part answers but is unfit, and details to show. */
+export interface CheckReport {
+  readonly ready: boolean;
+  readonly details: Record<string, unknown>;
+}
+
+/** Each check resolves when its part answers (with a report, when it has more to say) and throws otherwise. */
+export type Readiness = Record<string, () => Promise<void | CheckReport>>;
+
+/** The pages' browser bundle as the composition root loaded it (see src/adapters/web/web-assets.ts). */
+export interface WebAssets {
+  readonly script: string;
+  readonly style: string;
+  /** Page script URL by manifest entry (`sign-page.js`, `share-page.js`). */
+  readonly scripts: ReadonlyMap<string, string>;
+  readonly files: ReadonlyMap<string, { readonly body: Buffer; readonly contentType: string }>;
+}
+
+/**
+ * What route modules are given: the use cases' dependencies, the readiness checks (`/ready`) and the pages'
+ * bundle (null: the pages are not served).
+ */
+export interface RouteDeps extends AppDeps {
+  readonly readiness: Readiness;
+  readonly webAssets: WebAssets | null;
+}
+
 /**
  * The settings routes read: the part of the service's configuration the HTTP layer hands them (app.ts
  * copies these fields out of the whole configuration, so a route cannot come to depend on another one
@@ -23,6 +50,10 @@ export interface RouteConfig {
   readonly receiptLevelsBytes: number;
   /** RECEIPT_REDIRECT: answer a settled receipt with a redirect to its static copy. */
   readonly receiptRedirect: boolean;
+  /** VERIFY_EXPLORER_URL: the block explorer the verification page may ask (its origin joins connect-src). */
+  readonly verifyExplorerUrl?: string | undefined;
+  /** BITCOIN_NETWORK: the network the pages name. */
+  readonly bitcoinNetwork: string;
 }
 
 /** The {@link RouteConfig} fields of a larger configuration, and nothing else. */
@@ -34,13 +65,16 @@ export function routeConfigOf(config: RouteConfig): RouteConfig {
     documentMaxBytes: config.documentMaxBytes,
     receiptLevelsBytes: config.receiptLevelsBytes,
     receiptRedirect: config.receiptRedirect,
+    verifyExplorerUrl: config.verifyExplorerUrl,
+    bitcoinNetwork: config.bitcoinNetwork,
   };
 }
 
 /**
- * A route module: registers its routes on the `/v1` scope. It receives the app with the TypeBox type
+ * A route module: registers its routes on the scope app.ts gives it (`/v1`, `/log`, or the root for `/health`,
+ * `/ready` and the pages). It receives the app with the TypeBox type
  * provider ({@link TypedFastify}), so `req.body`, `req.params` and `req.query` have the types of the
  * route's schemas: declare it `export const fooRoutes: RouteModule = (app, deps, config) => { … }` and
  * write no casts. Strings with U+0000 or lone surrogates never reach it (validation.ts, `registerTextGuard`).
  */
-export type RouteModule = (app: TypedFastify, deps: AppDeps, config: RouteConfig) => void;
+export type RouteModule = (app: TypedFastify, deps: RouteDeps, config: RouteConfig) => void;

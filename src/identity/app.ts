@@ -7,18 +7,13 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { IdentityDeps } from '../app/identity/identity-deps.js';
-import { trustProxyOption, type Config } from '../config.js';
+import { trustProxyOption, type IdentityServerConfig } from '../config.js';
 import { errorBody } from '../http/error-codes.js';
 import { accessLog, loggerOptions } from '../http/logging.js';
 import { frameworkErrorOptions, registerErrorHandling } from '../http/plugins/errors.plugin.js';
 import { ErrorSchema } from '../http/schemas.js';
 import { registerTextGuard, typed, validatorOptions } from '../http/validation.js';
 import { identityRoutes } from './routes.js';
-
-export type IdentityServerConfig = Pick<
-  Config,
-  'logLevel' | 'trustProxy' | 'identityPublicUrl' | 'rateLimitPublicPerMinute' | 'rateLimitAuthPerMinute'
->;
 
 export async function buildIdentityApp(deps: IdentityDeps, config: IdentityServerConfig): Promise<FastifyInstance> {
   const access = accessLog();
@@ -67,10 +62,7 @@ export async function buildIdentityApp(deps: IdentityDeps, config: IdentityServe
 }
 
 /** Builds the identity server and listens on IDENTITY_PORT. */
-export async function startIdentityServer(
-  deps: IdentityDeps,
-  config: IdentityServerConfig & Pick<Config, 'identityPort' | 'host'>,
-): Promise<FastifyInstance> {
+export async function startIdentityServer(deps: IdentityDeps, config: IdentityServerConfig): Promise<FastifyInstance> {
   const app = await buildIdentityApp(deps, config);
   await app.listen({ port: config.identityPort, host: config.host });
   return app;

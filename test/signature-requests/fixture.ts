@@ -10,7 +10,7 @@ import { randomHash } from '../support/anchors.js';
 import { createIdentityKey } from '../../src/app/identity/create-identity-key.js';
 import { localSigner, PLATFORM_KEY_CACHE_MS } from '../../src/app/identity/sign-hash.js';
 import type { PlatformSigner } from '../../src/app/signature-requests/platform-signer.port.js';
-import { signeeIdOf } from '../../src/app/signature-requests/signer-secrets.js';
+import { signerSecretOf } from '../../src/app/signature-requests/signer-secrets.js';
 import type { Clock } from '../../src/app/shared/clock.port.js';
 import type { Store } from '../../src/app/shared/store.port.js';
 import { realRandom, recordingJobs, TEST_SECRET_KEY, testApp, testClock, testDeps } from '../support/fixtures.js';
@@ -104,7 +104,7 @@ export async function createRequest(
   if (res.statusCode !== 200) throw new Error(`create: ${res.statusCode} ${res.body}`);
   const id = res.json().id as string;
   const stored = await b.deps.store.signatureRequests.findById(id);
-  return { id, signeeIds: stored!.signees.map((s) => signeeIdOf(b.deps, s)), body };
+  return { id, signeeIds: stored!.signers.map((s) => signerSecretOf(b.deps, s)), body };
 }
 
 /** `GET /v1/signatureRequest/{id}` as the owner: the request as the API shows it. */

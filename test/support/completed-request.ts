@@ -11,7 +11,7 @@ import { sendBatches } from '../../src/app/anchoring/send-batches.js';
 import type { AppDeps } from '../../src/app/shared/deps.js';
 import { sealAuditTrail } from '../../src/app/signature-requests/audit-trail.js';
 import { completeProofBundles } from '../../src/app/signature-requests/proof-bundle.js';
-import { signeeIdOf } from '../../src/app/signature-requests/signer-secrets.js';
+import { signerSecretOf } from '../../src/app/signature-requests/signer-secrets.js';
 import { until, type AnchoringFixture } from './anchoring-fixture.js';
 
 /** The request's id, how many anchors its batch closed with (two signatures and the audit trail), its transaction. */
@@ -32,11 +32,11 @@ export async function completedRequest(o: {
   });
   assert.equal(created.statusCode, 200, created.body);
   const id = created.json<{ id: string }>().id;
-  for (const s of (await deps.store.signatureRequests.findById(id))!.signees) {
+  for (const s of (await deps.store.signatureRequests.findById(id))!.signers) {
     const res = await app.inject({
       method: 'POST',
       url: `/v1/signatureRequest/${id}/delegate`,
-      payload: { signeeId: signeeIdOf(deps, s) },
+      payload: { signeeId: signerSecretOf(deps, s) },
     });
     assert.equal(res.statusCode, 200, res.body);
   }

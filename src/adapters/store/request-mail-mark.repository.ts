@@ -4,10 +4,10 @@ import type { Sql } from './sql.js';
 
 interface RefRow {
   request_id: string;
-  signee_id: string;
+  signer_id: string;
 }
 
-const toRef = (r: RefRow): SignerRef => ({ requestId: r.request_id, signeeId: r.signee_id });
+const toRef = (r: RefRow): SignerRef => ({ requestId: r.request_id, signerId: r.signer_id });
 
 /**
  * `isMarked`, with the keys asked in the same turn of the event loop read in one statement: a request's mails
@@ -45,14 +45,14 @@ export function requestMailMarkRepository(sql: Sql): RequestMailMarkRepository {
       const rows = await sql.query(
         `INSERT INTO signature_request_mail_mark (key, request_id, signee_id, created) VALUES ($1, $2, $3, $4)
          ON CONFLICT (key) DO NOTHING RETURNING key`,
-        [key, ref.requestId, ref.signeeId ?? null, now],
+        [key, ref.requestId, ref.signerId ?? null, now],
       );
       return rows.length > 0;
     },
     isMarked: markedReads(sql),
     async dueReminders(invitedBy, limit) {
       const rows = await sql.query<RefRow>(
-        `SELECT s.request_id, s.id AS signee_id FROM signee s
+        `SELECT s.request_id, s.id AS signer_id FROM signee s
            JOIN signature_request r ON r.id = s.request_id AND r.state = 'IN_PROGRESS'
            JOIN signature_request_mail_mark i ON i.key = $3 || s.id::text
          WHERE s.signed_on IS NULL AND s.declined_on IS NULL AND s.reminded_on IS NULL AND s.email IS NOT NULL
@@ -64,7 +64,7 @@ export function requestMailMarkRepository(sql: Sql): RequestMailMarkRepository {
     },
     async dueProofMails(limit) {
       const rows = await sql.query<RefRow>(
-        `SELECT s.request_id, s.id AS signee_id FROM signee s
+        `SELECT s.request_id, s.id AS signer_id FROM signee s
            JOIN anchor_batch ab ON ab.anchor_id = s.anchor_id JOIN batch b ON b.id = ab.batch_id AND b.status = 'CONFIRMED'
          WHERE s.email IS NOT NULL AND s.anchor_id IS NOT NULL
            AND NOT EXISTS (SELECT 1 FROM signature_request_mail_mark m WHERE m.key = $2 || s.id::text)

@@ -125,7 +125,7 @@ const selectWithPeople = ({
 SELECT ${REQUEST_COLUMNS},
   (SELECT coalesce(json_agg(s ORDER BY s.position), '[]'::json)
    FROM (SELECT ${SIGNER_COLUMNS.replace('secret_salt', "encode(secret_salt, 'hex') AS secret_salt")}
-         FROM signee WHERE request_id = r.id) s) AS signees,
+         FROM signee WHERE request_id = r.id) s) AS signers,
   (SELECT coalesce(json_agg(w ORDER BY w.position), '[]'::json)
    FROM (SELECT position, email, common_name, vars, lang FROM signature_request_watcher WHERE request_id = r.id) w)
    AS watchers,
@@ -164,12 +164,12 @@ const signerRead = (lock: boolean) =>
 type RequestBySignerRow = RequestWithPeopleRow & { n: number; stale?: boolean };
 
 interface RequestWithPeopleRow extends RequestRow {
-  signees: SignerRow[];
+  signers: SignerRow[];
   watchers: WatcherRow[];
   matched: string | null;
 }
 
-const withPeople = (r: RequestWithPeopleRow) => toRequest(r, r.signees.map(toSigner), r.watchers.map(toWatcher));
+const withPeople = (r: RequestWithPeopleRow) => toRequest(r, r.signers.map(toSigner), r.watchers.map(toWatcher));
 
 const toWatcher = (r: WatcherRow): Watcher => ({
   email: r.email,
@@ -201,7 +201,7 @@ function toRequest(r: RequestRow, signers: Signer[], watchers: Watcher[]): Signa
     uploaded: r.uploaded,
     created: r.created,
     lastModified: r.last_modified,
-    signees: signers,
+    signers: signers,
     watchers,
   };
 }
@@ -210,7 +210,7 @@ const toEvent = (r: EventRow): AuditEvent => ({
   date: r.date,
   type: r.type,
   actor: r.actor,
-  signeeId: r.signee_id,
+  signerId: r.signee_id,
   ip: r.ip,
   userAgent: r.user_agent,
   comment: r.comment,
@@ -231,13 +231,13 @@ SELECT $1, r.position, r.email, r.common_name, r.vars, r.lang
 FROM jsonb_to_recordset($2::jsonb) AS r(position integer, email text, common_name text, vars jsonb, lang text)`;
 
 /** An audit event's values, in the column order of insertEventOf (parameters $4 to $10). */
-const eventParams = (e: AuditEvent) => [e.date, e.type, e.actor, e.signeeId, e.ip, e.userAgent, e.comment];
+const eventParams = (e: AuditEvent) => [e.date, e.type, e.actor, e.signerId, e.ip, e.userAgent, e.comment];
 
 const eventRecord = (e: AuditEvent) => ({
   date: e.date,
   type: e.type,
   actor: e.actor,
-  signee_id: e.signeeId,
+  signee_id: e.signerId,
   ip: e.ip,
   user_agent: e.userAgent,
   comment: e.comment,
@@ -374,7 +374,7 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
     return asked.map((a) => {
       const r = found.get(a);
       const request = r && withPeople(r);
-      const signer = request?.signees.find((s) => s.id === r!.matched);
+      const signer = request?.signers.find((s) => s.id === r!.matched);
       return request && signer ? { request, signer } : null;
     });
   }
@@ -432,11 +432,11 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
         now,
       ]);
     },
-    async markSigned(signeeId, requestId, signature, event, move) {
+    async markSigned(signerId, requestId, signature, event, move) {
       const events = move ? [event, move.event] : [event];
       await sql.writeRows(MARK_SIGNED, [
         {
-          signee_id: signeeId,
+          signee_id: signerId,
           request_id: requestId,
           anchor_id: signature.anchorId,
           method: signature.method,
@@ -447,10 +447,10 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
         },
       ]);
     },
-    async markViewed(signeeId, now) {
+    async markViewed(signerId, now) {
       const rows = await sql.query(
         'UPDATE signee SET viewed_on = $2 WHERE id = $1 AND viewed_on IS NULL RETURNING id',
-        [signeeId, now],
+        [signerId, now],
       );
       return rows.length > 0;
     },

@@ -33,7 +33,7 @@ export function tlogRepository(sql: Sql): TlogRepository {
     async addSignerEvent(e) {
       await sql.write(
         'INSERT INTO tlog_pending (event, request_id, signee_id, anchor_id, at) VALUES ($1, $2, $3, $4, $5)',
-        [e.event, e.requestId, e.signeeId, e.anchorId, e.at],
+        [e.event, e.requestId, e.signerId, e.anchorId, e.at],
       );
     },
     async hasWork(exceptAccount) {
@@ -103,7 +103,7 @@ export function tlogRepository(sql: Sql): TlogRepository {
       return rows.map((r): TakenSignerEvent => ({
         event: r.event,
         requestId: r.request_id,
-        signeeId: r.signee_id,
+        signerId: r.signee_id,
         anchorId: r.anchor_id,
         at: Number(r.at),
         pubKey: r.pub_key,

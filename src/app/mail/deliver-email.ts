@@ -52,7 +52,7 @@ async function recordDelivered(deps: DeliverEmailDeps, email: Email, status: 'se
       date: now,
       type: 'EMAIL_SENT',
       actor: 'platform',
-      signeeId: null,
+      signerId: null,
       ip: null,
       userAgent: null,
       comment: `${email.type} to ${email.to.address}`,

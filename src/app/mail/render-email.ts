@@ -1,6 +1,7 @@
 import { DomainError, fail } from '../../core/errors.js';
 import { checkBrandingVars } from '../../core/mail/branding.js';
 import { defaultHtml, defaultSubject, defaultText } from '../../core/mail/default-templates.js';
+import { DEFAULT_TEXTS, type EmailTexts } from '../../core/mail/default-texts.js';
 import { checkEmailSwitches, customTemplatesOf, type EmailTypeId, type Vars } from '../../core/mail/email-types.js';
 import { templateLang } from '../../core/mail/mail-context.js';
 import { truncateGraphemes } from '../../core/text/graphemes.js';
@@ -64,19 +65,39 @@ export function renderEmail(
   input: { readonly type: EmailTypeId; readonly context: Readonly<Record<string, string | boolean>> },
   meter?: RenderMeter,
 ): RenderedEmail {
+  return renderEmailFrom(engine, DEFAULT_TEXTS, input, meter);
+}
+
+/**
+ * {@link renderEmail} with the default words taken from `texts`: the service gives DEFAULT_TEXTS; a test gives a
+ * table with an e-mail type of its own, rendered as the service renders its types
+ * (test/mail/core/add-email-type.test.ts).
+ */
+export function renderEmailFrom<Id extends string>(
+  engine: TemplateEngine,
+  texts: EmailTexts<Id>,
+  input: { readonly type: Id; readonly context: Readonly<Record<string, string | boolean>> },
+  meter?: RenderMeter,
+): RenderedEmail {
   const { type, context } = input;
+  const fallback = { engine, texts };
   const lang = templateLang(typeof context.lang === 'string' ? context.lang : 'en');
   const customSubject = context[`${type}SubjectTemplate`];
   const customContent = context[`${type}ContentTemplate`];
-  const subject = compiled(engine, customSubject, `${type}SubjectTemplate`, false, lang, () =>
-    defaultSubject(type, lang),
+  const subject = compiled(fallback, customSubject, `${type}SubjectTemplate`, false, lang, () =>
+    defaultSubject(type, lang, texts),
   );
-  const html = compiled(engine, customContent, `${type}ContentTemplate`, true, lang, () => defaultHtml(type, lang));
+  const html = compiled(fallback, customContent, `${type}ContentTemplate`, true, lang, () =>
+    defaultHtml(type, lang, texts),
+  );
   const renderedHtml = html.render(context, meter);
   const text =
     typeof customContent === 'string'
       ? textOfHtml(renderedHtml)
-      : compiled(engine, undefined, `${type}Text`, false, lang, () => defaultText(type, lang)).render(context, meter);
+      : compiled(fallback, undefined, `${type}Text`, false, lang, () => defaultText(type, lang, texts)).render(
+          context,
+          meter,
+        );
   return { subject: oneLine(subject.render(context, meter)), html: renderedHtml, text };
 }
 
@@ -98,11 +119,11 @@ export function renderEmailOrFailure(
   }
 }
 
-/** The default templates compiled, by engine, then by label and language (their source is built once). */
-const defaults = new WeakMap<TemplateEngine, Map<string, CompiledTemplate>>();
+/** The default templates compiled, by engine and table of words, then by label and language (built once). */
+const defaults = new WeakMap<TemplateEngine, WeakMap<EmailTexts<string>, Map<string, CompiledTemplate>>>();
 
 function compiled(
-  engine: TemplateEngine,
+  { engine, texts }: { readonly engine: TemplateEngine; readonly texts: EmailTexts<string> },
   custom: unknown,
   label: string,
   html: boolean,
@@ -112,10 +133,12 @@ function compiled(
   const maxLength = maxLengthOf(label.endsWith('SubjectTemplate') ? 'subject' : 'content');
   if (typeof custom === 'string') return engine.compile(custom, { html, label, maxLength });
   let ofEngine = defaults.get(engine);
-  if (!ofEngine) defaults.set(engine, (ofEngine = new Map()));
+  if (!ofEngine) defaults.set(engine, (ofEngine = new WeakMap()));
+  let ofTexts = ofEngine.get(texts);
+  if (!ofTexts) ofEngine.set(texts, (ofTexts = new Map()));
   const key = `${label}/${lang}`;
-  let template = ofEngine.get(key);
-  if (!template) ofEngine.set(key, (template = engine.compile(fallback(), { html, label, maxLength })));
+  let template = ofTexts.get(key);
+  if (!template) ofTexts.set(key, (template = engine.compile(fallback(), { html, label, maxLength })));
   return template;
 }
 

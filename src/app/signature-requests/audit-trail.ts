@@ -22,9 +22,9 @@ import type { AuditEvent, SignatureRequest } from './signature-request.port.js';
 
 /** The audit trail document of a request from its stored events: every value in plain (the owner's form). */
 export function auditTrailOf(request: SignatureRequest, events: readonly AuditEvent[]): AuditTrail {
-  const trailIdOf = new Map(request.signees.map((s) => [s.id, s.auditTrailId]));
+  const trailIdOf = new Map(request.signers.map((s) => [s.id, s.auditTrailId]));
   const auditEvents = events.map((e): AuditTrailEvent => {
-    const trailId = e.signeeId === null ? undefined : trailIdOf.get(e.signeeId);
+    const trailId = e.signerId === null ? undefined : trailIdOf.get(e.signerId);
     return {
       date: e.date,
       type: e.type,
@@ -39,7 +39,7 @@ export function auditTrailOf(request: SignatureRequest, events: readonly AuditEv
 }
 
 /** Who reads a trail: the owner, or one signer (by auditTrailId). */
-export type TrailReader = { readonly kind: 'owner' } | { readonly kind: 'signee'; readonly auditTrailId: string };
+export type TrailReader = { readonly kind: 'owner' } | { readonly kind: 'signer'; readonly auditTrailId: string };
 
 /**
  * The live audit trail of a request (the sealed one, once sealed, is in the proof bundle): the owner reads
@@ -70,11 +70,11 @@ const PUBLIC_COMMENTS: ReadonlySet<string> = new Set(['DEADLINE_UPDATED']);
  * signer it belongs to (none: the owner's account, or a watcher's address).
  */
 export function splitEvents(request: SignatureRequest, events: readonly AuditEvent[]): SplitEvent[] {
-  const byId = new Map(request.signees.map((s) => [s.id, s]));
-  const byEmail = new Map(request.signees.flatMap((s) => (s.email === null ? [] : [[s.email, s]])));
+  const byId = new Map(request.signers.map((s) => [s.id, s]));
+  const byEmail = new Map(request.signers.flatMap((s) => (s.email === null ? [] : [[s.email, s]])));
   return events.map((e) => {
-    const concerned = e.signeeId === null ? undefined : byId.get(e.signeeId);
-    // Every signer's own event names that signer (recordEvent's `signee`); any other actor is the account's.
+    const concerned = e.signerId === null ? undefined : byId.get(e.signerId);
+    // Every signer's own event names that signer (recordEvent's `signer`); any other actor is the account's.
     const signer = concerned !== undefined && e.actor === signerActor(concerned) ? concerned : undefined;
     const of = signer?.auditTrailId;
     const personal: PersonalValue[] = [];

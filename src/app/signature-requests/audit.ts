@@ -23,7 +23,7 @@ export interface EventInput {
   readonly type: AuditEventType;
   readonly date: number;
   readonly actor: string;
-  readonly signee?: Pick<Signer, 'id'>;
+  readonly signer?: Pick<Signer, 'id'>;
   readonly origin?: Origin;
   readonly comment?: string;
 }
@@ -39,7 +39,7 @@ export function auditEvent(event: EventInput): AuditEvent {
     date: event.date,
     type: event.type,
     actor: event.actor,
-    signeeId: event.signee?.id ?? null,
+    signerId: event.signer?.id ?? null,
     ip: event.origin?.ip ?? null,
     userAgent: event.origin?.userAgent === undefined ? null : truncateGraphemes(event.origin.userAgent, 512),
     comment: event.comment ?? null,

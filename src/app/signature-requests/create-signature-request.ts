@@ -31,10 +31,10 @@ export async function createSignatureRequest(
   const now = deps.clock.now();
   const checked = await checkRequestInput(deps, input, now, input.actor);
   const draft = input.state === 'DRAFT';
-  if (!draft && checked.signees.length === 0)
+  if (!draft && checked.signers.length === 0)
     fail('VALIDATION_FAILED', 'a request activated at once needs "authorizedSignees" (or create it with state DRAFT)');
   const id = deps.random.uuid();
-  const signers = newSigners(deps, id, checked.signees);
+  const signers = newSigners(deps, id, checked.signers);
   return deps.store.transaction(async (tx) => {
     const base = { id, accountId: input.accountId, created: now, ...checked.fields, watchers: [...checked.watchers] };
     await tx.signatureRequests.insert({ ...base, state: draft ? 'DRAFT' : 'PENDING' }, signers);

@@ -1,7 +1,7 @@
 /**
  * The logo of a signature request (its `serviceLogoURL` var), for the signature and sharing pages: the
  * pages' CSP allows images from their own origin only, so the server fetches the image through the cached,
- * SSRF-guarded branding image source and serves it itself. Asked with a signer's signeeId or a sharing token.
+ * SSRF-guarded branding image source and serves it itself. Asked with a signer's secret or a sharing token.
  */
 import { fail } from '../../core/errors.js';
 import type { AppDeps } from '../shared/deps.js';
@@ -24,10 +24,10 @@ async function logoOf(deps: LogoDeps, vars: Vars | null): Promise<BrandImage> {
 
 /**
  * The logo as a signer sees it: the signer's own `serviceLogoURL` var overrides the request's, as on the page.
- * @throws DomainError NOT_FOUND for an unknown request or a wrong signeeId; NO_LOGO when there is none to show
+ * @throws DomainError NOT_FOUND for an unknown request or a wrong signer secret; NO_LOGO when there is none to show
  */
-export async function getSignerLogo(deps: LogoDeps, input: { id: string; signeeId: string }): Promise<BrandImage> {
-  const { request, signer } = await findSigner(deps, { requestId: input.id, signeeId: input.signeeId });
+export async function getSignerLogo(deps: LogoDeps, input: { id: string; signerSecret: string }): Promise<BrandImage> {
+  const { request, signer } = await findSigner(deps, { requestId: input.id, signerSecret: input.signerSecret });
   return logoOf(deps, { ...request.vars, ...signer.vars });
 }
 

@@ -107,7 +107,7 @@ export async function getSharedRequest(
   input: { id: string; token: string },
 ): Promise<SharedRequestView> {
   const request = await findSharedRequest(deps, input);
-  const signers = await Promise.all(request.signees.map((s) => sharedSigner(deps, s)));
+  const signers = await Promise.all(request.signers.map((s) => sharedSigner(deps, s)));
   return {
     id: request.id,
     name: request.name,
@@ -128,7 +128,7 @@ export async function getSharedRequest(
 
 async function sharedSigner(
   deps: Pick<AppDeps, 'store'>,
-  s: SignatureRequest['signees'][number],
+  s: SignatureRequest['signers'][number],
 ): Promise<SharedSigner> {
   const who = { commonName: s.commonName, ...(s.email !== null && { email: s.email }) };
   if (s.declinedOn !== null)

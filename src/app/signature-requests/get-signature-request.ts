@@ -18,21 +18,21 @@ export async function getSignatureRequest(
 }
 
 /**
- * A signature request as one signer opens it with its signeeId. The first opening is recorded
+ * A signature request as one signer opens it with its secret. The first opening is recorded
  * (VIEWED, with IP and user agent) in the same transaction as the signer's `viewedOn`.
- * @throws DomainError NOT_FOUND for a wrong, revoked or foreign signeeId, or an unknown request (one answer)
+ * @throws DomainError NOT_FOUND for a wrong, revoked or foreign signer secret, or an unknown request (one answer)
  */
 export async function getSignatureRequestAsSigner(
   deps: Pick<AppDeps, 'store' | 'clock' | 'secretKey'>,
-  input: { id: string; signeeId: string; origin?: Origin },
+  input: { id: string; signerSecret: string; origin?: Origin },
 ): Promise<RequestAndSigner> {
-  const found = await findSigner(deps, { requestId: input.id, signeeId: input.signeeId });
+  const found = await findSigner(deps, { requestId: input.id, signerSecret: input.signerSecret });
   if (found.signer.viewedOn !== null) return found;
   const now = deps.clock.now();
   await deps.store.transaction(async (tx) => {
     if (!(await tx.signatureRequests.markViewed(found.signer.id, now))) return;
     const actor = signerActor(found.signer);
-    await recordEvent(tx, input.id, { type: 'VIEWED', date: now, actor, signee: found.signer, origin: input.origin });
+    await recordEvent(tx, input.id, { type: 'VIEWED', date: now, actor, signer: found.signer, origin: input.origin });
   });
   return { ...found, signer: { ...found.signer, viewedOn: now } };
 }

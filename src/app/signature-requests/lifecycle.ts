@@ -37,7 +37,7 @@ export async function enqueueRequestCallback(
   reason: CallbackReason,
 ): Promise<void> {
   if (request.callbackUrl === null) return;
-  const signed = request.signees.filter((s) => s.signedOn !== null).length;
+  const signed = request.signers.filter((s) => s.signedOn !== null).length;
   const key = `${request.id}_${reason}_${request.state}_${signed}_${request.lastModified}`;
   const data: CallbackJobData = {
     messageId: `msg_sr_${key}`,

@@ -15,17 +15,17 @@ export const FEEDBACK_PER_SIGNER_PER_HOUR = 3;
 export const FEEDBACK_PER_REQUEST_PER_HOUR = 10;
 
 /** Milliseconds before this signer may be reminded again; 0 when now. */
-export function remindWaitMs(events: readonly AuditEvent[], signeeId: string, now: number): number {
+export function remindWaitMs(events: readonly AuditEvent[], signerId: string, now: number): number {
   let last = -Infinity;
-  for (const e of events) if (e.type === 'REMINDED' && e.signeeId === signeeId && e.date > last) last = e.date;
+  for (const e of events) if (e.type === 'REMINDED' && e.signerId === signerId && e.date > last) last = e.date;
   return Math.max(0, last + REMIND_EVERY_MS - now);
 }
 
 /** Milliseconds before this signer may give feedback again (either limit); 0 when now. */
-export function feedbackWaitMs(events: readonly AuditEvent[], signeeId: string, now: number): number {
+export function feedbackWaitMs(events: readonly AuditEvent[], signerId: string, now: number): number {
   const recent = events.filter((e) => e.type === 'FEEDBACK' && e.date > now - HOUR_MS).map((e) => e.date);
   const mine = events
-    .filter((e) => e.type === 'FEEDBACK' && e.signeeId === signeeId && e.date > now - HOUR_MS)
+    .filter((e) => e.type === 'FEEDBACK' && e.signerId === signerId && e.date > now - HOUR_MS)
     .map((e) => e.date);
   return Math.max(
     waitUnderLimit(mine, FEEDBACK_PER_SIGNER_PER_HOUR, now),
@@ -40,11 +40,11 @@ export const SIGNER_EVENTS_PER_REQUEST_PER_HOUR = 60;
 const SIGNER_EVENTS: ReadonlySet<string> = new Set(SIGNER_EVENT_TYPES);
 
 /** Milliseconds before this signer may report a signer event again (either limit); 0 when now. */
-export function signerEventWaitMs(events: readonly AuditEvent[], signeeId: string, now: number): number {
+export function signerEventWaitMs(events: readonly AuditEvent[], signerId: string, now: number): number {
   const recent = events.filter((e) => SIGNER_EVENTS.has(e.type) && e.date > now - HOUR_MS);
   return Math.max(
     waitUnderLimit(
-      recent.filter((e) => e.signeeId === signeeId).map((e) => e.date),
+      recent.filter((e) => e.signerId === signerId).map((e) => e.date),
       SIGNER_EVENTS_PER_SIGNER_PER_HOUR,
       now,
     ),

@@ -103,10 +103,10 @@ export async function getProofBundle(
   deps: Pick<AppDeps, 'store' | 'chain' | 'transparency'>,
   request: SignatureRequest,
 ): Promise<ProofBundle> {
-  const anchorIds = [...request.signees.map((s) => s.anchorId), request.auditTrailAnchorId];
-  const receipts = await Promise.all(request.signees.map((s) => receiptOf(deps, s.anchorId)));
+  const anchorIds = [...request.signers.map((s) => s.anchorId), request.auditTrailAnchorId];
+  const receipts = await Promise.all(request.signers.map((s) => receiptOf(deps, s.anchorId)));
   const trailReceipt = await receiptOf(deps, request.auditTrailAnchorId);
-  const withReceipt = request.signees.filter((_, i) => receipts[i] !== null).map((s) => s.anchorId);
+  const withReceipt = request.signers.filter((_, i) => receipts[i] !== null).map((s) => s.anchorId);
   const log = deps.transparency
     ? await logProofs(deps, withReceipt, trailReceipt === null ? null : request.auditTrailAnchorId)
     : null;
@@ -187,7 +187,7 @@ export async function getReaderProofBundle(
 ): Promise<ProofBundle> {
   const bundle = await getProofBundle(deps, request);
   const mine = (auditTrailId: string | undefined) => reader.kind === 'owner' || auditTrailId === reader.auditTrailId;
-  const signatureOpenings = request.signees.flatMap((s) => {
+  const signatureOpenings = request.signers.flatMap((s) => {
     const opening = s.anchorId !== null && mine(s.auditTrailId) ? signedEmailOpening(deps, s) : null;
     return opening === null ? [] : [{ auditTrailId: s.auditTrailId, salt: opening.salt, value: opening.value }];
   });
@@ -242,7 +242,7 @@ async function rootTimestamps(
   request: SignatureRequest,
 ): Promise<Rfc3161Timestamp[]> {
   const roots = new Set<string>();
-  for (const id of [...request.signees.map((s) => s.anchorId), request.auditTrailAnchorId]) {
+  for (const id of [...request.signers.map((s) => s.anchorId), request.auditTrailAnchorId]) {
     const receipt = await receiptOf(deps, id);
     if (receipt !== null) roots.add(receipt.merkleRoot);
   }
@@ -256,7 +256,7 @@ async function rootTimestamps(
 
 /** Every anchor CONFIRMED with its SPV data stored (the header too: a batch confirmed before it was stored waits for a worker to read it). */
 async function allConfirmed(deps: Pick<AppDeps, 'store'>, request: SignatureRequest): Promise<boolean> {
-  const ids = [...request.signees.map((s) => s.anchorId), request.auditTrailAnchorId];
+  const ids = [...request.signers.map((s) => s.anchorId), request.auditTrailAnchorId];
   for (const id of ids) {
     if (id === null) continue;
     const anchor = await deps.store.anchors.findById(id);

@@ -11,17 +11,17 @@ import { logSignature } from '../transparency/log-signing-events.js';
 
 /**
  * The request (locked until the transaction ends) and the signer, checked to be able to sign now.
- * @throws DomainError NOT_FOUND (the one answer for a bad signeeId), ALREADY_SIGNED, ALREADY_DECLINED,
+ * @throws DomainError NOT_FOUND (the one answer for a bad signer secret), ALREADY_SIGNED, ALREADY_DECLINED,
  *   SIGNING_CLOSED, DEADLINE_PASSED, NOT_YOUR_TURN
  */
 export async function lockForSigning(
   tx: Store,
   deps: Pick<AppDeps, 'secretKey'>,
-  input: { requestId: string; signeeId: string; now: number },
+  input: { requestId: string; signerSecret: string; now: number },
 ): Promise<RequestAndSigner> {
   const found = await findSigner(
     { store: tx, secretKey: deps.secretKey },
-    { requestId: input.requestId, signeeId: input.signeeId, lock: true },
+    { requestId: input.requestId, signerSecret: input.signerSecret, lock: true },
   );
   assertSignerOpen(found.signer);
   assertCanSign(found, input.now);
@@ -48,7 +48,7 @@ export function assertCanSign({ request, signer }: RequestAndSigner, now: number
     fail('SIGNING_CLOSED', `the request is ${request.state}: it is signed only while IN_PROGRESS`);
   if (request.deadline !== null && now >= request.deadline)
     fail('DEADLINE_PASSED', `the deadline of this request passed on ${new Date(request.deadline).toISOString()}`);
-  if (request.ordered && request.signees.some((s) => s.position < signer.position && s.signedOn === null))
+  if (request.ordered && request.signers.some((s) => s.position < signer.position && s.signedOn === null))
     fail('NOT_YOUR_TURN', 'this request is signed in order, and a signer before you has not signed yet');
 }
 
@@ -71,8 +71,8 @@ export async function recordSignature(
 ): Promise<SignatureRequest> {
   const { request, signer, anchorId, method, now } = input;
   const type = method === 'delegated' ? 'DELEGATE' : 'SIGN';
-  const event = auditEvent({ type, date: now, actor: signerActor(signer), signee: signer, origin: input.origin });
-  const signers = request.signees.map((s) => (s.id === signer.id ? { ...s, signedOn: now, anchorId, method } : s));
+  const event = auditEvent({ type, date: now, actor: signerActor(signer), signer: signer, origin: input.origin });
+  const signers = request.signers.map((s) => (s.id === signer.id ? { ...s, signedOn: now, anchorId, method } : s));
   // The last signature completes the request in the same statement (the request is locked by the caller).
   const last = signers.every((s) => s.signedOn !== null);
   const move = last
@@ -80,11 +80,11 @@ export async function recordSignature(
     : undefined;
   // The request is locked and the signer was read unsigned under the lock (lockForSigning).
   await tx.signatureRequests.markSigned(signer.id, request.id, { anchorId, method }, event, move);
-  await logSignature(tx, { requestId: request.id, signeeId: signer.id, anchorId, at: now });
-  const signed: SignatureRequest = { ...request, signees: signers, lastModified: now };
+  await logSignature(tx, { requestId: request.id, signerId: signer.id, anchorId, at: now });
+  const signed: SignatureRequest = { ...request, signers: signers, lastModified: now };
   await enqueueRequestCallback(tx, signed, 'signature');
   const signedNow = signers.find((s) => s.id === signer.id)!;
-  if (deps) await queueRequestMails(tx, deps, signed, { kind: 'signed', signee: signedNow });
+  if (deps) await queueRequestMails(tx, deps, signed, { kind: 'signed', signer: signedNow });
   if (!move) return signed;
   const completed: SignatureRequest = { ...signed, state: move.to };
   await queueMoveConsequences(tx, signed, completed, deps);

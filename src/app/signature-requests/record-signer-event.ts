@@ -24,16 +24,16 @@ export const SIGNER_EVENT_COMMENT_MAX = 2000;
  * (SIGN_REFUSED, the comment its reason) is refused once the signer signed or declined; it marks the signer
  * declined (no signature, code or platform reminder after it) and mails the requester and the watchers.
  * The request stays IN_PROGRESS: its owner cancels or closes it (docs/signature-requests.md).
- * @throws DomainError NOT_FOUND (bad signeeId), SIGNING_CLOSED (not IN_PROGRESS), ALREADY_SIGNED /
+ * @throws DomainError NOT_FOUND (bad signer secret), SIGNING_CLOSED (not IN_PROGRESS), ALREADY_SIGNED /
  *   ALREADY_DECLINED (a decline); RateLimitedError (RATE_LIMITED)
  */
 export async function recordSignerEvent(
   deps: Pick<AppDeps, 'store'> & RequestMailDeps,
-  input: { id: string; signeeId: string; type: SignerEventType; comment?: string; origin?: Origin },
+  input: { id: string; signerSecret: string; type: SignerEventType; comment?: string; origin?: Origin },
 ): Promise<void> {
   const comment = input.comment === undefined || input.comment === '' ? undefined : input.comment;
   await deps.store.transaction(async (tx) => {
-    const found = { requestId: input.id, signeeId: input.signeeId, lock: true };
+    const found = { requestId: input.id, signerSecret: input.signerSecret, lock: true };
     const { request, signer } = await findSigner({ ...deps, store: tx }, found);
     if (input.type === 'SIGN_REFUSED') assertSignerOpen(signer);
     if (request.state !== 'IN_PROGRESS') fail('SIGNING_CLOSED', `the request is ${request.state}, not IN_PROGRESS`);
@@ -44,17 +44,17 @@ export async function recordSignerEvent(
       type: input.type,
       date: now,
       actor,
-      signee: signer,
+      signer: signer,
       origin: input.origin,
       comment,
     });
     if (input.type === 'SIGN_REFUSED')
-      await decline(tx, deps, { request, signee: signer, now, reason: comment ?? null });
+      await decline(tx, deps, { request, signer: signer, now, reason: comment ?? null });
   });
 }
 
-async function checkRate(tx: Store, requestId: string, signeeId: string, now: number): Promise<void> {
-  const wait = signerEventWaitMs(await tx.signatureRequests.events(requestId), signeeId, now);
+async function checkRate(tx: Store, requestId: string, signerId: string, now: number): Promise<void> {
+  const wait = signerEventWaitMs(await tx.signatureRequests.events(requestId), signerId, now);
   if (wait === 0) return;
   const seconds = retryAfterSeconds(wait);
   const limits = `${SIGNER_EVENTS_PER_SIGNER_PER_HOUR} per signer, ${SIGNER_EVENTS_PER_REQUEST_PER_HOUR} per request`;
@@ -65,13 +65,13 @@ async function checkRate(tx: Store, requestId: string, signeeId: string, now: nu
 async function decline(
   tx: Store,
   deps: RequestMailDeps,
-  input: { request: SignatureRequest; signee: Signer; now: number; reason: string | null },
+  input: { request: SignatureRequest; signer: Signer; now: number; reason: string | null },
 ): Promise<void> {
-  const { request, signee: signer, now, reason } = input;
+  const { request, signer: signer, now, reason } = input;
   if (!(await tx.signatureRequests.markDeclined(signer.id, { on: now, reason })))
     fail('ALREADY_DECLINED', 'this signer declined to sign this request');
-  await logDecline(tx, { requestId: request.id, signeeId: signer.id, at: now });
+  await logDecline(tx, { requestId: request.id, signerId: signer.id, at: now });
   const declined = { ...signer, declinedOn: now, declineReason: reason };
-  const after = { ...request, signees: request.signees.map((s) => (s.id === signer.id ? declined : s)) };
-  await queueRequestMails(tx, deps, after, { kind: 'declined', signee: declined, reason });
+  const after = { ...request, signers: request.signers.map((s) => (s.id === signer.id ? declined : s)) };
+  await queueRequestMails(tx, deps, after, { kind: 'declined', signer: declined, reason });
 }

@@ -24,7 +24,7 @@ export async function remindSigners(
     const request = await tx.signatureRequests.lockById(input.id, input.accountId);
     if (!request) fail('NOT_FOUND', `no signature request ${input.id}`);
     if (request.state !== 'IN_PROGRESS') fail('SIGNING_CLOSED', `the request is ${request.state}, not IN_PROGRESS`);
-    const unsigned = request.signees.filter((s) => s.signedOn === null && s.email !== null);
+    const unsigned = request.signers.filter((s) => s.signedOn === null && s.email !== null);
     const wanted = new Set(input.emails.map((e) => e.toLowerCase()));
     const targets = wanted.size === 0 ? unsigned : unsigned.filter((s) => wanted.has(s.email!.toLowerCase()));
     if (targets.length < wanted.size)
@@ -38,24 +38,24 @@ export async function remindSigners(
       const wait = retryAfterSeconds(wanted.size > 0 ? Math.max(...waits) : Math.min(...waits));
       throw new RateLimitedError(`a signer is reminded at most once an hour; retry in ${wait} s`, wait);
     }
-    return remind(tx, deps, { request, signees: due, date, actor: input.actor, origin: input.origin });
+    return remind(tx, deps, { request, signers: due, date, actor: input.actor, origin: input.origin });
   });
 }
 
 async function remind(
   tx: Store,
   deps: OwnerActionDeps,
-  input: { request: SignatureRequest; signees: readonly Signer[]; date: number; actor: string; origin?: Origin },
+  input: { request: SignatureRequest; signers: readonly Signer[]; date: number; actor: string; origin?: Origin },
 ): Promise<string[]> {
-  const { request, signees: signers, date } = input;
+  const { request, signers: signers, date } = input;
   for (const signer of signers)
     await recordEvent(tx, request.id, {
       type: 'REMINDED',
       date,
       actor: input.actor,
-      signee: signer,
+      signer: signer,
       origin: input.origin,
     });
-  await queueRequestMails(tx, deps, request, { kind: 'reminder', signees: signers });
+  await queueRequestMails(tx, deps, request, { kind: 'reminder', signers: signers });
   return signers.map((s) => s.email!);
 }

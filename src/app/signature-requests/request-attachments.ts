@@ -50,7 +50,7 @@ export function requestAttachments(
  */
 async function signerProof(deps: Pick<AppDeps, 'store'>, ref: AttachmentRef): Promise<Attachment> {
   const request = await deps.store.signatureRequests.findById(ref.requestId);
-  const signer = request?.signees.find((s) => s.id === ref.signerId);
+  const signer = request?.signers.find((s) => s.id === ref.signerId);
   if (!signer?.anchorId) fail('NOT_FOUND', `no signature of signer ${ref.signerId} in request ${ref.requestId}`);
   const result = await getReceipt(deps, { id: signer.anchorId });
   if (!result.complete) fail('NOT_READY', `the receipt of anchor ${signer.anchorId} is not complete yet`);

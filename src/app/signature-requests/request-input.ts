@@ -15,7 +15,7 @@ import { trialRenderMails } from './trial-render-mails.js';
 
 export interface CheckedInput {
   readonly fields: RequestFields;
-  readonly signees: readonly SignerInput[];
+  readonly signers: readonly SignerInput[];
   readonly watchers: readonly Watcher[];
 }
 
@@ -48,7 +48,7 @@ export async function checkRequestInput(
   checkMail(deps, [input.vars, ...signers.map((s) => s.vars), ...watchers.map((w) => w.vars)]);
   if (deps.mail) trialRenderMails(deps.mail, input, { email: requesterEmail });
   await checkUrls(deps, input);
-  return { fields: fieldsOf(input, hashToSign), signees: normalised, watchers };
+  return { fields: fieldsOf(input, hashToSign), signers: normalised, watchers };
 }
 
 /**

@@ -9,18 +9,18 @@ import type { SignatureRequest, Signer, Watcher } from './signature-request.port
 /** What happened to a request, as far as its mails are concerned. */
 export type RequestMailEvent =
   | { readonly kind: 'activated' }
-  | { readonly kind: 'signed'; readonly signee: Signer }
+  | { readonly kind: 'signed'; readonly signer: Signer }
   | { readonly kind: 'canceled' | 'closed'; readonly invited: ReadonlySet<string>; readonly wasActive: boolean }
   | { readonly kind: 'deadlinePostponed'; readonly invited: ReadonlySet<string> }
-  | { readonly kind: 'feedback'; readonly signee: Signer; readonly subject: string; readonly message: string }
-  | { readonly kind: 'declined'; readonly signee: Signer; readonly reason: string | null }
-  | { readonly kind: 'reminder'; readonly signees: readonly Signer[] }
-  | { readonly kind: 'proofConfirmed'; readonly signee: Signer }
+  | { readonly kind: 'feedback'; readonly signer: Signer; readonly subject: string; readonly message: string }
+  | { readonly kind: 'declined'; readonly signer: Signer; readonly reason: string | null }
+  | { readonly kind: 'reminder'; readonly signers: readonly Signer[] }
+  | { readonly kind: 'proofConfirmed'; readonly signer: Signer }
   | { readonly kind: 'expiring' }
   | { readonly kind: 'attestation' };
 
 export type MailTarget =
-  | { readonly kind: 'signee'; readonly signee: Signer }
+  | { readonly kind: 'signee'; readonly signer: Signer }
   | { readonly kind: 'requester' }
   | { readonly kind: 'watcher'; readonly watcher: Watcher };
 
@@ -31,20 +31,20 @@ export interface PlannedMail {
   readonly event?: Readonly<Record<string, string>>;
   readonly attachments?: readonly AttachmentRef[];
   /** The signer a reply goes to (a feedback mail); otherwise a mail to a signer or watcher replies to the requester. */
-  readonly replyToSignee?: Signer;
+  readonly replyToSigner?: Signer;
   /** An invitation: sent once per signer (the caller marks it). */
   readonly invitation?: boolean;
 }
 
 /** The signers a request waits for now: every unsigned one, or with ordered signing the first unsigned one. */
 export function currentSigners(request: SignatureRequest): Signer[] {
-  const unsigned = request.signees.filter((s) => s.signedOn === null);
+  const unsigned = request.signers.filter((s) => s.signedOn === null);
   return request.ordered ? unsigned.slice(0, 1) : unsigned;
 }
 
 const hasEmail = (s: Signer): boolean => s.email !== null;
 const toSigners = (type: EmailTypeId, signers: readonly Signer[], extra: Partial<PlannedMail> = {}): PlannedMail[] =>
-  signers.filter(hasEmail).map((signer) => ({ type, to: { kind: 'signee', signee: signer }, ...extra }));
+  signers.filter(hasEmail).map((signer) => ({ type, to: { kind: 'signee', signer }, ...extra }));
 const toWatchers = (type: EmailTypeId, request: SignatureRequest, event?: PlannedMail['event']): PlannedMail[] =>
   request.watchers.map((watcher) => ({ type, to: { kind: 'watcher', watcher }, ...(event && { event }) }));
 
@@ -61,12 +61,12 @@ export function planRequestMails(
     case 'activated':
       return [...invitations(request), ...toWatchers('signatureRequestWatcherEmail', request)];
     case 'signed':
-      return signedMails(request, event.signee, requesterEmail);
+      return signedMails(request, event.signer, requesterEmail);
     case 'canceled':
     case 'closed':
       return endMails(request, event);
     case 'deadlinePostponed': {
-      const waiting = request.signees.filter((s) => s.signedOn === null && event.invited.has(s.id));
+      const waiting = request.signers.filter((s) => s.signedOn === null && event.invited.has(s.id));
       return toSigners('signatureDeadlineUpdatedSigneeEmail', waiting);
     }
     case 'feedback':
@@ -74,10 +74,10 @@ export function planRequestMails(
     case 'declined':
       return declineMails(request, event);
     case 'reminder':
-      return toSigners('signatureReminderSigneeEmail', event.signees);
+      return toSigners('signatureReminderSigneeEmail', event.signers);
     case 'proofConfirmed':
-      return toSigners('signatureProofConfirmedSigneeEmail', [event.signee], {
-        attachments: [{ kind: 'signer-proof', requestId: request.id, signerId: event.signee.id }],
+      return toSigners('signatureProofConfirmedSigneeEmail', [event.signer], {
+        attachments: [{ kind: 'signer-proof', requestId: request.id, signerId: event.signer.id }],
       });
     case 'expiring':
       return [{ type: 'signatureExpiringRequesterEmail', to: { kind: 'requester' } }];
@@ -116,17 +116,17 @@ function endMails(
     event.kind === 'canceled'
       ? (['signatureCanceledSigneeEmail', 'signatureCanceledWatcherEmail'] as const)
       : (['signatureClosedSigneeEmail', 'signatureClosedWatcherEmail'] as const);
-  const invited = request.signees.filter((s) => event.invited.has(s.id));
+  const invited = request.signers.filter((s) => event.invited.has(s.id));
   return [...toSigners(signerType, invited), ...(event.wasActive ? toWatchers(watcherType, request) : [])];
 }
 
-function feedbackMail(event: { signee: Signer; subject: string; message: string }): PlannedMail {
+function feedbackMail(event: { signer: Signer; subject: string; message: string }): PlannedMail {
   return {
     type: 'signatureFeedbackRequesterEmail',
     to: { kind: 'requester' },
-    replyToSignee: event.signee,
+    replyToSigner: event.signer,
     event: {
-      ...signerVars(event.signee),
+      ...signerVars(event.signer),
       feedbackKind: 'feedback',
       feedbackSubject: event.subject,
       feedbackMessage: event.message,
@@ -141,11 +141,11 @@ function feedbackMail(event: { signee: Signer; subject: string; message: string 
  * their meaning for a custom template written for plain feedback. No new mail type: the
  * spec's types stay the contract, and an owner's feedback template already shows a signer's words.
  */
-function declineMails(request: SignatureRequest, event: { signee: Signer; reason: string | null }): PlannedMail[] {
+function declineMails(request: SignatureRequest, event: { signer: Signer; reason: string | null }): PlannedMail[] {
   const vars = (lang: string | null | undefined): Record<string, string> => {
     const fr = (lang ?? request.lang ?? '').toLowerCase().startsWith('fr');
     return {
-      ...signerVars(event.signee),
+      ...signerVars(event.signer),
       feedbackKind: 'decline',
       feedbackSubject: fr ? 'Refus de signer' : 'Declined to sign',
       feedbackMessage: event.reason ?? (fr ? '(aucun motif donné)' : '(no reason given)'),
@@ -173,7 +173,7 @@ function attestationMails(request: SignatureRequest, requesterEmail: string): Pl
   const attachments: AttachmentRef[] = [{ kind: 'attestation', requestId: request.id }];
   const type: EmailTypeId = 'signatureAttestationEmail';
   // How many signed: a request that ended with none is mailed as such (no "proof of every signature").
-  const event = { signatureCount: String(request.signees.filter((s) => s.signedOn !== null).length) };
+  const event = { signatureCount: String(request.signers.filter((s) => s.signedOn !== null).length) };
   return [
     { type, to: { kind: 'requester' }, attachments, event },
     ...request.watchers
@@ -184,11 +184,11 @@ function attestationMails(request: SignatureRequest, requesterEmail: string): Pl
         attachments,
         event,
       })),
-    ...request.signees
+    ...request.signers
       .filter((s) => once(s.email))
       .map((signer) => ({
         type,
-        to: { kind: 'signee', signee: signer } as const,
+        to: { kind: 'signee', signer } as const,
         attachments,
         event,
       })),

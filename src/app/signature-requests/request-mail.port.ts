@@ -4,7 +4,7 @@ import type { MailMark } from '../../core/signature-requests/mail-marks.js';
 /** A signer of a request. */
 export interface SignerRef {
   readonly requestId: string;
-  readonly signeeId: string;
+  readonly signerId: string;
 }
 
 export interface RequestMailMarkRepository {
@@ -12,7 +12,7 @@ export interface RequestMailMarkRepository {
    * Records a moment of the mail flow under its key (core/signature-requests/mail-marks.ts).
    * @returns false when it was recorded before: the mail it stands for went already
    */
-  mark(key: MailMark, ref: { readonly requestId: string; readonly signeeId?: string }, now: number): Promise<boolean>;
+  mark(key: MailMark, ref: { readonly requestId: string; readonly signerId?: string }, now: number): Promise<boolean>;
   /** True when this moment was recorded. */
   isMarked(key: MailMark): Promise<boolean>;
   /**

@@ -17,7 +17,7 @@ import { replyToOf, senderOf } from '../mail/sender.js';
 import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
 import { planRequestMails, type MailTarget, type PlannedMail, type RequestMailEvent } from './request-mail-plan.js';
-import { signeeIdOf } from './signer-secrets.js';
+import { signerSecretOf } from './signer-secrets.js';
 import type { SignatureRequest } from './signature-request.port.js';
 
 /** What queueing a request's mails needs; without `mail` settings no mail is queued. */
@@ -44,8 +44,8 @@ export async function queueRequestMails(
   const mails: QueueEmailInput[] = [];
   for (const planned of planRequestMails(request, event, requester.email)) {
     if (planned.invitation && planned.to.kind === 'signee') {
-      const ref = { requestId: request.id, signeeId: planned.to.signee.id };
-      if (!(await tx.requestMailMarks.mark(mailMark.invited(planned.to.signee.id), ref, deps.clock.now()))) continue;
+      const ref = { requestId: request.id, signerId: planned.to.signer.id };
+      if (!(await tx.requestMailMarks.mark(mailMark.invited(planned.to.signer.id), ref, deps.clock.now()))) continue;
     }
     const mail = mailOf({ ...deps, settings }, { request, requester, planned });
     if (mail) mails.push(mail);
@@ -64,8 +64,8 @@ export async function queueRequestMails(
 
 /** The ids of the request's signers who were invited (their invitation was queued). */
 export async function invitedSigners(tx: Store, request: SignatureRequest): Promise<Set<string>> {
-  const invited = await Promise.all(request.signees.map((s) => tx.requestMailMarks.isMarked(mailMark.invited(s.id))));
-  return new Set(request.signees.filter((_, i) => invited[i]).map((s) => s.id));
+  const invited = await Promise.all(request.signers.map((s) => tx.requestMailMarks.isMarked(mailMark.invited(s.id))));
+  return new Set(request.signers.filter((_, i) => invited[i]).map((s) => s.id));
 }
 
 /** The mail to queue, rendered; null when its `<type>Disabled` leaves it out. */
@@ -125,12 +125,12 @@ function recipientOf(deps: RequestMailDeps, to: MailTarget): MailContextInput['r
       commonName: to.watcher.commonName ?? '',
       lang: to.watcher.lang ?? null,
     };
-  const s = to.signee;
+  const s = to.signer;
   return {
     kind: 'signee',
     email: s.email ?? '',
     commonName: s.commonName,
-    signeeId: signeeIdOf(deps, s),
+    signerSecret: signerSecretOf(deps, s),
     requiresOTP: s.requiresOtp,
     lang: s.lang,
     vars: s.vars ?? {},
@@ -146,7 +146,7 @@ function replyToAddress(
   requester: Account,
   context: Readonly<Record<string, string | boolean>>,
 ): QueueEmailInput['replyTo'] {
-  if (planned.replyToSignee) return replyToOf(planned.replyToSignee.commonName, planned.replyToSignee.email);
+  if (planned.replyToSigner) return replyToOf(planned.replyToSigner.commonName, planned.replyToSigner.email);
   return planned.to.kind === 'requester' ? null : replyToOf(context.requesterName, requester.email);
 }
 
@@ -158,5 +158,5 @@ function addressOf(
 ): { name: string; address: string } {
   if (to.kind === 'requester') return { name: String(context.requesterName), address: requester.email };
   if (to.kind === 'watcher') return { name: to.watcher.commonName ?? '', address: to.watcher.email };
-  return { name: to.signee.commonName, address: to.signee.email ?? '' };
+  return { name: to.signer.commonName, address: to.signer.email ?? '' };
 }

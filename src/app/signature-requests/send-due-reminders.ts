@@ -13,11 +13,11 @@ export async function sendDueReminders(deps: TimedMailDeps, input: { limit: numb
     onceFor(
       deps,
       ref,
-      (tx) => tx.signatureRequests.markReminded(ref.signeeId, now),
+      (tx) => tx.signatureRequests.markReminded(ref.signerId, now),
       async (tx, request, signer) => {
         if (request.state !== 'IN_PROGRESS' || signer.signedOn !== null || signer.declinedOn !== null) return false;
-        await recordEvent(tx, request.id, { type: 'REMINDED', date: now, actor: PLATFORM_ACTOR, signee: signer });
-        return (await queueRequestMails(tx, deps, request, { kind: 'reminder', signees: [signer] })) > 0;
+        await recordEvent(tx, request.id, { type: 'REMINDED', date: now, actor: PLATFORM_ACTOR, signer: signer });
+        return (await queueRequestMails(tx, deps, request, { kind: 'reminder', signers: [signer] })) > 0;
       },
     ),
   );

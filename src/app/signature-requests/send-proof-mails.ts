@@ -9,8 +9,8 @@ import { type TimedMailDeps, countDone, markOnce, onceFor } from './timed-mails.
 export async function sendProofMails(deps: TimedMailDeps, input: { limit: number }): Promise<number> {
   const due = await deps.store.requestMailMarks.dueProofMails(input.limit);
   return countDone(due, (ref) =>
-    onceFor(deps, ref, markOnce(deps, ref, mailMark.proofConfirmed(ref.signeeId)), async (tx, request, signer) => {
-      return (await queueRequestMails(tx, deps, request, { kind: 'proofConfirmed', signee: signer })) > 0;
+    onceFor(deps, ref, markOnce(deps, ref, mailMark.proofConfirmed(ref.signerId)), async (tx, request, signer) => {
+      return (await queueRequestMails(tx, deps, request, { kind: 'proofConfirmed', signer: signer })) > 0;
     }),
   );
 }

@@ -18,7 +18,7 @@ import type { SignatureRequest, Signer } from './signature-request.port.js';
 type Deps = Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'platformSigner' | 'mail'> &
   Partial<Pick<AppDeps, 'httpClient' | 'signatureVerifier'>>;
 
-type Input = { id: string; signeeId: string; otp?: string; origin?: Origin };
+type Input = { id: string; signerSecret: string; otp?: string; origin?: Origin };
 type Signed = { anchorId: string; request: SignatureRequest };
 
 /**
@@ -36,7 +36,7 @@ type Signed = { anchorId: string; request: SignatureRequest };
  * remote server signed. The store may run the transaction together with those of other requests' signatures
  * (a unit of work keyed by the request's id): it has no effect outside the store, so it is safe to run again
  * after a rollback.
- * @throws DomainError NOT_FOUND (bad signeeId), ALREADY_SIGNED, ALREADY_DECLINED (before the OTP checks),
+ * @throws DomainError NOT_FOUND (bad signer secret), ALREADY_SIGNED, ALREADY_DECLINED (before the OTP checks),
  *   the OTP errors, SIGNING_CLOSED, DEADLINE_PASSED, NOT_YOUR_TURN, NOT_READY (no platform key, or the
  *   identity server does not answer), KEY_REVOKED / KEY_EXPIRED (the platform key may not sign)
  */
@@ -64,7 +64,7 @@ interface Prepared {
  * checked (verified, its identity URL taken).
  */
 async function prepare(deps: Deps, platform: PlatformSigner, input: Input): Promise<Prepared> {
-  const first = await findSigner(deps, { requestId: input.id, signeeId: input.signeeId });
+  const first = await findSigner(deps, { requestId: input.id, signerSecret: input.signerSecret });
   assertSignerOpen(first.signer);
   const otpId = await checkSignerOtp(deps, first.signer, input.otp);
   assertCanSign(first, deps.clock.now());
@@ -89,7 +89,7 @@ async function underLock(
 ): Promise<Signed | { refused: DomainError }> {
   const found = await findSigner(
     { store: tx, secretKey: deps.secretKey },
-    { requestId: input.id, signeeId: input.signeeId, lock: true },
+    { requestId: input.id, signerSecret: input.signerSecret, lock: true },
   );
   assertSignerOpen(found.signer);
   let signed: { otpId: string | null; signature: DelegatedSignature; verifier: SignatureVerifier };
@@ -138,7 +138,7 @@ async function writeSignature(
   },
 ): Promise<Signed> {
   const { request, signer, now, origin } = input;
-  await consumeSignerOtp(tx, { requestId: request.id, signee: signer, otpId: input.otpId, now, origin });
+  await consumeSignerOtp(tx, { requestId: request.id, signer: signer, otpId: input.otpId, now, origin });
   const anchor = await createAnchor({ ...deps, store: tx }, anchorInput(request, signer, input.signature));
   const after = await recordSignature(
     tx,

@@ -25,11 +25,14 @@ export interface OwnKeySignature {
  */
 export async function signWithOwnKey(
   deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'mail' | 'httpClient'>,
-  input: OwnKeySignature & { id: string; signeeId: string; otp?: string; origin?: Origin },
+  input: OwnKeySignature & { id: string; signerSecret: string; otp?: string; origin?: Origin },
 ): Promise<{ anchorId: string; request: SignatureRequest }> {
   // The identity server a verifier will be sent to: checked (address included) before any transaction.
   if (input.identityURL !== undefined) await checkUserUrl(deps.httpClient, input.identityURL, 'identityURL');
-  const { signer: first, request: current } = await findSigner(deps, { requestId: input.id, signeeId: input.signeeId });
+  const { signer: first, request: current } = await findSigner(deps, {
+    requestId: input.id,
+    signerSecret: input.signerSecret,
+  });
   if (input.signedHash !== undefined && input.signedHash !== current.hashToSign)
     fail('HASH_MISMATCH', '"signedHash" is not the hashToSign of this request');
   assertSignerOpen(first);
@@ -38,10 +41,10 @@ export async function signWithOwnKey(
     const now = deps.clock.now();
     const { request, signer } = await lockForSigning(tx, deps, {
       requestId: input.id,
-      signeeId: input.signeeId,
+      signerSecret: input.signerSecret,
       now,
     });
-    await consumeSignerOtp(tx, { requestId: request.id, signee: signer, otpId, now, origin: input.origin });
+    await consumeSignerOtp(tx, { requestId: request.id, signer: signer, otpId, now, origin: input.origin });
     const anchor = await createAnchor(
       { ...deps, store: tx },
       {

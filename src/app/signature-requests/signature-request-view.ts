@@ -3,7 +3,7 @@ import type { Vars } from '../../core/signature-requests/limits.js';
 import { maskPhone } from '../../core/signature-requests/phone.js';
 import type { SignatureRequestState } from '../../core/signature-requests/states.js';
 import type { AppDeps } from '../shared/deps.js';
-import { signeeIdOf } from './signer-secrets.js';
+import { signerSecretOf } from './signer-secrets.js';
 import type { SignatureRequest, Signer, Watcher } from './signature-request.port.js';
 
 export interface SignerView {
@@ -108,7 +108,7 @@ function baseView(r: SignatureRequest): Omit<SignatureRequestView, 'authorizedSi
     ]),
     ordered: r.ordered,
     public: r.public,
-    anchors: r.signees.flatMap((s) => (s.anchorId === null ? [] : [s.anchorId])),
+    anchors: r.signers.flatMap((s) => (s.anchorId === null ? [] : [s.anchorId])),
     proofBundleComplete: r.proofBundleComplete,
     isUploaded: r.uploaded === true,
   };
@@ -120,7 +120,7 @@ export function ownerView(r: SignatureRequest): SignatureRequestView {
     ...baseView(r),
     ...optional<SignatureRequestView>([['callbackURL', r.callbackUrl]]),
     watchers: r.watchers.map((w) => ({ ...w })),
-    authorizedSignees: r.signees.map((s) => signerView(s, 'full')),
+    authorizedSignees: r.signers.map((s) => signerView(s, 'full')),
   };
 }
 
@@ -137,9 +137,9 @@ export function signerViewOf(deps: Pick<AppDeps, 'secretKey'>, r: SignatureReque
   const own: SignerView = {
     ...full,
     ...(me.phone !== null && { maskedPhone: maskPhone(me.countryCallingCode ?? '', me.phone) }),
-    signeeId: signeeIdOf(deps, me),
+    signeeId: signerSecretOf(deps, me),
   };
-  const others = r.signees.filter((s) => s.id !== me.id).map((s) => signerView(s, 'public'));
+  const others = r.signers.filter((s) => s.id !== me.id).map((s) => signerView(s, 'public'));
   const logo = { ...r.vars, ...me.vars }.serviceLogoURL;
   const hasLogo = typeof logo === 'string' && logo.trim() !== '';
   return { ...baseView(r), authorizedSignees: [own, ...others], hasLogo };

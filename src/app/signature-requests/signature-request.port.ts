@@ -42,7 +42,7 @@ export interface SignatureRequestInput {
   readonly identityURL?: string;
 }
 
-/** A signer as stored: never its signeeId, only the salt it derives from and its keyed lookup hash. */
+/** A signer as stored: never its secret, only the salt it derives from and its keyed lookup hash. */
 export interface Signer {
   /** Internal, stable id (the `signerKey` of one-time passwords); never shown. */
   readonly id: string;
@@ -103,7 +103,7 @@ export interface SignatureRequest extends RequestFields {
   readonly uploaded?: boolean;
   readonly created: number;
   readonly lastModified: number;
-  readonly signees: readonly Signer[];
+  readonly signers: readonly Signer[];
   readonly watchers: readonly Watcher[];
 }
 
@@ -113,7 +113,7 @@ export interface AuditEvent {
   readonly type: AuditEventType;
   readonly actor: string | null;
   /** The signer it concerns (internal id), for the per-signer trail. */
-  readonly signeeId: string | null;
+  readonly signerId: string | null;
   readonly ip: string | null;
   readonly userAgent: string | null;
   readonly comment: string | null;
@@ -136,7 +136,7 @@ export interface RequestAndSigner {
 
 export interface SignatureRequestRepository {
   insert(
-    request: Omit<SignatureRequest, 'signees' | 'auditTrailAnchorId' | 'proofBundleComplete' | 'lastModified'>,
+    request: Omit<SignatureRequest, 'signers' | 'auditTrailAnchorId' | 'proofBundleComplete' | 'lastModified'>,
     signers: readonly NewSigner[],
   ): Promise<void>;
   /** The request with its signers (by position) and watchers; null when unknown or another account's. */
@@ -176,14 +176,14 @@ export interface SignatureRequestRepository {
    * signed after all fails the transaction.
    */
   markSigned(
-    signeeId: string,
+    signerId: string,
     requestId: string,
     signature: { anchorId: string; method: SignMethod },
     event: AuditEvent,
     move?: { from: SignatureRequestState; to: SignatureRequestState; event: AuditEvent },
   ): Promise<void>;
   /** Records the first view; false when it was viewed before. */
-  markViewed(signeeId: string, now: number): Promise<boolean>;
+  markViewed(signerId: string, now: number): Promise<boolean>;
   /** Records a decline once; false when the signer had declined or signed already (nothing written). */
   markDeclined(signerId: string, decline: { readonly on: number; readonly reason: string | null }): Promise<boolean>;
   /** Records the platform's reminder once; false when it was reminded before. */

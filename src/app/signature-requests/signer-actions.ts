@@ -16,15 +16,15 @@ import { findSigner } from './signer-secrets.js';
  * Records a signer's feedback (FEEDBACK, with subject and message) and queues the mandatory feedback mail.
  * Refused once the request is final (nobody acts on it any more), and limited per hour: 3 per signer and
  * 10 per request (the requester's inbox), counted on the audit events under the request's lock.
- * @throws DomainError NOT_FOUND (bad signeeId), SIGNING_CLOSED (a final request); RateLimitedError (RATE_LIMITED)
+ * @throws DomainError NOT_FOUND (bad signer secret), SIGNING_CLOSED (a final request); RateLimitedError (RATE_LIMITED)
  */
 export async function giveFeedback(
   deps: Pick<AppDeps, 'store'> & RequestMailDeps,
-  input: { id: string; signeeId: string; subject: string; message: string; origin?: Origin },
+  input: { id: string; signerSecret: string; subject: string; message: string; origin?: Origin },
 ): Promise<void> {
   const comment = `${input.subject}\n\n${input.message}`;
   await deps.store.transaction(async (tx) => {
-    const found = { requestId: input.id, signeeId: input.signeeId, lock: true };
+    const found = { requestId: input.id, signerSecret: input.signerSecret, lock: true };
     const { request, signer } = await findSigner({ ...deps, store: tx }, found);
     if (FINAL_STATES.has(request.state)) fail('SIGNING_CLOSED', `the request is ${request.state}: feedback is closed`);
     const now = deps.clock.now();
@@ -38,11 +38,11 @@ export async function giveFeedback(
       type: 'FEEDBACK',
       date: now,
       actor: signerActor(signer),
-      signee: signer,
+      signer: signer,
       origin: input.origin,
       comment,
     });
-    const event = { kind: 'feedback', signee: signer, subject: input.subject, message: input.message } as const;
+    const event = { kind: 'feedback', signer, subject: input.subject, message: input.message } as const;
     await queueRequestMails(tx, deps, request, event);
   });
 }

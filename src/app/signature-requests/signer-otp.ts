@@ -21,18 +21,18 @@ const DEFAULT_SERVICE_NAME = 'proofseal';
 /**
  * Sends a one-time password by SMS to a signer who needs one (valid 10 minutes); the code, its SMS and
  * the OTP_SENT event commit together.
- * @throws DomainError NOT_FOUND (bad signeeId), VALIDATION_FAILED (this signer needs no OTP), ALREADY_SIGNED,
+ * @throws DomainError NOT_FOUND (bad signer secret), VALIDATION_FAILED (this signer needs no OTP), ALREADY_SIGNED,
  *   ALREADY_DECLINED,
  *   SIGNING_CLOSED, OTP_TOO_SOON / OTP_LIMIT_REACHED (429, Retry-After)
  */
 export async function sendSignerOtp(
   deps: Pick<AppDeps, 'store' | 'clock' | 'random' | 'secretKey' | 'mail'>,
-  input: { id: string; signeeId: string; origin?: Origin },
+  input: { id: string; signerSecret: string; origin?: Origin },
 ): Promise<{ expiresAt: number }> {
   return deps.store.transaction(async (tx) => {
     const { request, signer } = await findSigner(
       { store: tx, secretKey: deps.secretKey },
-      { requestId: input.id, signeeId: input.signeeId, lock: true },
+      { requestId: input.id, signerSecret: input.signerSecret, lock: true },
     );
     if (!signer.requiresOtp || signer.phone === null || signer.countryCallingCode === null)
       fail('VALIDATION_FAILED', 'this signer signs without a one-time password');
@@ -56,7 +56,7 @@ export async function sendSignerOtp(
       type: 'OTP_SENT',
       date,
       actor: signerActor(signer),
-      signee: signer,
+      signer: signer,
       origin: input.origin,
     });
     return sent;
@@ -101,15 +101,15 @@ export async function recheckSignerOtp(
  */
 export async function consumeSignerOtp(
   tx: Store,
-  input: { requestId: string; signee: Signer; otpId: string | null; now: number; origin?: Origin },
+  input: { requestId: string; signer: Signer; otpId: string | null; now: number; origin?: Origin },
 ): Promise<void> {
   if (input.otpId === null) return;
   await consumeOtp(tx, input.otpId);
   await recordEvent(tx, input.requestId, {
     type: 'OTP_AUTH',
     date: input.now,
-    actor: signerActor(input.signee),
-    signee: input.signee,
+    actor: signerActor(input.signer),
+    signer: input.signer,
     origin: input.origin,
   });
 }

@@ -2,8 +2,8 @@
 import { fail } from '../../core/errors.js';
 import {
   SIGNER_SALT_BYTES,
-  deriveSigneeId,
-  looksLikeSigneeId,
+  deriveSignerSecret,
+  looksLikeSignerSecret,
   sameLookupHash,
   signedEmailSalt,
   signerLookupHash,
@@ -13,10 +13,10 @@ import type { AppDeps } from '../shared/deps.js';
 import type { Store } from '../shared/store.port.js';
 import type { NewSigner, RequestAndSigner, Signer, SignerInput } from './signature-request.port.js';
 
-/** The one answer for a wrong, revoked or foreign signeeId, or an unknown request: no hint of which. */
+/** The one answer for a wrong, revoked or foreign signer secret, or an unknown request: no hint of which. */
 export const UNKNOWN_SIGNER_MESSAGE = 'no such signature request for this signer';
 
-/** New signer rows for a request: a random salt each (the signeeId derives from it) and an audit trail id. */
+/** New signer rows for a request: a random salt each (the signer's secret derives from it) and an audit trail id. */
 export function newSigners(
   deps: Pick<AppDeps, 'random' | 'secretKey'>,
   requestId: string,
@@ -36,35 +36,35 @@ export function newSigners(
       vars: s.vars ?? null,
       lang: s.lang ?? null,
       secretSalt,
-      secretHash: signerLookupHash(deps.secretKey, deriveSigneeId(deps.secretKey, secretSalt)),
+      secretHash: signerLookupHash(deps.secretKey, deriveSignerSecret(deps.secretKey, secretSalt)),
       auditTrailId: deps.random.bytes(32).toString('hex'),
     };
   });
 }
 
 /**
- * The signeeId of a signer, derived again from SECRET_KEY and its salt (for the signer's own view,
+ * The secret of a signer (`signeeId` on the wire), derived again from SECRET_KEY and its salt (for the signer's own view,
  * and for the e-mails that carry it). Never log it.
  */
-export function signeeIdOf(deps: Pick<AppDeps, 'secretKey'>, signer: Pick<Signer, 'secretSalt'>): string {
-  return deriveSigneeId(deps.secretKey, signer.secretSalt);
+export function signerSecretOf(deps: Pick<AppDeps, 'secretKey'>, signer: Pick<Signer, 'secretSalt'>): string {
+  return deriveSignerSecret(deps.secretKey, signer.secretSalt);
 }
 
 /**
- * The request and the signer a signeeId designates. Wrong form, unknown, revoked (signers replaced in a
+ * The request and the signer a secret designates. Wrong form, unknown, revoked (signers replaced in a
  * DRAFT) or another request's signer: all the same NOT_FOUND. The request and its signer are read in one
  * statement by keyed hash, then the hash derived again from the signer's salt is compared in constant time.
  * @throws DomainError NOT_FOUND
  */
 export async function findSigner(
   deps: Pick<AppDeps, 'secretKey'> & { readonly store: Store },
-  input: { requestId: string; signeeId: string; lock?: boolean },
+  input: { requestId: string; signerSecret: string; lock?: boolean },
 ): Promise<RequestAndSigner> {
-  if (!looksLikeSigneeId(input.signeeId)) fail('NOT_FOUND', UNKNOWN_SIGNER_MESSAGE);
-  const hash = signerLookupHash(deps.secretKey, input.signeeId);
+  if (!looksLikeSignerSecret(input.signerSecret)) fail('NOT_FOUND', UNKNOWN_SIGNER_MESSAGE);
+  const hash = signerLookupHash(deps.secretKey, input.signerSecret);
   const found = await deps.store.signatureRequests.findForSigner(input.requestId, hash, { lock: input.lock ?? false });
   if (!found) fail('NOT_FOUND', UNKNOWN_SIGNER_MESSAGE);
-  const again = signerLookupHash(deps.secretKey, signeeIdOf(deps, found.signer));
+  const again = signerLookupHash(deps.secretKey, signerSecretOf(deps, found.signer));
   if (!sameLookupHash(again, hash)) fail('NOT_FOUND', UNKNOWN_SIGNER_MESSAGE);
   return found;
 }

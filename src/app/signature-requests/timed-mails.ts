@@ -46,7 +46,7 @@ export function onceFor(
   return deps.store.transaction(async (tx) => {
     if (!(await claim(tx))) return false;
     const request = await tx.signatureRequests.lockById(ref.requestId);
-    const signer = request?.signees.find((s) => s.id === ref.signeeId);
+    const signer = request?.signers.find((s) => s.id === ref.signerId);
     return request && signer ? fn(tx, request, signer) : false;
   });
 }

@@ -27,7 +27,7 @@ export async function transitionSignatureRequest(
     const request = await tx.signatureRequests.lockById(input.id, input.accountId);
     if (!request) fail('NOT_FOUND', `no signature request ${input.id}`);
     const to = assertOwnerMove(request.state, input.to);
-    if (to === 'PENDING' && request.signees.length === 0)
+    if (to === 'PENDING' && request.signers.length === 0)
       fail('VALIDATION_FAILED', 'a request needs at least one signer in "authorizedSignees" to be activated');
     const now = deps.clock.now();
     const moved = await moveRequest(tx, request, { to, now, actor: input.actor }, deps);

@@ -93,7 +93,7 @@ function signerRecipient(s: NonNullable<SignatureRequestInput['authorizedSignees
     kind: 'signee',
     email: s.email ?? '',
     commonName: s.commonName,
-    signeeId: PLACEHOLDER_SECRET,
+    signerSecret: PLACEHOLDER_SECRET,
     requiresOTP: s.requiresOTP ?? false,
     lang: s.lang ?? null,
     vars: s.vars ?? ({} as Vars),

@@ -14,7 +14,7 @@ export interface UpdateSignatureRequestInput extends SignatureRequestInput {
 
 /**
  * Replaces a DRAFT request's fields, signers and watchers (a full replacement, like the creation body).
- * Signers get new secrets: a signeeId handed out before is revoked.
+ * Signers get new secrets: a secret (link) handed out before is revoked.
  * @throws DomainError NOT_FOUND, NOT_EDITABLE (not DRAFT), and the input errors of creation
  */
 export async function updateSignatureRequest(
@@ -27,7 +27,7 @@ export async function updateSignatureRequest(
     const current = await tx.signatureRequests.lockById(input.id, input.accountId);
     if (!current) fail('NOT_FOUND', `no signature request ${input.id}`);
     if (current.state !== 'DRAFT') fail('NOT_EDITABLE', `the request is ${current.state}; only a DRAFT is changed`);
-    const signers = newSigners(deps, input.id, checked.signees);
+    const signers = newSigners(deps, input.id, checked.signers);
     await tx.signatureRequests.replaceDraft(input.id, checked.fields, signers, checked.watchers, now);
     await recordEvent(tx, input.id, { type: 'UPDATED', date: now, actor: input.actor, origin: input.origin });
     const updated = await tx.signatureRequests.findById(input.id);

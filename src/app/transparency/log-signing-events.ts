@@ -8,13 +8,13 @@ import type { Store } from '../shared/store.port.js';
 /** A signature, with its anchor (made in the same transaction). */
 export async function logSignature(
   tx: Store,
-  e: { requestId: string; signeeId: string; anchorId: string; at: number },
+  e: { requestId: string; signerId: string; anchorId: string; at: number },
 ): Promise<void> {
   await tx.tlog.addSignerEvent({ event: 'SIGNED', ...e });
 }
 
 /** A signer's decline. */
-export async function logDecline(tx: Store, e: { requestId: string; signeeId: string; at: number }): Promise<void> {
+export async function logDecline(tx: Store, e: { requestId: string; signerId: string; at: number }): Promise<void> {
   await tx.tlog.addSignerEvent({ event: 'DECLINED', ...e, anchorId: null });
 }
 
@@ -27,7 +27,7 @@ export async function logRequestMove(
   await tx.tlog.addSignerEvent({
     event: moved.state,
     requestId: moved.id,
-    signeeId: null,
+    signerId: null,
     anchorId: null,
     at: moved.lastModified,
   });

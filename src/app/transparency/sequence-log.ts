@@ -83,7 +83,7 @@ function signerEventEntry(e: TakenSignerEvent): NewEntry {
     type: 'signer-event',
     event: e.event,
     request: e.requestId,
-    signer: e.signeeId,
+    signer: e.signerId,
     anchor: e.anchorId,
     pubKey: e.pubKey,
     signedIdentity: e.signedIdentity,

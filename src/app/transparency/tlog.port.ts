@@ -20,7 +20,7 @@ export interface LoggedAnchor {
 export interface PendingSignerEvent {
   readonly event: SignerEventName;
   readonly requestId: string;
-  readonly signeeId: string | null;
+  readonly signerId: string | null;
   /** The signature's anchor (SIGNED). */
   readonly anchorId: string | null;
   readonly at: number;

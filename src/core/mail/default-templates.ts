@@ -3,8 +3,7 @@
  * the same engine as a requester's own. The HTML is table-based with inline styles (what mail clients
  * render alike), 600 px wide at most and fluid below, and carries the branding variables.
  */
-import { DEFAULT_TEXTS, type EmailText } from './default-texts.js';
-import type { EmailTypeId } from './email-types.js';
+import type { EmailText, EmailTexts } from './default-texts.js';
 import type { TemplateLang } from './mail-context.js';
 
 const LINK: Readonly<Record<'signing' | 'sharing', string>> = {
@@ -22,12 +21,13 @@ const FOOTER: Readonly<Record<TemplateLang, { contact: string; docs: string; fal
 /** A label before its value, as each language writes it: `Review and sign:`, `Consulter et signer :` (no-break space). */
 const COLON: Readonly<Record<TemplateLang, string>> = { en: ':', fr: '\u00a0:' };
 
-export function defaultSubject(id: EmailTypeId, lang: TemplateLang): string {
-  return DEFAULT_TEXTS[lang][id].subject;
+/** The default templates of one e-mail type, from a table of words (DEFAULT_TEXTS; a test may give its own). */
+export function defaultSubject<Id extends string>(id: Id, lang: TemplateLang, texts: EmailTexts<Id>): string {
+  return texts[lang][id].subject;
 }
 
-export function defaultHtml(id: EmailTypeId, lang: TemplateLang): string {
-  const text = DEFAULT_TEXTS[lang][id];
+export function defaultHtml<Id extends string>(id: Id, lang: TemplateLang, texts: EmailTexts<Id>): string {
+  const text = texts[lang][id];
   return [head(lang), header(), body(text, lang), footer(lang), '</table></td></tr></table></body></html>'].join('\n');
 }
 
@@ -35,8 +35,8 @@ export function defaultHtml(id: EmailTypeId, lang: TemplateLang): string {
  * The text part: title, paragraphs and the action link, each followed by one blank line. An optional line
  * (a whole `#if(…)…#end`) carries its blank line inside the condition, so an empty one leaves no gap.
  */
-export function defaultText(id: EmailTypeId, lang: TemplateLang): string {
-  const text = DEFAULT_TEXTS[lang][id];
+export function defaultText<Id extends string>(id: Id, lang: TemplateLang, texts: EmailTexts<Id>): string {
+  const text = texts[lang][id];
   const paragraphs = text.lines.map((l) => textParagraph(l.replace(/<\/?b>/g, '')));
   const action = text.action ? `${text.action.label}${COLON[lang]} ${LINK[text.action.url]}\n\n` : '';
   return `${text.title}\n\n${paragraphs.join('')}${action}-- \n$serviceName#if($serviceURL != "") $serviceURL#{end}`;

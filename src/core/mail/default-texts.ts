@@ -302,4 +302,9 @@ const FR_SPACED = Object.fromEntries(Object.entries(FR).map(([id, text]) => [id,
   EmailText
 >;
 
-export const DEFAULT_TEXTS: Readonly<Record<TemplateLang, Record<EmailTypeId, EmailText>>> = { en: EN, fr: FR_SPACED };
+/** The words of each e-mail type in each language of the default templates. */
+export type EmailTexts<Id extends string = EmailTypeId> = Readonly<
+  Record<TemplateLang, Readonly<Record<Id, EmailText>>>
+>;
+
+export const DEFAULT_TEXTS: EmailTexts = { en: EN, fr: FR_SPACED };

@@ -38,7 +38,7 @@ export interface MailContextInput {
         readonly kind: 'signee';
         readonly email: string;
         readonly commonName: string;
-        readonly signeeId: string;
+        readonly signerSecret: string;
         readonly requiresOTP: boolean;
         readonly lang: string | null;
         readonly vars: Vars;
@@ -51,9 +51,9 @@ export function templateLang(lang: string | null | undefined): TemplateLang {
   return (TEMPLATE_LANGS as readonly string[]).includes(short) ? (short as TemplateLang) : 'en';
 }
 
-/** `{base_url}/v1/signatureRequest/<id>?signeeId=<signeeId>`, the spec's default form. */
-export function signatureRequestUrl(baseUrl: string, requestId: string, signeeId: string): string {
-  return `${baseUrl}/v1/signatureRequest/${requestId}?signeeId=${encodeURIComponent(signeeId)}`;
+/** `{base_url}/v1/signatureRequest/<id>?signeeId=<secret>`, the spec's default form. */
+export function signatureRequestUrl(baseUrl: string, requestId: string, signerSecret: string): string {
+  return `${baseUrl}/v1/signatureRequest/${requestId}?signeeId=${encodeURIComponent(signerSecret)}`;
 }
 
 /** The link of the default invitation: `<signingURL>?signatureRequestURL=<url-encoded signatureRequestURL>`. */
@@ -137,8 +137,8 @@ function recipientVariables(input: MailContextInput): Record<string, string | bo
     ...base,
     signeeName: r.commonName,
     signeeEmail: r.email,
-    signeeId: r.signeeId,
-    signatureRequestURL: signatureRequestUrl(input.baseUrl, input.request.id, r.signeeId),
+    signeeId: r.signerSecret,
+    signatureRequestURL: signatureRequestUrl(input.baseUrl, input.request.id, r.signerSecret),
     requiresOTP: r.requiresOTP,
   };
 }

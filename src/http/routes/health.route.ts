@@ -1,18 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { BatchingHealth } from '../../app/anchoring/get-batching-health.js';
+import { getBatchingHealth } from '../../app/anchoring/get-batching-health.js';
 import type { ChainPort } from '../../app/anchoring/chain.port.js';
 import { findUnkeptTransactions } from '../../app/anchoring/find-unkept-transactions.js';
 import type { Store } from '../../app/shared/store.port.js';
+import type { CheckReport, RouteModule } from '../route-module.js';
 
-/** What a check may tell beyond "it answers": `ready: false` when the part answers but is unfit, and details to show. */
-export interface CheckReport {
-  readonly ready: boolean;
-  readonly details: Record<string, unknown>;
-}
-
-/** Each check resolves when its part answers (with a report, when it has more to say) and throws otherwise. */
-export type Readiness = Record<string, () => Promise<void | CheckReport>>;
+export type { CheckReport, Readiness } from '../route-module.js';
 
 type CheckOutcome = readonly [
   name: string,
@@ -50,15 +43,12 @@ export function replicaReadiness(report: () => object): () => Promise<CheckRepor
 }
 
 /**
- * `/health`: the process is alive. `/ready`: every part it depends on answers and is fit (503 otherwise), and
- * how batching goes (age of the oldest waiting anchor, last batch closed) so a monitor can alert on a stall;
- * those two are left out when the store cannot be read.
+ * `/health`: the process is alive. `/ready`: every part it depends on (`deps.readiness`) answers and is fit (503
+ * otherwise), and how batching goes (age of the oldest waiting anchor, last batch closed) so a monitor can alert
+ * on a stall; those two are left out when the store cannot be read. Registered on the root scope.
  */
-export function healthRoutes(
-  app: FastifyInstance,
-  readiness: Readiness,
-  batching: () => Promise<BatchingHealth>,
-): void {
+export const healthRoutes: RouteModule = (app, deps) => {
+  const { readiness } = deps;
   app.get('/health', { schema: { tags: ['operations'], response: { 200: Status } } }, async () => ({ status: 'ok' }));
   app.get(
     '/ready',
@@ -66,8 +56,8 @@ export function healthRoutes(
     async (_req, reply) => {
       const outcomes = await Promise.all(Object.entries(readiness).map(([name, check]) => runCheck(name, check)));
       const ok = outcomes.every(([, s]) => s === 'ok');
-      const details = Object.fromEntries(outcomes.filter(([, , d]) => d).map(([name, , d]) => [name, d]));
-      const health = await withTimeout(batching(), 3000).catch(() => null);
+      const details = Object.fromEntries(outcomes.flatMap(([name, , d]) => (d ? [[name, d] as const] : [])));
+      const health = await withTimeout(getBatchingHealth(deps), 3000).catch(() => null);
       return reply.status(ok ? 200 : 503).send({
         status: ok ? 'ready' : 'not ready',
         checks: Object.fromEntries(outcomes.map(([name, s]) => [name, s])),
@@ -80,7 +70,7 @@ export function healthRoutes(
       });
     },
   );
-}
+};
 
 async function runCheck(name: string, check: () => Promise<void | CheckReport>): Promise<CheckOutcome> {
   try {

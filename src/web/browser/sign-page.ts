@@ -58,7 +58,7 @@ interface RequestView {
 /** Where the signer's request lives on this origin, and the signer's secret. */
 interface Target {
   readonly path: string;
-  readonly signeeId: string;
+  readonly signerSecret: string;
 }
 type Failure = { key: SigningKey; params?: Record<string, string> };
 
@@ -78,7 +78,7 @@ let docState: DocState = 'none';
 /** Where this signer stands: the document check's words follow it ("the document you sign / signed / declined"). */
 let outcome: 'open' | 'signed' | 'declined' = 'open';
 
-/** The signature request URL of the query, checked: same origin, a request path, a signeeId. */
+/** The signature request URL of the query, checked: same origin, a request path, a signer's secret (`signeeId`). */
 function targetOf(search: string): Target | Failure {
   const raw = new URLSearchParams(search).get('signatureRequestURL');
   let url: URL;
@@ -88,14 +88,14 @@ function targetOf(search: string): Target | Failure {
     return { key: 'badLink' };
   }
   if (url.origin !== location.origin) return { key: 'otherOrigin', params: { origin: url.origin } };
-  const signeeId = url.searchParams.get('signeeId');
-  if (!REQUEST_PATH.test(url.pathname) || !signeeId) return { key: 'badLink' };
-  return { path: url.pathname, signeeId };
+  const signerSecret = url.searchParams.get('signeeId');
+  if (!REQUEST_PATH.test(url.pathname) || !signerSecret) return { key: 'badLink' };
+  return { path: url.pathname, signerSecret };
 }
 
 /** A URL of the signer's request on this origin, with the signer's secret. */
 const signerUrl = (target: Target, suffix = '') =>
-  `${target.path}${suffix}?signeeId=${encodeURIComponent(target.signeeId)}`;
+  `${target.path}${suffix}?signeeId=${encodeURIComponent(target.signerSecret)}`;
 
 /** What an error code of the signer API means for this page: a failure page, or a message by the form. */
 function failureOf(code: string): Failure | null {
@@ -373,7 +373,7 @@ function setupOtp(target: Target, me: SignerView): void {
   const button = byId<HTMLButtonElement>('otp-send');
   button.addEventListener('click', async () => {
     button.disabled = true;
-    const res = await api(`${target.path}/otp/${encodeURIComponent(target.signeeId)}`);
+    const res = await api(`${target.path}/otp/${encodeURIComponent(target.signerSecret)}`);
     button.disabled = false;
     if (res.code === null) {
       byId('otp-status').textContent = phone ? m('otpSentPhone', { phone }) : m('otpSent');
@@ -427,7 +427,7 @@ function setupSign(view: RequestView, me: SignerView, target: Target): void {
     const res = await api(`${target.path}/delegate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ signeeId: target.signeeId, ...(me.requiresOTP && { otp }) }),
+      body: JSON.stringify({ signeeId: target.signerSecret, ...(me.requiresOTP && { otp }) }),
     });
     button.textContent = m('signButton');
     updateSignButton();
@@ -492,7 +492,7 @@ function setupDecline(target: Target): void {
     const res = await api(`${target.path}/event`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ signeeId: target.signeeId, type: 'SIGN_REFUSED', ...(comment && { comment }) }),
+      body: JSON.stringify({ signeeId: target.signerSecret, type: 'SIGN_REFUSED', ...(comment && { comment }) }),
     });
     button.disabled = false;
     status.textContent = '';
@@ -516,7 +516,7 @@ function setupFeedback(target: Target): void {
     const res = await api(`${target.path}/feedback`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ signeeId: target.signeeId, subject, message }),
+      body: JSON.stringify({ signeeId: target.signerSecret, subject, message }),
     });
     status.textContent = res.code === null ? m('feedbackDone') : m('failed', { reason: res.code });
     if (res.code === null) form.reset();

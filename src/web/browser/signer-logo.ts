@@ -5,7 +5,7 @@
  */
 export function signerLogoUrl(
   view: { readonly hasLogo?: boolean },
-  target: { path: string; signeeId: string },
+  target: { path: string; signerSecret: string },
 ): string | null {
-  return view.hasLogo === true ? `${target.path}/logo?signeeId=${encodeURIComponent(target.signeeId)}` : null;
+  return view.hasLogo === true ? `${target.path}/logo?signeeId=${encodeURIComponent(target.signerSecret)}` : null;
 }

@@ -120,7 +120,7 @@ for (const kind of kinds) {
       const request = await b.deps.store.signatureRequests.findById(id);
       await insertBatch(
         b.s.db,
-        request!.signees.map((s) => s.anchorId!),
+        request!.signers.map((s) => s.anchorId!),
         { status: 'CONFIRMED', confirmations: 6 },
       );
       assert.equal(await sendProofMails(b.deps, { limit: 100 }), 2);

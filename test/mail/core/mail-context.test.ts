@@ -33,7 +33,7 @@ const input = (over: Partial<MailContextInput> = {}): MailContextInput => ({
     kind: 'signee',
     email: 'bob@example.com',
     commonName: 'Bob',
-    signeeId: 'S3cr3t+/=',
+    signerSecret: 'S3cr3t+/=',
     requiresOTP: true,
     lang: null,
     vars: {},

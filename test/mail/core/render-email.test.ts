@@ -23,7 +23,7 @@ function context(kind: 'signee' | 'requester' | 'watcher', lang: string, vars: R
           kind,
           email: 'zoe@example.com',
           commonName: 'Zoé <Durand>',
-          signeeId: 'k3y+/=',
+          signerSecret: 'k3y+/=',
           requiresOTP: true,
           lang: null,
           vars: {},

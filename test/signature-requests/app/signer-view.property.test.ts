@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { newSigners, signeeIdOf } from '../../../src/app/signature-requests/signer-secrets.js';
+import { newSigners, signerSecretOf } from '../../../src/app/signature-requests/signer-secrets.js';
 import { ownerView, signerViewOf } from '../../../src/app/signature-requests/signature-request-view.js';
 import type { SignatureRequest, Signer } from '../../../src/app/signature-requests/signature-request.port.js';
 import { realRandom, TEST_SECRET_KEY } from '../../support/fixtures.js';
@@ -59,7 +59,7 @@ function build(r: {
     proofBundleComplete: false,
     created: 0,
     lastModified: 0,
-    signees: signers,
+    signers: signers,
     watchers: [{ email: 'watcher@example.com' }],
   };
 }
@@ -69,13 +69,13 @@ describe('signer view (property)', () => {
     fc.assert(
       fc.property(request, fc.nat(), (r, pick) => {
         const req = build(r);
-        const me = req.signees[pick % req.signees.length]!;
+        const me = req.signers[pick % req.signers.length]!;
         const view = signerViewOf(deps, req, me);
         const json = JSON.stringify(view);
-        assert.equal(view.authorizedSignees[0]!.signeeId, signeeIdOf(deps, me));
+        assert.equal(view.authorizedSignees[0]!.signeeId, signerSecretOf(deps, me));
         assert.equal(view.authorizedSignees.filter((s) => s.signeeId !== undefined).length, 1);
-        for (const other of req.signees.filter((s) => s.id !== me.id)) {
-          assert.ok(!json.includes(signeeIdOf(deps, other)));
+        for (const other of req.signers.filter((s) => s.id !== me.id)) {
+          assert.ok(!json.includes(signerSecretOf(deps, other)));
           if (other.phone !== null && other.phone !== me.phone) assert.ok(!json.includes(`"${other.phone}"`));
         }
         assert.equal(view.watchers, undefined);

@@ -163,7 +163,7 @@ function context(type: EmailTypeId, event: Record<string, string>): Record<strin
           kind: 'signee',
           email: 'zoe@example.com',
           commonName: 'Zoé Durand',
-          signeeId: 'k3y',
+          signerSecret: 'k3y',
           requiresOTP: true,
           lang: null,
           vars: {},

@@ -106,7 +106,7 @@ for (const kind of kinds) {
         b,
         requestBody({ authorizedSignees: [{ ...signer(1), vars: { serviceLogoURL: logo.url } }] }),
       );
-      const target = (id: string, signeeId: string) => ({ path: `/v1/signatureRequest/${id}`, signeeId });
+      const target = (id: string, signeeId: string) => ({ path: `/v1/signatureRequest/${id}`, signerSecret: signeeId });
       const noLogo = await view(none.id, none.signeeIds[0]!);
       assert.equal(noLogo.hasLogo, false);
       assert.equal(signerLogoUrl(noLogo, target(none.id, none.signeeIds[0]!)), null, 'no /logo asked');

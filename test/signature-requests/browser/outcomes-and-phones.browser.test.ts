@@ -20,7 +20,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createAccount } from '../../../src/app/accounts/create-account.js';
 import { createApiToken } from '../../../src/app/accounts/manage-api-tokens.js';
-import { signeeIdOf } from '../../../src/app/signature-requests/signer-secrets.js';
+import { signerSecretOf } from '../../../src/app/signature-requests/signer-secrets.js';
 import { signatureRequestUrl, signingLink } from '../../../src/core/mail/mail-context.js';
 import { sharingPath } from '../../../src/core/signature-requests/sharing-token.js';
 import { chromiumSkip, launchChromium, recordPageProblems, webArtifactsDir } from '../../support/chromium.js';
@@ -113,8 +113,8 @@ describe('outcomes, names and phones (issue 33 §1–§4, chromium)', { skip }, 
   async function createRequestIds(id: string) {
     const stored = await b.deps.store.signatureRequests.findById(id);
     assert.ok(stored);
-    const links = stored.signees.map((s) =>
-      signingLink(`${base}/sign`, signatureRequestUrl(base, id, signeeIdOf(b.deps, s))),
+    const links = stored.signers.map((s) =>
+      signingLink(`${base}/sign`, signatureRequestUrl(base, id, signerSecretOf(b.deps, s))),
     );
     return { id, links, share: base + sharingPath(TEST_SECRET_KEY, id) };
   }

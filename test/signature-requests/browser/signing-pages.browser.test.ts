@@ -301,7 +301,14 @@ describe('signature, custom and sharing pages in chromium', { skip }, () => {
       request: { ...stored, fileURL: stored.fileUrl, vars: stored.vars ?? {} },
       requester: { firstName: '', lastName: '', email: 'owner@example.com' },
       sharingUrl: base + sharingPath(TEST_SECRET_KEY, id),
-      recipient: { kind: 'signee', ...signer(1), signeeId: signeeIds[0]!, requiresOTP: false, lang: null, vars: {} },
+      recipient: {
+        kind: 'signee',
+        ...signer(1),
+        signerSecret: signeeIds[0]!,
+        requiresOTP: false,
+        lang: null,
+        vars: {},
+      },
     });
     const mail = renderEmail(createVelocityEngine(), { type: 'signatureRequestSigneeEmail', context });
     const link = /(https?:\/\/\S+\?signatureRequestURL=[^\s"<]+)/.exec(mail.text)?.[1];

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { signeeIdOf } from '../../../src/app/signature-requests/signer-secrets.js';
+import { signerSecretOf } from '../../../src/app/signature-requests/signer-secrets.js';
 import { savedNameOf } from '../../../src/cli/document-commands.js';
 import { requestCommand } from '../../../src/cli/request-commands.js';
 import type { Bench } from '../fixture.js';
@@ -75,7 +75,7 @@ describe('proofseal request: the file to sign', () => {
     const attestation = path.join(dir, 'a.pdf');
     await assert.rejects(run('attestation', created.id, '-o', attestation), { code: 'ATTESTATION_NOT_AVAILABLE' });
     const request = await b.deps.store.signatureRequests.findById(created.id);
-    await run('delegate', created.id, '--signee-id', signeeIdOf(b.deps, request!.signees[0]!));
+    await run('delegate', created.id, '--signee-id', signerSecretOf(b.deps, request!.signers[0]!));
     assert.deepEqual(await run('attestation', created.id, '-o', attestation), [
       'the proofs are not all confirmed yet: try again later',
     ]);

@@ -309,9 +309,9 @@ describe('request delegate: the signer from an invitation link', () => {
   const requestUrl = `http://localhost:3000/v1/signatureRequest/${id}?signeeId=s3cr3t-_AZ`;
   it('takes the link of the mail, the signatureRequestURL, or an id with --signee-id', () => {
     const link = `http://localhost:3000/sign?signatureRequestURL=${encodeURIComponent(requestUrl)}`;
-    assert.deepEqual(signerOf(link, undefined), { id, signeeId: 's3cr3t-_AZ' });
-    assert.deepEqual(signerOf(requestUrl, undefined), { id, signeeId: 's3cr3t-_AZ' });
-    assert.deepEqual(signerOf(id, 'other'), { id, signeeId: 'other' });
+    assert.deepEqual(signerOf(link, undefined), { id, signerSecret: 's3cr3t-_AZ' });
+    assert.deepEqual(signerOf(requestUrl, undefined), { id, signerSecret: 's3cr3t-_AZ' });
+    assert.deepEqual(signerOf(id, 'other'), { id, signerSecret: 'other' });
   });
   it('refuses what names no signer', () => {
     assert.throws(() => signerOf(id, undefined), { name: 'UsageError' });

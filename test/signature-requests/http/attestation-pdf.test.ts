@@ -31,7 +31,7 @@ import { attestationPdf } from '../../../src/app/signature-requests/attestation/
 import { sealAuditTrail } from '../../../src/app/signature-requests/audit-trail.js';
 import { PRODUCE_ATTESTATION } from '../../../src/app/signature-requests/lifecycle.js';
 import { completeProofBundles } from '../../../src/app/signature-requests/proof-bundle.js';
-import { signeeIdOf } from '../../../src/app/signature-requests/signer-secrets.js';
+import { signerSecretOf } from '../../../src/app/signature-requests/signer-secrets.js';
 import { deriveSharingToken, sharingPath } from '../../../src/core/signature-requests/sharing-token.js';
 import { startAnchoring, until, type AnchoringFixture } from '../../support/anchoring-fixture.js';
 import { testApp, testConfig, testDeps } from '../../support/fixtures.js';
@@ -138,9 +138,9 @@ for (const kind of kinds) {
       const id = created.json<{ id: string }>().id;
       assert.equal((await attestation(id)).json<{ code: string }>().code, 'ATTESTATION_NOT_AVAILABLE');
       const stored = (await deps.store.signatureRequests.findById(id))!;
-      for (const s of stored.signees) {
+      for (const s of stored.signers) {
         const url = `/v1/signatureRequest/${id}/delegate`;
-        const res = await app.inject({ method: 'POST', url, payload: { signeeId: signeeIdOf(deps, s) } });
+        const res = await app.inject({ method: 'POST', url, payload: { signeeId: signerSecretOf(deps, s) } });
         assert.equal(res.statusCode, 200, res.body);
       }
       assert.equal(await sealAuditTrail(deps, { requestId: id }), 'sealed');

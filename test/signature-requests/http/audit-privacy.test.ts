@@ -13,7 +13,7 @@ import { describe, it } from 'node:test';
 import { attestationContent } from '../../../src/app/signature-requests/attestation/attestation-content.js';
 import { auditTrailOf, sealAuditTrail } from '../../../src/app/signature-requests/audit-trail.js';
 import { getProofBundle, proofBundleJson } from '../../../src/app/signature-requests/proof-bundle.js';
-import { signeeIdOf } from '../../../src/app/signature-requests/signer-secrets.js';
+import { signerSecretOf } from '../../../src/app/signature-requests/signer-secrets.js';
 import type { Random } from '../../../src/app/shared/clock.port.js';
 import { COMMITTED_FIELDS } from '../../../src/core/signature-requests/audit-commitment.js';
 import { auditTrailCanonicalJson } from '../../../src/core/signature-requests/audit-trail.js';
@@ -100,7 +100,7 @@ for (const kind of kinds) {
       assert.equal(res.statusCode, 200, res.body);
       const id = res.json().id as string;
       const stored = (await b.deps.store.signatureRequests.findById(id))!;
-      const [ada, bob] = stored.signees.map((s) => signeeIdOf(b.deps, s)) as [string, string];
+      const [ada, bob] = stored.signers.map((s) => signerSecretOf(b.deps, s)) as [string, string];
       const view = await b.app.inject({
         method: 'GET',
         url: `/v1/signatureRequest/${id}?signeeId=${ada}`,
@@ -126,7 +126,7 @@ for (const kind of kinds) {
         date: b.clock.now(),
         type: 'EMAIL_SENT',
         actor: 'platform',
-        signeeId: null,
+        signerId: null,
         ip: null,
         userAgent: null,
         comment: `signatureRequestSigneeEmail to ${BOB.email}`,
@@ -146,10 +146,10 @@ for (const kind of kinds) {
       assert.equal(await sealAuditTrail(b.deps, { requestId: id }), 'sealed');
       const request = (await b.deps.store.signatureRequests.findById(id))!;
       assert.equal(request.state, 'COMPLETED');
-      await insertBatch(b.s.db, [...request.signees.map((s) => s.anchorId!), request.auditTrailAnchorId!], {
+      await insertBatch(b.s.db, [...request.signers.map((s) => s.anchorId!), request.auditTrailAnchorId!], {
         status: 'SENT',
       });
-      return { id, ada, bob, trailIds: request.signees.map((s) => s.auditTrailId) };
+      return { id, ada, bob, trailIds: request.signers.map((s) => s.auditTrailId) };
     }
 
     it('the sharing link: view and proof bundle hold no IP, user agent, phone or feedback of anyone', async () => {

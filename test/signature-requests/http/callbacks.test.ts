@@ -13,7 +13,7 @@ import { createJobEngine } from '../../../src/adapters/jobs/job-engine.js';
 import { createSafeFetch } from '../../../src/adapters/net/safe-fetch.js';
 import { sealAuditTrail } from '../../../src/app/signature-requests/audit-trail.js';
 import { completeProofBundles } from '../../../src/app/signature-requests/proof-bundle.js';
-import { signeeIdOf } from '../../../src/app/signature-requests/signer-secrets.js';
+import { signerSecretOf } from '../../../src/app/signature-requests/signer-secrets.js';
 import { deliverCallbackJob } from '../../../src/jobs/callbacks/deliver-callback.job.js';
 import { jobDefinitions } from '../../../src/jobs/index.js';
 import { confirmInsertedBatch, insertBatch } from '../../support/anchors.js';
@@ -90,8 +90,8 @@ for (const kind of kinds) {
         assert.equal(created.statusCode, 200, created.body);
         const id = created.json().id as string;
         const stored = (await store.signatureRequests.findById(id))!;
-        for (const storedSigner of stored.signees) {
-          const payload = { signeeId: signeeIdOf(deps, storedSigner) };
+        for (const storedSigner of stored.signers) {
+          const payload = { signeeId: signerSecretOf(deps, storedSigner) };
           const res = await app.inject({ method: 'POST', url: `/v1/signatureRequest/${id}/delegate`, payload });
           assert.equal(res.statusCode, 200, res.body);
         }

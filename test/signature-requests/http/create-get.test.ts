@@ -2,7 +2,7 @@
 /** Creating, reading, changing and listing signature requests over HTTP, on both stores. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { signeeIdOf } from '../../../src/app/signature-requests/signer-secrets.js';
+import { signerSecretOf } from '../../../src/app/signature-requests/signer-secrets.js';
 import { storeKinds } from '../../support/stores.js';
 import { createRequest, getRequest, openBench, requestBody, signer, type Bench } from '../fixture.js';
 
@@ -23,7 +23,7 @@ for (const kind of kinds) {
     const signeeIds = async (id: string) => {
       const r = await b.deps.store.signatureRequests.findById(id);
       assert.ok(r);
-      return r.signees.map((s) => signeeIdOf(b.deps, s));
+      return r.signers.map((s) => signerSecretOf(b.deps, s));
     };
 
     it('creates a request activated at once, and its owner reads it without any signer secret', async () => {

@@ -21,7 +21,7 @@ import { sendBatches } from '../../../src/app/anchoring/send-batches.js';
 import type { AppDeps } from '../../../src/app/shared/deps.js';
 import { sealAuditTrail } from '../../../src/app/signature-requests/audit-trail.js';
 import { completeProofBundles } from '../../../src/app/signature-requests/proof-bundle.js';
-import { signeeIdOf } from '../../../src/app/signature-requests/signer-secrets.js';
+import { signerSecretOf } from '../../../src/app/signature-requests/signer-secrets.js';
 import { deriveSharingToken } from '../../../src/core/signature-requests/sharing-token.js';
 import { startAnchoring, until, type AnchoringFixture } from '../../support/anchoring-fixture.js';
 import { testApp, testConfig, testDeps } from '../../support/fixtures.js';
@@ -103,8 +103,8 @@ for (const kind of kinds) {
         assert.equal(uploaded.statusCode, 200, uploaded.body);
         assert.equal(uploaded.json<{ fileName: string }>().fileName, SHOWN_NAME);
 
-        for (const s of (await deps.store.signatureRequests.findById(id))!.signees) {
-          const signeeId = signeeIdOf(deps, s);
+        for (const s of (await deps.store.signatureRequests.findById(id))!.signers) {
+          const signeeId = signerSecretOf(deps, s);
           const view = await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}?signeeId=${signeeId}` });
           assert.equal(view.json<{ fileName: string }>().fileName, SHOWN_NAME, "the signer's view");
           const file = await app.inject({ method: 'GET', url: `/v1/signatureRequest/${id}/file?signeeId=${signeeId}` });

@@ -133,7 +133,7 @@ for (const kind of kinds) {
       for (const signeeId of made.signeeIds) assert.equal((await delegate(b, made.id, signeeId)).statusCode, 200);
       assert.equal(await sealAuditTrail(b.deps, { requestId: made.id }), 'sealed');
       const request = (await b.deps.store.signatureRequests.findById(made.id))!;
-      const anchors = [...request.signees.map((s) => s.anchorId!), request.auditTrailAnchorId!];
+      const anchors = [...request.signers.map((s) => s.anchorId!), request.auditTrailAnchorId!];
       await insertBatch(b.s.db, anchors, { status: 'CONFIRMED', confirmations: 6 });
       await completeProofBundles(b.deps, { limit: 100 });
       return made.id;

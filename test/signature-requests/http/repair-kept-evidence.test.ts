@@ -68,7 +68,7 @@ for (const kind of kinds) {
       for (const s of signeeIds) assert.equal((await delegate(b, id, s)).statusCode, 200);
       assert.equal(await sealAuditTrail(b.deps, { requestId: id }), 'sealed');
       const request = (await b.deps.store.signatureRequests.findById(id))!;
-      const anchors = [...request.signees.map((s) => s.anchorId!), request.auditTrailAnchorId!];
+      const anchors = [...request.signers.map((s) => s.anchorId!), request.auditTrailAnchorId!];
       const batch = await insertBatch(b.s.db, anchors, { status: 'CONFIRMED', confirmations: 6 });
       assert.equal(await completeProofBundles(b.deps, { limit: 100 }), 1);
       return { id, batchId: batch.id };

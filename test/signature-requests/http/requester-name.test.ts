@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { LOCAL_LOGIN } from '../../../src/app/accounts/bootstrap-default-run.js';
 import { createAccount } from '../../../src/app/accounts/create-account.js';
 import { createApiToken } from '../../../src/app/accounts/manage-api-tokens.js';
-import { signeeIdOf } from '../../../src/app/signature-requests/signer-secrets.js';
+import { signerSecretOf } from '../../../src/app/signature-requests/signer-secrets.js';
 import { UsageError } from '../../../src/cli/args.js';
 import { accountCommand } from '../../../src/cli/operator-commands.js';
 import { DomainError } from '../../../src/core/errors.js';
@@ -90,7 +90,7 @@ for (const kind of embedded) {
       assert.equal(res.statusCode, 200, res.body);
       const id = res.json().id as string;
       const stored = (await b.deps.store.signatureRequests.findById(id))!;
-      const signeeId = signeeIdOf(b.deps, stored.signees[0]!);
+      const signeeId = signerSecretOf(b.deps, stored.signers[0]!);
       const signer = (await b.app.inject({ url: `/v1/signatureRequest/${id}?signeeId=${signeeId}` })).json();
       const shared = (
         await b.app.inject({ url: `/v1/signatureRequest/${id}/shared/${deriveSharingToken(TEST_SECRET_KEY, id)}` })

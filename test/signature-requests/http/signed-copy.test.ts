@@ -123,7 +123,7 @@ for (const kind of kinds) {
     async function confirmProofs(id: string): Promise<void> {
       assert.equal(await sealAuditTrail(b.deps, { requestId: id }), 'sealed');
       const request = (await b.deps.store.signatureRequests.findById(id))!;
-      const anchors = [...request.signees.map((s) => s.anchorId!), request.auditTrailAnchorId!];
+      const anchors = [...request.signers.map((s) => s.anchorId!), request.auditTrailAnchorId!];
       await insertBatch(b.s.db, anchors, { status: 'CONFIRMED', confirmations: 6 });
       assert.ok((await completeProofBundles(b.deps, { limit: 100 })) >= 1);
       assert.equal((await b.deps.store.signatureRequests.findById(id))?.proofBundleComplete, true);

@@ -125,12 +125,12 @@ for (const kind of kinds) {
       const res = await delegate(b, id, signeeIds[0]!);
       assert.equal(res.statusCode, 200, res.body);
       const request = (await b.deps.store.signatureRequests.findById(id))!;
-      const storedSigner = request.signees[0]!;
+      const storedSigner = request.signers[0]!;
       const event = {
         date: Date.now(),
         type: 'DELEGATE' as const,
         actor: 'test',
-        signeeId: storedSigner.id,
+        signerId: storedSigner.id,
         ip: null,
         userAgent: null,
         comment: null,
@@ -142,7 +142,7 @@ for (const kind of kinds) {
           await tx.signatureRequests.markSigned(
             storedSigner.id,
             id,
-            { anchorId: request.signees[0]!.anchorId!, method: 'delegated' },
+            { anchorId: request.signers[0]!.anchorId!, method: 'delegated' },
             event,
           );
         }),

@@ -156,7 +156,7 @@ for (const kind of kinds) {
       assert.equal(close.statusCode, 200, close.body);
       assert.equal(await sealAuditTrail(b.deps, { requestId: id }), 'sealed');
       const request = (await b.deps.store.signatureRequests.findById(id))!;
-      const anchors = [...request.signees.flatMap((s) => s.anchorId ?? []), request.auditTrailAnchorId!];
+      const anchors = [...request.signers.flatMap((s) => s.anchorId ?? []), request.auditTrailAnchorId!];
       await insertBatch(b.s.db, anchors, { status: 'CONFIRMED', confirmations: 6 });
       assert.ok((await completeProofBundles(b.deps, { limit: 100 })) >= 1);
     }

@@ -77,7 +77,7 @@ for (const kind of kinds) {
       for (const s of signeeIds) assert.equal((await delegate(b, id, s)).statusCode, 200);
       assert.equal(await sealAuditTrail(b.deps, { requestId: id }), 'sealed');
       const request = (await b.deps.store.signatureRequests.findById(id))!;
-      const anchors = [...request.signees.map((s) => s.anchorId!), request.auditTrailAnchorId!];
+      const anchors = [...request.signers.map((s) => s.anchorId!), request.auditTrailAnchorId!];
       // The sequencer runs every 2 s, long before a batch closes: the anchors are logged, then batched.
       while ((await sequenceLog({ ...b.deps, transparency })).more);
       assert.equal((await getProofBundle(b.deps, request)).transparencyLog, undefined, 'no receipt yet, no proof');
@@ -176,7 +176,7 @@ for (const kind of kinds) {
       const request = (await b.deps.store.signatureRequests.findById(id))!;
       await insertBatch(
         b.s.db,
-        request.signees.map((s) => s.anchorId!),
+        request.signers.map((s) => s.anchorId!),
         { status: 'SENT' },
       );
       const bundle = await getProofBundle(b.deps, request);

@@ -102,11 +102,11 @@ for (const kind of kinds) {
     it('logs signing events after the anchors, leaves out an event whose transaction rolled back, and never logs its own seals as anchors', async () => {
       const requestId = randomUUID();
       await s.store.transaction((tx) =>
-        tx.tlog.addSignerEvent({ event: 'DECLINED', requestId, signeeId: randomUUID(), anchorId: null, at: 5 }),
+        tx.tlog.addSignerEvent({ event: 'DECLINED', requestId, signerId: randomUUID(), anchorId: null, at: 5 }),
       );
       await assert.rejects(
         s.store.transaction(async (tx) => {
-          await tx.tlog.addSignerEvent({ event: 'CANCELED', requestId, signeeId: null, anchorId: null, at: 6 });
+          await tx.tlog.addSignerEvent({ event: 'CANCELED', requestId, signerId: null, anchorId: null, at: 6 });
           throw new Error('rolled back');
         }),
         /rolled back/,

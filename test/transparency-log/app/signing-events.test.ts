@@ -64,7 +64,7 @@ describe('signing events in the transparency log', () => {
     assert.deepEqual(summary(two.id), ['SIGNED', 'DECLINED', 'CANCELED']);
     assert.deepEqual(summary(one.id), ['SIGNED', 'COMPLETED']);
     const request = (await b.deps.store.signatureRequests.findById(two.id))!;
-    const anchorId = request.signees[0]!.anchorId!;
+    const anchorId = request.signers[0]!.anchorId!;
     const signed = events.find((e) => e.request === two.id && e.event === 'SIGNED')!;
     const anchor = (await b.deps.store.anchors.findById(anchorId))!;
     assert.equal(signed.anchor, anchorId);

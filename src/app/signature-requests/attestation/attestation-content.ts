@@ -55,7 +55,7 @@ async function brandingOf(deps: ContentDeps, vars: Vars | null): Promise<Attesta
  */
 function signersOf(request: SignatureRequest, bundle: ProofBundle): AttestationSigner[] {
   const events = bundle.auditTrailData?.auditEvents ?? [];
-  return request.signees.map((s) => ({
+  return request.signers.map((s) => ({
     name: s.commonName,
     email: s.email,
     signedOn: s.signedOn,
@@ -103,7 +103,7 @@ async function proofsOf(
   const receipts = [...bundle.signatureReceipts, ...(bundle.auditTrailReceipt ? [bundle.auditTrailReceipt] : [])];
   const heightOf = blockHeights(deps);
   const wanted = [
-    ...request.signees.map((s) => ({ signer: s.commonName as string | null, anchorId: s.anchorId })),
+    ...request.signers.map((s) => ({ signer: s.commonName as string | null, anchorId: s.anchorId })),
     { signer: null, anchorId: request.auditTrailAnchorId },
   ];
   const proofs: AttestationProof[] = [];

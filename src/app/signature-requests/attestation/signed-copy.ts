@@ -31,9 +31,9 @@ async function readAll(doc: DocumentDownload, end: number): Promise<Uint8Array> 
 }
 
 /**
- * The signed copy of request `id` for its owner, a signer (signeeId) or the sharing link: made and kept first
+ * The signed copy of request `id` for its owner, a signer (by its secret) or the sharing link: made and kept first
  * when due. Served as a download: its name is the original's with `-signed` before `.pdf`.
- * @throws DomainError NOT_FOUND (unknown request, another account's, wrong signeeId or token), NO_DOCUMENT
+ * @throws DomainError NOT_FOUND (unknown request, another account's, wrong signer secret or token), NO_DOCUMENT
  *   (none uploaded, or deleted by retention), SIGNED_COPY_NOT_AVAILABLE (not COMPLETED/CLOSED, not a PDF, or
  *   a PDF that cannot take an update: the reason says which), NO_SIGNATURES (closed with no signature: nothing
  *   was signed, so nothing is called signed), ATTESTATION_PENDING (proofs not all confirmed
@@ -116,7 +116,7 @@ async function keptOrMade(
       'SIGNED_COPY_NOT_AVAILABLE',
       `request ${request.id} is ${request.state}: the signed copy is made once it is COMPLETED or CLOSED`,
     );
-  if (request.signees.every((s) => s.signedOn === null))
+  if (request.signers.every((s) => s.signedOn === null))
     fail(
       'NO_SIGNATURES',
       `request ${request.id} was ${request.state} with no signature: there is no signed copy, since nothing was signed (its attestation says what happened)`,

@@ -19,20 +19,21 @@ export interface DocumentDownload {
 
 type Deps = Pick<AppDeps, 'store' | 'secretKey'> & { readonly documents?: DocumentDeps };
 
-/** Who asks for the file: the owner, a signer by signeeId, or the holder of the sharing link. */
+/** Who asks for the file: the owner, a signer by its secret, or the holder of the sharing link. */
 export type DocumentReader =
-  { readonly accountId: string } | { readonly signeeId: string } | { readonly sharingToken: string };
+  { readonly accountId: string } | { readonly signerSecret: string } | { readonly sharingToken: string };
 
 async function requestFor(deps: Deps, id: string, reader: DocumentReader): Promise<SignatureRequest> {
   if ('accountId' in reader) return getSignatureRequest(deps, { accountId: reader.accountId, id });
-  if ('signeeId' in reader) return (await findSigner(deps, { requestId: id, signeeId: reader.signeeId })).request;
+  if ('signerSecret' in reader)
+    return (await findSigner(deps, { requestId: id, signerSecret: reader.signerSecret })).request;
   return findSharedRequest(deps, { id, token: reader.sharingToken });
 }
 
 /**
  * The file to sign of request `id`, for its owner, one of its signers or its sharing link. A file that no
  * longer matches the request's hashToSign (a DRAFT whose hash was changed after the upload) is not served.
- * @throws DomainError NOT_FOUND (unknown request, another account's, wrong signeeId or token: one answer),
+ * @throws DomainError NOT_FOUND (unknown request, another account's, wrong signer secret or token: one answer),
  *   NO_DOCUMENT (none uploaded, or deleted by the retention job), NOT_READY (no document store)
  */
 export async function getDocument(

@@ -32,7 +32,7 @@ export function uploadRefusal(request: SignatureRequest, { hasFile }: { readonly
   if (request.state === 'DRAFT') return null;
   if (request.state !== 'PENDING' && request.state !== 'IN_PROGRESS') return `the request is ${request.state}`;
   if (hasFile) return `the request is ${request.state}: its file is replaced in DRAFT only`;
-  if (request.signees.some((s) => s.signedOn !== null)) return 'a signer has signed already';
+  if (request.signers.some((s) => s.signedOn !== null)) return 'a signer has signed already';
   return null;
 }
 

@@ -23,7 +23,7 @@ import type { RouteConfig, RouteModule } from '../../route-module.js';
 import { accountSecurity as security, errors } from '../../schemas.js';
 import { typed } from '../../validation.js';
 import { ownerViewWithLink } from './route-helpers.js';
-import { IdParams, RequestSchema, SharedParams, SigneeId } from './signature-request.schemas.js';
+import { IdParams, RequestSchema, SharedParams, SignerSecret } from './signature-request.schemas.js';
 
 const tags = ['signature requests'];
 /** Room for a multipart envelope (boundaries, part headers) beyond the file itself. */
@@ -33,7 +33,7 @@ const SANDBOX = "sandbox; default-src 'none'; frame-ancestors 'none'";
 
 const FileQuery = Type.Object(
   {
-    signeeId: Type.Optional(SigneeId),
+    signeeId: Type.Optional(SignerSecret),
     amended: Type.Optional(
       Type.Boolean({
         description:
@@ -76,8 +76,8 @@ export const documentRoutes: RouteModule = (app, deps, config) => {
       },
     },
     async (req, reply) => {
-      const { signeeId } = req.query;
-      const reader: DocumentReader = signeeId === undefined ? { accountId: accountOf(req).id } : { signeeId };
+      const { signeeId: signerSecret } = req.query;
+      const reader: DocumentReader = signerSecret === undefined ? { accountId: accountOf(req).id } : { signerSecret };
       return sendDocument(req, reply, await downloadOf(deps, req.query.amended)({ id: req.params.id, reader }));
     },
   );

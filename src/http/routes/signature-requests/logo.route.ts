@@ -9,7 +9,7 @@ import type { BrandImage } from '../../../app/signature-requests/attestation/att
 import { getSharedLogo, getSignerLogo } from '../../../app/signature-requests/get-request-logo.js';
 import type { RouteModule } from '../../route-module.js';
 import { errors } from '../../schemas.js';
-import { IdParams, SharedParams, SigneeId } from './signature-request.schemas.js';
+import { IdParams, SharedParams, SignerSecret } from './signature-request.schemas.js';
 
 const Image = Type.Unknown({ description: 'image/png or image/jpeg, by the image bytes' });
 
@@ -33,11 +33,12 @@ export const logoRoutes: RouteModule = (app, deps, config) => {
         tags: ['signature requests (signers)'],
         summary: "The request's logo for its signer (fetched by the server, cached 1 h); 404 NO_LOGO without one",
         params: IdParams,
-        querystring: Type.Object({ signeeId: SigneeId }, { additionalProperties: false }),
+        querystring: Type.Object({ signeeId: SignerSecret }, { additionalProperties: false }),
         response: { 200: Image, ...errors(400, 404, 429) },
       },
     },
-    async (req, reply) => sendImage(reply, await getSignerLogo(deps, { ...req.params, ...req.query })),
+    async (req, reply) =>
+      sendImage(reply, await getSignerLogo(deps, { id: req.params.id, signerSecret: req.query.signeeId })),
   );
 
   app.get(

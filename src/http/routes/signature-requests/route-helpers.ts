@@ -14,6 +14,19 @@ export function originOf(req: FastifyRequest): Origin {
 }
 
 /**
+ * A signer's call as its use case takes it: the request id, the body or parameters without the wire's `signeeId`,
+ * which becomes `signerSecret` (the link's secret, never logged), and the caller's origin.
+ */
+export function signerCall<T extends { readonly signeeId: string }>(
+  req: FastifyRequest,
+  id: string,
+  fields: T,
+): Omit<T, 'signeeId'> & { id: string; signerSecret: string; origin: Origin } {
+  const { signeeId, ...rest } = fields;
+  return { ...rest, id, signerSecret: signeeId, origin: originOf(req) };
+}
+
+/**
  * The owner's view of a request with its sharing link (`signatureRequestSharingURL`, the URL of the sharing
  * page under PUBLIC_URL; it answers once the request has left DRAFT).
  */

@@ -29,12 +29,12 @@ async function readerRequest(
   deps: AppDeps,
   req: FastifyRequest,
   id: string,
-  signeeId: string | undefined,
+  signerSecret: string | undefined,
 ): Promise<[SignatureRequest, TrailReader]> {
-  if (signeeId === undefined)
+  if (signerSecret === undefined)
     return [await getSignatureRequest(deps, { accountId: accountOf(req).id, id }), { kind: 'owner' }];
-  const { request, signer } = await findSigner(deps, { requestId: id, signeeId });
-  return [request, { kind: 'signee', auditTrailId: signer.auditTrailId }];
+  const { request, signer } = await findSigner(deps, { requestId: id, signerSecret });
+  return [request, { kind: 'signer', auditTrailId: signer.auditTrailId }];
 }
 
 /** Reminders, deadline, audit trail and proof bundle. */

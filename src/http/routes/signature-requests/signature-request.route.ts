@@ -61,10 +61,10 @@ export const signatureRequestRoutes: RouteModule = (app, deps, config) => {
       },
     },
     async (req) => {
-      const { signeeId } = req.query;
-      if (signeeId === undefined)
+      const { signeeId: signerSecret } = req.query;
+      if (signerSecret === undefined)
         return ownerView(await getSignatureRequest(deps, { accountId: accountOf(req).id, id: req.params.id }));
-      const found = await getSignatureRequestAsSigner(deps, { id: req.params.id, signeeId, origin: originOf(req) });
+      const found = await getSignatureRequestAsSigner(deps, { id: req.params.id, signerSecret, origin: originOf(req) });
       const view = signerViewOf(deps, found.request, found.signer);
       return { ...view, requester: await requesterOf(deps, found.request) };
     },

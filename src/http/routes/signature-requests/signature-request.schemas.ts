@@ -21,7 +21,7 @@ const Url = Type.String({
 const Email = Type.String({ format: 'email', maxLength: 254, examples: ['jane@example.com'] });
 const Lang = Type.String({ pattern: '^[a-z]{2}$', description: 'ISO 639-1 language code', examples: ['en'] });
 const Name = Type.String({ minLength: 1, maxLength: 256 });
-export const SigneeId = Type.String({
+export const SignerSecret = Type.String({
   minLength: 1,
   maxLength: 128,
   description: "the signer's secret identifier (from the signature request URL)",
@@ -179,11 +179,11 @@ export const RequestSchema = Type.Object({
 });
 
 export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
-export const SignerQuery = Type.Object({ signeeId: Type.Optional(SigneeId) }, { additionalProperties: false });
+export const SignerQuery = Type.Object({ signeeId: Type.Optional(SignerSecret) }, { additionalProperties: false });
 
 export const DelegateBody = Type.Object(
   {
-    signeeId: SigneeId,
+    signeeId: SignerSecret,
     otp: Type.Optional(Type.String({ maxLength: 16, description: 'the SMS one-time password, when required' })),
   },
   { additionalProperties: false, examples: [{ signeeId: 'kq3…', otp: '123456' }] },
@@ -191,7 +191,7 @@ export const DelegateBody = Type.Object(
 
 export const OwnKeySignBody = Type.Object(
   {
-    signeeId: SigneeId,
+    signeeId: SignerSecret,
     otp: Type.Optional(Type.String({ maxLength: 16 })),
     signedHash: Type.Optional(BodyHash),
     signature: Type.String({ maxLength: 200, description: 'base64 bitcoin signed-message signature (65 bytes)' }),
@@ -207,7 +207,7 @@ export const AnchorIdAnswer = Type.Object({ anchorId: Uuid });
 
 export const SignerEventBody = Type.Object(
   {
-    signeeId: SigneeId,
+    signeeId: SignerSecret,
     type: Type.Union(
       SIGNER_EVENT_TYPES.map((t) => Type.Literal(t)),
       {
@@ -223,7 +223,7 @@ export const SignerEventBody = Type.Object(
 
 export const FeedbackBody = Type.Object(
   {
-    signeeId: SigneeId,
+    signeeId: SignerSecret,
     subject: Type.String({ minLength: 1, maxLength: 256, examples: ['Wrong address'] }),
     message: Type.String({ minLength: 1, maxLength: 4096, examples: ['My address on page 2 is out of date.'] }),
   },

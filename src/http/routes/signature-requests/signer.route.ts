@@ -6,7 +6,7 @@ import { giveFeedback } from '../../../app/signature-requests/signer-actions.js'
 import { sendSignerOtp } from '../../../app/signature-requests/signer-otp.js';
 import type { RouteModule } from '../../route-module.js';
 import { errors, Timestamp, Uuid } from '../../schemas.js';
-import { originOf } from './route-helpers.js';
+import { signerCall } from './route-helpers.js';
 import {
   AnchorIdAnswer,
   DelegateBody,
@@ -19,7 +19,7 @@ import {
 const tags = ['signature requests (signers)'];
 
 /**
- * What a signer does with its signeeId (no account): sign by delegation or with its own key, give feedback,
+ * What a signer does with its secret (`signeeId` on the wire; no account): sign by delegation or with its own key, give feedback,
  * report an event (SIGN_REFUSED declines).
  */
 export const signerRoutes: RouteModule = (app, deps, config) => {
@@ -38,8 +38,7 @@ export const signerRoutes: RouteModule = (app, deps, config) => {
       },
     },
     async (req) => {
-      const input = { id: req.params.id, ...req.body, origin: originOf(req) };
-      return { anchorId: (await signByDelegation(deps, input)).anchorId };
+      return { anchorId: (await signByDelegation(deps, signerCall(req, req.params.id, req.body))).anchorId };
     },
   );
 
@@ -56,8 +55,7 @@ export const signerRoutes: RouteModule = (app, deps, config) => {
       },
     },
     async (req) => {
-      const input = { id: req.params.id, ...req.body, origin: originOf(req) };
-      return { anchorId: (await signWithOwnKey(deps, input)).anchorId };
+      return { anchorId: (await signWithOwnKey(deps, signerCall(req, req.params.id, req.body))).anchorId };
     },
   );
 
@@ -75,7 +73,7 @@ export const signerRoutes: RouteModule = (app, deps, config) => {
         response: { 200: Type.Object({ expiresAt: Timestamp }), ...errors(400, 403, 404, 409, 429) },
       },
     },
-    async (req) => sendSignerOtp(deps, { ...req.params, origin: originOf(req) }),
+    async (req) => sendSignerOtp(deps, signerCall(req, req.params.id, req.params)),
   );
 
   app.post(
@@ -92,7 +90,7 @@ export const signerRoutes: RouteModule = (app, deps, config) => {
       },
     },
     async (req) => {
-      await giveFeedback(deps, { id: req.params.id, ...req.body, origin: originOf(req) });
+      await giveFeedback(deps, signerCall(req, req.params.id, req.body));
       return { recorded: true };
     },
   );
@@ -111,7 +109,7 @@ export const signerRoutes: RouteModule = (app, deps, config) => {
       },
     },
     async (req) => {
-      await recordSignerEvent(deps, { id: req.params.id, ...req.body, origin: originOf(req) });
+      await recordSignerEvent(deps, signerCall(req, req.params.id, req.body));
       return { recorded: true };
     },
   );

@@ -4,7 +4,7 @@
  * content-hashed names, so they are cached for a year.
  */
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { DomainError } from '../../../core/errors.js';
 import { pickLang } from '../../../web/i18n.js';
 import { renderVerifyPage } from '../../../web/pages/verify.page.js';
@@ -14,15 +14,9 @@ import { FAVICON_ICO } from '../../../web/favicon.js';
 import { isSharingLinkShape } from '../../../core/signature-requests/sharing-token.js';
 import { findSharedRequest } from '../../../app/signature-requests/get-shared-request.js';
 import type { AppDeps } from '../../../app/shared/deps.js';
+import type { RouteModule, WebAssets } from '../../route-module.js';
 
-/** The bundle as the composition root loaded it (see src/adapters/web/web-assets.ts). */
-export interface WebAssets {
-  readonly script: string;
-  readonly style: string;
-  /** Page script URL by manifest entry (`sign-page.js`, `share-page.js`). */
-  readonly scripts: ReadonlyMap<string, string>;
-  readonly files: ReadonlyMap<string, { readonly body: Buffer; readonly contentType: string }>;
-}
+export type { WebAssets } from '../../route-module.js';
 
 /** No inline script or style, nothing from another origin, no framing, forms post only here. */
 export const CONTENT_SECURITY_POLICY = [
@@ -100,29 +94,26 @@ async function shareFailure(
   );
 }
 
-/** Register the pages on the root scope (not under /v1). */
-export function webRoutes(
-  app: FastifyInstance,
-  assets: WebAssets,
-  deps: Pick<AppDeps, 'store' | 'secretKey'>,
-  opts: { readonly explorerUrl?: string | undefined; readonly network?: string } = {},
-): void {
-  const verifyPolicy = verifyPagePolicy(opts.explorerUrl);
+/** The pages, on the root scope (not under /v1); none without the bundle (`deps.webAssets` null). */
+export const webRoutes: RouteModule = (app, deps, config) => {
+  const assets = deps.webAssets;
+  if (!assets) return;
+  const verifyPolicy = verifyPagePolicy(config.verifyExplorerUrl);
   const verifyOptions = {
-    ...(opts.explorerUrl === undefined ? {} : { explorerUrl: opts.explorerUrl }),
-    ...(opts.network === undefined ? {} : { network: opts.network }),
+    ...(config.verifyExplorerUrl === undefined ? {} : { explorerUrl: config.verifyExplorerUrl }),
+    network: config.bitcoinNetwork,
   };
   // The service's home (the footer link of every mail) is its public verification page.
   app.get('/', { schema: { hide: true, querystring: LangQuery } }, async (req, reply) => {
-    const { lang } = req.query as { lang?: string };
+    const { lang } = req.query;
     return secure(reply).redirect(lang === undefined ? '/verify' : `/verify?lang=${encodeURIComponent(lang)}`, 302);
   });
   app.get('/verify', { schema: { hide: true, querystring: LangQuery } }, async (req, reply) => {
-    const lang = pickLang((req.query as { lang?: string }).lang, req.headers['accept-language']);
+    const lang = pickLang(req.query.lang, req.headers['accept-language']);
     return sendPage(reply, lang, renderVerifyPage(lang, assets, verifyOptions), 200, verifyPolicy);
   });
   app.get('/sign', { schema: { hide: true, querystring: SignQuery } }, async (req, reply) => {
-    const query = req.query as { lang?: string; signatureRequestURL?: string };
+    const { query } = req;
     const lang = pickLang(query.lang, req.headers['accept-language']);
     const keep: Record<string, string> =
       query.signatureRequestURL === undefined ? {} : { signatureRequestURL: query.signatureRequestURL };
@@ -133,14 +124,14 @@ export function webRoutes(
     '/share/:id/:token',
     { schema: { hide: true, params: ShareParams, querystring: LangQuery } },
     async (req, reply) => {
-      const { id, token } = req.params as { id: string; token: string };
-      const lang = pickLang((req.query as { lang?: string }).lang, req.headers['accept-language']);
+      const { id, token } = req.params;
+      const lang = pickLang(req.query.lang, req.headers['accept-language']);
       const failure = await shareFailure(deps, id, token);
       const path = `/share/${encodeURIComponent(id)}/${encodeURIComponent(token)}`;
       return sendPage(
         reply,
         lang,
-        renderSharePage(lang, pageAssets(assets, 'share-page.js'), path, opts.network, failure),
+        renderSharePage(lang, pageAssets(assets, 'share-page.js'), path, config.bitcoinNetwork, failure),
         failure === undefined ? 200 : 404,
       );
     },
@@ -150,11 +141,11 @@ export function webRoutes(
     secure(reply).header('cache-control', 'public, max-age=86400').type('image/x-icon').send(Buffer.from(FAVICON_ICO)),
   );
   app.get('/assets/:file', { schema: { hide: true, params: AssetParams } }, async (req, reply) => {
-    const asset = assets.files.get((req.params as { file: string }).file);
+    const asset = assets.files.get(req.params.file);
     if (!asset) throw new DomainError('NOT_FOUND', 'no such asset (asset names change with each build)');
     return secure(reply)
       .header('cache-control', 'public, max-age=31536000, immutable')
       .type(asset.contentType)
       .send(asset.body);
   });
-}
+};
