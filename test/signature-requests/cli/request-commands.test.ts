@@ -1,3 +1,4 @@
+// tier: slow (measured: 10.0 s in a full CI run, over the 10 s bound of the fast tier)
 /**
  * `proofseal request …` in process against a stand-in of the signature-request API (node:http): what
  * create/show/list/transition send and print, and `proofs` saving a bundle of real receipts (signed by
