@@ -165,6 +165,10 @@ describe('a primary, a streaming replica and PgBouncer in front', () => {
 
   it('the replica is promoted and the pooler pointed at it: nothing acknowledged is lost, no batch sent twice', async () => {
     const last = [await newAnchor(), await newAnchor()];
+    // A switchover's first step (docs/replicas.md): the replica connected and caught up. Just after the primary's
+    // restart above, its WAL receiver may not have reconnected yet (it retries every 5 s), and a primary that
+    // stops ships its last WAL only to the standbys connected at that moment.
+    await cluster.caughtUp();
     await cluster.stopPrimary('fast');
     await cluster.promoteReplica();
     const res = await waitUntilAccepted();
