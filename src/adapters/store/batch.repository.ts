@@ -118,7 +118,9 @@ export function batchRepository(sql: Sql, opts: BatchRepositoryOptions = {}): Ba
       // short transaction ends: every seq up to the max read here is committed, or rolled back for good.
       return sql.transaction(async (tx) => {
         await tx.query('LOCK TABLE anchor IN SHARE MODE');
-        const rows = await tx.query<{ s: string | null }>('SELECT max(seq) AS s FROM anchor WHERE batch_id IS NULL');
+        // Every anchor, batched or not (a row of a store older than batch ranges has its batch_id set): the
+        // sequencer of the transparency log reads up to here too.
+        const rows = await tx.query<{ s: string | null }>('SELECT max(seq) AS s FROM anchor');
         return Number(rows[0]?.s ?? 0);
       });
     },

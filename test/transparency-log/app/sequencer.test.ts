@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { closeBatch } from '../../../src/app/anchoring/close-batch.js';
 import { createAnchor } from '../../../src/app/anchoring/create-anchor.js';
 import { proveInclusion } from '../../../src/app/transparency/read-log.js';
 import { sequenceLog } from '../../../src/app/transparency/sequence-log.js';
@@ -20,7 +21,7 @@ import { decodeEntry, type LogEntry } from '../../../src/core/tlog/entry.js';
 import { leafHash, verifyInclusion } from '../../../src/core/tlog/rfc6962.js';
 import { unpackBundle } from '../../../src/core/tlog/tiles.js';
 import { newSigner, randomHash, signatureBody } from '../../support/anchors.js';
-import { testApp, testDeps } from '../../support/fixtures.js';
+import { recordingJobs, testApp, testDeps } from '../../support/fixtures.js';
 import { startGoChecker, type GoChecker } from '../../support/go-tlog.js';
 import { storeKinds, type TestStore } from '../../support/stores.js';
 
@@ -159,6 +160,29 @@ for (const kind of kinds) {
         proof: p.proof,
       });
       assert.equal(other.ok, false, 'a proof for another index');
+    });
+
+    it('logs anchors that were batched before it ran, rows of a store upgraded from before batch ranges included', async () => {
+      const early = [
+        await createAnchor(deps, { accountId, name: 'early-1', hash: randomHash() }),
+        await createAnchor(deps, { accountId, name: 'early-2', hash: randomHash() }),
+      ];
+      const closed = await closeBatch({ ...deps, store: s.withJobs(recordingJobs) }, { maxSize: 100_000 });
+      assert.ok(closed, 'a batch closed');
+      // A store upgraded from before batch ranges (migration 021) holds rows whose batch_id is set.
+      await s.db.query('UPDATE anchor SET batch_id = $1 WHERE id = ANY($2::uuid[])', [
+        closed.batchId,
+        early.map((a) => a.id),
+      ]);
+      assert.equal(await s.store.batches.hasUnbatched(), false);
+      const before = (await s.store.tlog.checkpoint())!.size;
+      const run = await sequenceLog(deps);
+      assert.equal(run.appended, 2);
+      const logged = await entries();
+      assert.deepEqual(
+        logged.slice(before).map((e) => e.type === 'anchor' && e.id),
+        early.map((a) => a.id),
+      );
     });
 
     it('a changed tile or a changed entry is refused by Go', async () => {
