@@ -2,16 +2,18 @@
  * `proofseal log …`: the transparency log seen from outside (docs/transparency-log.md).
  * - `log verify --log-url URL [--vkey KEY] [--checkpoint FILE] [--save FILE]`: the checkpoint's signature,
  *   the served tiles against its root, and its consistency with a checkpoint kept earlier.
- * - `log monitor --log-url URL (--key ADDRESS | --identity TEXT) [--vkey KEY]`: every entry, read from the
- *   entry bundles and checked to make the signed root, and those made under the key or identity listed.
+ * - `log monitor --log-url URL (--key ADDRESS | --identity TEXT) [--vkey KEY] [--state FILE]`: every entry, read
+ *   from the entry bundles and checked to make the signed root, and those made under the key or identity listed;
+ *   with `--state`, only the entries after the checkpoint kept there (the log checked to extend it), the new
+ *   checkpoint kept there after.
  * - `log key`: the verifier key, from the service's own store (an operator command: operator-runtime.ts).
  * Without `--vkey`, the key the service serves at /log/key is used, and the output says so: pin it.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { appendLeaves, edgeRoot } from '../core/tlog/append.js';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { appendLeaves, edgeRoot, edgeTiles, type TileEdge } from '../core/tlog/append.js';
 import { openCheckpoint, parseVerifierKey, type Checkpoint, type Verifier } from '../core/tlog/checkpoint.js';
 import { decodeEntry, entryHasIdentity, entryHasKey, type LogEntry } from '../core/tlog/entry.js';
-import { consistencyProof, leafHash, treeHash, verifyConsistency } from '../core/tlog/rfc6962.js';
+import { consistencyProof, HASH_SIZE, leafHash, treeHash, verifyConsistency } from '../core/tlog/rfc6962.js';
 import { tilePath, TILE_WIDTH, unpackBundle, withStoredHashes } from '../core/tlog/tiles.js';
 import { DomainError } from '../core/errors.js';
 import { parse, required, UsageError } from './args.js';
@@ -23,7 +25,7 @@ type Out = (line: string) => void;
 export type FetchLogFile = (url: string) => Promise<Buffer | null>;
 
 export const LOG_USAGE = `usage: proofseal log verify --log-url URL [--vkey KEY] [--checkpoint FILE] [--save FILE]
-       proofseal log monitor --log-url URL (--key ADDRESS | --identity TEXT) [--vkey KEY] [--json]
+       proofseal log monitor --log-url URL (--key ADDRESS | --identity TEXT) [--vkey KEY] [--state FILE] [--json]
        proofseal log key`;
 
 const bad = (message: string): never => {
@@ -41,6 +43,7 @@ export async function logCommand(args: string[], deps: { fetch: FetchLogFile; ou
     key: { type: 'string' },
     identity: { type: 'string' },
     json: { type: 'boolean' },
+    state: { type: 'string' },
   });
   if (positionals.length > 0 || (sub !== 'verify' && sub !== 'monitor')) throw new UsageError(LOG_USAGE);
   const base = required(values, 'log-url').replace(/\/+$/, '');
@@ -50,7 +53,7 @@ export async function logCommand(args: string[], deps: { fetch: FetchLogFile; ou
   const checkpoint = openCheckpoint(note, verifier);
   const readTile = async (level: number, index: number, width: number) => get(tilePath(level, index, width));
   if (sub === 'verify') return verify({ checkpoint, note, verifier, readTile, values, out: deps.out });
-  return monitor({ checkpoint, get, values, out: deps.out });
+  return monitor({ checkpoint, note, verifier, get, readTile, values, out: deps.out });
 }
 
 async function verifierOf(given: string | undefined, get: (p: string) => Promise<Buffer>, out: Out): Promise<Verifier> {
@@ -93,7 +96,10 @@ async function verify(o: {
 
 async function monitor(o: {
   checkpoint: Checkpoint;
+  note: string;
+  verifier: Verifier;
   get: (path: string) => Promise<Buffer>;
+  readTile: (level: number, index: number, width: number) => Promise<Buffer>;
   values: Record<string, string | boolean | undefined>;
   out: Out;
 }): Promise<void> {
@@ -101,24 +107,81 @@ async function monitor(o: {
   const identity = o.values.identity as string | undefined;
   if ((key === undefined) === (identity === undefined)) throw new UsageError('give --key or --identity (one of them)');
   const c = o.checkpoint;
-  let edge = { size: 0, partial: new Map<number, Buffer>() } as Parameters<typeof appendLeaves>[0];
+  const stateFile = o.values.state as string | undefined;
+  const kept = stateFile === undefined ? null : await keptCheckpoint(stateFile, o.verifier);
+  if (kept !== null && kept.size > c.size)
+    bad(`the kept checkpoint (${kept.size}) is larger than the served one (${c.size}): a rollback`);
+  let edge = kept === null ? { size: 0, partial: new Map<number, Buffer>() } : await edgeOf(kept, o.readTile);
+  const from = edge.size;
   const found: Array<{ index: number; entry: LogEntry }> = [];
-  for (let n = 0; n * TILE_WIDTH < c.size; n++) {
+  for (let n = Math.floor(from / TILE_WIDTH); n * TILE_WIDTH < c.size; n++) {
     const width = Math.min(TILE_WIDTH, c.size - n * TILE_WIDTH);
-    const entries = unpackBundle(await o.get(tilePath('entries', n, width)), width);
-    if (entries.length !== width) bad(`entry bundle ${n} holds ${entries.length} entries, not ${width}`);
+    const all = unpackBundle(await o.get(tilePath('entries', n, width)), width);
+    if (all.length !== width) bad(`entry bundle ${n} holds ${all.length} entries, not ${width}`);
+    const skip = Math.max(0, from - n * TILE_WIDTH);
+    const entries = all.slice(skip);
     edge = appendLeaves(edge, entries.map(leafHash)).edge;
     entries.forEach((bytes, i) => {
       const entry = decodeEntry(bytes);
       const hit = key !== undefined ? entryHasKey(entry, key) : entryHasIdentity(entry, identity!);
-      if (hit) found.push({ index: n * TILE_WIDTH + i, entry });
+      if (hit) found.push({ index: n * TILE_WIDTH + skip + i, entry });
     });
   }
-  // Every entry read, hashed again here, makes the signed root: none was left out or changed.
-  if (!edgeRoot(edge).equals(c.root)) bad(`the entries served do not make the root of checkpoint ${c.size}`);
-  if (o.values.json === true) return o.out(JSON.stringify({ size: c.size, entries: found }, null, 2));
-  o.out(`${c.size} entries read and checked against checkpoint ${c.size}; ${found.length} under ${key ?? identity}:`);
+  // Every entry read, hashed again here (after the kept tree's edge, itself checked to make the kept root), makes
+  // the signed root: none was left out or changed, and the log extends the kept checkpoint.
+  if (!edgeRoot(edge).equals(c.root))
+    bad(
+      kept === null
+        ? `the entries served do not make the root of checkpoint ${c.size}`
+        : `checkpoint ${c.size} does not extend the kept checkpoint ${kept.size}: the log was forked or rewritten`,
+    );
+  if (stateFile !== undefined) await keepCheckpoint(stateFile, o.note);
+  if (o.values.json === true) return o.out(JSON.stringify({ from, size: c.size, entries: found }, null, 2));
+  const under = `${found.length} under ${key ?? identity}`;
+  if (kept === null) o.out(`${c.size} entries read and checked against checkpoint ${c.size}; ${under}:`);
+  else if (from === c.size) o.out(`no entry since the kept checkpoint ${from} (the served one, signed); ${under}`);
+  else
+    o.out(
+      `entries ${from} to ${c.size - 1} read (after the kept checkpoint ${from}) and checked against checkpoint ${c.size}; ${under}:`,
+    );
   for (const { index, entry } of found) o.out(`  ${index}  ${describe(entry)}`);
+  if (stateFile !== undefined) o.out(`checkpoint ${c.size} kept in ${stateFile}`);
+}
+
+/** The checkpoint kept in a monitor's state file, opened with the log's key; null when the file is not there yet. */
+async function keptCheckpoint(file: string, verifier: Verifier): Promise<Checkpoint | null> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  return openCheckpoint(text, verifier);
+}
+
+/** Writes the checkpoint beside the file and renames it over: a run stopped mid-way leaves the old one whole. */
+async function keepCheckpoint(file: string, note: string): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, note);
+  await rename(temp, file);
+}
+
+/** The right edge of the kept tree, from the served tiles, checked to make the kept checkpoint's root. */
+async function edgeOf(
+  kept: Checkpoint,
+  readTile: (level: number, index: number, width: number) => Promise<Buffer>,
+): Promise<TileEdge> {
+  const partial = new Map<number, Buffer>();
+  for (const t of edgeTiles(kept.size)) {
+    const hashes = await readTile(t.level, t.index, t.width);
+    if (hashes.length !== t.width * HASH_SIZE) bad(`tile ${t.level}/${t.index} is not ${t.width} hashes wide`);
+    partial.set(t.level, hashes);
+  }
+  const edge = { size: kept.size, partial };
+  if (kept.size > 0 && !edgeRoot(edge).equals(kept.root))
+    bad(`the served tiles do not make the root of the kept checkpoint ${kept.size}: the log was forked or rewritten`);
+  return edge;
 }
 
 function describe(e: LogEntry): string {

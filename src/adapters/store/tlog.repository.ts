@@ -176,6 +176,13 @@ export function tlogRepository(sql: Sql): TlogRepository {
       );
       return rows[0] ? toCheckpoint(rows[0]) : null;
     },
+    async checkpointCovering(size) {
+      const rows = await sql.query<CheckpointRow>(
+        `SELECT size, root, note, created, anchor_id FROM tlog_checkpoint WHERE size >= $1 ORDER BY size LIMIT 1`,
+        [size],
+      );
+      return rows[0] ? toCheckpoint(rows[0]) : null;
+    },
     async lastSealedSize() {
       const rows = await sql.query<{ size: string | null }>(
         'SELECT max(size) AS size FROM tlog_checkpoint WHERE anchor_id IS NOT NULL',

@@ -83,16 +83,28 @@ export async function proveInclusion(
 }
 
 /**
- * The inclusion proofs of several anchors' entries, all in the one newest checkpoint (what a proof bundle
- * carries): null for an anchor not logged yet (or none given); null as a whole when the log has no checkpoint.
+ * The inclusion proofs of several anchors' entries, all in one checkpoint (what a proof bundle carries): the
+ * oldest that holds every one of them that is logged — pinned, so a bundle made again once they are all logged
+ * is the same bytes however far the log has grown. Null for an anchor not logged yet (or none given); null as a
+ * whole when the log has no checkpoint holding one of them.
  */
 export async function proveInclusions(
   deps: Pick<AppDeps, 'store'>,
   input: { anchorIds: readonly (string | null)[] },
 ): Promise<{ checkpoint: string; proofs: (LogInclusion | null)[] } | null> {
   const store = deps.store;
-  const c = await store.tlog.checkpoint();
-  if (c === null) return null;
+  const newest = await store.tlog.checkpoint();
+  if (newest === null) return null;
+  const indexes = await Promise.all(
+    input.anchorIds.map(async (id) => {
+      const index = id === null ? null : await store.tlog.indexOf(id);
+      // An index the newest checkpoint does not hold yet (its run has not committed a checkpoint) is not logged.
+      return index !== null && index < newest.size ? index : null;
+    }),
+  );
+  const logged = indexes.filter((i): i is number => i !== null);
+  if (logged.length === 0) return { checkpoint: newest.note, proofs: indexes.map(() => null) };
+  const c = (await store.tlog.checkpointCovering(Math.max(...logged) + 1)) ?? newest;
   // The bundle's entries are near one another: each tile and entry bundle is read once for all of them.
   const tiles = new Map<string, Promise<Buffer>>();
   const readTile = tileReader(store);
@@ -107,9 +119,8 @@ export async function proveInclusions(
     return bundles.get(n)!;
   };
   const proofs: (LogInclusion | null)[] = [];
-  for (const anchorId of input.anchorIds) {
-    const index = anchorId === null ? null : await store.tlog.indexOf(anchorId);
-    if (index === null || index >= c.size) {
+  for (const index of indexes) {
+    if (index === null) {
       proofs.push(null);
       continue;
     }

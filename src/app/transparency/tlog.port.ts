@@ -82,6 +82,8 @@ export interface TlogRepository {
   addCheckpoint(c: StoredCheckpoint): Promise<void>;
   /** The newest checkpoint, or the one of a given size. */
   checkpoint(size?: number): Promise<StoredCheckpoint | null>;
+  /** The oldest checkpoint of at least `size` entries (null: none yet). */
+  checkpointCovering(size: number): Promise<StoredCheckpoint | null>;
   /** The size of the newest checkpoint whose root was sealed (0 when none). */
   lastSealedSize(): Promise<number>;
   /** Sealed checkpoints whose receipt is not in the log yet, oldest first. */

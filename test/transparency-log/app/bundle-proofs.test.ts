@@ -9,6 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createAnchor } from '../../../src/app/anchoring/create-anchor.js';
 import { sealAuditTrail } from '../../../src/app/signature-requests/audit-trail.js';
 import { getProofBundle, type ProofBundle } from '../../../src/app/signature-requests/proof-bundle.js';
 import { verifyProofBundle, type BundleVerification } from '../../../src/app/signature-requests/verify-proof-bundle.js';
@@ -22,7 +23,7 @@ import { insertBatch } from '../../support/anchors.js';
 import { startGoChecker, type GoChecker } from '../../support/go-tlog.js';
 import { storeKinds } from '../../support/stores.js';
 import { createRequest, delegate, openBench, type Bench } from '../../signature-requests/fixture.js';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 const transparency = { origin: 'proofseal.test/log' };
 const kinds = await storeKinds();
@@ -91,7 +92,8 @@ for (const kind of kinds) {
       assert.equal(log.signatures.length, 2);
       const proofs = [...log.signatures.map((p) => p!), log.auditTrail!];
       const c = readCheckpointUnsigned(log.checkpoint);
-      assert.equal(c.size, (await b.deps.store.tlog.checkpoint())!.size, 'the newest checkpoint');
+      const last = Math.max(...proofs.map((p) => p.index));
+      assert.equal(c.size, (await b.deps.store.tlog.checkpointCovering(last + 1))!.size, 'the first holding them all');
       proofs.forEach((p, i) => {
         const e = decodeEntry(Buffer.from(p.entry, 'base64'));
         assert.equal(e.type, 'anchor');
@@ -127,6 +129,16 @@ for (const kind of kinds) {
       // The attestation and the signed copy keep what the same builder gives.
       const built = await getProofBundle(b.deps, request);
       assert.deepEqual(built.transparencyLog, log);
+      // Pinned: the log grows, the bundle's proofs and checkpoint stay the same bytes.
+      await createAnchor(b.deps, { accountId: randomUUID(), name: 'later', hash: randomBytes(32).toString('hex') });
+      while ((await sequenceLog({ ...b.deps, transparency })).more);
+      assert.ok((await b.deps.store.tlog.checkpoint())!.size > c.size, 'the log grew');
+      const again = await b.app.inject({
+        method: 'GET',
+        url: `/v1/signatureRequest/${id}/proofbundle`,
+        headers: b.auth,
+      });
+      assert.deepEqual((JSON.parse(again.body) as ProofBundle).transparencyLog, log);
 
       const [one, two] = log.signatures as LogInclusion[];
       const created = Buffer.from(one!.entry, 'base64').indexOf('"created":') + '"created":'.length + 3;

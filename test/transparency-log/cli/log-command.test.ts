@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -117,5 +117,63 @@ describe('proofseal log monitor and log verify', () => {
       ),
     );
     await assert.rejects(run('verify', '--log-url', base, '--checkpoint', kept), /NOT consistent/);
+  });
+
+  it('log monitor --state keeps its place: the next run reads only the new entries, from a log that extends the kept one', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tlog-monitor-'));
+    const state = path.join(dir, 'monitor.checkpoint');
+    const first = await run('monitor', '--log-url', base, '--key', ada.address, '--state', state);
+    assert.match(first, /^301 entries read and checked against checkpoint 301; 3 under /m);
+    assert.match(first, /checkpoint 301 kept in /);
+    assert.equal(readFileSync(state, 'utf8'), (await s.store.tlog.checkpoint())!.note);
+
+    const deps = { ...testDeps(s.store), transparency };
+    const accountId = randomUUID();
+    const later: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const signer = i === 3 ? ada : bob;
+      const body = signatureBody(signer, { signedIdentity: signer === ada ? 'CN=Ada,O=Analytical' : 'CN=Bob' });
+      const a = await createAnchor(deps, { accountId, ...(body as { name: string }) });
+      if (signer === ada) later.push(a.id);
+    }
+    while ((await sequenceLog(deps)).more);
+    const next = JSON.parse(
+      await run('monitor', '--log-url', base, '--key', ada.address, '--state', state, '--json').then((t) =>
+        t.slice(t.indexOf('{')),
+      ),
+    );
+    assert.equal(next.from, 301);
+    assert.equal(next.size, 306);
+    assert.deepEqual(
+      next.entries.map((e: { index: number; entry: { id: string } }) => [e.index, e.entry.id]),
+      [[304, later[0]]],
+    );
+    assert.equal(readFileSync(state, 'utf8'), (await s.store.tlog.checkpoint(306))!.note);
+    const none = await run('monitor', '--log-url', base, '--key', ada.address, '--state', state);
+    assert.match(none, /^no entry since the kept checkpoint 306 \(the served one, signed\); 0 under /m);
+
+    // A kept checkpoint of another history (signed by the log's own key): refused, the state file left as it was.
+    const key = await loadLogKey(deps);
+    const forked = signCheckpoint(
+      { origin: transparency.origin, size: 303, root: Buffer.alloc(32, 7) },
+      transparency.origin,
+      key.seed,
+    );
+    writeFileSync(state, forked);
+    await assert.rejects(
+      run('monitor', '--log-url', base, '--key', ada.address, '--state', state),
+      /forked or rewritten/,
+    );
+    assert.equal(readFileSync(state, 'utf8'), forked);
+    // A kept checkpoint larger than the served one: a rollback.
+    writeFileSync(
+      state,
+      signCheckpoint(
+        { origin: transparency.origin, size: 9999, root: Buffer.alloc(32, 1) },
+        transparency.origin,
+        key.seed,
+      ),
+    );
+    await assert.rejects(run('monitor', '--log-url', base, '--key', ada.address, '--state', state), /a rollback/);
   });
 });
