@@ -9,33 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { migrate } from '../../../src/adapters/store/migrate.js';
 import { migrations } from '../../../src/adapters/store/migrations/index.js';
-import { openEmbedded } from '../../../src/adapters/store/embedded-database.js';
-import { openPostgres } from '../../../src/adapters/store/postgres-database.js';
-import type { SqlDatabase } from '../../../src/adapters/store/sql.js';
-import { dropSchema, newSchemaName, schemaUrl, storeKinds } from '../../support/stores.js';
+import { migrationsBefore, openBareDatabase } from '../../support/migrated-before.js';
+import { storeKinds } from '../../support/stores.js';
 
 const kinds = await storeKinds();
-const before034 = migrations.slice(
-  0,
-  migrations.findIndex((m) => m.id === '034-signer-status'),
-);
-assert.ok(before034.length > 0 && before034.length < migrations.length, 'migration 034 is in the list');
-
-async function open(kind: 'embedded' | 'postgres'): Promise<{ db: SqlDatabase; close(): Promise<void> }> {
-  if (kind === 'embedded') {
-    const db = await openEmbedded(undefined);
-    return { db, close: () => db.close() };
-  }
-  const schema = newSchemaName();
-  const db = openPostgres(schemaUrl(schema), { max: 2 });
-  return {
-    db,
-    close: async () => {
-      await db.close();
-      await dropSchema(schema);
-    },
-  };
-}
+const before034 = migrationsBefore('034-signer-status');
 
 for (const kind of kinds) {
   describe(`migration 034 on ${kind.name}`, { skip: kind.skip }, () => {
@@ -45,7 +23,7 @@ for (const kind of kinds) {
     });
 
     it('carries declines and reminders over to the signer, and removes their marks only', async () => {
-      const { db, close } = await open(kind.name);
+      const { db, close } = await openBareDatabase(kind.name);
       opened.push({ close });
       await migrate(db, Date.now, before034);
       const [account, request] = [randomUUID(), randomUUID()];

@@ -9,35 +9,13 @@ import { randomUUID } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { migrate } from '../../../src/adapters/store/migrate.js';
 import { migrations } from '../../../src/adapters/store/migrations/index.js';
-import { openEmbedded } from '../../../src/adapters/store/embedded-database.js';
-import { openPostgres } from '../../../src/adapters/store/postgres-database.js';
-import type { SqlDatabase } from '../../../src/adapters/store/sql.js';
 import { tlogRepository } from '../../../src/adapters/store/tlog.repository.js';
 import { insertDataAnchors, randomLeaves } from '../../support/anchors.js';
-import { dropSchema, newSchemaName, schemaUrl, storeKinds } from '../../support/stores.js';
+import { migrationsBefore, openBareDatabase } from '../../support/migrated-before.js';
+import { storeKinds } from '../../support/stores.js';
 
 const kinds = await storeKinds();
-const before036 = migrations.slice(
-  0,
-  migrations.findIndex((m) => m.id === '036-tlog-ref-by-seq'),
-);
-assert.ok(before036.length > 0 && before036.length < migrations.length, 'migration 036 is in the list');
-
-async function open(kind: 'embedded' | 'postgres'): Promise<{ db: SqlDatabase; close(): Promise<void> }> {
-  if (kind === 'embedded') {
-    const db = await openEmbedded(undefined);
-    return { db, close: () => db.close() };
-  }
-  const schema = newSchemaName();
-  const db = openPostgres(schemaUrl(schema), { max: 2 });
-  return {
-    db,
-    close: async () => {
-      await db.close();
-      await dropSchema(schema);
-    },
-  };
-}
+const before036 = migrationsBefore('036-tlog-ref-by-seq');
 
 for (const kind of kinds) {
   describe(`migration 036 on ${kind.name}`, { skip: kind.skip }, () => {
@@ -47,7 +25,7 @@ for (const kind of kinds) {
     });
 
     it("carries the refs over by seq: each logged anchor's index is found by its id as before", async () => {
-      const { db, close } = await open(kind.name);
+      const { db, close } = await openBareDatabase(kind.name);
       opened.push({ close });
       await migrate(db, Date.now, before036);
       const [first, second, unlogged] = await insertDataAnchors(db, randomUUID(), randomLeaves(3));
