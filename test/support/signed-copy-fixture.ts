@@ -3,7 +3,10 @@
  * the attached bundle, then the PAdES signature with the service's own certificate), for the verifiers' tests.
  */
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
-import { padesSigner } from '../../src/adapters/pdf/pades-signer.js';
+import { createSafeFetch } from '../../src/adapters/net/safe-fetch.js';
+import { pdfAttestationRenderer } from '../../src/adapters/pdf/attestation-renderer.js';
+import { cachedBrandImages } from '../../src/adapters/pdf/brand-images.js';
+import { padesSigner, type PadesSignerOptions } from '../../src/adapters/pdf/pades-signer.js';
 import { pdfSignedCopyAssembler } from '../../src/adapters/pdf/signed-copy-assembler.js';
 import { serviceSigningIdentity } from '../../src/adapters/pdf/signing-identity.js';
 
@@ -24,4 +27,24 @@ export async function signedCopyOf(original: Uint8Array, bundle: unknown): Promi
   });
   const identity = await serviceSigningIdentity('k'.repeat(40), 'proofseal');
   return Buffer.from(await padesSigner({ identity: async () => identity, now: Date.now }).sign(update));
+}
+
+/**
+ * The attestation and signed-copy parts of a service's deps, as `proofseal start` builds them (PDF renderer,
+ * brand images fetched through the guarded fetch, PAdES signer with the service's certificate): for tests that
+ * make attestations and signed copies through the routes. `signer` adds to the signer's options (a preparer in
+ * a worker pool); `copies` replaces the in-process assembler.
+ */
+export async function pdfAttestation(
+  opts: { signer?: Partial<PadesSignerOptions>; copies?: ReturnType<typeof pdfSignedCopyAssembler> } = {},
+) {
+  const identity = await serviceSigningIdentity('k'.repeat(40), 'proofseal');
+  return {
+    renderer: pdfAttestationRenderer(),
+    images: cachedBrandImages(createSafeFetch({ allowPrivateUrls: false })),
+    publicUrl: 'https://proofseal.example.com',
+    serviceName: 'proofseal',
+    signer: padesSigner({ identity: async () => identity, now: Date.now, ...opts.signer }),
+    copies: opts.copies ?? pdfSignedCopyAssembler(),
+  };
 }

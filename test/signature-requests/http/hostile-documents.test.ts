@@ -16,17 +16,12 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { createSafeFetch } from '../../../src/adapters/net/safe-fetch.js';
-import { pdfAttestationRenderer } from '../../../src/adapters/pdf/attestation-renderer.js';
-import { cachedBrandImages } from '../../../src/adapters/pdf/brand-images.js';
-import { padesSigner } from '../../../src/adapters/pdf/pades-signer.js';
 import {
   workerDocumentInspector,
   workerSignaturePreparer,
   workerSignedCopyAssembler,
 } from '../../../src/adapters/pdf/pdf-sandbox.js';
 import { PDF_WORKER_LIMITS, pdfWorkerPool, type PdfWorkerPool } from '../../../src/adapters/pdf/pdf-worker-pool.js';
-import { serviceSigningIdentity } from '../../../src/adapters/pdf/signing-identity.js';
 import { attestationPdf } from '../../../src/app/signature-requests/attestation/attestation-pdf.js';
 import { signedCopyForMail } from '../../../src/app/signature-requests/attestation/signed-copy.js';
 import { sealAuditTrail } from '../../../src/app/signature-requests/audit-trail.js';
@@ -41,6 +36,7 @@ import { storeKinds } from '../../support/stores.js';
 import { textPdf } from '../../support/test-pdfs.js';
 import { deliverQueued, MAIL } from '../../support/workflow-mail.js';
 import { createRequest, delegate, openBench, requestBody, type Bench } from '../fixture.js';
+import { pdfAttestation } from '../../support/signed-copy-fixture.js';
 
 const kinds = await storeKinds();
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -75,23 +71,14 @@ for (const kind of kinds) {
         run: (task) => (asked.push(task.op), (task.op === 'assemble' && shortAssemble ? small : threads).run(task)),
         close: () => Promise.all([threads.close(), small.close()]).then(() => undefined),
       };
-      const identity = await serviceSigningIdentity('k'.repeat(40), 'proofseal');
       smtp = await startSmtp();
       b = await openBench(
         kind,
         {
-          attestation: {
-            renderer: pdfAttestationRenderer(),
-            images: cachedBrandImages(createSafeFetch({ allowPrivateUrls: false })),
-            publicUrl: 'https://proofseal.example.com',
-            serviceName: 'proofseal',
-            signer: padesSigner({
-              identity: async () => identity,
-              now: Date.now,
-              prepare: workerSignaturePreparer(pool),
-            }),
+          attestation: await pdfAttestation({
+            signer: { prepare: workerSignaturePreparer(pool) },
             copies: workerSignedCopyAssembler(pool),
-          },
+          }),
           mail: MAIL,
         },
         { config: testConfig({}) },

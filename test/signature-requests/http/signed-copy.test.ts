@@ -15,11 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
-import { createSafeFetch } from '../../../src/adapters/net/safe-fetch.js';
-import { pdfAttestationRenderer } from '../../../src/adapters/pdf/attestation-renderer.js';
-import { cachedBrandImages } from '../../../src/adapters/pdf/brand-images.js';
 import { padesSigner } from '../../../src/adapters/pdf/pades-signer.js';
-import { pdfSignedCopyAssembler } from '../../../src/adapters/pdf/signed-copy-assembler.js';
 import { serviceSigningIdentity } from '../../../src/adapters/pdf/signing-identity.js';
 import { requestAttachments } from '../../../src/app/signature-requests/request-attachments.js';
 import { signedCopyForMail } from '../../../src/app/signature-requests/attestation/signed-copy.js';
@@ -34,6 +30,7 @@ import { startSmtp, type TestSmtp } from '../../support/smtp.js';
 import { deliverQueued, MAIL, sent } from '../../support/workflow-mail.js';
 import { storeKinds } from '../../support/stores.js';
 import { createRequest, delegate, openBench, requestBody, type Bench } from '../fixture.js';
+import { pdfAttestation } from '../../support/signed-copy-fixture.js';
 
 const kinds = await storeKinds();
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -69,19 +66,11 @@ for (const kind of kinds) {
     let original: Buffer;
     before(async () => {
       original = await presignedPdf();
-      const identity = await serviceSigningIdentity('k'.repeat(40), 'proofseal');
       smtp = await startSmtp();
       b = await openBench(
         kind,
         {
-          attestation: {
-            renderer: pdfAttestationRenderer(),
-            images: cachedBrandImages(createSafeFetch({ allowPrivateUrls: false })),
-            publicUrl: 'https://proofseal.example.com',
-            serviceName: 'proofseal',
-            signer: padesSigner({ identity: async () => identity, now: Date.now }),
-            copies: pdfSignedCopyAssembler(),
-          },
+          attestation: await pdfAttestation(),
           mail: MAIL,
         },
         { config: testConfig({}) },

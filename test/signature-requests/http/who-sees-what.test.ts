@@ -16,12 +16,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
-import { createSafeFetch } from '../../../src/adapters/net/safe-fetch.js';
-import { pdfAttestationRenderer } from '../../../src/adapters/pdf/attestation-renderer.js';
-import { cachedBrandImages } from '../../../src/adapters/pdf/brand-images.js';
-import { padesSigner } from '../../../src/adapters/pdf/pades-signer.js';
-import { pdfSignedCopyAssembler } from '../../../src/adapters/pdf/signed-copy-assembler.js';
-import { serviceSigningIdentity } from '../../../src/adapters/pdf/signing-identity.js';
 import { attestationPdf } from '../../../src/app/signature-requests/attestation/attestation-pdf.js';
 import { signedCopyForMail } from '../../../src/app/signature-requests/attestation/signed-copy.js';
 import { sealAuditTrail } from '../../../src/app/signature-requests/audit-trail.js';
@@ -33,6 +27,7 @@ import { startSmtp, type TestSmtp } from '../../support/smtp.js';
 import { storeKinds } from '../../support/stores.js';
 import { deliverQueued, MAIL } from '../../support/workflow-mail.js';
 import { createRequest, delegate, openBench, type Bench } from '../fixture.js';
+import { pdfAttestation } from '../../support/signed-copy-fixture.js';
 
 const kinds = await storeKinds();
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -91,19 +86,11 @@ for (const kind of kinds) {
     let contract: Buffer;
     before(async () => {
       contract = await contractPdf();
-      const identity = await serviceSigningIdentity('k'.repeat(40), 'proofseal');
       smtp = await startSmtp();
       b = await openBench(
         kind,
         {
-          attestation: {
-            renderer: pdfAttestationRenderer(),
-            images: cachedBrandImages(createSafeFetch({ allowPrivateUrls: false })),
-            publicUrl: 'https://proofseal.example.com',
-            serviceName: 'proofseal',
-            signer: padesSigner({ identity: async () => identity, now: Date.now }),
-            copies: pdfSignedCopyAssembler(),
-          },
+          attestation: await pdfAttestation(),
           mail: MAIL,
         },
         { config: testConfig({}) },

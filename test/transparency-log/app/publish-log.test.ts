@@ -142,5 +142,36 @@ for (const kind of await storeKinds()) {
       assert.ok(a.ok, a.error);
       assert.equal(a.size, 1550);
     });
+    it('an object store that dies mid-way (as a killed worker would leave it): no checkpoint ahead of its tiles, and the next run completes it', async () => {
+      const before = (await s.store.tlog.checkpoint())!;
+      const size = await logAnchors(700);
+      assert.ok(size > before.size + 600);
+      const real = deps.transparency.objects;
+      let puts = 0;
+      const dying: LogObjects = {
+        put: async (path, file) => {
+          if (++puts > 5) throw new Error('the object store went away');
+          await real.put(path, file);
+        },
+      };
+      await assert.rejects(
+        publishLog(
+          { ...deps, transparency: { ...deps.transparency, objects: dying } },
+          { budgetMs: 60_000, entriesPerStep: 256 },
+        ),
+        /went away/,
+      );
+      const note = await (await fetch(`${bucket}/checkpoint`)).text();
+      assert.equal(note, before.note, "the bucket's checkpoint is still the older one: every tile it names is there");
+      const older = await go.ask({ op: 'tiles', url: bucket, vkey, indexes: every(before.size) });
+      assert.ok(older.ok, older.error);
+      assert.ok((await s.store.tlog.publishedSize()) < size, 'the run stopped short of the new size');
+      await publishLog(deps, { budgetMs: 60_000, entriesPerStep: 256 });
+      assert.equal(await s.store.tlog.publishedSize(), size);
+      await assertSameAsServed(await written());
+      const whole = await go.ask({ op: 'tiles', url: bucket, vkey, indexes: every(size), oldNote: before.note });
+      assert.ok(whole.ok, whole.error);
+      assert.equal(whole.size, size);
+    });
   });
 }
