@@ -117,7 +117,7 @@ function storeOn(sql: Sql, kind: Store['kind'], jobsOn: JobsOn, pending?: JobToS
     signedCopies: signedCopyRepository(sql),
     requestDocuments: requestDocumentRepository(sql),
     staticReceipts: staticReceiptRepository(sql),
-    tlog: tlogRepository(sql),
+    tlog: tlogRepository(sql, { packedReads: kind === 'embedded' }),
     jobs: storeJobs(jobsOn(sql), pending),
     transaction: (fn, options) =>
       units && options?.unitKey !== undefined ? units.run(options.unitKey, fn) : transaction(fn),

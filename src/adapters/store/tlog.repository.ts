@@ -27,8 +27,49 @@ const toCheckpoint = (r: CheckpointRow): StoredCheckpoint => ({
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+const ANCHOR_COLUMNS = 'seq, id, kind, created, public, leaf, hash, pub_key, signed_identity, signed_issuer_domain';
+/** The anchors after a seq, up to another, but those of one account (the log's own seals), seq order. */
+const ANCHORS_AFTER = `SELECT ${ANCHOR_COLUMNS} FROM anchor
+  WHERE seq > $1 AND seq <= $2 AND account_id <> $4 ORDER BY seq LIMIT $3`;
+
+interface AnchorRow {
+  seq: string;
+  id: string;
+  kind: 'data' | 'signature';
+  created: string;
+  public: boolean;
+  leaf: Uint8Array;
+  hash: string;
+  pub_key: string | null;
+  signed_identity: string | null;
+  signed_issuer_domain: string | null;
+}
+
+/** An {@link AnchorRow} as one JSON array, its leaf in hex. */
+type PackedAnchor = [
+  number,
+  string,
+  'data' | 'signature',
+  number,
+  boolean,
+  string,
+  string,
+  string | null,
+  string | null,
+  string | null,
+];
+
+export interface TlogRepositoryOptions {
+  /**
+   * Read the sequencer's anchors as one JSON value rather than a row each. The embedded store's rows each cross
+   * its WASM heap field by field (measured: 19–20 µs CPU a row, 4.6–6.2 µs as one JSON value); PostgreSQL's
+   * backend pays more to build the JSON than its client saves (3.6 µs wall a row as rows, 6.2 as JSON).
+   */
+  readonly packedReads?: boolean;
+}
+
 /** The transparency log's tables (migration 035). */
-export function tlogRepository(sql: Sql): TlogRepository {
+export function tlogRepository(sql: Sql, opts: TlogRepositoryOptions = {}): TlogRepository {
   return {
     async addSignerEvent(e) {
       await sql.write(
@@ -55,22 +96,28 @@ export function tlogRepository(sql: Sql): TlogRepository {
       await sql.write('UPDATE tlog_state SET size = $1, anchor_seq = $2', [s.size, s.anchorSeq]);
     },
     async anchorsAfter(after, upTo, limit, exceptAccount) {
-      const rows = await sql.query<{
-        seq: string;
-        id: string;
-        kind: 'data' | 'signature';
-        created: string;
-        public: boolean;
-        leaf: Uint8Array;
-        hash: string;
-        pub_key: string | null;
-        signed_identity: string | null;
-        signed_issuer_domain: string | null;
-      }>(
-        `SELECT seq, id, kind, created, public, leaf, hash, pub_key, signed_identity, signed_issuer_domain
-         FROM anchor WHERE seq > $1 AND seq <= $2 AND account_id <> $4 ORDER BY seq LIMIT $3`,
-        [after, upTo, limit, exceptAccount],
-      );
+      const params = [after, upTo, limit, exceptAccount];
+      if (opts.packedReads) {
+        const rows = await sql.query<{ j: string | null }>(
+          `SELECT json_agg(json_build_array(${ANCHOR_COLUMNS.replace('leaf', "encode(leaf, 'hex')")}) ORDER BY seq)::text AS j
+           FROM (${ANCHORS_AFTER}) a`,
+          params,
+        );
+        const packed = JSON.parse(rows[0]?.j ?? '[]') as PackedAnchor[];
+        return packed.map(([seq, id, kind, created, pub, leaf, hash, pubKey, identity, domain]): LoggedAnchor => ({
+          seq: Number(seq),
+          id,
+          kind,
+          created: Number(created),
+          public: pub,
+          leaf: Buffer.from(leaf, 'hex'),
+          hash,
+          pubKey,
+          signedIdentity: identity,
+          signedIssuerDomain: domain,
+        }));
+      }
+      const rows = await sql.query<AnchorRow>(ANCHORS_AFTER, params);
       return rows.map((r): LoggedAnchor => ({
         seq: Number(r.seq),
         id: r.id,
