@@ -15,6 +15,7 @@ import path from 'node:path';
 import { after, before, it } from 'node:test';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import type { Browser, Page } from 'playwright-core';
+import { checkpointPublicKey, verifierKey } from '../../src/core/tlog/checkpoint.js';
 import { launchChromium } from './chromium.js';
 import { cli, type CliResult } from './default-run.js';
 import { signatureAt, tool } from './pdf-checks.js';
@@ -36,7 +37,10 @@ export interface RunningService {
   readonly apiUrl: string;
 }
 
-type Bundle = Record<string, unknown> & { bitcoinSpv?: { blockHeight: number; txid: string }[] };
+type Bundle = Record<string, unknown> & {
+  bitcoinSpv?: { blockHeight: number; txid: string }[];
+  transparencyLog?: { checkpoint: string; signatures: (object | null)[]; auditTrail?: object };
+};
 
 /** What the CLI answered, and the service's output when the command failed, for an assertion's message. */
 const said = (r: CliResult, service?: RunningService) =>
@@ -119,6 +123,7 @@ export function offlinePathTests(start: () => Promise<RunningService>): void {
   let original: Buffer;
   let copy: Buffer;
   let bundle: Bundle;
+  let logKey = '';
 
   before(async () => {
     // What `npm start` does first (its prestart): the pages' browser bundle and the standalone page.
@@ -190,11 +195,23 @@ export function offlinePathTests(start: () => Promise<RunningService>): void {
       txids,
       `the kept bundle has SPV data for every transaction its receipts name; its parts: ${Object.keys(bundle).join(', ')}`,
     );
+    // The log is on as shipped: the kept bundle proves its signature's and trail's anchors in it.
+    const log = bundle.transparencyLog;
+    assert.ok(
+      log,
+      `the kept bundle carries the transparency log's proofs; its parts: ${Object.keys(bundle).join(', ')}`,
+    );
+    assert.equal(log.signatures.length, 1);
+    assert.ok(log.signatures[0] !== null && log.auditTrail !== undefined, JSON.stringify(log).slice(0, 400));
   });
 
   it('proofseal headers --out writes a headers file while the service runs; then the service stops', async () => {
     const written = await service.cli(['headers', '--out', at('headers.txt')]);
     assert.equal(written.code, 0, said(written, service));
+    // The log's verifier key, as its operator publishes it (served at /log/key), kept for the offline check.
+    const key = await fetch(`${service.apiUrl}/log/key`);
+    assert.equal(key.status, 200);
+    logKey = (await key.text()).trim();
     const lines = readFileSync(at('headers.txt'), 'utf8')
       .split('\n')
       .filter((l) => /^\d+ [0-9a-f]{160}$/.test(l));
@@ -217,6 +234,31 @@ export function offlinePathTests(start: () => Promise<RunningService>): void {
     assert.match(verified.stdout, new RegExp(`✓ its first ${original.length} of ${copy.length} bytes`));
     assert.match(verified.stdout, /✓ the header of block [0-9a-f]{64} carries its proof of work/);
     assert.match(verified.stdout, /VERIFIED: .*no proofseal server was asked/);
+    const keyed = await offline([
+      'verify',
+      at('contract-signed.pdf'),
+      '--headers',
+      at('headers.txt'),
+      '--log-vkey',
+      logKey,
+    ]);
+    assert.equal(keyed.code, 0, said(keyed));
+    assert.match(
+      keyed.stdout,
+      /transparency log: 2 of 2 receipts' anchors proven in the log, its checkpoint signed by the log key you gave/,
+    );
+    // A well-formed key under the log's name, but not its key: the checkpoint's signature is refused.
+    const otherKey = verifierKey(logKey.split('+')[0]!, checkpointPublicKey(randomBytes(32)));
+    const wrongKey = await offline([
+      'verify',
+      at('contract-signed.pdf'),
+      '--headers',
+      at('headers.txt'),
+      '--log-vkey',
+      otherKey,
+    ]);
+    assert.equal(wrongKey.code, 1, said(wrongKey));
+    assert.match(wrongKey.stdout, /NOT VERIFIED/);
     const sig = tool('pdfsig', [at('contract-signed.pdf')]);
     assert.match(sig.out, /Signature #1:[\s\S]*Total document signed[\s\S]*Signature is Valid\./, sig.out);
     assert.doesNotMatch(sig.out, /Digest Mismatch|Signature is Invalid/, sig.out);
