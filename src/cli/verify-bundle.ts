@@ -188,7 +188,10 @@ function reportBundle(
   );
 }
 
-/** One line on the transparency log: how many receipts' anchors are proven in it, and whether its key was checked. */
+/**
+ * One line on the transparency log: how many receipts' anchors (and signing events) are proven in it, and whether
+ * its key was checked.
+ */
 function logSummary(v: BundleVerification): string | null {
   const checkpoint = v.items.find((i) => i.what === 'transparency log')?.checks[0];
   if (checkpoint === undefined || checkpoint.name !== 'checkpoint' || checkpoint.ok === false) return null;
@@ -198,7 +201,12 @@ function logSummary(v: BundleVerification): string | null {
     checkpoint.ok === true
       ? 'its checkpoint signed by the log key you gave'
       : "its checkpoint's signature NOT checked (give the log's verifier key with --log-vkey)";
-  return `transparency log: ${proven} of ${lines.length} receipts' anchors proven in the log, ${key}`;
+  const events = v.items.find((i) => i.what === 'signing events')?.checks ?? [];
+  const signing =
+    events.length === 0
+      ? ''
+      : ` and ${events.filter((c) => c.ok === true).length} of ${events.length} signing events of the request`;
+  return `transparency log: ${proven} of ${lines.length} receipts' anchors${signing} proven in the log, ${key}`;
 }
 
 /** The request as a whole: proven no later than the latest block it needs (time-wording.ts). */

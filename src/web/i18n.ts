@@ -131,6 +131,13 @@ const en = {
     'Its anchor is entry {index} of the transparency log {origin}: the inclusion proof leads to the root of the bundle’s checkpoint ({size} entries). The checkpoint’s signature is NOT checked here: proofseal verify --log-vkey does, with the key the service publishes.',
   logNotYet: 'Not in the transparency log when the bundle was made (it logs within seconds).',
   logBad: 'The transparency log proof does NOT hold: {reason}.',
+  eventOk:
+    '{event} of request {request} ({time}) is entry {index} of the transparency log {origin}: the inclusion proof leads to the root of the bundle’s checkpoint ({size} entries).',
+  eventSignerOk:
+    '{event} by signer {signer} of request {request} ({time}) is entry {index} of the transparency log {origin}: the inclusion proof leads to the root of the bundle’s checkpoint ({size} entries).',
+  eventSignedOk:
+    'Signed in request {request} ({time}): its SIGNED event, by signer {signer}, is entry {index} of the transparency log {origin} and names this signature’s anchor and key; the inclusion proof leads to the root of the bundle’s checkpoint ({size} entries).',
+  eventBad: 'A signing event of the transparency log does NOT hold: {reason}.',
   spvOk:
     'Transaction {txId} carries the receipt’s root, and its Merkle branch leads to block {height} ({hash}), whose header meets its own proof-of-work target (checked in this browser).',
   spvBad: 'The Bitcoin data of the bundle does NOT hold ({failed}): {reason}.',
@@ -303,6 +310,13 @@ const frText: Record<MessageKey, string> = {
   logNotYet:
     'Pas encore dans le journal de transparence quand le dossier a été fait (il l’inscrit en quelques secondes).',
   logBad: 'La preuve du journal de transparence ne tient PAS : {reason}.',
+  eventOk:
+    '{event} de la demande {request} ({time}) est l’entrée {index} du journal de transparence {origin} : la preuve d’inclusion mène à la racine du point de contrôle du dossier ({size} entrées).',
+  eventSignerOk:
+    '{event} par le signataire {signer} de la demande {request} ({time}) est l’entrée {index} du journal de transparence {origin} : la preuve d’inclusion mène à la racine du point de contrôle du dossier ({size} entrées).',
+  eventSignedOk:
+    'Signé dans la demande {request} ({time}) : son événement de signature, par le signataire {signer}, est l’entrée {index} du journal de transparence {origin} et nomme l’ancrage et la clé de cette signature ; la preuve d’inclusion mène à la racine du point de contrôle du dossier ({size} entrées).',
+  eventBad: 'Un événement de signature du journal de transparence ne tient PAS : {reason}.',
   spvOk:
     'La transaction {txId} porte la racine du reçu, et sa branche de Merkle mène au bloc {height} ({hash}), dont l’en-tête atteint sa propre cible de preuve de travail (contrôlé dans ce navigateur).',
   spvBad: 'Les données Bitcoin du dossier ne tiennent PAS ({failed}) : {reason}.',

@@ -208,6 +208,24 @@ export function tlogRepository(sql: Sql, opts: TlogRepositoryOptions = {}): Tlog
       );
       return rows[0] ? Number(rows[0].idx) : null;
     },
+    async addEventRefs(refs) {
+      if (refs.length === 0) return;
+      // One JSON array for the whole run, as addRefs does.
+      await sql.write(
+        `INSERT INTO tlog_event_ref (request_id, idx, anchor_id)
+         SELECT (e->>0)::uuid, (e->>1)::bigint, (e->>2)::uuid FROM jsonb_array_elements($1::jsonb) AS t(e)
+         ON CONFLICT (request_id, idx) DO NOTHING`,
+        [JSON.stringify(refs.map((r) => [r.requestId, r.index, r.anchorId]))],
+      );
+    },
+    async eventRefs(requestId) {
+      if (!UUID.test(requestId)) return [];
+      const rows = await sql.query<{ idx: string; anchor_id: string | null }>(
+        'SELECT idx, anchor_id FROM tlog_event_ref WHERE request_id = $1 ORDER BY idx',
+        [requestId],
+      );
+      return rows.map((r) => ({ requestId, index: Number(r.idx), anchorId: r.anchor_id }));
+    },
     async addCheckpoint(c) {
       await sql.query(
         `INSERT INTO tlog_checkpoint (size, root, note, created, anchor_id) VALUES ($1, $2, $3, $4, $5)

@@ -47,8 +47,9 @@ export interface ProofBundle {
   readonly signatureOpenings?: SignatureOpening[];
   /**
    * With the transparency log on: the inclusion proofs of the receipts' anchors (the signatures', in the order of
-   * `signatureReceipts`, null where one is not logged yet; the audit trail's) and the signed checkpoint they lead
-   * to, the newest when the bundle was made. Left out when none is logged yet (docs/transparency-log.md).
+   * `signatureReceipts`, null where one is not logged yet; the audit trail's), of the request's signing events
+   * (`events`, in log order; a SIGNED event only beside its signature's proof) and the signed checkpoint they
+   * lead to, the oldest that holds them all. Left out when no anchor is logged yet (docs/transparency-log.md).
    */
   readonly transparencyLog?: BundleLogProofs;
   /** True once every receipt is CONFIRMED. */
@@ -108,7 +109,7 @@ export async function getProofBundle(
   const trailReceipt = await receiptOf(deps, request.auditTrailAnchorId);
   const withReceipt = request.signers.filter((_, i) => receipts[i] !== null).map((s) => s.anchorId);
   const log = deps.transparency
-    ? await logProofs(deps, withReceipt, trailReceipt === null ? null : request.auditTrailAnchorId)
+    ? await logProofs(deps, request.id, withReceipt, trailReceipt === null ? null : request.auditTrailAnchorId)
     : null;
   const spv = request.proofBundleComplete ? await spvOf(deps, anchorIds) : [];
   const sealed = await deps.store.signatureRequests.sealedTrail(request.id);
@@ -126,21 +127,25 @@ export async function getProofBundle(
 }
 
 /**
- * The log's proofs of the signatures' anchors (those with a receipt, in order) and the trail's, in one
- * checkpoint; null when none is logged yet (or the log has no checkpoint), so the bundle is as without a log.
+ * The log's proofs of the signatures' anchors (those with a receipt, in order), the trail's and the request's
+ * signing events, in one checkpoint; null when no anchor is logged yet (or the log has no checkpoint), so the
+ * bundle is as without a log.
  */
 async function logProofs(
   deps: Pick<AppDeps, 'store'>,
+  requestId: string,
   signatures: readonly (string | null)[],
   trail: string | null,
 ): Promise<BundleLogProofs | null> {
-  const proven = await proveInclusions(deps, { anchorIds: [...signatures, trail] });
+  const events = await deps.store.tlog.eventRefs(requestId);
+  const proven = await proveInclusions(deps, { anchorIds: [...signatures, trail], entries: events });
   if (proven === null || proven.proofs.every((p) => p === null)) return null;
   const trailProof = proven.proofs[signatures.length] ?? null;
   return {
     checkpoint: proven.checkpoint,
     signatures: proven.proofs.slice(0, signatures.length),
     ...(trailProof !== null && { auditTrail: trailProof }),
+    ...(proven.entries.length > 0 && { events: proven.entries }),
   };
 }
 

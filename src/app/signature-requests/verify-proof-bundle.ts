@@ -12,7 +12,15 @@ import { checkSpvProof, type SpvProof } from '../../core/bitcoin/spv.js';
 import type { ChainpointReceipt } from '../../core/chainpoint/receipt.js';
 import { validateReceipt } from '../../core/chainpoint/validate.js';
 import { checkAuditTrailLink, provenHash } from '../../core/signature-requests/trail-link.js';
-import { checkBundleInclusion, readBundleCheckpoint, type BundleLogProofs } from '../../core/tlog/bundle-proofs.js';
+import {
+  bundleRequestId,
+  checkBundleEvents,
+  checkBundleInclusion,
+  describeEvent,
+  readBundleCheckpoint,
+  type BundleLogProofs,
+} from '../../core/tlog/bundle-proofs.js';
+import type { AnchorEntry } from '../../core/tlog/entry.js';
 import type { Checkpoint, Verifier } from '../../core/tlog/checkpoint.js';
 import { verifyReceiptOffline } from '../anchoring/verify-receipt.js';
 import type { HeaderSource } from '../anchoring/header-source.port.js';
@@ -100,17 +108,22 @@ export async function verifyProofBundle(
       checks: [{ name: 'bundle', ok: false, text: 'the bundle holds no signature receipt' }],
     });
   const log = logReading(bundle.transparencyLog, receipts.length, deps.logKey ?? null);
+  const proven: (AnchorEntry | null)[] = [];
   receipts.forEach((raw, i) => {
     const checks = receiptChecks(raw, spv, relied, (r) => [documentCheck(r, input.documentHash)]);
-    items.push({ what: `signature ${i + 1}`, checks: [...checks, ...logCheck(log, raw, log?.signatures[i])] });
+    const inLog = logCheck(log, raw, log?.signatures[i]);
+    proven.push(inLog.anchor);
+    items.push({ what: `signature ${i + 1}`, checks: [...checks, ...inLog.checks] });
   });
   if (bundle.auditTrailReceipt !== undefined && bundle.auditTrailReceipt !== null) {
     const checks = receiptChecks(bundle.auditTrailReceipt, spv, relied, (r) => [
       trailLinkCheck(r, bundle.auditTrailData),
     ]);
-    const trailLog = logCheck(log, bundle.auditTrailReceipt, log?.auditTrail);
+    const trailLog = logCheck(log, bundle.auditTrailReceipt, log?.auditTrail).checks;
     items.push({ what: 'audit trail', checks: [...checks, ...trailLog] });
   }
+  if (log?.checkpoint && log.events !== undefined)
+    items.push({ what: 'signing events', checks: eventChecks(log, proven, bundleRequestId(bundle)) });
   if (log !== null) items.push({ what: 'transparency log', checks: [log.check] });
   else if (deps.logKey)
     items.push({
@@ -140,18 +153,21 @@ interface LogReading {
   readonly signed: boolean;
   readonly signatures: readonly unknown[];
   readonly auditTrail: unknown;
+  /** The signing events' proofs; undefined when the bundle carries none (made before they were proven). */
+  readonly events: unknown;
 }
 
 /** The bundle's `transparencyLog` read: null when absent (a bundle made without the log, or before it). */
 function logReading(raw: unknown, receipts: number, key: Verifier | null): LogReading | null {
   if (raw === undefined || raw === null) return null;
-  const { checkpoint: note, signatures, auditTrail } = raw as Partial<Record<keyof BundleLogProofs, unknown>>;
+  const { checkpoint: note, signatures, auditTrail, events } = raw as Partial<Record<keyof BundleLogProofs, unknown>>;
   const refused = (text: string): LogReading => ({
     check: { name: 'checkpoint', ok: false, text },
     checkpoint: null,
     signed: false,
     signatures: [],
     auditTrail: undefined,
+    events: undefined,
   });
   if (!Array.isArray(signatures) || signatures.length !== receipts)
     return refused('transparencyLog.signatures does not match signatureReceipts one for one');
@@ -166,31 +182,64 @@ function logReading(raw: unknown, receipts: number, key: Verifier | null): LogRe
         ok: null,
         text: `${what}: its signature was NOT checked (no verifier key of the log given, --log-vkey): the proofs were checked against the root it states, which only the log's key can vouch for`,
       };
-  return { check, checkpoint: c, signed: read.signed, signatures, auditTrail };
+  return { check, checkpoint: c, signed: read.signed, signatures, auditTrail, events };
 }
 
-/** The log line of a receipt: its anchor's entry is in the bundle's checkpoint (none without a transparencyLog). */
-function logCheck(log: LogReading | null, raw: unknown, proof: unknown): BundleCheck[] {
-  if (log === null || log.checkpoint === null) return [];
+/**
+ * The log line of a receipt: its anchor's entry is in the bundle's checkpoint (none without a transparencyLog),
+ * and that entry when its proof holds (what a SIGNED event must name).
+ */
+function logCheck(
+  log: LogReading | null,
+  raw: unknown,
+  proof: unknown,
+): { checks: BundleCheck[]; anchor: AnchorEntry | null } {
+  const none = { checks: [], anchor: null };
+  if (log === null || log.checkpoint === null) return none;
   let receipt: ChainpointReceipt;
   try {
     receipt = validateReceipt(raw);
   } catch {
-    return [];
+    return none;
   }
   if (proof === undefined || proof === null)
-    return [{ name: 'log', ok: null, text: 'its anchor was not in the transparency log when the bundle was made' }];
+    return {
+      checks: [{ name: 'log', ok: null, text: 'its anchor was not in the transparency log when the bundle was made' }],
+      anchor: null,
+    };
   const c = log.checkpoint;
   const found = checkBundleInclusion(proof, receipt, c);
-  if (!found.ok) return [{ name: 'log', ok: false, text: `transparency log: ${found.reason}` }];
+  if (!found.ok)
+    return { checks: [{ name: 'log', ok: false, text: `transparency log: ${found.reason}` }], anchor: null };
   const unsigned = log.signed ? '' : ' (its signature not checked)';
-  return [
-    {
-      name: 'log',
+  return {
+    checks: [
+      {
+        name: 'log',
+        ok: true,
+        text: `its anchor ${found.entry.id} is entry ${found.index} of the transparency log ${c.origin}: the inclusion proof leads to the root of the checkpoint of size ${c.size}${unsigned}`,
+      },
+    ],
+    anchor: found.entry,
+  };
+}
+
+/** One line per signing event of the bundle: the request's event is in the log, a SIGNED one bound to its signature. */
+function eventChecks(log: LogReading, signatures: readonly (AnchorEntry | null)[], requestId: string | null) {
+  const c = log.checkpoint!;
+  const unsigned = log.signed ? '' : ' (its signature not checked)';
+  return checkBundleEvents(log.events, c, { signatures, requestId }).map((r): BundleCheck => {
+    if (!r.ok) return { name: 'event', ok: false, text: `transparency log: ${r.reason}` };
+    const signed =
+      r.signature === null
+        ? ''
+        : `; it names the anchor of signature ${r.signature + 1} (${r.entry.anchor}) and its key`;
+    return {
+      name: 'event',
       ok: true,
-      text: `its anchor ${found.entry.id} is entry ${found.index} of the transparency log ${c.origin}: the inclusion proof leads to the root of the checkpoint of size ${c.size}${unsigned}`,
-    },
-  ];
+      text: `${describeEvent(r.entry)} is entry ${r.index} of the transparency log ${c.origin}: the inclusion proof leads to the root of the checkpoint of size ${c.size}${unsigned}${signed}`,
+    };
+  });
 }
 
 function receiptRoots(raws: readonly unknown[]): Set<string> {

@@ -83,27 +83,34 @@ export async function proveInclusion(
 }
 
 /**
- * The inclusion proofs of several anchors' entries, all in one checkpoint (what a proof bundle carries): the
- * oldest that holds every one of them that is logged — pinned, so a bundle made again once they are all logged
- * is the same bytes however far the log has grown. Null for an anchor not logged yet (or none given); null as a
- * whole when the log has no checkpoint holding one of them.
+ * The inclusion proofs of several anchors' entries, and of other entries given by index (a request's signing
+ * events), all in one checkpoint (what a proof bundle carries): the oldest that holds every one of them that is
+ * logged — pinned, so a bundle made again once they are all logged is the same bytes however far the log has
+ * grown. Null for an anchor not logged yet (or none given); an entry by index the newest checkpoint does not hold
+ * yet, or that names an anchor which is not one of `anchorIds` proven here, is left out of `entries` (a SIGNED
+ * event is proven only beside its signature's anchor). Null as a whole when the log has no checkpoint.
  */
 export async function proveInclusions(
   deps: Pick<AppDeps, 'store'>,
-  input: { anchorIds: readonly (string | null)[] },
-): Promise<{ checkpoint: string; proofs: (LogInclusion | null)[] } | null> {
+  input: {
+    anchorIds: readonly (string | null)[];
+    entries?: readonly { readonly index: number; readonly anchorId: string | null }[];
+  },
+): Promise<{ checkpoint: string; proofs: (LogInclusion | null)[]; entries: LogInclusion[] } | null> {
   const store = deps.store;
   const newest = await store.tlog.checkpoint();
   if (newest === null) return null;
+  // An index the newest checkpoint does not hold yet (its run has not committed a checkpoint) is not logged.
+  const held = (index: number | null) => (index !== null && index < newest.size ? index : null);
   const indexes = await Promise.all(
-    input.anchorIds.map(async (id) => {
-      const index = id === null ? null : await store.tlog.indexOf(id);
-      // An index the newest checkpoint does not hold yet (its run has not committed a checkpoint) is not logged.
-      return index !== null && index < newest.size ? index : null;
-    }),
+    input.anchorIds.map(async (id) => held(id === null ? null : await store.tlog.indexOf(id))),
   );
-  const logged = indexes.filter((i): i is number => i !== null);
-  if (logged.length === 0) return { checkpoint: newest.note, proofs: indexes.map(() => null) };
+  const proven = new Set(input.anchorIds.filter((id, i) => id !== null && indexes[i] !== null));
+  const others = (input.entries ?? [])
+    .filter((e) => held(e.index) !== null && (e.anchorId === null || proven.has(e.anchorId)))
+    .map((e) => e.index);
+  const logged = [...indexes.filter((i): i is number => i !== null), ...others];
+  if (logged.length === 0) return { checkpoint: newest.note, proofs: indexes.map(() => null), entries: [] };
   const c = (await store.tlog.checkpointCovering(Math.max(...logged) + 1)) ?? newest;
   // The bundle's entries are near one another: each tile and entry bundle is read once for all of them.
   const tiles = new Map<string, Promise<Buffer>>();
@@ -118,20 +125,19 @@ export async function proveInclusions(
     if (!bundles.has(n)) bundles.set(n, store.tlog.bundle(n));
     return bundles.get(n)!;
   };
-  const proofs: (LogInclusion | null)[] = [];
-  for (const index of indexes) {
-    if (index === null) {
-      proofs.push(null);
-      continue;
-    }
+  const prove = async (index: number): Promise<LogInclusion> => {
     const proof = await withStoredHashes(c.size, (hashAt) => inclusionProof(hashAt, index, c.size), cachedTile);
-    proofs.push({
+    return {
       index,
       entry: (await entryAt(store, index, cachedBundle)).toString('base64'),
       proof: proof.map((h) => h.toString('base64')),
-    });
-  }
-  return { checkpoint: c.note, proofs };
+    };
+  };
+  const proofs: (LogInclusion | null)[] = [];
+  for (const index of indexes) proofs.push(index === null ? null : await prove(index));
+  const entries: LogInclusion[] = [];
+  for (const index of others) entries.push(await prove(index));
+  return { checkpoint: c.note, proofs, entries };
 }
 
 function tileReader(store: Store) {

@@ -22,6 +22,8 @@ interface NewEntry {
   readonly bytes: Buffer;
   /** An anchor's entry: the anchor's seq (its index is kept by it). */
   readonly anchorSeq: number | null;
+  /** A signing event's entry: its request and the signature's anchor it names (its index is kept by request). */
+  readonly event?: { readonly requestId: string; readonly anchorId: string | null };
 }
 
 export interface SequenceResult {
@@ -89,7 +91,7 @@ function signerEventEntry(e: TakenSignerEvent): NewEntry {
     signedIdentity: e.signedIdentity,
     time: e.at,
   };
-  return { bytes: encodeEntry(entry), anchorSeq: null };
+  return { bytes: encodeEntry(entry), anchorSeq: null, event: { requestId: e.requestId, anchorId: e.anchorId } };
 }
 
 /** The entries of sealed checkpoints whose seal now has a complete receipt (marked logged). */
@@ -111,7 +113,10 @@ async function receiptEntries(tx: Store): Promise<NewEntry[]> {
   return out;
 }
 
-/** Writes the entries after `size`: the tiles and bundles they change, and the anchors' indexes. Returns the new edge. */
+/**
+ * Writes the entries after `size`: the tiles and bundles they change, the anchors' indexes and the signing
+ * events' (by request). Returns the new edge.
+ */
 async function appendEntries(tx: Store, size: number, entries: readonly NewEntry[]): Promise<TileEdge> {
   const partial = new Map<number, Buffer>();
   for (const t of edgeTiles(size)) {
@@ -132,6 +137,11 @@ async function appendEntries(tx: Store, size: number, entries: readonly NewEntry
     seqs.push(e.anchorSeq);
   });
   await tx.tlog.addRefs(size, seqs);
+  await tx.tlog.addEventRefs(
+    entries.flatMap((e, i) =>
+      e.event ? [{ requestId: e.event.requestId, index: size + i, anchorId: e.event.anchorId }] : [],
+    ),
+  );
   return appended.edge;
 }
 

@@ -32,6 +32,13 @@ export interface TakenSignerEvent extends PendingSignerEvent {
   readonly signedIdentity: string | null;
 }
 
+/** Where a signing event's entry landed: its request, its index, and the signature's anchor it names (SIGNED). */
+export interface EventRef {
+  readonly requestId: string;
+  readonly index: number;
+  readonly anchorId: string | null;
+}
+
 export interface LogState {
   readonly size: number;
   /** Every anchor up to this seq is in the log (bar the log's own checkpoint seals). */
@@ -79,6 +86,10 @@ export interface TlogRepository {
   addRefs(firstIndex: number, seqs: readonly number[]): Promise<void>;
   /** The index of an anchor's entry, or null (not logged, or not yet). */
   indexOf(anchorId: string): Promise<number | null>;
+  /** Remembers where signing events' entries landed: call it in the transaction that appends them. */
+  addEventRefs(refs: readonly EventRef[]): Promise<void>;
+  /** The signing events of a request that are logged, in log order (those logged before migration 037 are not). */
+  eventRefs(requestId: string): Promise<EventRef[]>;
   addCheckpoint(c: StoredCheckpoint): Promise<void>;
   /** The newest checkpoint, or the one of a given size. */
   checkpoint(size?: number): Promise<StoredCheckpoint | null>;

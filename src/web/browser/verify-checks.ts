@@ -17,7 +17,13 @@ import {
 import { sha256Hex } from '../../core/hash/sha256.js';
 import { messageToSign } from '../../core/identity/identity-message.js';
 import { canonicalJson } from '../../core/signature-requests/audit-trail.js';
-import { checkBundleInclusion, readBundleCheckpoint } from '../../core/tlog/bundle-proofs.js';
+import {
+  bundleRequestId,
+  checkBundleEvents,
+  checkBundleInclusion,
+  readBundleCheckpoint,
+} from '../../core/tlog/bundle-proofs.js';
+import type { AnchorEntry } from '../../core/tlog/entry.js';
 
 /** One line of the result: passed, failed, waiting on Bitcoin, or not checked here (said why). */
 export type CheckState = 'ok' | 'fail' | 'pending' | 'skip';
@@ -123,6 +129,63 @@ export function logCheck(json: unknown, receipt: ChainpointReceipt, position: nu
   return found.ok
     ? { state: 'ok', group: 'log', key: 'logOk', params: { index: found.index, origin: c.origin, size: c.size } }
     : { state: 'fail', group: 'log', key: 'logBad', params: { reason: found.reason } };
+}
+
+/**
+ * The lines of the bundle's signing events (`transparencyLog.events`, docs/transparency-log.md), each with the
+ * card it belongs on: a SIGNED event on the card of the signature whose anchor it names (its place in
+ * `signatureReceipts`), the others — and any event that does not hold — on the audit trail's. Empty when the
+ * bundle carries no events (or no checkpoint that reads: its receipts' log lines say so).
+ * @param formatTime renders an event's time in the page's language
+ */
+export function eventChecks(
+  json: unknown,
+  formatTime: (ms: number) => string,
+): { position: number | 'trail'; check: Check }[] {
+  const bundle = json as { signatureReceipts?: unknown; transparencyLog?: unknown } | null;
+  const log = bundle?.transparencyLog as { checkpoint?: unknown; signatures?: unknown; events?: unknown } | undefined;
+  if (log === undefined || log === null || typeof log !== 'object' || log.events === undefined) return [];
+  const read = readBundleCheckpoint(log.checkpoint, null);
+  if (!read.ok) return [];
+  const c = read.checkpoint;
+  const receipts = Array.isArray(bundle!.signatureReceipts) ? (bundle!.signatureReceipts as unknown[]) : [];
+  const proofs = Array.isArray(log.signatures) ? (log.signatures as unknown[]) : [];
+  const signatures = receipts.map((raw, i): AnchorEntry | null => {
+    let receipt: ChainpointReceipt;
+    try {
+      receipt = validateReceipt(raw);
+    } catch {
+      return null;
+    }
+    const found = proofs[i] == null ? null : checkBundleInclusion(proofs[i], receipt, c);
+    return found?.ok ? found.entry : null;
+  });
+  return checkBundleEvents(log.events, c, { signatures, requestId: bundleRequestId(json) }).map((r) => {
+    if (!r.ok)
+      return {
+        position: 'trail',
+        check: { state: 'fail', group: 'log', key: 'eventBad', params: { reason: r.reason } },
+      };
+    const e = r.entry;
+    const params = {
+      event: e.event,
+      request: e.request,
+      time: formatTime(e.time),
+      index: r.index,
+      origin: c.origin,
+      size: c.size,
+    };
+    if (r.signature !== null)
+      return {
+        position: r.signature,
+        check: { state: 'ok', group: 'log', key: 'eventSignedOk', params: { ...params, signer: e.signer ?? '' } },
+      };
+    const check: Check =
+      e.signer === null
+        ? { state: 'ok', group: 'log', key: 'eventOk', params }
+        : { state: 'ok', group: 'log', key: 'eventSignerOk', params: { ...params, signer: e.signer } };
+    return { position: 'trail', check };
+  });
 }
 
 /** The local checks of one receipt; `receipt` is null when its shape is invalid (then nothing else is checked). */

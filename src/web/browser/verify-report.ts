@@ -16,6 +16,7 @@ import { commitmentOf } from '../../core/signature-requests/audit-commitment.js'
 import { parseIdentity } from '../../core/identity/x500-name.js';
 import {
   chainChecks,
+  eventChecks,
   localChecks,
   logCheck,
   receiptsOf,
@@ -310,9 +311,24 @@ export async function buildReport(
       ...(kind === 'trail' && Array.isArray(events) ? { events: events.length } : {}),
     });
   }
+  placeEventChecks(cards, eventChecks(json, formatTime));
   cards.push(...(await stampCards(json, set.receipts, cards.length)));
   if (copy) cards.unshift(await copyCard(copy, cards));
   return summarise(fileHash, cards, set.incompleteBundle, transactionsOf(json).length || set.receipts.length);
+}
+
+/**
+ * Puts each signing event's line on its card: a SIGNED event on its signature's, the others on the audit
+ * trail's (or, in a bundle without one, on the first card).
+ */
+function placeEventChecks(cards: ReportCard[], events: ReturnType<typeof eventChecks>): void {
+  for (const { position, check } of events) {
+    const card =
+      (position === 'trail'
+        ? cards.find((c) => c.kind === 'trail')
+        : cards.find((c) => c.kind === 'signer' && c.index === position)) ?? cards[0];
+    card?.checks.push(check);
+  }
 }
 
 function summarise(fileHash: string, cards: ReportCard[], incompleteBundle: boolean, transactions: number): Report {

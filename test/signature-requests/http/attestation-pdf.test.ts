@@ -41,6 +41,7 @@ import { storeKinds } from '../../support/stores.js';
 import { loadLogKey } from '../../../src/app/transparency/log-key.js';
 import { sequenceLog } from '../../../src/app/transparency/sequence-log.js';
 import {
+  checkBundleEvents,
   checkBundleInclusion,
   type BundleLogProofs,
   type ReceiptForLog,
@@ -208,6 +209,19 @@ for (const kind of kinds) {
         logged.map((l) => l.ok),
         [true, true, true],
         JSON.stringify(logged),
+      );
+      // And the request's signing events: each signature's SIGNED, then COMPLETED, in the same checkpoint.
+      const events = checkBundleEvents(log.events, c, {
+        signatures: logged.slice(0, -1).map((l) => (l.ok ? l.entry : null)),
+        requestId: en.id,
+      });
+      assert.deepEqual(
+        events.map((e) => (e.ok ? [e.entry.event, e.signature] : e.reason)),
+        [
+          ['SIGNED', 0],
+          ['SIGNED', 1],
+          ['COMPLETED', null],
+        ],
       );
       for (const words of ['Signature attestation', 'Lease of the flat', en.hashToSign, 'Hélène Dupré', txid])
         assert.ok(read.text.includes(words), `the text shows ${words}`);

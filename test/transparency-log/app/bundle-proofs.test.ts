@@ -5,7 +5,10 @@
  * cases and routes on both stores: `GET /v1/signatureRequest/{id}/proofbundle`, the builder the attestation and
  * the signed copy use. Go's sumdb/tlog and sumdb/note accept every proof; ours and Go both refuse an entry byte
  * changed, a proof hash changed, a proof of another index and a checkpoint signed by another key; ours also
- * refuses a sound proof of another anchor's entry (Go proves inclusion only).
+ * refuses a sound proof of another anchor's entry (Go proves inclusion only). The request's signing events
+ * (`events`) likewise: Go accepts each proof; ours and Go refuse an event byte changed, a proof of another index
+ * and a SIGNED event naming another anchor; ours also refuses a sound proof of another request's event and
+ * events out of log order.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -17,7 +20,9 @@ import { loadLogKey } from '../../../src/app/transparency/log-key.js';
 import { sequenceLog } from '../../../src/app/transparency/sequence-log.js';
 import type { LogInclusion } from '../../../src/core/tlog/bundle-proofs.js';
 import { parseVerifierKey, readCheckpointUnsigned, signCheckpoint } from '../../../src/core/tlog/checkpoint.js';
-import { decodeEntry } from '../../../src/core/tlog/entry.js';
+import { decodeEntry, encodeEntry, type SignerEventEntry } from '../../../src/core/tlog/entry.js';
+import { inclusionProof } from '../../../src/core/tlog/rfc6962.js';
+import { unpackBundle, withStoredHashes } from '../../../src/core/tlog/tiles.js';
 import { pkijsTimestampTokenReader } from '../../../src/adapters/pdf/timestamp-token-reader.js';
 import { insertBatch } from '../../support/anchors.js';
 import { startGoChecker, type GoChecker } from '../../support/go-tlog.js';
@@ -58,6 +63,8 @@ const logLines = (v: BundleVerification) =>
     i.checks.filter((c) => c.name === 'log' || c.name === 'checkpoint').map((c) => ({ what: i.what, ...c })),
   );
 
+const eventLines = (v: BundleVerification) => v.items.find((i) => i.what === 'signing events')?.checks ?? [];
+
 const flipByte = (b64: string, at: number) => {
   const bytes = Buffer.from(b64, 'base64');
   bytes[at] = bytes[at]! ^ 0x01;
@@ -73,6 +80,9 @@ for (const kind of kinds) {
     after(() => b?.close());
 
     it('carries the signatures’ and trail’s proofs and the checkpoint; ours and Go accept them, and refuse each tampering', async () => {
+      // Another request's signature, logged in the same checkpoint: its event is no event of this bundle.
+      const other = await createRequest(b);
+      assert.equal((await delegate(b, other.id, other.signeeIds[0]!)).statusCode, 200);
       const { id, signeeIds, body } = await createRequest(b);
       const hashToSign = body.hashToSign as string;
       for (const s of signeeIds) assert.equal((await delegate(b, id, s)).statusCode, 200);
@@ -178,6 +188,115 @@ for (const kind of kinds) {
         [false, false, true, true],
       );
       assert.match(v[0]!.text, /is not this receipt's anchor: its leaf/);
+
+      // The request's signing events, in log order, proven in the same checkpoint.
+      const events = log.events!;
+      const decoded = events.map((p) => decodeEntry(Buffer.from(p.entry, 'base64')) as SignerEventEntry);
+      assert.deepEqual(
+        decoded.map((e) => [e.type, e.event, e.request, e.anchor]),
+        [
+          ['signer-event', 'SIGNED', id, anchors[0]],
+          ['signer-event', 'SIGNED', id, anchors[1]],
+          ['signer-event', 'COMPLETED', id, null],
+        ],
+      );
+      assert.deepEqual(
+        events.map((p) => p.index),
+        (await b.deps.store.tlog.eventRefs(id)).map((r) => r.index),
+        'the refs the sequencer recorded, in log order',
+      );
+      assert.ok(Math.max(...events.map((p) => p.index)) < c.size, 'the checkpoint holds the events too');
+      for (const p of events) assert.deepEqual(await goChecks(vkey, log.checkpoint, p), { ok: true });
+      const evLines = eventLines(keyed);
+      assert.deepEqual(
+        evLines.map((l) => l.ok),
+        [true, true, true],
+      );
+      assert.match(
+        evLines[0]!.text,
+        new RegExp(
+          `^SIGNED by signer ${decoded[0]!.signer} of request ${id} at \\S+ is entry ${events[0]!.index} of the transparency log proofseal\\.test/log: the inclusion proof leads to the root of the checkpoint of size ${c.size}; it names the anchor of signature 1 \\(${anchors[0]}\\) and its key$`,
+        ),
+      );
+      assert.match(evLines[2]!.text, new RegExp(`^COMPLETED of request ${id} at \\S+ is entry ${events[2]!.index} `));
+      assert.deepEqual(
+        eventLines(await ours(bundle, hashToSign, null)).map((l) => l.ok),
+        [true, true, true],
+        'without the key too (said unchecked on the checkpoint line)',
+      );
+      // A bundle without events (made before them) reads exactly as before.
+      const older = await ours(
+        JSON.parse(JSON.stringify({ ...bundle, transparencyLog: { ...log, events: undefined } })),
+        hashToSign,
+        vkey,
+      );
+      assert.deepEqual(
+        older.items.map((i) => i.what),
+        keyed.items.map((i) => i.what).filter((w) => w !== 'signing events'),
+      );
+      assert.deepEqual(logLines(older), logLines(keyed));
+
+      const otherRef = (await b.deps.store.tlog.eventRefs(other.id))[0]!;
+      assert.ok(otherRef.index < c.size);
+      const readTile = async (level: number, n: number) => (await b.deps.store.tlog.tile(level, n))!;
+      const otherBundle = (await b.deps.store.tlog.bundle(Math.floor(otherRef.index / 256)))!;
+      const otherProof: LogInclusion = {
+        index: otherRef.index,
+        entry: unpackBundle(otherBundle.entries)[otherRef.index % 256]!.toString('base64'),
+        proof: (
+          await withStoredHashes(c.size, (hashAt) => inclusionProof(hashAt, otherRef.index, c.size), readTile)
+        ).map((h) => h.toString('base64')),
+      };
+      const time = Buffer.from(events[0]!.entry, 'base64').indexOf('"time":') + '"time":'.length + 3;
+      const elsewhere = encodeEntry({ ...decoded[1]!, anchor: anchors[2]! }).toString('base64');
+      const eventCases: Array<[string, LogInclusion[], RegExp, boolean]> = [
+        [
+          'an event byte changed',
+          [{ ...events[0]!, entry: flipByte(events[0]!.entry, time) }, events[1]!, events[2]!],
+          /does not lead to the root/,
+          false,
+        ],
+        [
+          'a proof of another index',
+          [{ ...events[0]!, proof: events[1]!.proof }, events[1]!, events[2]!],
+          /does not lead to the root/,
+          false,
+        ],
+        [
+          'a SIGNED event naming another anchor',
+          [events[0]!, { ...events[1]!, entry: elsewhere }, events[2]!],
+          /\(SIGNED\) names anchor \S+, which is not the anchor of a signature the bundle proves/,
+          false,
+        ],
+        [
+          "another request's event",
+          [otherProof, events[1]!, events[2]!],
+          new RegExp(`is an event of request ${other.id}, not of ${id}`),
+          true,
+        ],
+        ['events out of log order', [events[1]!, events[0]!, events[2]!], /is not after the event before it/, true],
+      ];
+      for (const [what, tampered, reason, goAccepts] of eventCases) {
+        const t = { ...bundle, transparencyLog: { ...log, events: tampered } };
+        const v = await ours(t, hashToSign, vkey);
+        const failed = eventLines(v).filter((l) => l.ok === false);
+        assert.equal(failed.length, 1, `${what}: ${JSON.stringify(eventLines(v))}`);
+        assert.match(failed[0]!.text, reason, what);
+        assert.equal(v.verified, false, what);
+        assert.deepEqual(logLines(v), logLines(keyed), `${what}: the receipts' lines are untouched`);
+        const byGo = await Promise.all(tampered.map((p) => goChecks(vkey, log.checkpoint, p)));
+        assert.equal(
+          byGo.every((r) => r.ok),
+          goAccepts,
+          `${what}: Go ${goAccepts ? 'proves each inclusion (it sees no request)' : 'refuses it too'}`,
+        );
+      }
+      // A SIGNED event whose signature's proof is not in the bundle names no proven anchor.
+      const noSig = { ...bundle, transparencyLog: { ...log, signatures: [null, log.signatures[1]!] } };
+      assert.deepEqual(
+        eventLines(await ours(noSig, hashToSign, vkey)).map((l) => l.ok),
+        [false, true, true],
+      );
     });
 
     it('a signature not logged yet when the bundle is made: null in its place, said as unchecked, not failed', async () => {
@@ -207,6 +326,44 @@ for (const kind of kinds) {
         ],
       );
       assert.match(lines[1]!.text, /not in the transparency log when the bundle was made/);
+      // The events logged so far: the first signature's (its anchor proven beside it).
+      const events = bundle.transparencyLog!.events!;
+      assert.deepEqual(
+        events.map((p) => (decodeEntry(Buffer.from(p.entry, 'base64')) as SignerEventEntry).anchor),
+        [request.signers[0]!.anchorId],
+      );
+      const v = await ours(JSON.parse(JSON.stringify(bundle)), body.hashToSign as string, vkey);
+      assert.deepEqual(
+        eventLines(v).map((l) => l.ok),
+        [true],
+      );
+    });
+
+    it('a SIGNED event whose signature has no receipt in the bundle yet is left out; the other events are there', async () => {
+      const { id, signeeIds, body } = await createRequest(b);
+      for (const s of signeeIds) assert.equal((await delegate(b, id, s)).statusCode, 200);
+      while ((await sequenceLog({ ...b.deps, transparency })).more);
+      const request = (await b.deps.store.signatureRequests.findById(id))!;
+      assert.equal((await b.deps.store.tlog.eventRefs(id)).length, 3, 'SIGNED, SIGNED, COMPLETED logged');
+      await insertBatch(b.s.db, [request.signers[0]!.anchorId!], { status: 'SENT' });
+      const bundle = await getProofBundle(b.deps, request);
+      assert.equal(bundle.signatureReceipts.length, 1);
+      const decoded = bundle.transparencyLog!.events!.map(
+        (p) => decodeEntry(Buffer.from(p.entry, 'base64')) as SignerEventEntry,
+      );
+      assert.deepEqual(
+        decoded.map((e) => [e.event, e.anchor]),
+        [
+          ['SIGNED', request.signers[0]!.anchorId],
+          ['COMPLETED', null],
+        ],
+      );
+      const vkey = (await loadLogKey({ ...b.deps, transparency })).verifierKey;
+      const v = await ours(JSON.parse(JSON.stringify(bundle)), body.hashToSign as string, vkey);
+      assert.deepEqual(
+        eventLines(v).map((l) => l.ok),
+        [true, true],
+      );
     });
   });
 }

@@ -3,7 +3,9 @@
  * The log's sequencer on both stores (src/app/transparency/sequence-log.ts): anchors and signing events get
  * their indexes in order, the tiles and bundles served under /log/ are what Go's sumdb/tlog reads and proves,
  * checkpoints are signed with the service's key and sealed as anchors, private hashes stay out, an event
- * whose transaction rolls back leaves no entry, and a changed tile or entry is caught by Go and by ours.
+ * whose transaction rolls back leaves no entry, a run that rolls back records no signing event's index (the run
+ * that logs them records each, by request, in its transaction), and a changed tile or entry is caught by Go and
+ * by ours.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -183,6 +185,68 @@ for (const kind of kinds) {
         logged.slice(before).map((e) => e.type === 'anchor' && e.id),
         early.map((a) => a.id),
       );
+    });
+
+    it("records each signing event's index by request in the run's transaction: none for a run or an event rolled back", async () => {
+      const [one, two] = [randomUUID(), randomUUID()];
+      const signer = randomUUID();
+      await s.store.transaction(async (tx) => {
+        await tx.tlog.addSignerEvent({ event: 'DECLINED', requestId: one, signerId: signer, anchorId: null, at: 7 });
+        await tx.tlog.addSignerEvent({ event: 'CANCELED', requestId: two, signerId: null, anchorId: null, at: 8 });
+        await tx.tlog.addSignerEvent({ event: 'CANCELED', requestId: one, signerId: null, anchorId: null, at: 9 });
+      });
+      await assert.rejects(
+        s.store.transaction(async (tx) => {
+          await tx.tlog.addSignerEvent({ event: 'COMPLETED', requestId: one, signerId: null, anchorId: null, at: 10 });
+          throw new Error('rolled back');
+        }),
+        /rolled back/,
+      );
+      const before = (await s.store.tlog.checkpoint())!.size;
+      // A run that fails once its entries and refs are written (at its checkpoint) leaves nothing of them.
+      const failing: typeof s.store = {
+        ...s.store,
+        transaction: (fn) =>
+          s.store.transaction((tx) =>
+            fn({
+              ...tx,
+              tlog: {
+                ...tx.tlog,
+                addCheckpoint: () => Promise.reject(new Error('the run fails at its checkpoint')),
+              },
+            }),
+          ),
+      };
+      await assert.rejects(sequenceLog({ ...deps, store: failing }), /fails at its checkpoint/);
+      assert.deepEqual(await s.store.tlog.eventRefs(one), []);
+      assert.equal((await s.store.tlog.checkpoint())!.size, before, 'nothing appended');
+
+      assert.equal((await sequenceLog(deps)).appended, 3);
+      const refs = await s.store.tlog.eventRefs(one);
+      assert.deepEqual(
+        refs.map((r) => [r.requestId, r.index, r.anchorId]),
+        [
+          [one, before, null],
+          [one, before + 2, null],
+        ],
+      );
+      assert.deepEqual(
+        (await s.store.tlog.eventRefs(two)).map((r) => r.index),
+        [before + 1],
+      );
+      const logged = await entries();
+      assert.deepEqual(
+        refs.map((r) => {
+          const e = logged[r.index]!;
+          return e.type === 'signer-event' ? [e.request, e.event, e.time] : e.type;
+        }),
+        [
+          [one, 'DECLINED', 7],
+          [one, 'CANCELED', 9],
+        ],
+        'each ref is the index of its event; the rolled-back COMPLETED has none',
+      );
+      assert.deepEqual(await s.store.tlog.eventRefs('not a uuid'), []);
     });
 
     it('a changed tile or a changed entry is refused by Go', async () => {

@@ -490,6 +490,22 @@ describe('verification page in chromium', { skip }, () => {
     moved.signatures.reverse();
     const wrong = await verifyWith(page, content, { ...fixture.bundle, transparencyLog: moved });
     assert.equal(wrong.text, 'Not proved: the transparency log proof of Ann Lee failed. The card below says why.');
+    // The request's signing events: a SIGNED line on each signer's card, COMPLETED on the trail's.
+    const request = (fixture.bundle.auditTrailData as { auditContext: { id: string } }).auditContext.id;
+    const withEvents = logProofsFor(fixture.bundle.signatureReceipts, fixture.bundle.auditTrailReceipt, undefined, {
+      events: { request },
+    });
+    const evented = await verifyWith(page, content, { ...fixture.bundle, transparencyLog: withEvents.transparencyLog });
+    assert.equal(evented.state, 'verdict partial', evented.text + evented.checks);
+    assert.equal(evented.checks.match(new RegExp(`Signed in request ${request}`, 'g'))?.length, 2);
+    assert.match(
+      evented.checks,
+      new RegExp(`COMPLETED of request ${request} .* is entry \\d+ of the transparency log`),
+    );
+    const foreign = JSON.parse(JSON.stringify(withEvents.transparencyLog)) as typeof withEvents.transparencyLog;
+    foreign.events![0] = withEvents.otherRequestEvent!;
+    const refused = await verifyWith(page, content, { ...fixture.bundle, transparencyLog: foreign });
+    assert.match(refused.text, /^Not proved: the transparency log proof of /);
     assert.deepEqual(
       requests.filter((u) => u !== url),
       [],

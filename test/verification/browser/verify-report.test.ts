@@ -209,6 +209,47 @@ describe('verification report', () => {
     assert.match(String(other.firstFailure!.check.params?.reason), /is not this receipt's anchor/);
   });
 
+  it("signing events: a SIGNED line on its signer's card, the others on the trail's; a tampered event fails", async () => {
+    const { bundle } = proofBundle(content, signers);
+    const request = (bundle.auditTrailData as { auditContext: { id: string } }).auditContext.id;
+    const { transparencyLog, otherRequestEvent } = logProofsFor(
+      bundle.signatureReceipts,
+      bundle.auditTrailReceipt,
+      undefined,
+      { events: { request } },
+    );
+    const logged = { ...bundle, transparencyLog };
+    const report = await buildReport(logged, fileHash, offline, fmt);
+    assert.equal(report.state, 'partial', 'only the chain is left unchecked');
+    const lines = report.cards.map((c) => c.checks.filter((x) => x.group === 'log').map((x) => `${x.key}:${x.state}`));
+    assert.deepEqual(lines, [
+      ['logOk:ok', 'eventSignedOk:ok'],
+      ['logOk:ok', 'eventSignedOk:ok'],
+      ['logOk:ok', 'eventOk:ok'],
+    ]);
+    const signed = report.cards[1]!.checks.at(-1)!;
+    assert.equal(signed.params?.index, transparencyLog.events![1]!.index);
+    assert.match(
+      t('en', 'eventSignedOk', signed.params),
+      new RegExp(`^Signed in request ${request} \\(2023-11-14T22:13:22\\.000Z\\)`),
+    );
+    assert.match(t('fr', 'eventOk', report.cards[2]!.checks.at(-1)!.params), /^COMPLETED de la demande/);
+
+    const moved = clone(logged);
+    moved.transparencyLog.events![0] = otherRequestEvent!;
+    const failed = await buildReport(moved, fileHash, offline, fmt);
+    assert.equal(failed.state, 'fail');
+    assert.equal(`${failed.firstFailure!.card.kind}:${failed.firstFailure!.check.key}`, 'trail:eventBad');
+    assert.match(String(failed.firstFailure!.check.params?.reason), /is an event of request \S+, not of/);
+    const older = { ...bundle, transparencyLog: { ...transparencyLog, events: undefined } };
+    const before = await buildReport(older, fileHash, offline, fmt);
+    assert.deepEqual(
+      before.cards.map((c) => c.checks.filter((x) => x.group === 'log').map((x) => x.key)),
+      [['logOk'], ['logOk'], ['logOk']],
+      'a bundle without events reads as before',
+    );
+  });
+
   it('a header that misses its own target fails as "no proof of work"', async () => {
     const { bundle } = proofBundle(content, [signers[0]!]);
     const entry = bundle.bitcoinSpv[0]!;

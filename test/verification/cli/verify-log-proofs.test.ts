@@ -4,7 +4,9 @@
  * synthetic blocks (test/support), each receipt's anchor entry in a log built with the core's appender and a
  * checkpoint signed with an Ed25519 key. With the key: every line holds and the checkpoint is said signed;
  * without it: verified, and the output says plainly the checkpoint's signature was not checked; with another
- * key, or a proof changed: not verified, with the reason.
+ * key, or a proof changed: not verified, with the reason. The request's signing events (`events`): a line each,
+ * a SIGNED one bound to its signature's anchor; an event of another request, a SIGNED event naming another
+ * anchor, an event byte changed: not verified.
  */
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -13,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { checkpointPublicKey, verifierKey } from '../../../src/core/tlog/checkpoint.js';
+import { decodeEntry, encodeEntry } from '../../../src/core/tlog/entry.js';
 import { runVerify } from '../../support/client-context.js';
 import { logProofsFor } from '../../support/log-proofs-fixture.js';
 import { proofBundle } from '../../support/proof-bundle-fixture.js';
@@ -106,5 +109,76 @@ describe('proofseal verify: the transparency log inclusion proofs of a bundle', 
     r = await verify(plain, ['--log-vkey', vkey]);
     assert.equal(r.code, 0, r.out);
     assert.match(r.out, /\? the bundle carries no inclusion proof \(transparencyLog\)/);
+  });
+
+  it("the request's signing events: a line each, a SIGNED one bound to its signature; each tampering refused", async () => {
+    const request = (fixture.bundle.auditTrailData as { auditContext: { id: string } }).auditContext.id;
+    const logged = logProofsFor(fixture.bundle.signatureReceipts, fixture.bundle.auditTrailReceipt, undefined, {
+      events: { request },
+    });
+    const events = logged.transparencyLog.events!;
+    const withEvents = { ...bundle, transparencyLog: logged.transparencyLog };
+    const vkey = ['--log-vkey', logged.vkey];
+    const { code, out } = await verify(withEvents, vkey);
+    assert.equal(code, 0, out);
+    const uuid = '[0-9a-f-]{36}';
+    for (const n of [1, 2])
+      assert.match(
+        out,
+        new RegExp(
+          `^  ✓ SIGNED by signer ${uuid} of request ${request} at 2023-11-14T22:13:2${n}\\.000Z is entry ${events[n - 1]!.index} of the transparency log sign\\.example\\.com/log: the inclusion proof leads to the root of the checkpoint of size \\d+; it names the anchor of signature ${n} \\(${uuid}\\) and its key$`,
+          'm',
+        ),
+      );
+    assert.match(
+      out,
+      new RegExp(
+        `^  ✓ COMPLETED of request ${request} at 2023-11-14T22:13:23\\.000Z is entry ${events[2]!.index} `,
+        'm',
+      ),
+    );
+    assert.match(
+      out,
+      /^transparency log: 3 of 3 receipts' anchors and 3 of 3 signing events of the request proven in the log, its checkpoint signed by the log key you gave$/m,
+    );
+    assert.match(out, /^VERIFIED: /m);
+
+    const tampered = (k: number, p: (typeof events)[number]) => ({
+      ...withEvents,
+      transparencyLog: { ...logged.transparencyLog, events: events.map((e, i) => (i === k ? p : e)) },
+    });
+    const signed = decodeEntry(Buffer.from(events[1]!.entry, 'base64'));
+    const elsewhere = encodeEntry({ ...signed, anchor: randomUUID() } as typeof signed).toString('base64');
+    const completed = Buffer.from(events[2]!.entry, 'base64');
+    const at = completed.indexOf('"time":') + 9;
+    completed[at] = completed[at]! ^ 0x01;
+    const cases: Array<[string, unknown, RegExp]> = [
+      [
+        'an event of another request',
+        tampered(0, logged.otherRequestEvent!),
+        new RegExp(`entry \\d+ is an event of request ${uuid}, not of ${request} \\(the bundle's audit trail's\\)`),
+      ],
+      [
+        'a SIGNED event naming another anchor',
+        tampered(1, { ...events[1]!, entry: elsewhere }),
+        /entry \d+ \(SIGNED\) names anchor \S+, which is not the anchor of a signature the bundle proves/,
+      ],
+      [
+        'an event byte changed',
+        tampered(2, { ...events[2]!, entry: completed.toString('base64') }),
+        /the inclusion proof of entry \d+ does not lead to the root/,
+      ],
+      [
+        'a proof of another index',
+        tampered(0, { ...events[0]!, proof: events[1]!.proof }),
+        /the inclusion proof of entry \d+ does not lead to the root/,
+      ],
+    ];
+    for (const [what, b, reason] of cases) {
+      const r = await verify(b, vkey);
+      assert.equal(r.code, 1, `${what}: ${r.out}`);
+      assert.match(r.out, new RegExp(`^NOT VERIFIED: signing events: transparency log: ${reason.source}`, 'm'), what);
+      assert.equal(r.out.match(/^  ✗ /gm)?.length, 1, `${what}: one failed line`);
+    }
   });
 });

@@ -336,8 +336,17 @@ export const ProofBundleSchema = Type.Object({
           description: 'one per signatureReceipts member, in its order; null when its anchor was not logged yet',
         }),
         auditTrail: Type.Optional(LogInclusionSchema),
+        events: Type.Optional(
+          Type.Array(LogInclusionSchema, {
+            description:
+              "the request's signing events (signer-event entries) in log order, a SIGNED one only beside its signature's proof; absent when none is logged",
+          }),
+        ),
       },
-      { description: "inclusion proofs of the receipts' anchors in the transparency log (docs/transparency-log.md)" },
+      {
+        description:
+          "inclusion proofs of the receipts' anchors and the request's signing events in the transparency log (docs/transparency-log.md)",
+      },
     ),
   ),
   complete: Type.Boolean(),
