@@ -39,7 +39,7 @@ export interface RunningService {
 
 type Bundle = Record<string, unknown> & {
   bitcoinSpv?: { blockHeight: number; txid: string }[];
-  transparencyLog?: { checkpoint: string; signatures: (object | null)[]; auditTrail?: object };
+  transparencyLog?: { checkpoint: string; signatures: (object | null)[]; auditTrail?: object; events?: object[] };
 };
 
 /** What the CLI answered, and the service's output when the command failed, for an assertion's message. */
@@ -203,6 +203,7 @@ export function offlinePathTests(start: () => Promise<RunningService>): void {
     );
     assert.equal(log.signatures.length, 1);
     assert.ok(log.signatures[0] !== null && log.auditTrail !== undefined, JSON.stringify(log).slice(0, 400));
+    assert.equal(log.events?.length, 2, 'its SIGNED and COMPLETED events');
   });
 
   it('proofseal headers --out writes a headers file while the service runs; then the service stops', async () => {
@@ -245,7 +246,7 @@ export function offlinePathTests(start: () => Promise<RunningService>): void {
     assert.equal(keyed.code, 0, said(keyed));
     assert.match(
       keyed.stdout,
-      /transparency log: 2 of 2 receipts' anchors proven in the log, its checkpoint signed by the log key you gave/,
+      /transparency log: 2 of 2 receipts' anchors and 2 of 2 signing events of the request proven in the log, its checkpoint signed by the log key you gave/,
     );
     // A well-formed key under the log's name, but not its key: the checkpoint's signature is refused.
     const otherKey = verifierKey(logKey.split('+')[0]!, checkpointPublicKey(randomBytes(32)));
