@@ -214,7 +214,11 @@ async function main(): Promise<void> {
   }
   for (const [store, r] of ratios) {
     if (r.length < 2) continue;
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+    const median = (xs: number[]) => {
+      const s = [...xs].sort((a, b) => a - b);
+      const m = Math.floor(s.length / 2);
+      return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+    };
     const list = (xs: number[]) => xs.map((x) => `×${x.toFixed(3)}`).join(', ');
     console.log(
       `  [${store}] ingest per CPU second with the log over ${r.length} rounds: ${list(r.map((x) => x.gross))}; median ×${median(r.map((x) => x.gross)).toFixed(3)}` +
