@@ -2,13 +2,12 @@ import { getEmail, listEmails } from '../app/mail/list-emails.js';
 import { listSmsOutbox, type SmsOutboxEntry } from '../app/sms/list-sms-outbox.js';
 import type { AppDeps } from '../app/shared/deps.js';
 import { parse, UsageError } from './args.js';
+import { isUuid } from '../core/text/uuid.js';
 
 type Out = (line: string) => void;
 
 const USAGE =
   'usage: proofseal outbox mail [--limit N] [--json] | outbox mail <id> [--html] [--json] | outbox sms [--limit N] [--json]';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * `outbox sms`: the newest SMS of the outbox, with their text while it is kept (in the default run, with no
  * SMS_URL, this is where a signer's one-time password can be read).
@@ -48,7 +47,7 @@ async function showMail(
   values: Record<string, unknown>,
   out: Out,
 ): Promise<void> {
-  if (!UUID.test(id)) throw new UsageError(`"${id}" is not an e-mail id\n${USAGE}`);
+  if (!isUuid(id)) throw new UsageError(`"${id}" is not an e-mail id\n${USAGE}`);
   const mail = await getEmail(deps, { id });
   if (values.json) return out(JSON.stringify(mail));
   out(`From: ${mail.from.name} <${mail.from.address}>`);

@@ -18,6 +18,7 @@ import { HEADER_SIZE } from '../../core/merkle/serialize.js';
 import { levelCounts, NODE_SIZE } from '../../core/merkle/tree.js';
 import { groupCommit } from './group-commit.js';
 import type { Sql } from './sql.js';
+import { isUuid } from '../../core/text/uuid.js';
 
 interface AnchorRow {
   id: string;
@@ -238,7 +239,7 @@ const PART_SLICE = `SELECT substring(nodes FROM $3::int FOR $4::int) AS nodes FR
 
 /**
  * An array parameter as PostgreSQL's array text (`{a,b}`), for elements that need no quoting (UUIDs
- * checked by {@link UUID}, integers): the drivers would otherwise escape and quote each element in JS.
+ * checked by {@link isUuid}, integers): the drivers would otherwise escape and quote each element in JS.
  */
 const arrayLiteral = (items: readonly (string | number)[]): string => `{${items.join(',')}}`;
 
@@ -318,9 +319,6 @@ const CALLBACKS_OF_BATCH = `SELECT c.id FROM anchor c WHERE c.batch_id = $1 AND 
   SELECT c.id FROM anchor c JOIN batch x ON x.id = $1
   WHERE c.callback_url IS NOT NULL AND c.batch_id IS NULL AND c.seq BETWEEN x.first_seq AND x.last_seq`;
 
-/** Ids are UUIDs; any other text is simply unknown (and never reaches a uuid cast). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const SORT_COLUMN: Record<AnchorSearch['sort'], string> = {
   created: 'a.created',
   lastModified: 'a.last_modified',
@@ -376,7 +374,7 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
   return {
     insert,
     async findById(id, accountId) {
-      if (!UUID.test(id)) return null;
+      if (!isUuid(id)) return null;
       const rows = await sql.query<AnchorRow>(
         `SELECT ${SELECT_ANCHOR} FROM anchor a ${BATCH_OF_ANCHOR}
          WHERE a.id = $1 AND ($2::uuid IS NULL OR a.account_id = $2)`,
@@ -385,7 +383,7 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
       return rows[0] ? toAnchor(rows[0]) : null;
     },
     async update(id, accountId, c, now) {
-      if (!UUID.test(id)) return null;
+      if (!isUuid(id)) return null;
       const rows = await sql.query<AnchorRow>(
         `WITH a AS (
            UPDATE anchor SET name = COALESCE($3, name), public = COALESCE($4, public), tags = COALESCE($5::text[], tags),
@@ -442,7 +440,7 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
       return { items: rows.map((r) => r.id), total: count[0]?.n ?? 0 };
     },
     async findProofData(id) {
-      if (!UUID.test(id)) return null;
+      if (!isUuid(id)) return null;
       const rows = await sql.query<ProofRow>(
         `SELECT ${SELECT_RECEIPT_ANCHOR}, b.root, b.leaf_count, b.settled, ${LEAF_INDEX} AS leaf_index, ${PATH_NODES} AS nodes,
                 CASE WHEN ${HAS_TX} THEN b.tree_key END AS tree_key
@@ -453,7 +451,7 @@ export function anchorRepository(sql: Sql, opts: AnchorRepositoryOptions): Ancho
       return r ? toProofData(r) : null;
     },
     async findProofDataMany(ids, levels) {
-      const valid = ids.filter((id) => UUID.test(id));
+      const valid = ids.filter((id) => isUuid(id));
       const found = new Map<string, AnchorProofData>();
       if (valid.length === 0) return found;
       const rows = (await sql.query<HexProofRow>(PROOF_ROWS, [arrayLiteral(valid)])).map(proofRowOf);

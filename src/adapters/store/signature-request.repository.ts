@@ -14,6 +14,7 @@ import type {
   Watcher,
 } from '../../app/signature-requests/signature-request.port.js';
 import type { Sql } from './sql.js';
+import { isUuid } from '../../core/text/uuid.js';
 
 interface RequestRow {
   id: string;
@@ -76,9 +77,6 @@ interface EventRow {
   user_agent: string | null;
   comment: string | null;
 }
-
-/** Ids are UUIDs; any other text is simply unknown (and never reaches a uuid cast). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const REQUEST_COLUMNS = `id, account_id, name, hash_to_sign, state, file_name, file_url, deadline, activation, lang, ordered,
   public, callback_url, identity_url, vars, audit_trail_anchor_id, proof_bundle_complete, created, last_modified, uploaded`;
@@ -338,7 +336,7 @@ async function writePeople(
 
 export function signatureRequestRepository(sql: Sql): SignatureRequestRepository {
   async function find(id: string, accountId: string | undefined, lock: boolean): Promise<SignatureRequest | null> {
-    if (!UUID.test(id) || (accountId !== undefined && !UUID.test(accountId))) return null;
+    if (!isUuid(id) || (accountId !== undefined && !isUuid(accountId))) return null;
     const read = () =>
       sql.query<RequestWithPeopleRow & { stale?: boolean }>(
         `${selectWithPeople({ lockCheck: lock })} WHERE r.id = $1 AND ($2::uuid IS NULL OR r.account_id = $2) ${lock ? 'FOR UPDATE' : ''}`,
@@ -357,7 +355,7 @@ export function signatureRequestRepository(sql: Sql): SignatureRequestRepository
     asked: readonly { id: string; lookupHash: Buffer }[],
     { lock }: { readonly lock: boolean },
   ): Promise<(RequestAndSigner | null)[]> {
-    const valid = asked.filter((a) => UUID.test(a.id));
+    const valid = asked.filter((a) => isUuid(a.id));
     const read = async (some: readonly { id: string; lookupHash: Buffer }[]) => {
       const rows =
         some.length === 1

@@ -4,8 +4,7 @@ import type {
   StaticReceiptRepository,
 } from '../../app/anchoring/static-receipts.port.js';
 import type { Sql } from './sql.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../core/text/uuid.js';
 
 /** Whether the static receipts recorded for a batch (`b`) are those of its present transaction. */
 const FOR_PRESENT_TX = `b.static_receipts_tx IS NOT DISTINCT FROM b.tx_id`;
@@ -46,7 +45,7 @@ export function staticReceiptRepository(sql: Sql): StaticReceiptRepository {
       );
     },
     async published(ids) {
-      const valid = ids.filter((id) => UUID.test(id));
+      const valid = ids.filter((id) => isUuid(id));
       if (valid.length === 0) return new Map();
       const rows = await sql.query<{ id: string; tx_id: string; settled: boolean }>(
         `SELECT a.id, b.tx_id, b.settled FROM anchor a

@@ -8,6 +8,7 @@ import type {
 import type { SignerEventName } from '../../core/tlog/entry.js';
 import { asBuffer } from '../../core/hash/hex.js';
 import type { Sql } from './sql.js';
+import { isUuid } from '../../core/text/uuid.js';
 
 interface CheckpointRow {
   size: string;
@@ -24,8 +25,6 @@ const toCheckpoint = (r: CheckpointRow): StoredCheckpoint => ({
   created: Number(r.created),
   anchorId: r.anchor_id,
 });
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const ANCHOR_COLUMNS = 'seq, id, kind, created, public, leaf, hash, pub_key, signed_identity, signed_issuer_domain';
 /** The anchors after a seq, up to another, but those of one account (the log's own seals), seq order. */
@@ -201,7 +200,7 @@ export function tlogRepository(sql: Sql, opts: TlogRepositoryOptions = {}): Tlog
       );
     },
     async indexOf(anchorId) {
-      if (!UUID.test(anchorId)) return null;
+      if (!isUuid(anchorId)) return null;
       const rows = await sql.query<{ idx: string }>(
         'SELECT r.idx FROM anchor a JOIN tlog_ref r ON r.seq = a.seq WHERE a.id = $1',
         [anchorId],
@@ -219,7 +218,7 @@ export function tlogRepository(sql: Sql, opts: TlogRepositoryOptions = {}): Tlog
       );
     },
     async eventRefs(requestId) {
-      if (!UUID.test(requestId)) return [];
+      if (!isUuid(requestId)) return [];
       const rows = await sql.query<{ idx: string; anchor_id: string | null }>(
         'SELECT idx, anchor_id FROM tlog_event_ref WHERE request_id = $1 ORDER BY idx',
         [requestId],

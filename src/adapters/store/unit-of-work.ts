@@ -25,6 +25,7 @@ import type { RequestAndSigner } from '../../app/signature-requests/signature-re
 import { toAccount, type AccountRow } from './account.repository.js';
 import { sharedTransactions, type SharedTransactions } from './shared-transactions.js';
 import type { Sql } from './sql.js';
+import { isUuid } from '../../core/text/uuid.js';
 
 type Found = RequestAndSigner | null;
 
@@ -38,9 +39,6 @@ export function unitsOfWork(
     { maxUnits: 64, maxInFlight: kind === 'postgres' ? 2 : 1 },
   );
 }
-
-/** Ids are UUIDs; a pair with any other id finds nothing (and must never reach a uuid cast). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * For the request ids `$1` (JSON array): each request's account (`account`, the row as JSON) and each of
@@ -63,7 +61,7 @@ interface SigningContext {
 }
 
 async function signingContext(sql: Sql, pairs: readonly { id: string }[]): Promise<SigningContext> {
-  const valid = [...new Set(pairs.filter((p) => UUID.test(p.id)).map((p) => p.id))];
+  const valid = [...new Set(pairs.filter((p) => isUuid(p.id)).map((p) => p.id))];
   const context: SigningContext = { accounts: new Map(), backlogs: new Map() };
   if (valid.length === 0) return context;
   const rows = await sql.query<{ kind: string; v: unknown }>(SIGNING_CONTEXT, [JSON.stringify(valid), BACKLOG_CAP]);

@@ -7,6 +7,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { derivedKey } from '../crypto/derived-key.js';
+import { isUuid } from '../text/uuid.js';
 
 const HKDF_SALT = 'proofseal/sharing-token/v1';
 /** The form of a sharing token: 43 base64url characters (256 bits). */
@@ -24,7 +25,7 @@ export function deriveSharingToken(secretKey: string, requestId: string): string
 
 /** True when `id` and `token` have the form of a sharing link's parts (a request UUID, a 43-character token). */
 export function isSharingLinkShape(id: string, token: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) && SHARING_TOKEN.test(token);
+  return isUuid(id) && SHARING_TOKEN.test(token);
 }
 
 /** True when `token` is the sharing token of the request, compared in constant time. */

@@ -10,6 +10,7 @@
 import { decodeEntry, type AnchorEntry, type LogEntry, type SignerEventEntry } from './entry.js';
 import { openCheckpoint, readCheckpointUnsigned, type Checkpoint, type Verifier } from './checkpoint.js';
 import { HASH_SIZE, leafHash, verifyInclusion } from './rfc6962.js';
+import { isUuid } from '../text/uuid.js';
 
 /** An anchor's entry in the log and its RFC 6962 inclusion proof in the bundle's checkpoint. */
 export interface LogInclusion {
@@ -200,7 +201,7 @@ export function checkBundleEvents(raw: unknown, checkpoint: Checkpoint, binding:
 
 /** Why a canonical `signer-event` entry is not one the log writes (members out of their event's form), or null. */
 function eventShapeFault(e: SignerEventEntry): string | null {
-  const uuid = (v: unknown) => typeof v === 'string' && UUID.test(v);
+  const uuid = (v: unknown) => typeof v === 'string' && isUuid(v);
   if (!EVENT_NAMES.includes(e.event)) return `no event ${String(e.event)}`;
   if (!uuid(e.request)) return 'its request is not a uuid';
   if (typeof e.time !== 'number' || !Number.isInteger(e.time) || Math.abs(e.time) > 8.64e15)
@@ -214,8 +215,6 @@ function eventShapeFault(e: SignerEventEntry): string | null {
     return `${e.event} names no anchor, key or identity`;
   return null;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The request a bundle names: its audit trail's `auditContext.id` (bound to the trail's receipt), or null. */
 export function bundleRequestId(bundle: unknown): string | null {
