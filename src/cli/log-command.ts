@@ -9,7 +9,7 @@
  * - `log key`: the verifier key, from the service's own store (an operator command: operator-runtime.ts).
  * Without `--vkey`, the key the service serves at /log/key is used, and the output says so: pin it.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { appendLeaves, edgeRoot, edgeTiles, type TileEdge } from '../core/tlog/append.js';
 import { openCheckpoint, parseVerifierKey, type Checkpoint, type Verifier } from '../core/tlog/checkpoint.js';
 import { decodeEntry, entryHasIdentity, entryHasKey, type LogEntry } from '../core/tlog/entry.js';
@@ -155,7 +155,7 @@ async function keptCheckpoint(file: string, verifier: Verifier): Promise<Checkpo
     text = await readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
+    throw stateFileError(file, err);
   }
   return openCheckpoint(text, verifier);
 }
@@ -163,8 +163,21 @@ async function keptCheckpoint(file: string, verifier: Verifier): Promise<Checkpo
 /** Writes the checkpoint beside the file and renames it over: a run stopped mid-way leaves the old one whole. */
 async function keepCheckpoint(file: string, note: string): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, note);
-  await rename(temp, file);
+  try {
+    await writeFile(temp, note);
+    await rename(temp, file);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw stateFileError(file, err);
+  }
+}
+
+/** What the operator is told when the state file can be neither read nor written (exit code 2, not a stack). */
+function stateFileError(file: string, err: unknown): UsageError {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EISDIR')
+    return new UsageError(`--state ${file} is a directory: give the path of a file (made on the first run)`);
+  return new UsageError(`--state ${file}: ${(err as Error).message}`);
 }
 
 /** The right edge of the kept tree, from the served tiles, checked to make the kept checkpoint's root. */

@@ -27,8 +27,12 @@ const toCheckpoint = (r: CheckpointRow): StoredCheckpoint => ({
 });
 
 const ANCHOR_COLUMNS = 'seq, id, kind, created, public, leaf, hash, pub_key, signed_identity, signed_issuer_domain';
-/** The anchors after a seq, up to another, but those of one account (the log's own seals), seq order. */
-const ANCHORS_AFTER = `SELECT ${ANCHOR_COLUMNS} FROM anchor
+/**
+ * The anchors after a seq, up to another, but those of one account (the log's own seals), seq order; the leaf
+ * in hex, as the entry holds it (a bytea column is sent as hex text anyway: read as such, it is not made a Buffer
+ * to be turned back into hex).
+ */
+const ANCHORS_AFTER = `SELECT ${ANCHOR_COLUMNS.replace('leaf', "encode(leaf, 'hex') AS leaf")} FROM anchor
   WHERE seq > $1 AND seq <= $2 AND account_id <> $4 ORDER BY seq LIMIT $3`;
 
 interface AnchorRow {
@@ -37,14 +41,14 @@ interface AnchorRow {
   kind: 'data' | 'signature';
   created: string;
   public: boolean;
-  leaf: Uint8Array;
+  leaf: string;
   hash: string;
   pub_key: string | null;
   signed_identity: string | null;
   signed_issuer_domain: string | null;
 }
 
-/** An {@link AnchorRow} as one JSON array, its leaf in hex. */
+/** An {@link AnchorRow} as one JSON array. */
 type PackedAnchor = [
   number,
   string,
@@ -98,7 +102,7 @@ export function tlogRepository(sql: Sql, opts: TlogRepositoryOptions = {}): Tlog
       const params = [after, upTo, limit, exceptAccount];
       if (opts.packedReads) {
         const rows = await sql.query<{ j: string | null }>(
-          `SELECT json_agg(json_build_array(${ANCHOR_COLUMNS.replace('leaf', "encode(leaf, 'hex')")}) ORDER BY seq)::text AS j
+          `SELECT json_agg(json_build_array(${ANCHOR_COLUMNS}) ORDER BY seq)::text AS j
            FROM (${ANCHORS_AFTER}) a`,
           params,
         );
@@ -109,7 +113,7 @@ export function tlogRepository(sql: Sql, opts: TlogRepositoryOptions = {}): Tlog
           kind,
           created: Number(created),
           public: pub,
-          leaf: Buffer.from(leaf, 'hex'),
+          leafHex: leaf,
           hash,
           pubKey,
           signedIdentity: identity,
@@ -123,7 +127,7 @@ export function tlogRepository(sql: Sql, opts: TlogRepositoryOptions = {}): Tlog
         kind: r.kind,
         created: Number(r.created),
         public: r.public,
-        leaf: asBuffer(r.leaf),
+        leafHex: r.leaf,
         hash: r.hash,
         pubKey: r.pub_key,
         signedIdentity: r.signed_identity,
@@ -189,20 +193,25 @@ export function tlogRepository(sql: Sql, opts: TlogRepositoryOptions = {}): Tlog
         );
     },
     async addRefs(firstIndex, seqs) {
-      if (seqs.length === 0) return;
-      // The seqs as one JSON array: PGlite serializes a bigint[] parameter three times slower than it parses
+      const runs = refRuns(firstIndex, seqs);
+      if (runs.length === 0) return;
+      // The stretches as one JSON array: PGlite serializes array parameters three times slower than it parses
       // this (and PostgreSQL reads either as text).
       await sql.write(
-        `INSERT INTO tlog_ref (seq, idx)
-         SELECT s::bigint, $2::bigint + o - 1 FROM jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS t(s, o)
-         ON CONFLICT (seq) DO NOTHING`,
-        [JSON.stringify(seqs), firstIndex],
+        `INSERT INTO tlog_ref_run (seq_from, seq_to, idx_from)
+         SELECT (r->>0)::bigint, (r->>1)::bigint, (r->>2)::bigint FROM jsonb_array_elements($1::jsonb) AS t(r)
+         ON CONFLICT (seq_from) DO NOTHING`,
+        [JSON.stringify(runs)],
       );
     },
     async indexOf(anchorId) {
       if (!isUuid(anchorId)) return null;
       const rows = await sql.query<{ idx: string }>(
-        'SELECT r.idx FROM anchor a JOIN tlog_ref r ON r.seq = a.seq WHERE a.id = $1',
+        `SELECT r.idx_from + (a.seq - r.seq_from) AS idx
+         FROM anchor a
+         CROSS JOIN LATERAL (SELECT seq_from, seq_to, idx_from FROM tlog_ref_run
+                             WHERE seq_from <= a.seq ORDER BY seq_from DESC LIMIT 1) r
+         WHERE a.id = $1 AND a.seq <= r.seq_to`,
         [anchorId],
       );
       return rows[0] ? Number(rows[0].idx) : null;
@@ -272,4 +281,18 @@ export function tlogRepository(sql: Sql, opts: TlogRepositoryOptions = {}): Tlog
       await sql.query('UPDATE tlog_published SET size = greatest(size, $1::bigint)', [size]);
     },
   };
+}
+
+/**
+ * The stretches of `seqs` (ascending, at indexes `firstIndex`, `firstIndex + 1`, …) whose seqs follow one
+ * another, as `[seqFrom, seqTo, idxFrom]` (migration 038).
+ */
+export function refRuns(firstIndex: number, seqs: readonly number[]): [number, number, number][] {
+  const runs: [number, number, number][] = [];
+  seqs.forEach((seq, k) => {
+    const last = runs.at(-1);
+    if (last && seq === last[1] + 1) last[1] = seq;
+    else runs.push([seq, seq, firstIndex + k]);
+  });
+  return runs;
 }

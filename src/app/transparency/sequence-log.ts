@@ -71,7 +71,7 @@ function anchorEntry(a: LoggedAnchor): NewEntry {
     kind: a.kind,
     created: a.created,
     public: a.public,
-    leaf: dataPrivate ? null : a.leaf.toString('hex'),
+    leaf: dataPrivate ? null : a.leafHex,
     signedHash: a.kind === 'signature' && a.public ? a.hash : null,
     pubKey: a.pubKey,
     signedIdentity: a.signedIdentity,

@@ -9,7 +9,8 @@ export interface LoggedAnchor {
   readonly kind: 'data' | 'signature';
   readonly created: number;
   readonly public: boolean;
-  readonly leaf: Buffer;
+  /** The anchor's leaf (its receipt's target hash), in hex. */
+  readonly leafHex: string;
   readonly hash: string;
   readonly pubKey: string | null;
   readonly signedIdentity: string | null;

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -175,5 +175,19 @@ describe('proofseal log monitor and log verify', () => {
       ),
     );
     await assert.rejects(run('monitor', '--log-url', base, '--key', ada.address, '--state', state), /a rollback/);
+  });
+
+  it('log monitor --state naming a directory, or a file in a missing directory: a usage error saying so', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'proofseal-monitor-'));
+    await assert.rejects(
+      run('monitor', '--log-url', base, '--key', ada.address, '--state', dir),
+      (err: Error) => err.name === 'UsageError' && err.message.includes(`--state ${dir} is a directory`),
+    );
+    const missing = path.join(dir, 'no-such-dir', 'monitor.checkpoint');
+    await assert.rejects(
+      run('monitor', '--log-url', base, '--key', ada.address, '--state', missing),
+      (err: Error) => err.name === 'UsageError' && err.message.startsWith(`--state ${missing}: ENOENT`),
+    );
+    assert.deepEqual(readdirSync(dir), [], 'no temporary file left behind');
   });
 });

@@ -34,6 +34,7 @@ import { sql as m034 } from './034-signer-status.js';
 import { sql as m035 } from './035-transparency-log.js';
 import { sql as m036 } from './036-tlog-ref-by-seq.js';
 import { sql as m037 } from './037-tlog-event-ref.js';
+import { sql as m038 } from './038-tlog-ref-runs.js';
 
 export interface Migration {
   readonly id: string;
@@ -73,4 +74,5 @@ export const migrations: readonly Migration[] = [
   { id: '035-transparency-log', sql: m035 },
   { id: '036-tlog-ref-by-seq', sql: m036 },
   { id: '037-tlog-event-ref', sql: m037 },
+  { id: '038-tlog-ref-runs', sql: m038 },
 ];
