@@ -63,8 +63,20 @@ for (const [file, ms] of undeclared)
       `${path.relative(process.cwd(), file)} took ${(ms / 1000).toFixed(1)} s (over ${SLOW_FILE_SECONDS} s): ` +
       `mark it \`// tier: slow\` on its first line, or make it faster`,
   );
-// One plain closing line with the counts, from the TAP summary.
 const summary = readFileSync(tap, 'utf8');
+// A file whose process ended badly (killed, or exited non-zero outside any test) is reported by node only as
+// 'test failed', the tests it was running not at all: its exit code or signal, from the TAP, says which it was.
+for (const m of summary.matchAll(/^not ok \d+ - (.+)\n {2}---\n((?: {2}.*\n)*?) {2}\.\.\.$/gm)) {
+  const field = (name) => (m[2].match(new RegExp(`^ {2}${name}: (.*)$`, 'm')) ?? [])[1];
+  const signal = field('signal');
+  const exitCode = field('exitCode');
+  if ((signal === undefined || signal === '~') && (exitCode === undefined || exitCode === '~')) continue;
+  console.log(
+    `test file ${m[1]} ended ${signal && signal !== '~' ? `on signal ${signal.replace(/'/g, '')}` : `with exit code ${exitCode}`}` +
+      ' (its own output, printed above, says what it was doing)',
+  );
+}
+// One plain closing line with the counts, from the TAP summary.
 const count = (name) => Number((summary.match(new RegExp(`^# ${name} (\\d+)$`, 'm')) ?? [])[1] ?? 0);
 console.log(
   `${count('pass')} passed, ${count('fail') + count('cancelled')} failed, ${count('skipped') + count('todo')} skipped`,
