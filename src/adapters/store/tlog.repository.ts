@@ -134,7 +134,7 @@ export function tlogRepository(sql: Sql, opts: TlogRepositoryOptions = {}): Tlog
         signedIssuerDomain: r.signed_issuer_domain,
       }));
     },
-    async takeSignerEvents(limit) {
+    async takeSignerEvents(limit, anchorsUpTo) {
       const rows = await sql.query<{
         id: string;
         event: SignerEventName;
@@ -145,10 +145,15 @@ export function tlogRepository(sql: Sql, opts: TlogRepositoryOptions = {}): Tlog
         pub_key: string | null;
         signed_identity: string | null;
       }>(
-        `WITH taken AS (
-           DELETE FROM tlog_pending WHERE id IN (SELECT id FROM tlog_pending ORDER BY id LIMIT $1) RETURNING *)
+        `WITH held AS (
+           SELECT min(p.id) AS id FROM tlog_pending p JOIN anchor a ON a.id = p.anchor_id WHERE a.seq > $2),
+         taken AS (
+           DELETE FROM tlog_pending WHERE id IN (
+             SELECT id FROM tlog_pending WHERE (SELECT id FROM held) IS NULL OR id < (SELECT id FROM held)
+             ORDER BY id LIMIT $1)
+           RETURNING *)
          SELECT t.*, a.pub_key, a.signed_identity FROM taken t LEFT JOIN anchor a ON a.id = t.anchor_id ORDER BY t.id`,
-        [limit],
+        [limit, anchorsUpTo],
       );
       return rows.map((r): TakenSignerEvent => ({
         event: r.event,

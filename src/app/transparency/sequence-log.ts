@@ -47,11 +47,12 @@ export async function sequenceLog(deps: Deps): Promise<SequenceResult> {
   return deps.store.transaction(async (tx) => {
     const state = await tx.tlog.lockState();
     const anchors = await tx.tlog.anchorsAfter(state.anchorSeq, sealedSeq, ENTRIES_PER_RUN, LOG_ACCOUNT_ID);
-    const events = await tx.tlog.takeSignerEvents(ENTRIES_PER_RUN - anchors.length);
+    const anchorSeq = anchors.length === ENTRIES_PER_RUN ? anchors.at(-1)!.seq : Math.max(sealedSeq, state.anchorSeq);
+    // Events after their anchors: a SIGNED event whose anchor is past this run's cursor waits for it.
+    const events = await tx.tlog.takeSignerEvents(ENTRIES_PER_RUN - anchors.length, anchorSeq);
     const receipts = await receiptEntries(tx);
     const entries = [...anchors.map(anchorEntry), ...events.map(signerEventEntry), ...receipts];
     const more = anchors.length + events.length >= ENTRIES_PER_RUN;
-    const anchorSeq = anchors.length === ENTRIES_PER_RUN ? anchors.at(-1)!.seq : Math.max(sealedSeq, state.anchorSeq);
     if (entries.length === 0) {
       if (anchorSeq !== state.anchorSeq) await tx.tlog.saveState({ size: state.size, anchorSeq });
       return { appended: 0, more: false };

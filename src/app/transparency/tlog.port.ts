@@ -76,8 +76,12 @@ export interface TlogRepository {
   saveState(s: LogState): Promise<void>;
   /** Anchors with seq in (after, upTo], in seq order, at most `limit`, but those of `exceptAccount`. */
   anchorsAfter(after: number, upTo: number, limit: number, exceptAccount: string): Promise<LoggedAnchor[]>;
-  /** Removes and returns the oldest pending signing events (at most `limit`), in the order they were written. */
-  takeSignerEvents(limit: number): Promise<TakenSignerEvent[]>;
+  /**
+   * Removes and returns the oldest pending signing events (at most `limit`), in the order they were written, up to
+   * the first one naming an anchor past `anchorsUpTo` (not in the log yet): that one and those after it wait, so a
+   * SIGNED event never comes before the anchor it names, nor a later event before it.
+   */
+  takeSignerEvents(limit: number, anchorsUpTo: number): Promise<TakenSignerEvent[]>;
   /** The stored tile, or null. */
   tile(level: number, index: number): Promise<Buffer | null>;
   writeTiles(tiles: readonly TileContent[]): Promise<void>;
