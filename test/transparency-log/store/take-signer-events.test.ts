@@ -5,26 +5,23 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, describe, it } from 'node:test';
-import { migrate } from '../../../src/adapters/store/migrate.js';
+import { after, before, describe, it } from 'node:test';
 import { tlogRepository } from '../../../src/adapters/store/tlog.repository.js';
 import { insertDataAnchors, randomLeaves } from '../../support/anchors.js';
-import { openBareDatabase } from '../../support/migrated-before.js';
-import { storeKinds } from '../../support/stores.js';
+import { storeKinds, type TestStore } from '../../support/stores.js';
 
 const kinds = await storeKinds();
 
 for (const kind of kinds) {
   describe(`taking signing events on ${kind.name}`, { skip: kind.skip }, () => {
-    const opened: { close(): Promise<void> }[] = [];
-    after(async () => {
-      for (const o of opened) await o.close();
+    let s: TestStore;
+    before(async () => {
+      s = await kind.open();
     });
+    after(() => s?.destroy());
 
     it('a SIGNED event waits for its anchor to be within the cursor; the events after it wait with it', async () => {
-      const { db, close } = await openBareDatabase(kind.name);
-      opened.push({ close });
-      await migrate(db, Date.now);
+      const db = s.db;
       const tlog = tlogRepository(db);
       const [early, late] = await insertDataAnchors(db, randomUUID(), randomLeaves(2));
       const seqs = await db.query<{ id: string; seq: string }>('SELECT id, seq FROM anchor ORDER BY seq');
@@ -45,9 +42,7 @@ for (const kind of kinds) {
     });
 
     it('an event naming an anchor that is no longer stored does not hold the others back', async () => {
-      const { db, close } = await openBareDatabase(kind.name);
-      opened.push({ close });
-      await migrate(db, Date.now);
+      const db = s.db;
       const tlog = tlogRepository(db);
       const request = randomUUID();
       await tlog.addSignerEvent({
